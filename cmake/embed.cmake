@@ -1,0 +1,18 @@
+# embed_files(target NAMESPACE ns FILES a b ...): compiles text files into the
+# target as `std::string_view ns::<sanitised file name>()` plus a lookup by
+# relative name, so binaries carry their default fixture and schemas.
+function(embed_files target)
+  cmake_parse_arguments(E "" "NAMESPACE;BASE" "FILES" ${ARGN})
+  set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/embedded_${target})
+  set(cpp ${gen_dir}/${target}_embedded.cpp)
+  set(hdr ${gen_dir}/${E_NAMESPACE}_embedded.h)
+  file(MAKE_DIRECTORY ${gen_dir})
+  add_custom_command(
+    OUTPUT ${cpp} ${hdr}
+    COMMAND ${CMAKE_COMMAND} -DOUT_CPP=${cpp} -DOUT_HDR=${hdr} -DNS=${E_NAMESPACE}
+            -DBASE=${E_BASE} "-DFILES=${E_FILES}" -P ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
+    DEPENDS ${E_FILES} ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
+    COMMENT "Embedding files into ${target}")
+  target_sources(${target} PRIVATE ${cpp})
+  target_include_directories(${target} PUBLIC ${gen_dir})
+endfunction()

@@ -1,0 +1,13 @@
+# Script mode: writes OUT_CPP/OUT_HDR embedding FILES (paths relative to BASE).
+set(body "")
+set(table "")
+foreach(f ${FILES})
+  file(RELATIVE_PATH rel ${BASE} ${f})
+  file(READ ${f} content HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," content "${content}")
+  string(MAKE_C_IDENTIFIER "${rel}" ident)
+  string(APPEND body "static const char ${ident}[] = {${content} 0};\n")
+  string(APPEND table "    {\"${rel}\", std::string_view(${ident}, sizeof(${ident}) - 1)},\n")
+endforeach()
+file(WRITE ${OUT_HDR} "#pragma once\n#include <map>\n#include <string>\n#include <string_view>\nnamespace ${NS} {\n// Files compiled into the binary, by path relative to the source folder.\nconst std::map<std::string, std::string_view>& embedded_files();\n}\n")
+file(WRITE ${OUT_CPP} "#include \"${NS}_embedded.h\"\nnamespace ${NS} {\nnamespace {\n${body}}\nconst std::map<std::string, std::string_view>& embedded_files() {\n  static const std::map<std::string, std::string_view> files = {\n${table}  };\n  return files;\n}\n}\n")

@@ -1,0 +1,99 @@
+#include "org_config.h"
+
+#include <strings.h>
+
+namespace fake_org {
+
+namespace {
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+template <typename T, typename F>
+const T* find_in(const std::vector<T>& v, F pred) {
+  for (const auto& x : v)
+    if (pred(x)) return &x;
+  return nullptr;
+}
+}  // namespace
+
+const char* to_string(InitialPayment v) {
+  switch (v) {
+    case InitialPayment::kRequired: return "Required";
+    case InitialPayment::kOptional: return "Optional";
+    case InitialPayment::kNo: return "No";
+  }
+  return "Optional";
+}
+
+const char* to_string(ConnectorKind v) {
+  switch (v) {
+    case ConnectorKind::kNative: return "native";
+    case ConnectorKind::kNonprofit: return "nonprofit";
+    case ConnectorKind::kFundraising: return "fundraising";
+  }
+  return "native";
+}
+
+// Configuration lists are short (a handful of methods, fields per object in the
+// tens): a linear pass is cheaper than a hash here and keeps fixture order.
+const FieldDef* ObjectDef::field(std::string_view name) const {
+  return find_in(fields, [&](const FieldDef& f) { return iequals(f.name, name); });
+}
+const RecordTypeDef* ObjectDef::record_type(std::string_view name) const {
+  return find_in(record_types, [&](const RecordTypeDef& r) { return r.name == name; });
+}
+const RecordTypeDef* ObjectDef::default_record_type() const {
+  return find_in(record_types, [](const RecordTypeDef& r) { return r.is_default; });
+}
+const TargetDef* ProcessorDef::target(std::string_view name) const {
+  return find_in(targets, [&](const TargetDef& t) { return t.name == name; });
+}
+const TargetDef* ProcessorDef::default_target() const {
+  return find_in(targets, [](const TargetDef& t) { return t.is_default; });
+}
+const ProcessorDef* PaymentMethodDef::processor(std::string_view name) const {
+  return find_in(processors, [&](const ProcessorDef& p) { return p.name == name; });
+}
+const ProcessorDef* PaymentMethodDef::default_processor() const {
+  return find_in(processors, [](const ProcessorDef& p) { return p.is_default; });
+}
+const PackageActionDef* PackageDef::action(std::string_view name) const {
+  return find_in(actions, [&](const PackageActionDef& a) { return a.name == name; });
+}
+const ConnectedAppDef* AuthSettings::app(std::string_view client_id) const {
+  return find_in(connected_apps, [&](const ConnectedAppDef& a) { return a.client_id == client_id; });
+}
+const ObjectDef* OrgConfig::object(std::string_view api_name) const {
+  auto it = objects.find(std::string(api_name));
+  if (it != objects.end()) return &it->second;
+  for (const auto& [name, def] : objects)
+    if (iequals(name, api_name)) return &def;
+  return nullptr;
+}
+const PaymentMethodDef* OrgConfig::payment_method(std::string_view name) const {
+  return find_in(payment_methods, [&](const PaymentMethodDef& m) { return m.name == name; });
+}
+const SourceConnectorDef* OrgConfig::source_connector(std::string_view name) const {
+  return find_in(source_connectors, [&](const SourceConnectorDef& s) { return s.name == name; });
+}
+const SourceConnectorDef* OrgConfig::default_source_connector() const {
+  return find_in(source_connectors, [](const SourceConnectorDef& s) { return s.is_default; });
+}
+const SourceConnectorDef* OrgConfig::connector_for_object(std::string_view api_name) const {
+  return find_in(source_connectors, [&](const SourceConnectorDef& s) {
+    return s.recurring_object == api_name || s.schedule_object == api_name;
+  });
+}
+const PackageDef* OrgConfig::package(std::string_view name) const {
+  return find_in(packages, [&](const PackageDef& p) { return p.name == name; });
+}
+const ProcessingTypeDef* OrgConfig::processing_type(std::string_view name) const {
+  return find_in(processing_types, [&](const ProcessingTypeDef& p) { return p.name == name; });
+}
+bool OrgConfig::has_currency(std::string_view iso) const {
+  for (const auto& c : org.currencies)
+    if (c == iso) return true;
+  return false;
+}
+
+}  // namespace fake_org

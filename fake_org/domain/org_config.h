@@ -1,0 +1,280 @@
+#pragma once
+// OrgConfig: everything the spec calls "org configuration", as a fixture
+// declares it (fixture/fixture_loader.h reads YAML into it). Immutable once
+// loaded; shared read-only between threads.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "clock.h"
+
+namespace fake_org {
+
+// ---- objects and fields (for CrmFields checks, spec 2.1) -------------------
+
+enum class FieldType {
+  kText,      // length = max characters
+  kTextArea,  // length = max characters
+  kEmail,
+  kPhone,
+  kUrl,
+  kNumber,    // precision/scale
+  kCurrency,  // precision/scale
+  kPercent,
+  kDate,      // YYYY-MM-DD
+  kDateTime,  // ISO 8601
+  kBoolean,
+  kPicklist,  // one of picklist_values
+  kMultiPicklist,
+  kReference,  // record id of reference_to
+};
+
+struct FieldDef {
+  std::string name;  // API name, e.g. "MailingPostalCode", "Donor_Level__c"
+  FieldType type = FieldType::kText;
+  int length = 255;      // text types
+  int precision = 18;    // number types: total digits
+  int scale = 2;         // number types: digits after the point
+  std::vector<std::string> picklist_values;
+  std::string reference_to;  // object API name for kReference
+  bool system = false;       // set by the org itself, not writable through CrmFields
+};
+
+struct RecordTypeDef {
+  std::string name;   // developer (API) name, e.g. "PersonAccount", "Household_Account"
+  std::string label;
+  bool person_account = false;  // Account record types only (spec 2.2 rule 2)
+  bool is_default = false;
+};
+
+struct ObjectDef {
+  std::string api_name;    // "Contact", "cpm__Installment__c", "GiftCommitment"
+  std::string label;
+  std::string key_prefix;  // 3 characters, e.g. "003"
+  std::vector<FieldDef> fields;
+  std::vector<RecordTypeDef> record_types;
+
+  // Field API names are case-insensitive on the platform.
+  const FieldDef* field(std::string_view name) const;
+  const RecordTypeDef* record_type(std::string_view name) const;
+  const RecordTypeDef* default_record_type() const;
+};
+
+// ---- payment methods (spec 2.6, 4.5) --------------------------------------
+
+enum class InitialPayment { kRequired, kOptional, kNo };
+const char* to_string(InitialPayment v);  // "Required" | "Optional" | "No"
+
+// A parameter of a processor, source connector or package action.
+struct ParameterDef {
+  std::string name;
+  std::string data_type = "String";  // String | Number | Boolean | Date | Email | Picklist
+  bool required = false;
+  std::string description;
+  std::vector<std::string> values;  // for Picklist
+};
+
+struct TargetDef {
+  std::string name;
+  bool is_default = false;
+};
+
+// Which bank-account rules (codes 201..206) apply to a method's account data.
+enum class BankScheme { kNone, kSepa, kBacs, kAutogiro };
+
+struct ProcessorDef {
+  std::string name;
+  bool is_default = false;
+  InitialPayment initial_payment_on_recurring = InitialPayment::kOptional;
+  bool supports_recurring = true;
+  bool hosted_page = false;  // the payer must act on the PSP's page: RedirectURL
+  std::vector<TargetDef> targets;
+  std::vector<ParameterDef> parameters;  // missing required ones: error 011
+  // "Package.Action" names that must be in PackageActions when this is used.
+  std::vector<std::string> required_package_actions;
+
+  const TargetDef* target(std::string_view name) const;
+  const TargetDef* default_target() const;
+};
+
+struct PaymentMethodDef {
+  std::string name;  // "CreditCard", "SEPA Direct Debit"
+  std::string label;
+  BankScheme bank_scheme = BankScheme::kNone;
+  std::vector<ProcessorDef> processors;
+
+  const ProcessorDef* processor(std::string_view name) const;
+  const ProcessorDef* default_processor() const;
+};
+
+// ---- source connectors (spec 1, 2.5, 4.6) ----------------------------------
+
+enum class ConnectorKind {
+  kNative,       // recurring payment object
+  kNonprofit,    // recurring donation
+  kFundraising,  // gift commitment + gift commitment schedule
+};
+const char* to_string(ConnectorKind v);
+
+struct SourceConnectorDef {
+  std::string name;         // "cpm_Native"
+  std::string pretty_name;  // "Payment Intent (native)"
+  bool is_default = false;
+  ConnectorKind kind = ConnectorKind::kNative;
+  std::string recurring_object;  // "cpm__Recurring_Payment__c", "npe03__Recurring_Donation__c", "GiftCommitment"
+  std::string schedule_object;   // fundraising only: "GiftCommitmentSchedule"
+  std::vector<std::string> frequencies;  // allowed Recurring.Frequency values
+  std::vector<ParameterDef> parameters;  // missing required ones: error 012
+};
+
+// ---- package actions (spec 2.8, 4.6) ---------------------------------------
+
+struct PackageActionDef {
+  std::string name;  // "GiftAidDeclaration"
+  std::string description;
+  std::vector<ParameterDef> parameters;
+  std::string creates_object;  // record created per use, e.g. "cpm__Gift_Aid_Declaration__c"; may be empty
+};
+
+struct PackageDef {
+  std::string name;  // "cpm_GiftAid"
+  std::string description;
+  std::vector<PackageActionDef> actions;
+
+  const PackageActionDef* action(std::string_view name) const;
+};
+
+// ---- processing types and guided matching (spec 1, 2.7, 2.12) --------------
+
+// One rule of a processing type: when the condition holds for the request,
+// the inbound report goes to `outcome` instead of Matched.
+struct MatchingRule {
+  std::string name;
+  std::string path;  // dotted path into the request body, e.g. "OneTime.Amount"
+  enum class Condition { kMissing, kEquals, kGreaterThan, kLessThan, kMatches } condition =
+      Condition::kMissing;
+  nlohmann::json value;              // operand for equals/greater/less/matches
+  std::string outcome = "Guided Review";  // "Guided Review" | "Failed"
+  std::string reason;                // shown on the inbound report
+};
+
+struct ProcessingTypeDef {
+  std::string name;  // "Default" always exists
+  std::string description;
+  std::vector<MatchingRule> rules;
+};
+
+// ---- webhooks (spec 6) -----------------------------------------------------
+
+struct RemoteSiteDef {
+  std::string name;
+  std::string url;  // scheme://host[:port][/path-prefix]; no port = any port
+  bool active = true;
+};
+
+struct WebhookSettings {
+  bool emit_created = true;  // paymentIntent.created (spec 6.2: one revision lists it)
+  // "event": installment.created / installment.status_change; "sample": plain "installment" (spec 6.3)
+  std::string installment_type_style = "event";
+  std::string signing_secret;  // empty: unsigned
+  int max_attempts = 6;
+  Millis attempt_timeout{5000};
+  Millis backoff_initial{500};
+  Millis backoff_max{30000};
+};
+
+// ---- auth (spec 5) ---------------------------------------------------------
+
+struct ConnectedAppDef {
+  std::string name;
+  std::string client_id;
+  std::string client_secret;
+  std::vector<std::string> redirect_uris;  // exact match for the web server flow
+  bool client_credentials = true;          // client_credentials grant enabled
+};
+
+struct AuthSettings {
+  Millis token_lifetime{2 * 3600 * 1000};
+  Millis refresh_token_lifetime{0};  // 0: until revoked
+  std::vector<ConnectedAppDef> connected_apps;
+
+  const ConnectedAppDef* app(std::string_view client_id) const;
+};
+
+// ---- seed records ----------------------------------------------------------
+
+struct SeedRecord {
+  std::string object;     // API name
+  std::string id;         // optional fixed id (15/18 chars); generated when empty
+  std::string guid;       // optional fixed GUID
+  nlohmann::json fields;  // field API name -> value
+};
+
+// ---- the org ---------------------------------------------------------------
+
+enum class DateFormat { kIso, kDayMonthYear };  // "2027-01-31" | "31-01-2027"
+
+struct OrgSettings {
+  std::string name = "Local Fake Org";
+  std::string org_id;                  // 00D... (18 chars); generated when empty
+  bool sandbox = false;                // production or sandbox (spec 5.3)
+  std::string api_version = "59.0";    // record paths /services/data/vNN.0/...
+  std::string default_currency = "EUR";
+  std::vector<std::string> currencies{"EUR"};
+  std::string installment_initial_status = "Outstanding";  // or "Pending"
+  std::string installment_failed_status = "Failed";        // after a declined collection
+  DateFormat recurring_date_format = DateFormat::kIso;
+  Millis idempotency_window{24 * 3600 * 1000};
+  // error_code -> HTTP status overrides of the default mapping (docs/decisions.md).
+  std::map<std::string, int> error_status;
+  std::optional<std::string> base_path;  // default "/services/apexrest/cpm/v2"
+};
+
+struct OrgConfig {
+  std::string source_name;  // file path or "embedded:default.yaml", for messages
+  OrgSettings org;
+  AuthSettings auth;
+  std::map<std::string, ObjectDef> objects;  // by API name
+  std::vector<PaymentMethodDef> payment_methods;
+  std::vector<SourceConnectorDef> source_connectors;
+  std::vector<PackageDef> packages;
+  // object API name -> rules; each rule is a set of field names that must all match.
+  std::map<std::string, std::vector<std::vector<std::string>>> deduplication;
+  std::vector<ProcessingTypeDef> processing_types;
+  std::vector<RemoteSiteDef> remote_sites;
+  WebhookSettings webhooks;
+  std::vector<SeedRecord> seed;
+
+  const ObjectDef* object(std::string_view api_name) const;
+  const PaymentMethodDef* payment_method(std::string_view name) const;
+  const SourceConnectorDef* source_connector(std::string_view name) const;
+  const SourceConnectorDef* default_source_connector() const;
+  // The connector whose recurring (or schedule) object is `api_name`.
+  const SourceConnectorDef* connector_for_object(std::string_view api_name) const;
+  const PackageDef* package(std::string_view name) const;
+  const ProcessingTypeDef* processing_type(std::string_view name) const;
+  bool has_currency(std::string_view iso) const;
+  std::string base_path() const { return org.base_path.value_or("/services/apexrest/cpm/v2"); }
+};
+
+// The package's own objects, by the role they play in the domain.
+namespace objects {
+inline constexpr const char* kContact = "Contact";
+inline constexpr const char* kAccount = "Account";
+inline constexpr const char* kCampaign = "Campaign";
+inline constexpr const char* kInstallment = "cpm__Installment__c";
+inline constexpr const char* kPayment = "cpm__Payment__c";
+inline constexpr const char* kMandate = "cpm__Mandate__c";
+inline constexpr const char* kPaymentProfile = "cpm__Payment_Profile__c";
+inline constexpr const char* kInboundReport = "cpm__Inbound_Report__c";
+inline constexpr const char* kRecurringPayment = "cpm__Recurring_Payment__c";
+inline constexpr const char* kRecurringDonation = "npe03__Recurring_Donation__c";
+inline constexpr const char* kGiftCommitment = "GiftCommitment";
+inline constexpr const char* kGiftCommitmentSchedule = "GiftCommitmentSchedule";
+inline constexpr const char* kGiftAidDeclaration = "cpm__Gift_Aid_Declaration__c";
+}  // namespace objects
+
+}  // namespace fake_org
