@@ -7,12 +7,15 @@ function(embed_files target)
   set(cpp ${gen_dir}/${target}_embedded.cpp)
   set(hdr ${gen_dir}/${E_NAMESPACE}_embedded.h)
   file(MAKE_DIRECTORY ${gen_dir})
+  # A list cannot cross the command line intact; "|" never appears in our paths.
+  string(REPLACE ";" "|" files_arg "${E_FILES}")
   add_custom_command(
     OUTPUT ${cpp} ${hdr}
     COMMAND ${CMAKE_COMMAND} -DOUT_CPP=${cpp} -DOUT_HDR=${hdr} -DNS=${E_NAMESPACE}
-            -DBASE=${E_BASE} "-DFILES=${E_FILES}" -P ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
+            -DBASE=${E_BASE} "-DFILES=${files_arg}" -P ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
     DEPENDS ${E_FILES} ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
-    COMMENT "Embedding files into ${target}")
+    COMMENT "Embedding files into ${target}"
+    VERBATIM)
   target_sources(${target} PRIVATE ${cpp})
   target_include_directories(${target} PUBLIC ${gen_dir})
 endfunction()

@@ -1,4 +1,5 @@
 # Script mode: writes OUT_CPP/OUT_HDR embedding FILES (paths relative to BASE).
+string(REPLACE "|" ";" FILES "${FILES}")
 set(body "")
 set(table "")
 foreach(f ${FILES})

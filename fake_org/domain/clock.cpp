@@ -12,17 +12,25 @@ TimePoint SystemClock::now() const {
 
 AdjustableClock::AdjustableClock(std::shared_ptr<const Clock> base) : base_(std::move(base)) {}
 
-TimePoint AdjustableClock::now() const { return base_->now() + Millis(offset_ms_.load()); }
+TimePoint AdjustableClock::now() const {
+  return base_->now() + Millis(offset_ms_.load());
+}
 
 void AdjustableClock::set(TimePoint t) {
   offset_ms_ = (t - base_->now()).count();
 }
 
-void AdjustableClock::advance(Millis d) { offset_ms_ += d.count(); }
+void AdjustableClock::advance(Millis d) {
+  offset_ms_ += d.count();
+}
 
-void AdjustableClock::reset() { offset_ms_ = 0; }
+void AdjustableClock::reset() {
+  offset_ms_ = 0;
+}
 
-bool is_leap_year(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap_year(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 int days_in_month(int y, int m) {
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -54,7 +62,9 @@ Date civil_from_days(int64_t z) {
   return Date{static_cast<int>(y + (m <= 2 ? 1 : 0)), m, d};
 }
 
-Date add_days(const Date& d, int days) { return civil_from_days(days_from_civil(d) + days); }
+Date add_days(const Date& d, int days) {
+  return civil_from_days(days_from_civil(d) + days);
+}
 
 Date add_months(const Date& anchor, int months) {
   int total = anchor.year * 12 + (anchor.month - 1) + months;

@@ -81,9 +81,9 @@ bool is_leap_year(int year);
 int days_in_month(int year, int month);
 // Strict "YYYY-MM-DD" that names a real calendar day.
 std::optional<Date> parse_date(std::string_view s);
-std::string format_date(const Date& d);             // YYYY-MM-DD
-Date date_of(TimePoint t);                          // UTC day of an instant
-int64_t days_from_civil(const Date& d);             // days since 1970-01-01
+std::string format_date(const Date& d);  // YYYY-MM-DD
+Date date_of(TimePoint t);               // UTC day of an instant
+int64_t days_from_civil(const Date& d);  // days since 1970-01-01
 Date civil_from_days(int64_t days);
 Date add_days(const Date& d, int days);
 // Adds months keeping the anchor day where the month has it, else the month's last day.

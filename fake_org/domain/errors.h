@@ -26,11 +26,11 @@ inline constexpr const char* kUncategorised = "999";
 
 // Why a request failed beyond its code: the HTTP layer maps code+kind to a status.
 enum class ErrorKind {
-  kSpec,          // status from the code (fixture-configurable mapping)
-  kNotFound,      // an id that names no record: 404
-  kMalformedId,   // an id that is neither record id nor GUID: 400
-  kConflict,      // idempotency key reused with another body: 409
-  kBadJson,       // body is not JSON: 400
+  kSpec,         // status from the code (fixture-configurable mapping)
+  kNotFound,     // an id that names no record: 404
+  kMalformedId,  // an id that is neither record id nor GUID: 400
+  kConflict,     // idempotency key reused with another body: 409
+  kBadJson,      // body is not JSON: 400
 };
 
 struct ApiError {
@@ -51,9 +51,9 @@ inline ApiError make_error(std::string code, std::string field, std::string mess
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}                                    // NOLINT
-  Result(ApiError error) : v_(ApiErrors{std::move(error)}) {}                  // NOLINT
-  Result(ApiErrors errors) : v_(std::move(errors)) {}                          // NOLINT
+  Result(T value) : v_(std::move(value)) {}                    // NOLINT
+  Result(ApiError error) : v_(ApiErrors{std::move(error)}) {}  // NOLINT
+  Result(ApiErrors errors) : v_(std::move(errors)) {}          // NOLINT
   bool ok() const { return std::holds_alternative<T>(v_); }
   explicit operator bool() const { return ok(); }
   T& value() { return std::get<T>(v_); }
@@ -69,6 +69,8 @@ class Result {
 
 struct Ok {};
 using Status = Result<Ok>;
-inline Status ok_status() { return Ok{}; }
+inline Status ok_status() {
+  return Ok{};
+}
 
 }  // namespace fake_org

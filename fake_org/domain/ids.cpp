@@ -62,7 +62,9 @@ std::optional<std::string> to_id18(std::string_view id) {
   return id15 + suffix;
 }
 
-bool is_record_id(std::string_view id) { return to_id18(id).has_value(); }
+bool is_record_id(std::string_view id) {
+  return to_id18(id).has_value();
+}
 
 bool is_guid(std::string_view s) {
   if (s.size() != 36) return false;
@@ -121,7 +123,9 @@ std::string IdGenerator::random_base36(size_t n) {
   return out;
 }
 
-std::string IdGenerator::payment_intent_id() { return "pi_" + random_base36(24); }
+std::string IdGenerator::payment_intent_id() {
+  return "pi_" + random_base36(24);
+}
 
 std::string IdGenerator::token(size_t bytes) {
   static constexpr std::string_view alphabet =

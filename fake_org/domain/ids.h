@@ -49,8 +49,8 @@ class IdGenerator {
   // An 18-character record id with the given 3-character key prefix.
   // Sequential within one org, like the platform's, so ids sort by creation.
   std::string record_id(std::string_view key_prefix);
-  std::string guid();                  // random v4 UUID, lower case
-  std::string payment_intent_id();     // "pi_" + 24 random base-36 characters
+  std::string guid();                    // random v4 UUID, lower case
+  std::string payment_intent_id();       // "pi_" + 24 random base-36 characters
   std::string token(size_t bytes = 32);  // URL-safe random text
   std::string random_base36(size_t n);
   void reset_sequence() { sequence_ = 0; }

@@ -18,18 +18,24 @@ const T* find_in(const std::vector<T>& v, F pred) {
 
 const char* to_string(InitialPayment v) {
   switch (v) {
-    case InitialPayment::kRequired: return "Required";
-    case InitialPayment::kOptional: return "Optional";
-    case InitialPayment::kNo: return "No";
+    case InitialPayment::kRequired:
+      return "Required";
+    case InitialPayment::kOptional:
+      return "Optional";
+    case InitialPayment::kNo:
+      return "No";
   }
   return "Optional";
 }
 
 const char* to_string(ConnectorKind v) {
   switch (v) {
-    case ConnectorKind::kNative: return "native";
-    case ConnectorKind::kNonprofit: return "nonprofit";
-    case ConnectorKind::kFundraising: return "fundraising";
+    case ConnectorKind::kNative:
+      return "native";
+    case ConnectorKind::kNonprofit:
+      return "nonprofit";
+    case ConnectorKind::kFundraising:
+      return "fundraising";
   }
   return "native";
 }
@@ -61,7 +67,8 @@ const PackageActionDef* PackageDef::action(std::string_view name) const {
   return find_in(actions, [&](const PackageActionDef& a) { return a.name == name; });
 }
 const ConnectedAppDef* AuthSettings::app(std::string_view client_id) const {
-  return find_in(connected_apps, [&](const ConnectedAppDef& a) { return a.client_id == client_id; });
+  return find_in(connected_apps,
+                 [&](const ConnectedAppDef& a) { return a.client_id == client_id; });
 }
 const ObjectDef* OrgConfig::object(std::string_view api_name) const {
   auto it = objects.find(std::string(api_name));

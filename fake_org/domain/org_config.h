@@ -35,23 +35,23 @@ enum class FieldType {
 struct FieldDef {
   std::string name;  // API name, e.g. "MailingPostalCode", "Donor_Level__c"
   FieldType type = FieldType::kText;
-  int length = 255;      // text types
-  int precision = 18;    // number types: total digits
-  int scale = 2;         // number types: digits after the point
+  int length = 255;    // text types
+  int precision = 18;  // number types: total digits
+  int scale = 2;       // number types: digits after the point
   std::vector<std::string> picklist_values;
   std::string reference_to;  // object API name for kReference
   bool system = false;       // set by the org itself, not writable through CrmFields
 };
 
 struct RecordTypeDef {
-  std::string name;   // developer (API) name, e.g. "PersonAccount", "Household_Account"
+  std::string name;  // developer (API) name, e.g. "PersonAccount", "Household_Account"
   std::string label;
   bool person_account = false;  // Account record types only (spec 2.2 rule 2)
   bool is_default = false;
 };
 
 struct ObjectDef {
-  std::string api_name;    // "Contact", "cpm__Installment__c", "GiftCommitment"
+  std::string api_name;  // "Contact", "cpm__Installment__c", "GiftCommitment"
   std::string label;
   std::string key_prefix;  // 3 characters, e.g. "003"
   std::vector<FieldDef> fields;
@@ -75,6 +75,9 @@ struct ParameterDef {
   bool required = false;
   std::string description;
   std::vector<std::string> values;  // for Picklist
+  // Package actions only: the field of the action's creates_object that this
+  // parameter fills (e.g. "cpm__Postal_Code__c"); empty when not stored.
+  std::string field;
 };
 
 struct TargetDef {
@@ -124,7 +127,8 @@ struct SourceConnectorDef {
   std::string pretty_name;  // "Payment Intent (native)"
   bool is_default = false;
   ConnectorKind kind = ConnectorKind::kNative;
-  std::string recurring_object;  // "cpm__Recurring_Payment__c", "npe03__Recurring_Donation__c", "GiftCommitment"
+  std::string recurring_object;  // "cpm__Recurring_Payment__c", "npe03__Recurring_Donation__c",
+                                 // "GiftCommitment"
   std::string schedule_object;   // fundraising only: "GiftCommitmentSchedule"
   std::vector<std::string> frequencies;  // allowed Recurring.Frequency values
   std::vector<ParameterDef> parameters;  // missing required ones: error 012
@@ -136,7 +140,8 @@ struct PackageActionDef {
   std::string name;  // "GiftAidDeclaration"
   std::string description;
   std::vector<ParameterDef> parameters;
-  std::string creates_object;  // record created per use, e.g. "cpm__Gift_Aid_Declaration__c"; may be empty
+  std::string
+      creates_object;  // record created per use, e.g. "cpm__Gift_Aid_Declaration__c"; may be empty
 };
 
 struct PackageDef {
@@ -154,11 +159,16 @@ struct PackageDef {
 struct MatchingRule {
   std::string name;
   std::string path;  // dotted path into the request body, e.g. "OneTime.Amount"
-  enum class Condition { kMissing, kEquals, kGreaterThan, kLessThan, kMatches } condition =
-      Condition::kMissing;
-  nlohmann::json value;              // operand for equals/greater/less/matches
+  enum class Condition {
+    kMissing,
+    kEquals,
+    kGreaterThan,
+    kLessThan,
+    kMatches
+  } condition = Condition::kMissing;
+  nlohmann::json value;                   // operand for equals/greater/less/matches
   std::string outcome = "Guided Review";  // "Guided Review" | "Failed"
-  std::string reason;                // shown on the inbound report
+  std::string reason;                     // shown on the inbound report
 };
 
 struct ProcessingTypeDef {
@@ -177,7 +187,8 @@ struct RemoteSiteDef {
 
 struct WebhookSettings {
   bool emit_created = true;  // paymentIntent.created (spec 6.2: one revision lists it)
-  // "event": installment.created / installment.status_change; "sample": plain "installment" (spec 6.3)
+  // "event": installment.created / installment.status_change; "sample": plain "installment"
+  // (spec 6.3)
   std::string installment_type_style = "event";
   std::string signing_secret;  // empty: unsigned
   int max_attempts = 6;
@@ -207,10 +218,11 @@ struct AuthSettings {
 // ---- seed records ----------------------------------------------------------
 
 struct SeedRecord {
-  std::string object;     // API name
-  std::string id;         // optional fixed id (15/18 chars); generated when empty
-  std::string guid;       // optional fixed GUID
-  nlohmann::json fields;  // field API name -> value
+  std::string object;       // API name
+  std::string id;           // optional fixed id (15/18 chars); generated when empty
+  std::string guid;         // optional fixed GUID
+  std::string record_type;  // developer name; empty: the object's default record type
+  nlohmann::json fields;    // field API name -> value
 };
 
 // ---- the org ---------------------------------------------------------------
@@ -219,9 +231,9 @@ enum class DateFormat { kIso, kDayMonthYear };  // "2027-01-31" | "31-01-2027"
 
 struct OrgSettings {
   std::string name = "Local Fake Org";
-  std::string org_id;                  // 00D... (18 chars); generated when empty
-  bool sandbox = false;                // production or sandbox (spec 5.3)
-  std::string api_version = "59.0";    // record paths /services/data/vNN.0/...
+  std::string org_id;                // 00D... (18 chars); generated when empty
+  bool sandbox = false;              // production or sandbox (spec 5.3)
+  std::string api_version = "59.0";  // record paths /services/data/vNN.0/...
   std::string default_currency = "EUR";
   std::vector<std::string> currencies{"EUR"};
   std::string installment_initial_status = "Outstanding";  // or "Pending"

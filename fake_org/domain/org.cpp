@@ -1,0 +1,107 @@
+#include "org.h"
+
+namespace fake_org {
+
+std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
+  std::vector<IndexSpec> out;
+  for (const auto& [object, rules] : config.deduplication)
+    for (size_t i = 0; i < rules.size(); ++i)
+      out.push_back({"dedup:" + object + ":" + std::to_string(i), object, rules[i], true});
+  return out;
+}
+
+bool object_has_guid(std::string_view object) {
+  return object != objects::kContact && object != objects::kAccount && object != objects::kCampaign;
+}
+
+Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
+  if (!deps.base_clock) deps.base_clock = std::make_shared<SystemClock>();
+  if (!deps.random) deps.random = std::make_shared<OsRandom>();
+  auto cfg = std::make_shared<const OrgConfig>(std::move(config));
+  std::shared_ptr<Org> org(new Org(cfg, std::make_shared<AdjustableClock>(deps.base_clock),
+                                   std::make_shared<IdGenerator>(deps.random)));
+  if (auto s = org->seed(); !s.ok()) return s.errors();
+  return org;
+}
+
+Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableClock> clock,
+         std::shared_ptr<IdGenerator> ids)
+    : config_(std::move(config)),
+      clock_(std::move(clock)),
+      ids_(std::move(ids)),
+      store_(org_indexes(*config_)) {
+  org_id_ = config_->org.org_id.empty() ? std::string("00D5J0000000Fak") : config_->org.org_id;
+  if (auto id18 = to_id18(org_id_)) org_id_ = *id18;
+  tokens_ = std::make_unique<TokenStore>(config_->auth, clock_, ids_, org_id_);
+}
+
+void Org::reset() {
+  clock_->reset();
+  // Seeds were validated when the org was created, so reseeding cannot fail.
+  (void)seed();
+}
+
+Status Org::seed() {
+  TimePoint now = clock_->now();
+  return store_.replace_all([&](Transaction& tx) -> Status {
+    ids_->reset_sequence();
+    ApiErrors errors;
+    for (const auto& s : config_->seed) {
+      const ObjectDef* def = config_->object(s.object);
+      if (!def) {
+        errors.push_back(
+            make_error(error_code::kUncategorised, s.object,
+                       config_->source_name + ": seed record of unknown object " + s.object));
+        continue;
+      }
+      Record r;
+      r.object = def->api_name;
+      if (s.id.empty()) {
+        r.id = ids_->record_id(def->key_prefix);
+      } else if (auto id18 = to_id18(s.id)) {
+        r.id = *id18;
+      } else {
+        errors.push_back(
+            make_error(error_code::kUncategorised, s.object,
+                       config_->source_name + ": seed id " + s.id + " is not a record id"));
+        continue;
+      }
+      r.guid = !s.guid.empty() ? s.guid : (object_has_guid(r.object) ? ids_->guid() : "");
+      r.fields = s.fields.is_object() ? s.fields : nlohmann::json::object();
+      r.created = r.modified = now;
+      tx.put(std::move(r));
+    }
+    if (!errors.empty()) return errors;
+    return ok_status();
+  });
+}
+
+std::string Org::record_url(std::string_view object, std::string_view id) const {
+  return "/services/data/v" + config_->org.api_version + "/sobjects/" + std::string(object) + "/" +
+         std::string(id);
+}
+
+std::string Org::record_url(const Record& r) const {
+  return record_url(r.object, r.id);
+}
+
+Result<RecordPtr> Org::find_record(std::string_view id_or_guid, std::string_view what) const {
+  std::string shown(id_or_guid);
+  if (is_guid(id_or_guid)) {
+    auto r = store_.read([&](const RecordStore& s) { return s.get_by_guid(id_or_guid); });
+    if (r) return r;
+  } else if (auto id18 = to_id18(id_or_guid)) {
+    auto r = store_.read([&](const RecordStore& s) { return s.get(*id18); });
+    if (r) return r;
+  } else {
+    return make_error(error_code::kInvalidData, "ID",
+                      "'" + shown + "' is not a valid " + std::string(what) +
+                          " id: expected a 15- or 18-character record id or a GUID",
+                      ErrorKind::kMalformedId);
+  }
+  return make_error(error_code::kInvalidData, "ID",
+                    "No " + std::string(what) + " found with id '" + shown + "'",
+                    ErrorKind::kNotFound);
+}
+
+}  // namespace fake_org

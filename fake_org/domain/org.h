@@ -1,0 +1,71 @@
+#pragma once
+// One org: its configuration, clock, ids and records. An object, not a
+// global, so one process can later serve several orgs side by side.
+//
+// Locking rule: config is immutable; the clock and id generator are
+// internally thread-safe; records are guarded by RecordStore's own lock.
+// TokenStore has its own lock. Org adds no lock of its own.
+#include <memory>
+#include <string>
+
+#include "auth/token_store.h"
+#include "clock.h"
+#include "ids.h"
+#include "org_config.h"
+#include "record_store.h"
+
+namespace fake_org {
+
+struct OrgDeps {
+  std::shared_ptr<const Clock> base_clock;  // default: SystemClock
+  std::shared_ptr<RandomSource> random;     // default: OsRandom
+};
+
+class Org {
+ public:
+  // Fails (with messages naming the fixture) when seed records are invalid.
+  static Result<std::shared_ptr<Org>> create(OrgConfig config, OrgDeps deps = {});
+
+  const OrgConfig& config() const { return *config_; }
+  std::shared_ptr<const OrgConfig> config_ptr() const { return config_; }
+  AdjustableClock& clock() { return *clock_; }
+  std::shared_ptr<AdjustableClock> clock_ptr() const { return clock_; }
+  IdGenerator& ids() { return *ids_; }
+  std::shared_ptr<IdGenerator> ids_ptr() const { return ids_; }
+  RecordStore& records() { return store_; }
+  const RecordStore& records() const { return store_; }
+  const std::string& org_id() const { return org_id_; }
+  TokenStore& tokens() { return *tokens_; }
+
+  // Back to the fixture's initial records and real time. Id sequences restart,
+  // so the same scenario sees the same record ids after a reset.
+  void reset();
+
+  // The record path of the platform: /services/data/vNN.0/sobjects/{Type}/{Id}.
+  std::string record_url(const Record& r) const;
+  std::string record_url(std::string_view object, std::string_view id) const;
+  // Resolves a 15/18-character record id or a GUID to the stored record.
+  // kMalformedId when it is neither form; kNotFound when nothing has it.
+  Result<RecordPtr> find_record(std::string_view id_or_guid, std::string_view what) const;
+
+ private:
+  Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableClock> clock,
+      std::shared_ptr<IdGenerator> ids);
+  Status seed();
+
+  std::shared_ptr<const OrgConfig> config_;
+  std::shared_ptr<AdjustableClock> clock_;
+  std::shared_ptr<IdGenerator> ids_;
+  RecordStore store_;
+  std::string org_id_;
+  std::unique_ptr<TokenStore> tokens_;
+};
+
+// Indexes every org keeps: one per deduplication rule of the fixture
+// ("dedup:<Object>:<n>") plus the domain's own lookups.
+std::vector<IndexSpec> org_indexes(const OrgConfig& config);
+
+// Objects whose records carry a GUID (the package's objects; spec 2.4, 2.5).
+bool object_has_guid(std::string_view object);
+
+}  // namespace fake_org

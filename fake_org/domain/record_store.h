@@ -1,0 +1,137 @@
+#pragma once
+// The org's records: typed by object API name, addressed by 18-character
+// record id or GUID, with hash indexes for every lookup a request makes.
+//
+// Locking rule: one std::shared_mutex guards all state. Readers take it shared
+// through read(); every change goes through write(), which holds it exclusive
+// for the whole request, so a request's checks and writes are serialisable
+// (two concurrent deduplicating creates cannot both miss the same match).
+// Records are immutable once stored (shared_ptr<const Record>); a transaction
+// stages copies and commit swaps them in, so a failed request leaves nothing.
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "clock.h"
+#include "errors.h"
+
+namespace fake_org {
+
+struct Record {
+  std::string object;                                // API name: "Contact", "cpm__Installment__c"
+  std::string id;                                    // 18 characters
+  std::string guid;                                  // may be empty for objects without one
+  nlohmann::json fields = nlohmann::json::object();  // field API name -> value
+  TimePoint created{};
+  TimePoint modified{};
+
+  // A field's value as text ("" when absent or null).
+  std::string text(std::string_view field) const;
+  const nlohmann::json* get(std::string_view field) const;
+  bool has(std::string_view field) const;
+};
+
+using RecordPtr = std::shared_ptr<const Record>;
+
+// A secondary index: records of `object` keyed by the normalised values of
+// `fields`. Records missing any of the fields are not indexed (an empty value
+// never matches, as in the platform's matching rules).
+struct IndexSpec {
+  std::string name;  // unique, e.g. "dedup:Contact:0", "Installment.PaymentIntentId"
+  std::string object;
+  std::vector<std::string> fields;
+  bool case_insensitive = true;  // lower-case and trim text before keying
+};
+
+// Normalised key of values for an index (exposed for tests and lookups).
+std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values);
+
+class RecordStore;
+
+// What one request changes. Reads see the committed state plus this
+// transaction's own staged changes.
+class Transaction {
+ public:
+  RecordPtr get(std::string_view id18) const;
+  RecordPtr get_by_guid(std::string_view guid) const;
+  // Ids of records matching an index, staged changes included.
+  std::vector<std::string> find(std::string_view index,
+                                const std::vector<std::string>& values) const;
+  // Stages a new or changed record (must have object and 18-char id).
+  void put(Record record);
+  // Convenience: copy of a record for modification; throws if unknown.
+  Record edit(std::string_view id18) const;
+  const std::vector<std::string>& changed_ids() const { return order_; }
+  size_t size() const { return staged_.size(); }
+
+ private:
+  friend class RecordStore;
+  explicit Transaction(const RecordStore& store) : store_(store) {}
+  const RecordStore& store_;
+  std::unordered_map<std::string, RecordPtr> staged_;
+  std::unordered_map<std::string, std::string> staged_guids_;
+  std::vector<std::string> order_;
+};
+
+class RecordStore {
+ public:
+  explicit RecordStore(std::vector<IndexSpec> indexes = {});
+
+  // Runs fn inside an exclusive transaction; commits when fn returns ok.
+  template <typename T>
+  Result<T> write(const std::function<Result<T>(Transaction&)>& fn) {
+    std::unique_lock lock(mu_);
+    Transaction tx(*this);
+    Result<T> r = fn(tx);
+    if (r.ok()) commit_locked(tx);
+    return r;
+  }
+  template <typename F>
+  auto read(F&& fn) const {
+    std::shared_lock lock(mu_);
+    return fn(static_cast<const RecordStore&>(*this));
+  }
+
+  // Unlocked accessors: call inside read()/write() or where no writer runs.
+  RecordPtr get(std::string_view id18) const;
+  RecordPtr get_by_guid(std::string_view guid) const;
+  std::vector<std::string> find(std::string_view index,
+                                const std::vector<std::string>& values) const;
+  // Ids of one object in creation order (admin listing).
+  const std::vector<std::string>& ids_of(std::string_view object) const;
+  std::vector<std::string> objects() const;
+  size_t size() const { return by_id_.size(); }
+  const IndexSpec* index_spec(std::string_view name) const;
+
+  // Replaces every record with what fn stages into an empty store (the admin
+  // reset and the initial seed); on failure the old records stay.
+  Status replace_all(const std::function<Status(Transaction&)>& fn);
+
+ private:
+  friend class Transaction;
+  void commit_locked(Transaction& tx);
+  void clear_locked();
+  void index_insert(const Record& r);
+  void index_erase(const Record& r);
+  std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
+
+  mutable std::shared_mutex mu_;
+  std::unordered_map<std::string, RecordPtr> by_id_;
+  std::unordered_map<std::string, std::string> by_guid_;
+  std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
+  std::vector<IndexSpec> specs_;
+  // index name -> key -> ids
+  std::unordered_map<std::string, std::unordered_map<std::string, std::unordered_set<std::string>>>
+      indexes_;
+};
+
+}  // namespace fake_org

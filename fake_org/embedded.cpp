@@ -1,0 +1,36 @@
+#include "embedded.h"
+
+namespace fake_org {
+
+std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, EmbeddedOptions options) {
+  auto org = Org::create(config, options.deps);
+  if (!org.ok()) {
+    std::string msg = "cannot create the org from " + config.source_name + ":";
+    for (const auto& e : org.errors()) msg += " " + e.message;
+    throw std::runtime_error(msg);
+  }
+  std::unique_ptr<EmbeddedOrg> e(new EmbeddedOrg());
+  e->org_ = *org;
+  http::ServerOptions so;
+  so.host = options.host;
+  so.port = 0;
+  so.threads = options.threads;
+  so.log_level = options.log_level;
+  so.tls_cert_file = options.tls_cert_file;
+  so.tls_key_file = options.tls_key_file;
+  e->server_ = std::make_unique<http::Server>(e->org_, so);
+  std::string error;
+  if (!e->server_->start(&error))
+    throw std::runtime_error("cannot start the embedded fake org: " + error);
+  return e;
+}
+
+EmbeddedOrg::~EmbeddedOrg() {
+  stop();
+}
+
+void EmbeddedOrg::stop() {
+  if (server_) server_->stop();
+}
+
+}  // namespace fake_org

@@ -1,0 +1,39 @@
+#pragma once
+// A fake org served in-process on an ephemeral loopback port: what the
+// runner's embedded target and the HTTP tests start.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "domain/org.h"
+#include "http/server.h"
+
+namespace fake_org {
+
+struct EmbeddedOptions {
+  std::string host = "127.0.0.1";
+  http::LogLevel log_level = http::LogLevel::kQuiet;
+  int threads = 16;
+  std::string tls_cert_file, tls_key_file;
+  OrgDeps deps;  // clock and randomness, for tests
+};
+
+class EmbeddedOrg {
+ public:
+  // Throws std::runtime_error when the org cannot be created or the port bound.
+  static std::unique_ptr<EmbeddedOrg> start(const OrgConfig& config, EmbeddedOptions options = {});
+  ~EmbeddedOrg();
+
+  std::string base_url() const { return server_->url(); }  // http://127.0.0.1:PORT
+  std::string api_base() const { return base_url() + org_->config().base_path(); }
+  int port() const { return server_->port(); }
+  Org& org() { return *org_; }
+  void stop();
+
+ private:
+  EmbeddedOrg() = default;
+  std::shared_ptr<Org> org_;
+  std::unique_ptr<http::Server> server_;
+};
+
+}  // namespace fake_org

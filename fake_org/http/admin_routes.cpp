@@ -1,0 +1,136 @@
+#include <algorithm>
+
+#include "responses.h"
+#include "routes.h"
+
+namespace fake_org::http {
+
+namespace {
+
+// A record as the platform's sObject REST resource shows it.
+nlohmann::json sobject_json(const Org& org, const Record& r) {
+  nlohmann::json j = {{"attributes", {{"type", r.object}, {"url", org.record_url(r)}}},
+                      {"Id", r.id}};
+  if (!r.guid.empty()) j["GUID"] = r.guid;
+  for (const auto& [k, v] : r.fields.items()) j[k] = v;
+  j["CreatedDate"] = format_iso8601(r.created);
+  j["LastModifiedDate"] = format_iso8601(r.modified);
+  return j;
+}
+
+ApiError admin_error(std::string field, std::string message) {
+  return make_error(error_code::kMissingCoreParameter, std::move(field), std::move(message));
+}
+
+size_t size_param(const httplib::Request& req, const char* name, size_t fallback) {
+  if (!req.has_param(name)) return fallback;
+  try {
+    return static_cast<size_t>(std::stoull(req.get_param_value(name)));
+  } catch (...) {
+    return fallback;
+  }
+}
+
+}  // namespace
+
+void add_admin_routes(Router& router, Org& org) {
+  router.add("GET", "/health", [&org](Call& c) {
+    size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
+    send_json(c.res, 200,
+              {{"status", "ok"},
+               {"org", org.config().org.name},
+               {"orgId", org.org_id()},
+               {"fixture", org.config().source_name},
+               {"records", n},
+               {"now", format_iso8601(org.clock().now())}});
+  });
+
+  router.add("POST", "/reset", [&org](Call& c) {
+    org.reset();
+    size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
+    send_json(c.res, 200,
+              {{"status", "reset"}, {"records", n}, {"now", format_iso8601(org.clock().now())}});
+  });
+
+  router.add("GET", "/clock", [&org](Call& c) {
+    send_json(c.res, 200, {{"now", format_iso8601(org.clock().now())}});
+  });
+
+  router.add("POST", "/clock", [&org](Call& c) {
+    auto body = parse_json_body(c.req);
+    if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
+    const auto& b = *body;
+    bool has_advance = b.is_object() && b.contains("advance");
+    bool has_set = b.is_object() && b.contains("set");
+    if (has_advance == has_set)
+      return send_errors(
+          c.res, org.config(),
+          {admin_error("",
+                       "Send exactly one of {\"advance\": \"90m\"} (units ms, s, m, h, d) "
+                       "or {\"set\": \"2027-01-31T09:00:00Z\"}")});
+    if (has_advance) {
+      auto d =
+          b["advance"].is_string() ? parse_duration(b["advance"].get<std::string>()) : std::nullopt;
+      if (!d)
+        return send_errors(c.res, org.config(),
+                           {admin_error("advance",
+                                        "'advance' must be a duration such as \"30s\", \"90m\", "
+                                        "\"2h\" or \"7d\"; got " +
+                                            b["advance"].dump())});
+      org.clock().advance(*d);
+    } else {
+      auto t = b["set"].is_string() ? parse_iso8601(b["set"].get<std::string>()) : std::nullopt;
+      if (!t)
+        return send_errors(c.res, org.config(),
+                           {admin_error("set",
+                                        "'set' must be an ISO 8601 instant with a zone such as "
+                                        "\"2027-01-31T09:00:00Z\"; got " +
+                                            b["set"].dump())});
+      org.clock().set(*t);
+    }
+    send_json(c.res, 200, {{"now", format_iso8601(org.clock().now())}});
+  });
+
+  router.add("GET", "/records", [&org](Call& c) {
+    nlohmann::json counts = nlohmann::json::object();
+    org.records().read([&](const RecordStore& s) {
+      for (const auto& o : s.objects()) counts[o] = s.ids_of(o).size();
+      return 0;
+    });
+    send_json(c.res, 200, {{"objects", counts}});
+  });
+
+  router.add("GET", "/records/{Type}", [&org](Call& c) {
+    const std::string& type = c.params["Type"];
+    const ObjectDef* def = org.config().object(type);
+    if (!def)
+      return send_errors(
+          c.res, org.config(),
+          {make_error(error_code::kInvalidData, "Type",
+                      "Object '" + type + "' does not exist in this org", ErrorKind::kNotFound)});
+    size_t offset = size_param(c.req, "offset", 0), limit = size_param(c.req, "limit", 200);
+    nlohmann::json list = nlohmann::json::array();
+    size_t total = org.records().read([&](const RecordStore& s) {
+      const auto& ids = s.ids_of(def->api_name);
+      for (size_t i = offset; i < ids.size() && i < offset + limit; ++i)
+        if (auto r = s.get(ids[i])) list.push_back(sobject_json(org, *r));
+      return ids.size();
+    });
+    send_json(c.res, 200,
+              {{"totalSize", total}, {"done", offset + list.size() >= total}, {"records", list}});
+  });
+
+  router.add("GET", "/records/{Type}/{Id}", [&org](Call& c) {
+    auto r = org.find_record(c.params["Id"], c.params["Type"]);
+    if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
+    if ((*r)->object != c.params["Type"])
+      return send_errors(c.res, org.config(),
+                         {make_error(error_code::kInvalidData, "Id",
+                                     "Record " + c.params["Id"] + " is a " + (*r)->object +
+                                         ", not a " + c.params["Type"],
+                                     ErrorKind::kNotFound)});
+    send_json(c.res, 200, sobject_json(org, **r));
+  });
+}
+
+}  // namespace fake_org::http

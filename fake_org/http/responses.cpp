@@ -1,0 +1,73 @@
+#include "responses.h"
+
+namespace fake_org::http {
+
+int default_error_status(std::string_view code) {
+  if (code == "010" || code == "011" || code == "012" || code == "998") return 400;
+  if (code == "999") return 500;
+  if (code.size() == 3 && code[0] == '2')
+    return 422;  // 200..206: well formed, wrong data (spec 7.2)
+  return 400;
+}
+
+int error_status(const OrgConfig& config, const ApiErrors& errors) {
+  if (errors.empty()) return 500;
+  const ApiError& e = errors.front();
+  switch (e.kind) {
+    case ErrorKind::kNotFound:
+      return 404;
+    case ErrorKind::kMalformedId:
+      return 400;
+    case ErrorKind::kConflict:
+      return 409;
+    case ErrorKind::kBadJson:
+      return 400;
+    case ErrorKind::kSpec:
+      break;
+  }
+  auto it = config.org.error_status.find(e.code);
+  if (it != config.org.error_status.end()) return it->second;
+  return default_error_status(e.code);
+}
+
+nlohmann::json errors_body(const ApiErrors& errors) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& e : errors)
+    list.push_back({{"error_code", e.code}, {"error_message", e.message}});
+  return {{"Errors", list}};
+}
+
+void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
+  res.status = status;
+  res.set_content(body.dump(), kJson);
+}
+
+void send_errors(httplib::Response& res, const OrgConfig& config, const ApiErrors& errors) {
+  send_json(res, error_status(config, errors), errors_body(errors));
+}
+
+void send_platform_error(httplib::Response& res, int status, std::string_view error_code,
+                         std::string_view message) {
+  send_json(res, status,
+            nlohmann::json::array({{{"message", message}, {"errorCode", error_code}}}));
+}
+
+Result<nlohmann::json> parse_json_body(const httplib::Request& req) {
+  if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) return nlohmann::json::object();
+  try {
+    return nlohmann::json::parse(req.body);
+  } catch (const nlohmann::json::parse_error& e) {
+    return make_error(error_code::kMissingCoreParameter, "",
+                      std::string("The request body is not valid JSON (") + e.what() +
+                          "); send a JSON object with Content-Type: application/json",
+                      ErrorKind::kBadJson);
+  }
+}
+
+std::string origin_of(const httplib::Request& req, bool tls) {
+  std::string host = req.get_header_value("Host");
+  if (host.empty()) host = "127.0.0.1";
+  return std::string(tls ? "https://" : "http://") + host;
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,14 @@
+#pragma once
+// Route tables per area. Handlers are thin: parse, one domain call, to_json.
+#include "domain/org.h"
+#include "router.h"
+
+namespace fake_org::http {
+
+// GET /PaymentMethods, /SourceConnector, /PackageActions (spec 4.5, 4.6).
+void add_info_routes(Router& router, Org& org);
+
+// /__admin: health, reset, clock, records (the fake's own API, not the spec's).
+void add_admin_routes(Router& router, Org& org);
+
+}  // namespace fake_org::http

@@ -1,0 +1,240 @@
+#include "server.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+
+#include "oauth_routes.h"
+#include "request_log.h"
+#include "responses.h"
+#include "router.h"
+#include "routes.h"
+
+namespace fake_org::http {
+
+RequestLogContext& request_log_context() {
+  thread_local RequestLogContext ctx;
+  return ctx;
+}
+
+bool parse_log_level(std::string_view s, LogLevel& out) {
+  if (s == "quiet")
+    out = LogLevel::kQuiet;
+  else if (s == "error")
+    out = LogLevel::kError;
+  else if (s == "info")
+    out = LogLevel::kInfo;
+  else if (s == "debug")
+    out = LogLevel::kDebug;
+  else
+    return false;
+  return true;
+}
+
+namespace {
+
+bool is_loopback(const std::string& addr) {
+  return addr.rfind("127.", 0) == 0 || addr == "::1" || addr.rfind("::ffff:127.", 0) == 0;
+}
+
+// Serialises log lines from worker threads so they never interleave.
+std::mutex& log_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+// The query string is left out of the log line: it may carry codes or tokens.
+void log_request(LogLevel level, const httplib::Request& req, const httplib::Response& res) {
+  if (level == LogLevel::kQuiet) return;
+  if (level == LogLevel::kError && res.status < 500) return;
+  auto& ctx = request_log_context();
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
+          .count();
+  std::lock_guard lock(log_mutex());
+  std::fprintf(stderr, "%s %s %d %.1fms%s%s\n", req.method.c_str(), req.path.c_str(), res.status,
+               ms, ctx.payment_intent_id.empty() ? "" : " ", ctx.payment_intent_id.c_str());
+}
+
+}  // namespace
+
+Server::Server(std::shared_ptr<Org> org, ServerOptions options)
+    : org_(std::move(org)), options_(std::move(options)) {}
+
+Server::~Server() {
+  stop();
+}
+
+std::string Server::url() const {
+  std::string host = options_.host == "0.0.0.0" ? "127.0.0.1" : options_.host;
+  return std::string(tls_ ? "https://" : "http://") + host + ":" + std::to_string(port_);
+}
+
+void Server::configure() {
+  httplib::Server& s = *server_;
+  s.set_tcp_nodelay(true);  // without it every small response waits ~40 ms for Nagle
+  int threads = options_.threads > 0
+                    ? options_.threads
+                    : std::max(8, static_cast<int>(std::thread::hardware_concurrency()) * 4);
+  // Keep-alive clients hold a worker each, so the pool is wider than the core count.
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  s.set_keep_alive_max_count(1000);
+
+  s.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    auto& ctx = request_log_context();
+    ctx.start = std::chrono::steady_clock::now();
+    ctx.payment_intent_id.clear();
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  LogLevel level = options_.log_level;
+  s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
+    log_request(level, req, res);
+  });
+
+  Org& org = *org_;
+  bool tls = tls_;
+  register_oauth_routes(
+      s, OAuthContext{&org.config(), &org.tokens(),
+                      [tls](const httplib::Request& r) { return origin_of(r, tls); }});
+
+  // The API: bearer token first (the platform answers 401 before routing),
+  // then the route table.
+  auto api = std::make_shared<Router>();
+  add_info_routes(*api, org);
+  std::string base = org.config().base_path();
+  auto api_handler = [api, base, &org](const httplib::Request& req, httplib::Response& res) {
+    auto token = authenticate_request(req, org.tokens());
+    if (!token) {
+      res.status = 401;
+      res.set_content(kInvalidSessionBody, kJson);
+      return;
+    }
+    std::string_view path(req.path);
+    path.remove_prefix(std::min(path.size(), base.size()));
+    auto m = api->match(req.method, path);
+    if (m.outcome == Router::Outcome::kNotFound)
+      return send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
+    if (m.outcome == Router::Outcome::kMethodNotAllowed) {
+      res.set_header("Allow", m.allowed);
+      return send_platform_error(
+          res, 405, "METHOD_NOT_ALLOWED",
+          "HTTP Method '" + req.method + "' not allowed. Allowed are " + m.allowed);
+    }
+    Call call{req, res, std::move(m.params), token->client_id};
+    (*m.handler)(call);
+  };
+  std::string api_pattern = base + "(/.*)?";
+  s.Get(api_pattern, api_handler);
+  s.Post(api_pattern, api_handler);
+  s.Put(api_pattern, api_handler);
+  s.Patch(api_pattern, api_handler);
+  s.Delete(api_pattern, api_handler);
+
+  auto admin = std::make_shared<Router>();
+  add_admin_routes(*admin, org);
+  bool admin_open = options_.admin_open;
+  auto admin_handler = [admin, admin_open](const httplib::Request& req, httplib::Response& res) {
+    if (!admin_open && !is_loopback(req.remote_addr))
+      return send_platform_error(
+          res, 403, "FORBIDDEN",
+          "The admin API answers on loopback only; start fake-org with --admin-open");
+    auto m = admin->match(req.method,
+                          std::string_view(req.path).substr(std::string_view("/__admin").size()));
+    if (m.outcome == Router::Outcome::kNotFound)
+      return send_platform_error(res, 404, "NOT_FOUND", "No admin endpoint " + req.path);
+    if (m.outcome == Router::Outcome::kMethodNotAllowed) {
+      res.set_header("Allow", m.allowed);
+      return send_platform_error(
+          res, 405, "METHOD_NOT_ALLOWED",
+          "HTTP Method '" + req.method + "' not allowed. Allowed are " + m.allowed);
+    }
+    Call call{req, res, std::move(m.params), ""};
+    (*m.handler)(call);
+  };
+  s.Get("/__admin/.*", admin_handler);
+  s.Post("/__admin/.*", admin_handler);
+  s.Delete("/__admin/.*", admin_handler);
+
+  // Whatever no route took: a JSON answer, never an empty or HTML one.
+  s.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        if (res.status == 404)
+          send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
+        else if (res.status == 405)
+          send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
+        else
+          send_platform_error(res, res.status, "UNKNOWN_EXCEPTION",
+                              "HTTP status " + std::to_string(res.status));
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  s.set_exception_handler([&org](const httplib::Request&, httplib::Response& res,
+                                 std::exception_ptr ep) {
+    std::string what = "unknown exception";
+    try {
+      if (ep) std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    send_errors(
+        res, org.config(),
+        {make_error(error_code::kUncategorised, "", "Internal error in the fake org: " + what)});
+  });
+}
+
+bool Server::start(std::string* error) {
+  tls_ = !options_.tls_cert_file.empty() || !options_.tls_key_file.empty();
+  if (tls_) {
+    if (options_.tls_cert_file.empty() || options_.tls_key_file.empty()) {
+      if (error) *error = "--tls-cert and --tls-key must be given together";
+      return false;
+    }
+    auto ssl = std::make_unique<httplib::SSLServer>(options_.tls_cert_file.c_str(),
+                                                    options_.tls_key_file.c_str());
+    if (!ssl->is_valid()) {
+      if (error)
+        *error = "cannot load TLS certificate " + options_.tls_cert_file + " / key " +
+                 options_.tls_key_file;
+      return false;
+    }
+    server_ = std::move(ssl);
+  } else {
+    server_ = std::make_unique<httplib::Server>();
+  }
+  configure();
+  if (options_.port == 0) {
+    port_ = server_->bind_to_any_port(options_.host);
+    if (port_ <= 0) {
+      if (error) *error = "cannot bind to " + options_.host + " on any port";
+      return false;
+    }
+  } else {
+    if (!server_->bind_to_port(options_.host, options_.port)) {
+      if (error)
+        *error = "cannot bind to " + options_.host + ":" + std::to_string(options_.port) +
+                 " (in use? try --port 0)";
+      return false;
+    }
+    port_ = options_.port;
+  }
+  // The socket is bound and listening once bind returns, so clients can
+  // connect at once; the thread below only starts accepting.
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  return true;
+}
+
+void Server::stop() {
+  if (!server_) return;
+  // stop() is a no-op until the accept loop runs; a stop right after start
+  // must wait for it or the loop would never end.
+  for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,62 @@
+#pragma once
+// The fake org's HTTP server: cpp-httplib (plain or TLS) with request logging,
+// bearer authentication for the API, JSON 404/405 answers, the OAuth
+// endpoints and the admin API.
+//
+// Locking rule: Server's own fields are written before start() and only read
+// afterwards; per-request state lives on the worker thread's stack. The org
+// guards its own state.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "domain/org.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace fake_org::http {
+
+enum class LogLevel { kQuiet, kError, kInfo, kDebug };
+bool parse_log_level(std::string_view s, LogLevel& out);
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;            // 0: any free port
+  int threads = 0;            // 0: sized for the machine
+  std::string tls_cert_file;  // both set: HTTPS
+  std::string tls_key_file;
+  bool admin_open = false;  // answer /__admin from any address, not only loopback
+  LogLevel log_level = LogLevel::kInfo;
+};
+
+class Server {
+ public:
+  Server(std::shared_ptr<Org> org, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and starts serving on a background thread. When it returns true the
+  // port accepts connections. On failure `error` says why.
+  bool start(std::string* error);
+  void stop();
+  int port() const { return port_; }
+  bool tls() const { return tls_; }
+  // "http://127.0.0.1:PORT" (https with TLS).
+  std::string url() const;
+  Org& org() { return *org_; }
+
+ private:
+  void configure();
+  std::shared_ptr<Org> org_;
+  ServerOptions options_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  int port_ = 0;
+  bool tls_ = false;
+};
+
+}  // namespace fake_org::http

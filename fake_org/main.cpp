@@ -1,0 +1,84 @@
+// fake-org: serves one in-memory org of the Payment Intent Service API v2.
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "domain/org.h"
+#include "fixture/fixture_loader.h"
+#include "http/server.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"
+      "/services/apexrest/cpm/v2, with OAuth 2.0 at /services/oauth2 and an admin API at "
+      "/__admin."};
+  std::string fixture_path;
+  std::string log_level = "info";
+  fake_org::http::ServerOptions options;
+  app.add_option("--fixture", fixture_path,
+                 "YAML fixture describing the org (default: the embedded fixtures/default.yaml; "
+                 "'embedded:NAME.yaml' picks another embedded one)");
+  app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
+  app.add_option("--port", options.port, "Port to listen on; 0 picks a free port")
+      ->capture_default_str();
+  app.add_option("--threads", options.threads, "Worker threads (0: sized for the machine)")
+      ->capture_default_str();
+  app.add_option("--tls-cert", options.tls_cert_file,
+                 "PEM certificate: serve HTTPS instead of HTTP")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", options.tls_key_file, "PEM private key for --tls-cert")
+      ->check(CLI::ExistingFile);
+  app.add_option("--log-level", log_level, "quiet, error, info (one line per request) or debug")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"quiet", "error", "info", "debug"}));
+  app.add_flag("--admin-open", options.admin_open,
+               "Answer /__admin from any address, not only loopback (never on a shared network)");
+  CLI11_PARSE(app, argc, argv);
+  fake_org::http::parse_log_level(log_level, options.log_level);
+
+  fake_org::FixtureLoad load;
+  if (fixture_path.empty())
+    load = fake_org::load_embedded_fixture("default.yaml");
+  else if (fixture_path.rfind("embedded:", 0) == 0)
+    load = fake_org::load_embedded_fixture(fixture_path.substr(9));
+  else
+    load = fake_org::load_fixture_file(fixture_path);
+  if (!load.ok()) {
+    std::cerr << "fake-org: the fixture is invalid:\n" << load.error_text() << "\n";
+    return 2;
+  }
+  auto org = fake_org::Org::create(std::move(*load.config));
+  if (!org.ok()) {
+    for (const auto& e : org.errors()) std::cerr << "fake-org: " << e.message << "\n";
+    return 2;
+  }
+
+  // Block the stop signals before any thread starts, so every thread inherits
+  // the mask and only sigwait below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  fake_org::http::Server server(*org, options);
+  std::string error;
+  if (!server.start(&error)) {
+    std::cerr << "fake-org: " << error << "\n";
+    return 1;
+  }
+  std::printf("listening on %s\n", server.url().c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "fake-org: org '%s' from %s; token: POST %s/services/oauth2/token\n",
+               (*org)->config().org.name.c_str(), (*org)->config().source_name.c_str(),
+               server.url().c_str());
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  std::fprintf(stderr, "fake-org: %s received, shutting down\n",
+               sig == SIGINT ? "SIGINT" : "SIGTERM");
+  server.stop();
+  return 0;
+}
