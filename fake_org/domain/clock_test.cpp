@@ -1,0 +1,70 @@
+#include "clock.h"
+
+#include <catch2/catch.hpp>
+
+using namespace fake_org;
+
+TEST_CASE("ISO 8601 instants parse and format in UTC", "[clock]") {
+  auto t = parse_iso8601("2027-01-31T09:00:00Z");
+  REQUIRE(t);
+  CHECK(format_iso8601(*t) == "2027-01-31T09:00:00.000Z");
+  CHECK(format_iso8601(*parse_iso8601("2027-01-31T10:30:00.250+01:30")) ==
+        "2027-01-31T09:00:00.250Z");
+  CHECK(format_iso8601(*parse_iso8601("1970-01-01T00:00:00Z")) == "1970-01-01T00:00:00.000Z");
+  CHECK_FALSE(parse_iso8601("2027-01-31T09:00:00"));   // no zone: refused, never local time
+  CHECK_FALSE(parse_iso8601("2027-02-30T09:00:00Z"));  // no such day
+  CHECK_FALSE(parse_iso8601("2027-01-31T24:00:00Z"));
+  CHECK_FALSE(parse_iso8601("yesterday"));
+}
+
+TEST_CASE("durations take the admin clock's units", "[clock]") {
+  CHECK(parse_duration("90m")->count() == 90 * 60'000);
+  CHECK(parse_duration("2h")->count() == 7'200'000);
+  CHECK(parse_duration("30s")->count() == 30'000);
+  CHECK(parse_duration("7d")->count() == 7 * 86'400'000LL);
+  CHECK(parse_duration("1500ms")->count() == 1500);
+  CHECK(parse_duration("3600")->count() == 3'600'000);
+  CHECK_FALSE(parse_duration("m"));
+  CHECK_FALSE(parse_duration("5 minutes"));
+  CHECK_FALSE(parse_duration("-5m"));
+  CHECK_FALSE(parse_duration(""));
+}
+
+TEST_CASE("calendar dates are strict and real", "[clock]") {
+  CHECK(parse_date("2024-02-29"));
+  CHECK_FALSE(parse_date("2023-02-29"));
+  CHECK_FALSE(parse_date("2100-02-29"));
+  CHECK(parse_date("2000-02-29"));
+  CHECK_FALSE(parse_date("2024-13-01"));
+  CHECK_FALSE(parse_date("2024-1-01"));
+  CHECK_FALSE(parse_date("31-01-2024"));
+  CHECK(format_date(*parse_date("2024-03-09")) == "2024-03-09");
+}
+
+TEST_CASE("adding months keeps the anchor day or clamps to month end", "[clock]") {
+  Date jan31{2027, 1, 31};
+  CHECK(add_months(jan31, 1) == Date{2027, 2, 28});
+  CHECK(add_months(jan31, 2) == Date{2027, 3, 31});
+  CHECK(add_months(jan31, 3) == Date{2027, 4, 30});
+  CHECK(add_months(Date{2028, 1, 31}, 1) == Date{2028, 2, 29});
+  CHECK(add_months(jan31, 11) == Date{2027, 12, 31});
+  CHECK(add_months(jan31, 12) == Date{2028, 1, 31});
+  CHECK(add_days(Date{2027, 12, 31}, 1) == Date{2028, 1, 1});
+  CHECK(civil_from_days(days_from_civil(Date{2024, 2, 29})) == Date{2024, 2, 29});
+  CHECK(days_from_civil(Date{1970, 1, 1}) == 0);
+}
+
+TEST_CASE("the adjustable clock moves org time without sleeping", "[clock]") {
+  auto base = std::make_shared<ManualClock>(*parse_iso8601("2027-01-01T00:00:00Z"));
+  AdjustableClock clock(base);
+  CHECK(format_iso8601(clock.now()) == "2027-01-01T00:00:00.000Z");
+  clock.advance(*parse_duration("90m"));
+  CHECK(format_iso8601(clock.now()) == "2027-01-01T01:30:00.000Z");
+  clock.set(*parse_iso8601("2027-01-31T09:00:00Z"));
+  CHECK(format_iso8601(clock.now()) == "2027-01-31T09:00:00.000Z");
+  base->advance(Millis(1000));  // real time keeps flowing under the offset
+  CHECK(format_iso8601(clock.now()) == "2027-01-31T09:00:01.000Z");
+  clock.reset();
+  CHECK(format_iso8601(clock.now()) == "2027-01-01T00:00:01.000Z");
+  CHECK(date_of(clock.now()) == Date{2027, 1, 1});
+}

@@ -1,0 +1,140 @@
+#include "record_store.h"
+
+#include <catch2/catch.hpp>
+#include <thread>
+
+using namespace fake_org;
+
+namespace {
+Record contact(std::string id, std::string email, std::string first = "", std::string last = "") {
+  Record r;
+  r.object = "Contact";
+  r.id = std::move(id);
+  r.fields = {{"Email", email}, {"FirstName", first}, {"LastName", last}};
+  return r;
+}
+
+std::vector<IndexSpec> specs() {
+  return {{"dedup:Contact:0", "Contact", {"Email"}, true},
+          {"dedup:Contact:1", "Contact", {"FirstName", "LastName"}, true}};
+}
+
+const std::string kId1 = "003000000000001AAA";
+const std::string kId2 = "003000000000002AAA";
+}  // namespace
+
+TEST_CASE("a committed record is found by id, GUID and index", "[store]") {
+  RecordStore store(specs());
+  auto r = store.write<Ok>([&](Transaction& tx) -> Status {
+    Record c = contact(kId1, "Ada@Example.org ", "Ada", "Lovelace");
+    c.guid = "6f1c2a3b-0000-4000-8000-000000000001";
+    tx.put(c);
+    return ok_status();
+  });
+  REQUIRE(r.ok());
+  CHECK(store.get(kId1)->text("Email") == "Ada@Example.org ");
+  CHECK(store.get_by_guid("6f1c2a3b-0000-4000-8000-000000000001")->id == kId1);
+  // Matching is case-insensitive and trims whitespace.
+  CHECK(store.find("dedup:Contact:0", {"  ada@example.ORG"}) == std::vector<std::string>{kId1});
+  CHECK(store.find("dedup:Contact:1", {"ada", "LOVELACE"}) == std::vector<std::string>{kId1});
+  CHECK(store.find("dedup:Contact:0", {"grace@example.org"}).empty());
+  CHECK(store.ids_of("Contact") == std::vector<std::string>{kId1});
+}
+
+TEST_CASE("empty values are never indexed and never match", "[store]") {
+  RecordStore store(specs());
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId1, "", "Ada", ""));
+    return ok_status();
+  });
+  CHECK(store.find("dedup:Contact:0", {""}).empty());
+  CHECK(store.find("dedup:Contact:1", {"Ada", ""}).empty());
+}
+
+TEST_CASE("a failed transaction leaves the store as it was", "[store]") {
+  RecordStore store(specs());
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId1, "ada@example.org"));
+    return ok_status();
+  });
+  // A multi-record change that fails late: a new contact, an edit, then an error.
+  auto r = store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId2, "grace@example.org"));
+    Record edited = tx.edit(kId1);
+    edited.fields["Email"] = "changed@example.org";
+    tx.put(edited);
+    CHECK(tx.get(kId2));  // the transaction sees its own writes
+    CHECK(tx.find("dedup:Contact:0", {"changed@example.org"}) == std::vector<std::string>{kId1});
+    CHECK(tx.find("dedup:Contact:0", {"ada@example.org"}).empty());
+    return make_error(error_code::kInvalidData, "x", "late failure");
+  });
+  CHECK_FALSE(r.ok());
+  CHECK(store.size() == 1);
+  CHECK_FALSE(store.get(kId2));
+  CHECK(store.get(kId1)->text("Email") == "ada@example.org");
+  CHECK(store.find("dedup:Contact:0", {"ada@example.org"}) == std::vector<std::string>{kId1});
+  CHECK(store.find("dedup:Contact:0", {"changed@example.org"}).empty());
+  CHECK(store.find("dedup:Contact:0", {"grace@example.org"}).empty());
+}
+
+TEST_CASE("updates move a record between index keys", "[store]") {
+  RecordStore store(specs());
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId1, "old@example.org"));
+    return ok_status();
+  });
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    Record r = tx.edit(kId1);
+    r.fields["Email"] = "new@example.org";
+    tx.put(r);
+    return ok_status();
+  });
+  CHECK(store.find("dedup:Contact:0", {"old@example.org"}).empty());
+  CHECK(store.find("dedup:Contact:0", {"new@example.org"}) == std::vector<std::string>{kId1});
+}
+
+TEST_CASE("replace_all swaps every record or none", "[store]") {
+  RecordStore store(specs());
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId1, "ada@example.org"));
+    return ok_status();
+  });
+  auto failed = store.replace_all([&](Transaction& tx) -> Status {
+    tx.put(contact(kId2, "grace@example.org"));
+    return make_error(error_code::kUncategorised, "", "bad seed");
+  });
+  CHECK_FALSE(failed.ok());
+  CHECK(store.get(kId1));
+  CHECK(store.find("dedup:Contact:0", {"ada@example.org"}).size() == 1);
+  REQUIRE(store
+              .replace_all([&](Transaction& tx) -> Status {
+                tx.put(contact(kId2, "grace@example.org"));
+                return ok_status();
+              })
+              .ok());
+  CHECK_FALSE(store.get(kId1));
+  CHECK(store.find("dedup:Contact:0", {"ada@example.org"}).empty());
+  CHECK(store.ids_of("Contact") == std::vector<std::string>{kId2});
+}
+
+TEST_CASE("concurrent check-then-insert writes are serialised", "[store]") {
+  // Many threads each create the contact only if no one has: exactly one wins.
+  RecordStore store(specs());
+  std::atomic<int> created{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      store.write<Ok>([&](Transaction& tx) -> Status {
+        if (tx.find("dedup:Contact:0", {"race@example.org"}).empty()) {
+          std::string id = "0030000000000" + std::to_string(10 + t);
+          tx.put(contact(id + "AAA", "race@example.org"));
+          ++created;
+        }
+        return ok_status();
+      });
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(created == 1);
+  CHECK(store.find("dedup:Contact:0", {"race@example.org"}).size() == 1);
+}
