@@ -1,0 +1,579 @@
+#include "explain.h"
+
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <utility>
+
+#include "schema_walk.h"
+#include "uri.h"
+
+namespace contracts::core {
+namespace {
+
+using nlohmann::json;
+using Path = std::vector<std::string>;
+
+enum class Kind { kLeaf, kWrapper, kNoise };
+// Where a wrapper's own failure (one child rejected) sits relative to its path.
+enum class Child { kNone, kSame, kIndex, kName, kAnyBelow };
+
+struct Pattern {
+  const char* prefix;
+  const char* keyword;
+  Kind kind;
+  Child child;
+};
+
+// valijson 1.0's sentences, longest prefix first where two share a start.
+const Pattern kPatterns[] = {
+    {"Target value and comparison value are not equal", "", Kind::kNoise, Child::kNone},
+    {"Failed to validate against child schema #", "", Kind::kNoise, Child::kNone},
+    {"Failed to validate against any schemas allowed by anyOf", "anyOf", Kind::kLeaf, Child::kNone},
+    {"Failed to validate against a conditional schema", "if", Kind::kLeaf, Child::kNone},
+    {"Failed to match expected value set by 'const'", "const", Kind::kLeaf, Child::kNone},
+    {"Failed to any values against subschema in 'contains'", "contains", Kind::kLeaf, Child::kNone},
+    {"Missing dependency '", "dependencies", Kind::kLeaf, Child::kNone},
+    {"Failed to validate against dependent schema", "dependencies", Kind::kLeaf, Child::kNone},
+    {"Failed to match against any enum values", "enum", Kind::kLeaf, Child::kNone},
+    {"String should be a valid", "format", Kind::kLeaf, Child::kNone},
+    {"Array contains more items than allowed", "additionalItems", Kind::kLeaf, Child::kNone},
+    {"Cannot validate item #", "additionalItems", Kind::kLeaf, Child::kNone},
+    {"Expected number less than or equal to", "maximum", Kind::kLeaf, Child::kNone},
+    {"Expected number less than", "exclusiveMaximum", Kind::kLeaf, Child::kNone},
+    {"Expected number greater than or equal to", "minimum", Kind::kLeaf, Child::kNone},
+    {"Expected number greater than", "exclusiveMinimum", Kind::kLeaf, Child::kNone},
+    {"Array should contain no more than", "maxItems", Kind::kLeaf, Child::kNone},
+    {"String should be no more than", "maxLength", Kind::kLeaf, Child::kNone},
+    {"Object should have no more than", "maxProperties", Kind::kLeaf, Child::kNone},
+    {"Array should contain no fewer than", "minItems", Kind::kLeaf, Child::kNone},
+    {"String should be no fewer than", "minLength", Kind::kLeaf, Child::kNone},
+    {"Object should have no fewer than", "minProperties", Kind::kLeaf, Child::kNone},
+    {"Value should be a multiple of", "multipleOf", Kind::kLeaf, Child::kNone},
+    {"Value could not be converted", "multipleOf", Kind::kLeaf, Child::kNone},
+    {"Target should not validate against schema specified in 'not'", "not", Kind::kLeaf,
+     Child::kNone},
+    {"Failed to validate against any child schemas allowed by oneOf", "oneOf", Kind::kLeaf,
+     Child::kNone},
+    {"Failed to validate against exactly one child schema", "oneOf", Kind::kLeaf, Child::kNone},
+    {"Failed to match regex specified by 'pattern'", "pattern", Kind::kLeaf, Child::kNone},
+    {"Object contains a property that could not be validated", "additionalProperties", Kind::kLeaf,
+     Child::kNone},
+    {"Failed to validate against additional properties schema", "additionalProperties",
+     Kind::kWrapper, Child::kAnyBelow},
+    {"Value type not permitted by 'type'", "type", Kind::kLeaf, Child::kNone},
+    {"Elements at indexes #", "uniqueItems", Kind::kLeaf, Child::kNone},
+    {"Missing required property '", "required", Kind::kLeaf, Child::kNone},
+    {"Failed to validate against schema associated with pattern '", "patternProperties",
+     Kind::kWrapper, Child::kAnyBelow},
+    {"Failed to validate against schema associated with property name '", "properties",
+     Kind::kWrapper, Child::kName},
+};
+
+struct Parsed {
+  Path path;
+  std::string keyword;
+  Kind kind = Kind::kLeaf;
+  Child child = Child::kNone;
+  std::string detail;  // the quoted name or the item number
+  std::string description;
+};
+
+std::string quoted(const std::string& s) {
+  size_t first = s.find('\'');
+  size_t last = s.rfind('\'');
+  if (first == std::string::npos || last <= first) return "";
+  return s.substr(first + 1, last - first - 1);
+}
+
+std::string item_number(const std::string& s) {
+  size_t hash = s.find('#');
+  if (hash == std::string::npos) return "";
+  size_t end = s.find_first_not_of("0123456789", hash + 1);
+  return s.substr(hash + 1, end == std::string::npos ? end : end - hash - 1);
+}
+
+Parsed parse(const RawError& e) {
+  Parsed p;
+  p.description = e.description;
+  for (size_t i = 1; i < e.context.size(); ++i) {
+    const std::string& c = e.context[i];
+    p.path.push_back(
+        c.size() >= 2 && c.front() == '[' && c.back() == ']' ? c.substr(1, c.size() - 2) : c);
+  }
+  const std::string& d = e.description;
+  if (d.rfind("Failed to validate item #", 0) == 0) {
+    p.kind = Kind::kWrapper;
+    p.detail = item_number(d);
+    if (d.find("corresponding item schema") != std::string::npos) {
+      p.keyword = "items";
+      p.child = Child::kSame;
+    } else {
+      p.keyword = d.find("additional items") != std::string::npos ? "additionalItems" : "items";
+      p.child = Child::kIndex;
+    }
+    return p;
+  }
+  for (const Pattern& pattern : kPatterns) {
+    if (d.rfind(pattern.prefix, 0) != 0) continue;
+    p.keyword = pattern.keyword;
+    p.kind = pattern.kind;
+    p.child = pattern.child;
+    if (p.keyword == "required" || p.keyword == "additionalProperties" ||
+        p.keyword == "properties" || p.keyword == "dependencies") {
+      p.detail = quoted(d);
+    }
+    return p;
+  }
+  p.keyword = "(unknown)";
+  return p;
+}
+
+bool is_prefix(const Path& prefix, const Path& path, bool strict) {
+  if (prefix.size() > path.size() || (strict && prefix.size() == path.size())) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (prefix[i] != path[i]) return false;
+  }
+  return true;
+}
+
+std::string to_pointer(const Path& path) {
+  std::string out;
+  for (const std::string& token : path) out = uri::pointer_append(out, token);
+  return out;
+}
+
+const json* value_at(const json& root, const Path& path, size_t depth) {
+  const json* v = &root;
+  for (size_t i = 0; i < depth && i < path.size(); ++i) {
+    if (v->is_object()) {
+      auto it = v->find(path[i]);
+      if (it == v->end()) return nullptr;
+      v = &*it;
+    } else if (v->is_array()) {
+      size_t index = 0;
+      try {
+        index = std::stoul(path[i]);
+      } catch (const std::exception&) {
+        return nullptr;
+      }
+      if (index >= v->size()) return nullptr;
+      v = &(*v)[index];
+    } else {
+      return nullptr;
+    }
+  }
+  return v;
+}
+
+std::string short_dump(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 120) s = s.substr(0, 117) + "...";
+  return s;
+}
+
+bool regex_finds(const std::string& pattern, const std::string& text) {
+  try {
+    return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
+  } catch (const std::regex_error&) {
+    return false;
+  }
+}
+
+size_t code_points(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+bool type_is(const std::string& type, const json& v) {
+  if (type == "integer") {
+    return v.is_number_integer() ||
+           (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
+  }
+  if (type == "number") return v.is_number();
+  if (type == "string") return v.is_string();
+  if (type == "boolean") return v.is_boolean();
+  if (type == "object") return v.is_object();
+  if (type == "array") return v.is_array();
+  if (type == "null") return v.is_null();
+  return false;
+}
+
+bool matches_type(const json& type, const json& v) {
+  if (type.is_string()) return type_is(type.get<std::string>(), v);
+  if (type.is_array()) {
+    for (const json& t : type) {
+      if (t.is_string() && type_is(t.get<std::string>(), v)) return true;
+    }
+  }
+  return false;
+}
+
+// Properties of `value` that neither "properties" nor "patternProperties" of `node` name.
+std::vector<std::string> undeclared(const json& node, const json& value) {
+  std::vector<std::string> out;
+  if (!value.is_object()) return out;
+  const json empty = json::object();
+  const json& props = node.contains("properties") ? node["properties"] : empty;
+  const json& patterns = node.contains("patternProperties") ? node["patternProperties"] : empty;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (props.is_object() && props.contains(it.key())) continue;
+    bool matched = false;
+    if (patterns.is_object()) {
+      for (auto p = patterns.begin(); p != patterns.end() && !matched; ++p) {
+        matched = regex_finds(p.key(), it.key());
+      }
+    }
+    if (!matched) out.push_back(it.key());
+  }
+  return out;
+}
+
+double number(const json& v) {
+  return v.is_number() ? v.get<double>() : 0.0;
+}
+
+// Whether `keyword` of schema `node` rejects `value`; true when it cannot tell.
+bool keyword_fails(const json& node, const std::string& keyword, const json* value,
+                   const std::string& detail) {
+  if (!value) return true;
+  const json& k = node[keyword];
+  const json& v = *value;
+  if (keyword == "type") return !matches_type(k, v);
+  if (keyword == "enum") {
+    if (!k.is_array()) return true;
+    for (const json& option : k) {
+      if (option == v) return false;
+    }
+    return true;
+  }
+  if (keyword == "const") return k != v;
+  if (keyword == "required") {
+    if (!k.is_array() || !v.is_object()) return false;
+    for (const json& name : k) {
+      if (name == detail) return !v.contains(detail);
+    }
+    return false;
+  }
+  if (keyword == "pattern") return v.is_string() && k.is_string() && !regex_finds(k, v);
+  if (keyword == "minLength") return v.is_string() && code_points(v) < number(k);
+  if (keyword == "maxLength") return v.is_string() && code_points(v) > number(k);
+  if (keyword == "minItems") return v.is_array() && v.size() < number(k);
+  if (keyword == "maxItems") return v.is_array() && v.size() > number(k);
+  if (keyword == "minProperties") return v.is_object() && v.size() < number(k);
+  if (keyword == "maxProperties") return v.is_object() && v.size() > number(k);
+  if (keyword == "minimum") return v.is_number() && number(v) < number(k);
+  if (keyword == "maximum") return v.is_number() && number(v) > number(k);
+  if (keyword == "exclusiveMinimum") return v.is_number() && number(v) <= number(k);
+  if (keyword == "exclusiveMaximum") return v.is_number() && number(v) >= number(k);
+  if (keyword == "additionalProperties") return k == false && !undeclared(node, v).empty();
+  if (keyword == "properties") return k.is_object() && k.contains(detail);
+  return true;
+}
+
+// Finds the schema objects (bundled pointers) that apply to one instance location.
+class Locator {
+ public:
+  Locator(const json& schema, const json& instance) : schema_(schema), instance_(instance) {}
+
+  std::vector<std::string> nodes_at(const Path& path) {
+    std::vector<std::string> out;
+    visited_.clear();
+    collect("", path, 0, out);
+    return out;
+  }
+
+  const json* node(const std::string& ptr) const {
+    try {
+      return &schema_.at(json::json_pointer(ptr));
+    } catch (const json::exception&) {
+      return nullptr;
+    }
+  }
+
+ private:
+  static std::string ref_target(const std::string& ref) {
+    std::string out;
+    for (const std::string& token : uri::pointer_tokens(ref.substr(1))) {
+      out = uri::pointer_append(out, uri::percent_decode(token));
+    }
+    return out;
+  }
+
+  void collect(const std::string& ptr, const Path& path, size_t depth,
+               std::vector<std::string>& out) {
+    if (!visited_.insert({ptr, depth}).second) return;
+    const json* n = node(ptr);
+    if (!n) return;
+    if (!n->is_object()) {
+      if (depth == path.size()) out.push_back(ptr);
+      return;
+    }
+    auto ref = n->find("$ref");
+    if (ref != n->end()) {
+      if (ref->is_string() && !ref->get<std::string>().empty()) {
+        collect(ref_target(ref->get<std::string>()), path, depth, out);
+      }
+      return;
+    }
+    if (depth == path.size()) out.push_back(ptr);
+    static const char* const kInPlace[] = {"allOf", "anyOf", "oneOf"};
+    for (const char* key : kInPlace) {
+      auto it = n->find(key);
+      if (it == n->end() || !it->is_array()) continue;
+      for (size_t i = 0; i < it->size(); ++i) {
+        collect(ptr + "/" + key + "/" + std::to_string(i), path, depth, out);
+      }
+    }
+    for (const char* key : {"not", "if", "then", "else"}) {
+      if (n->contains(key)) collect(ptr + "/" + key, path, depth, out);
+    }
+    auto deps = n->find("dependencies");
+    if (deps != n->end() && deps->is_object()) {
+      for (auto it = deps->begin(); it != deps->end(); ++it) {
+        if (it->is_object())
+          collect(uri::pointer_append(ptr + "/dependencies", it.key()), path, depth, out);
+      }
+    }
+    if (depth < path.size()) step(*n, ptr, path, depth, out);
+  }
+
+  void step(const json& n, const std::string& ptr, const Path& path, size_t depth,
+            std::vector<std::string>& out) {
+    const json* parent = value_at(instance_, path, depth);
+    const std::string& token = path[depth];
+    if (!parent || parent->is_object()) {
+      bool declared = false;
+      auto props = n.find("properties");
+      if (props != n.end() && props->is_object() && props->contains(token)) {
+        declared = true;
+        collect(uri::pointer_append(ptr + "/properties", token), path, depth + 1, out);
+      }
+      auto patterns = n.find("patternProperties");
+      if (patterns != n.end() && patterns->is_object()) {
+        for (auto it = patterns->begin(); it != patterns->end(); ++it) {
+          if (!regex_finds(it.key(), token)) continue;
+          declared = true;
+          collect(uri::pointer_append(ptr + "/patternProperties", it.key()), path, depth + 1, out);
+        }
+      }
+      if (!declared && n.contains("additionalProperties")) {
+        collect(ptr + "/additionalProperties", path, depth + 1, out);
+      }
+    }
+    if (!parent || parent->is_array()) {
+      size_t index = 0;
+      try {
+        index = std::stoul(token);
+      } catch (const std::exception&) {
+        return;
+      }
+      auto items = n.find("items");
+      if (items != n.end() && items->is_array()) {
+        if (index < items->size()) {
+          collect(ptr + "/items/" + std::to_string(index), path, depth + 1, out);
+        } else if (n.contains("additionalItems")) {
+          collect(ptr + "/additionalItems", path, depth + 1, out);
+        }
+      } else if (items != n.end()) {
+        collect(ptr + "/items", path, depth + 1, out);
+      }
+      if (n.contains("contains")) collect(ptr + "/contains", path, depth + 1, out);
+    }
+  }
+
+  const json& schema_;
+  const json& instance_;
+  std::set<std::pair<std::string, size_t>> visited_;
+};
+
+std::string display_location(const Bundle& bundle, const UriDisplay& display,
+                             const std::string& ptr) {
+  size_t doc = 0;
+  std::string rest = ptr;
+  const std::string prefix = "/" + std::string(kBundleKey) + "/";
+  if (ptr.rfind(prefix, 0) == 0) {
+    size_t slash = ptr.find('/', prefix.size());
+    doc = std::stoul(
+        ptr.substr(prefix.size(), slash == std::string::npos ? slash : slash - prefix.size()));
+    rest = slash == std::string::npos ? "" : ptr.substr(slash);
+  }
+  const std::string& uri = bundle.doc_uris.at(doc);
+  return (display ? display(uri) : uri) + "#" + rest;
+}
+
+std::string names_of(const json& node, const char* key) {
+  std::string out;
+  auto it = node.find(key);
+  if (it == node.end() || !it->is_object()) return out;
+  for (auto m = it->begin(); m != it->end(); ++m) out += (out.empty() ? "" : ", ") + m.key();
+  return out;
+}
+
+// Expected and actual for one keyword of `node` (may be null) and the value.
+std::pair<std::string, std::string> describe(const Parsed& p, const json* node, const json* value) {
+  const std::string& k = p.keyword;
+  std::string actual = value ? short_dump(*value) : "(absent)";
+  json kv = node && node->contains(k) ? (*node)[k] : json();
+  if (k == "type") return {short_dump(kv), value ? json_type_name(*value) + " " + actual : actual};
+  if (k == "enum") return {"one of " + short_dump(kv), actual};
+  if (k == "const") return {short_dump(kv), actual};
+  if (k == "required") return {"property \"" + p.detail + "\"", "absent"};
+  if (k == "pattern") return {"a string matching " + short_dump(kv), actual};
+  if (k == "format") return {"format " + short_dump(kv), actual};
+  if (k == "minLength" || k == "maxLength") {
+    std::string length = value && value->is_string() ? std::to_string(code_points(*value)) : "?";
+    return {k + " " + short_dump(kv), actual + " (length " + length + ")"};
+  }
+  if (k == "minItems" || k == "maxItems" || k == "minProperties" || k == "maxProperties") {
+    std::string size = value ? std::to_string(value->size()) : "?";
+    return {k + " " + short_dump(kv),
+            size + (k.find("Items") != std::string::npos ? " items" : " properties")};
+  }
+  if (k == "anyOf")
+    return {"to match at least one of " + std::to_string(kv.size()) + " subschemas",
+            "matched none"};
+  if (k == "oneOf") {
+    bool none = p.description.find("any child") != std::string::npos;
+    return {"to match exactly one of " + std::to_string(kv.size()) + " subschemas",
+            none ? "matched none" : "matched more than one"};
+  }
+  if (k == "not") return {"not to match the \"not\" subschema", "matched it"};
+  if (k == "if") return {"to match the \"then\"/\"else\" subschema that \"if\" selects", "did not"};
+  if (k == "contains") return {"an item matching \"contains\"", "none"};
+  if (k == "uniqueItems") return {"unique items", p.description};
+  if (k == "dependencies")
+    return {p.detail.empty() ? "the dependent schema" : "property \"" + p.detail + "\"", "absent"};
+  if (kv.is_null()) return {p.description, actual};
+  return {k + " " + short_dump(kv), actual};
+}
+
+Violation make(const Bundle& bundle, const UriDisplay& display, const Parsed& p, const Path& path,
+               const std::string& node_ptr, const json* node, const json* value,
+               const std::string& message_detail) {
+  Violation v;
+  v.pointer = to_pointer(path);
+  v.keyword = p.keyword;
+  if (node) {
+    v.schema_location = display_location(bundle, display, node_ptr) + "/" + p.keyword;
+  }
+  auto [expected, actual] = describe(p, node, value);
+  v.expected = expected;
+  v.actual = actual;
+  v.message = (v.pointer.empty() ? std::string("(root)") : v.pointer) + ": " +
+              (message_detail.empty() ? p.description : message_detail) + " Expected " + expected +
+              ", got " + actual + ".";
+  return v;
+}
+
+}  // namespace
+
+std::string json_type_name(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return "integer";
+    case json::value_t::number_float:
+      return "number";
+    case json::value_t::string:
+      return "string";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    default:
+      return "unknown";
+  }
+}
+
+std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
+                               const std::vector<RawError>& errors, const json& instance) {
+  std::vector<Parsed> leaves;
+  std::vector<Parsed> wrappers;
+  std::set<std::pair<Path, std::string>> seen;
+  for (const RawError& e : errors) {
+    Parsed p = parse(e);
+    if (p.kind == Kind::kNoise || !seen.insert({p.path, p.description}).second) continue;
+    (p.kind == Kind::kWrapper ? wrappers : leaves).push_back(std::move(p));
+  }
+  // A wrapper only says "a child failed"; it matters only when no child said why.
+  for (Parsed& w : wrappers) {
+    Path child = w.path;
+    if (w.child == Child::kName || w.child == Child::kIndex) child.push_back(w.detail);
+    bool explained = false;
+    for (const Parsed& leaf : leaves) {
+      explained = explained || is_prefix(child, leaf.path, w.child == Child::kAnyBelow);
+    }
+    if (!explained) leaves.push_back(w);
+  }
+
+  Locator locator(bundle.document, instance);
+  std::map<std::pair<Path, std::string>, std::set<std::string>> used;
+  std::vector<Violation> out;
+  for (const Parsed& p : leaves) {
+    const json* value = value_at(instance, p.path, p.path.size());
+    std::string chosen;
+    const json* node = nullptr;
+    std::vector<std::string> nodes = locator.nodes_at(p.path);
+    auto& taken = used[{p.path, p.keyword}];
+    for (int pass = 0; pass < 2 && !node; ++pass) {
+      for (const std::string& ptr : nodes) {
+        const json* n = locator.node(ptr);
+        if (!n || !n->is_object() || !n->contains(p.keyword) || taken.count(ptr)) continue;
+        if (pass == 0 && !keyword_fails(*n, p.keyword, value, p.detail)) continue;
+        chosen = ptr;
+        node = n;
+        break;
+      }
+    }
+    if (node) taken.insert(chosen);
+
+    if (p.keyword == "additionalProperties" && p.kind == Kind::kLeaf && node) {
+      // valijson names only the first stray property; report each of them.
+      for (const std::string& name : undeclared(*node, value ? *value : json())) {
+        Path at = p.path;
+        at.push_back(name);
+        Parsed q = p;
+        Violation v = make(bundle, display, q, at, chosen, node, value_at(instance, at, at.size()),
+                           "Property \"" + name + "\" is not allowed here.");
+        v.expected = "only the declared properties (" + names_of(*node, "properties") + ")";
+        v.message = v.pointer + ": property \"" + name + "\" is not allowed here. Expected " +
+                    v.expected + ".";
+        out.push_back(std::move(v));
+      }
+      continue;
+    }
+    if (p.kind == Kind::kWrapper) {
+      Path at = p.path;
+      if (p.child == Child::kName || p.child == Child::kIndex) at.push_back(p.detail);
+      const json* sub = nullptr;
+      if (node && p.keyword == "properties" && (*node)["properties"].contains(p.detail)) {
+        sub = &(*node)["properties"][p.detail];
+      }
+      Violation v =
+          make(bundle, display, p, at, chosen, node, value_at(instance, at, at.size()), "");
+      if (sub && *sub == false) {
+        v.keyword = "false schema";
+        v.schema_location = display_location(bundle, display, chosen) + "/properties/" + p.detail;
+        v.expected = "property \"" + p.detail + "\" absent";
+        v.message = v.pointer + ": property \"" + p.detail + "\" is not allowed here. Expected " +
+                    v.expected + ".";
+      } else {
+        v.expected = "a value its subschema accepts";
+        v.message = v.pointer + ": " + p.description + " (the validator gave no detail)";
+      }
+      out.push_back(std::move(v));
+      continue;
+    }
+    out.push_back(make(bundle, display, p, p.path, chosen, node, value, ""));
+  }
+  return out;
+}
+
+}  // namespace contracts::core
