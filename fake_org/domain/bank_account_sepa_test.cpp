@@ -68,7 +68,7 @@ TEST_CASE("a valid IBAN outside the SEPA zone is error 203", "[bank]") {
   CHECK(errors[0].code == "203");
   CHECK(errors[0].field == "PaymentMethod.Parameters.IBAN");
   CHECK(errors[0].message ==
-        "IBAN TR330006100519786457841326 is from Turkiye (TR), which is outside the SEPA zone; "
+        "IBAN TR330006100519786457841326 is from Türkiye (TR), which is outside the SEPA zone; "
         "SEPA direct debit can only collect from accounts in SEPA countries");
   for (const char* iban :
        {"BR1800360305000010009795493C1", "SA0380000000608010167519", "AE070331234567890123456",

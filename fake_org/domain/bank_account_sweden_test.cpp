@@ -46,7 +46,7 @@ TEST_CASE("published Swedish test accounts are valid", "[bank]") {
       {"3300", "800928-6249"},      // Nordea personkonto
       {"3782", "8009286249"},       // Nordea personkonto
       {"9180", "3922422245"},       // Danske Bank, type 2 comment 1
-      {"9300", "3922422245"},       // Swedbank (formerly Sparbanken Oresund)
+      {"9300", "3922422245"},       // Swedbank (formerly Sparbanken Öresund)
       {"9570", "3922422245"},       // Sparbanken Syd
   };
   for (const auto& c : cases) {
@@ -66,19 +66,19 @@ TEST_CASE("type 1 accounts of every bank pass with the right check digit only", 
       {"1100", "0123456", "Nordea", 1},
       {"1234", "0123453", "Danske Bank", 1},
       {"1400", "0123459", "Nordea", 1},
-      {"2300", "0123456", "Alandsbanken", 2},
+      {"2300", "0123456", "Ålandsbanken", 2},
       {"2400", "0123459", "Danske Bank", 1},
       {"3000", "0123455", "Nordea", 1},
       {"3301", "0123450", "Nordea", 1},
-      {"3400", "0123459", "Lansforsakringar Bank", 1},
+      {"3400", "0123459", "Länsförsäkringar Bank", 1},
       {"3410", "0123450", "Nordea", 1},
       {"3783", "0123454", "Nordea", 1},
       {"4164", "0123454", "Nordea", 2},
       {"5000", "0123455", "SEB", 1},
       {"7000", "0123455", "Swedbank", 1},
-      {"9020", "0123450", "Lansforsakringar Bank", 2},
+      {"9020", "0123450", "Länsförsäkringar Bank", 2},
       {"9040", "0123454", "Citibank", 2},
-      {"9060", "0123456", "Lansforsakringar Bank", 1},
+      {"9060", "0123456", "Länsförsäkringar Bank", 1},
       {"9100", "0123458", "Nordnet Bank", 2},
       {"9120", "6543213", "SEB", 1},
       {"9150", "0123457", "Skandiabanken", 2},
@@ -95,7 +95,7 @@ TEST_CASE("type 1 accounts of every bank pass with the right check digit only", 
       {"9550", "0123450", "Avanza Bank", 2},
       {"9580", "0123454", "Aion Bank", 1},
       {"9590", "0123458", "Erik Penser", 2},
-      {"9630", "0123456", "Lan & Spar Bank Sverige", 1},
+      {"9630", "0123456", "Lån & Spar Bank Sverige", 1},
       {"9640", "6543213", "NOBA Bank Group", 2},
       {"9660", "0123453", "Svea Bank", 2},
       {"9670", "0123455", "JAK Medlemsbank", 2},
@@ -104,7 +104,7 @@ TEST_CASE("type 1 accounts of every bank pass with the right check digit only", 
       {"9710", "0123455", "Lunar Bank", 2},
       {"9750", "0123452", "Northmill Bank", 2},
       {"9780", "0123458", "Klarna Bank", 2},
-      {"9880", "0123459", "Riksgalden", 2},
+      {"9880", "0123459", "Riksgälden", 2},
   };
   for (const auto& c : cases) {
     CAPTURE(c.clearing, c.account);
