@@ -4,6 +4,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "schema_walk.h"
@@ -269,7 +270,8 @@ bool keyword_fails(const json& node, const std::string& keyword, const json* val
   if (keyword == "exclusiveMinimum") return v.is_number() && number(v) <= number(k);
   if (keyword == "exclusiveMaximum") return v.is_number() && number(v) >= number(k);
   if (keyword == "additionalProperties") return k == false && !undeclared(node, v).empty();
-  if (keyword == "properties") return k.is_object() && k.contains(detail);
+  // A wrapper that gave no detail: most likely a "false" subschema.
+  if (keyword == "properties") return k.is_object() && k.contains(detail) && k[detail] == false;
   return true;
 }
 
@@ -463,8 +465,8 @@ Violation make(const Bundle& bundle, const UriDisplay& display, const Parsed& p,
   v.expected = expected;
   v.actual = actual;
   v.message = (v.pointer.empty() ? std::string("(root)") : v.pointer) + ": " +
-              (message_detail.empty() ? p.description : message_detail) + " Expected " + expected +
-              ", got " + actual + ".";
+              (message_detail.empty() ? p.keyword + ": expected " + expected + "; got " + actual
+                                      : message_detail);
   return v;
 }
 
@@ -496,10 +498,9 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
                                const std::vector<RawError>& errors, const json& instance) {
   std::vector<Parsed> leaves;
   std::vector<Parsed> wrappers;
-  std::set<std::pair<Path, std::string>> seen;
   for (const RawError& e : errors) {
     Parsed p = parse(e);
-    if (p.kind == Kind::kNoise || !seen.insert({p.path, p.description}).second) continue;
+    if (p.kind == Kind::kNoise) continue;
     (p.kind == Kind::kWrapper ? wrappers : leaves).push_back(std::move(p));
   }
   // A wrapper only says "a child failed"; it matters only when no child said why.
@@ -514,19 +515,24 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
   }
 
   Locator locator(bundle.document, instance);
-  std::map<std::pair<Path, std::string>, std::set<std::string>> used;
+  // Identical failures of different subschemas (two branches of a oneOf, say)
+  // are told apart by handing each the next subschema not yet named.
+  std::map<std::tuple<Path, std::string, std::string>, std::set<std::string>> used;
   std::vector<Violation> out;
   for (const Parsed& p : leaves) {
     const json* value = value_at(instance, p.path, p.path.size());
     std::string chosen;
     const json* node = nullptr;
     std::vector<std::string> nodes = locator.nodes_at(p.path);
-    auto& taken = used[{p.path, p.keyword}];
-    for (int pass = 0; pass < 2 && !node; ++pass) {
+    auto& taken = used[{p.path, p.keyword, p.detail}];
+    // Pass 0: the keyword fails there and no other violation has that node;
+    // pass 1: it fails there; pass 2: the keyword is there at all.
+    for (int pass = 0; pass < 3 && !node; ++pass) {
       for (const std::string& ptr : nodes) {
         const json* n = locator.node(ptr);
-        if (!n || !n->is_object() || !n->contains(p.keyword) || taken.count(ptr)) continue;
-        if (pass == 0 && !keyword_fails(*n, p.keyword, value, p.detail)) continue;
+        if (!n || !n->is_object() || !n->contains(p.keyword)) continue;
+        if (pass == 0 && taken.count(ptr)) continue;
+        if (pass < 2 && !keyword_fails(*n, p.keyword, value, p.detail)) continue;
         chosen = ptr;
         node = n;
         break;
@@ -539,12 +545,12 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
       for (const std::string& name : undeclared(*node, value ? *value : json())) {
         Path at = p.path;
         at.push_back(name);
-        Parsed q = p;
-        Violation v = make(bundle, display, q, at, chosen, node, value_at(instance, at, at.size()),
-                           "Property \"" + name + "\" is not allowed here.");
+        Violation v =
+            make(bundle, display, p, at, chosen, node, value_at(instance, at, at.size()), "");
         v.expected = "only the declared properties (" + names_of(*node, "properties") + ")";
-        v.message = v.pointer + ": property \"" + name + "\" is not allowed here. Expected " +
-                    v.expected + ".";
+        v.actual = "property \"" + name + "\"";
+        v.message =
+            v.pointer + ": additionalProperties: expected " + v.expected + "; got " + v.actual;
         out.push_back(std::move(v));
       }
       continue;
@@ -562,18 +568,25 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
         v.keyword = "false schema";
         v.schema_location = display_location(bundle, display, chosen) + "/properties/" + p.detail;
         v.expected = "property \"" + p.detail + "\" absent";
-        v.message = v.pointer + ": property \"" + p.detail + "\" is not allowed here. Expected " +
-                    v.expected + ".";
+        v.message = v.pointer + ": false schema: expected " + v.expected + "; got " + v.actual;
       } else {
         v.expected = "a value its subschema accepts";
-        v.message = v.pointer + ": " + p.description + " (the validator gave no detail)";
+        v.message =
+            v.pointer + ": " + p.keyword + ": " + p.description + " (the validator gave no detail)";
       }
       out.push_back(std::move(v));
       continue;
     }
     out.push_back(make(bundle, display, p, p.path, chosen, node, value, ""));
   }
-  return out;
+  // Branches that share a definition fail identically; once is enough.
+  std::vector<Violation> unique;
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (Violation& v : out) {
+    if (seen.insert({v.pointer, v.schema_location, v.message}).second)
+      unique.push_back(std::move(v));
+  }
+  return unique;
 }
 
 }  // namespace contracts::core

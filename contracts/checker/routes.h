@@ -1,0 +1,41 @@
+#pragma once
+// Which schema a request or response of the contract has: method + path (+
+// status). Stateless; every function is safe to call from any thread.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker.h"
+
+namespace contracts::routes {
+
+// Paths relative to this are the API's; the spec says only that the base
+// path ends in "/cpm/v2" (spec 9), so any prefix is accepted.
+inline constexpr const char* kDefaultBasePath = "/services/apexrest/cpm/v2";
+
+struct Route {
+  const char* method;
+  const char* path;  // relative to the API base, or absolute for OAuth
+  bool oauth;
+  const char* success_schema;
+  const char* request_schema;  // nullptr: no body
+};
+
+enum class Area { kOutside, kApi, kOAuth };
+
+struct Match {
+  Area area = Area::kOutside;
+  const Route* route = nullptr;  // method and path matched
+  bool path_known = false;       // the path matched some route (perhaps not this method)
+  std::string method;            // upper case
+  std::string path;              // relative to the API base, or the OAuth path
+};
+
+const std::vector<Route>& all();
+Match match(std::string_view method, std::string_view path);
+std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
+// The statuses with a schema, for messages ("200, 400, 401, ...").
+std::string allowed_statuses(const Match& m, Profile profile);
+
+}  // namespace contracts::routes
