@@ -1,0 +1,21 @@
+#pragma once
+// A readable diff of expected versus actual JSON. Both sides are first cut to
+// what the expectation talks about (a subset match shows only the expected
+// keys; a matcher that holds shows the actual value), so the diff lines are
+// exactly the disagreements.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/matchers.h"
+
+namespace runner {
+
+// Empty when the views agree. Lines start with "- " (expected), "+ " (actual)
+// or "  " (context).
+std::string json_diff(const Json& expected, const Json* actual, const MatchOptions& options = {});
+
+// Unified-style diff of two texts by lines, with `context` lines around changes.
+std::string line_diff(const std::string& expected, const std::string& actual, int context = 3);
+
+}  // namespace runner

@@ -1,0 +1,49 @@
+#include "net/curl.h"
+
+namespace runner {
+namespace {
+
+// Single-quoted pieces joined with "$TOKEN" in double quotes: 'a'"$TOKEN"'b'.
+std::string quote_masking(const std::string& s, const std::string& token) {
+  if (token.empty()) return shell_quote(s);
+  std::string out;
+  size_t at = 0;
+  for (size_t p = s.find(token); p != std::string::npos; p = s.find(token, at)) {
+    if (p > at) out += shell_quote(s.substr(at, p - at));
+    out += "\"$TOKEN\"";
+    at = p + token.size();
+  }
+  if (at < s.size() || out.empty()) out += shell_quote(s.substr(at));
+  return out;
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::string to_curl(const HttpRequest& request, const std::string& token) {
+  std::string cmd = "curl -sS -i";
+  if (request.method != "GET" || !request.body.empty()) cmd += " -X " + request.method;
+  cmd += " " + shell_quote(request.url);
+  bool has_type = false;
+  for (const auto& [k, v] : request.headers) {
+    if (iequals(k, "Content-Type")) has_type = true;
+    cmd += " -H " + quote_masking(k + ": " + v, token);
+  }
+  if (!request.body.empty()) {
+    if (!has_type) cmd += " -H 'Content-Type: application/json'";
+    cmd += " --data-raw " + quote_masking(request.body, token);
+  }
+  return cmd;
+}
+
+}  // namespace runner

@@ -1,0 +1,104 @@
+#include "net/webhook_receiver.h"
+
+#include <cctype>
+#include <stdexcept>
+
+#include <httplib.h>
+
+namespace runner {
+
+WebhookReceiver::WebhookReceiver(const std::string& host)
+    : server_(std::make_unique<httplib::Server>()), host_(host) {
+  server_->Post(R"(/hooks/([A-Za-z0-9_.-]+))",
+                [this](const httplib::Request& req, httplib::Response& res) {
+                  ReceivedWebhook ev;
+                  ev.raw = req.body;
+                  ev.body = nlohmann::json::parse(req.body, nullptr, false);
+                  if (ev.body.is_discarded()) ev.body = nullptr;
+                  for (const auto& [k, v] : req.headers) ev.headers.emplace_back(k, v);
+                  deliver(req.matches[1], std::move(ev));
+                  res.status = 200;
+                  res.set_content("{\"received\":true}", "application/json");
+                });
+  port_ = server_->bind_to_any_port(host_);
+  if (port_ <= 0) throw std::runtime_error("webhook receiver: cannot listen on " + host_);
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  server_->wait_until_ready();
+}
+
+WebhookReceiver::~WebhookReceiver() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string WebhookReceiver::base_url() const {
+  return "http://" + host_ + ":" + std::to_string(port_);
+}
+
+std::string WebhookReceiver::new_slot(const std::string& hint) {
+  std::string clean;
+  for (char c : hint) {
+    if (clean.size() >= 40) break;
+    clean += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string slot = "s" + std::to_string(++next_slot_) + (clean.empty() ? "" : "-" + clean);
+  inboxes_[slot];
+  return slot;
+}
+
+std::string WebhookReceiver::url_for(const std::string& slot,
+                                     const std::string& public_base) const {
+  std::string base = public_base.empty() ? base_url() : public_base;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/hooks/" + slot;
+}
+
+void WebhookReceiver::deliver(const std::string& slot, ReceivedWebhook event) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inboxes_[slot].push_back(std::move(event));
+  }
+  changed_.notify_all();
+}
+
+std::optional<ReceivedWebhook> WebhookReceiver::await(
+    const std::string& slot, const std::function<bool(const ReceivedWebhook&)>& accept,
+    std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock<std::mutex> lock(mutex_);
+  size_t scanned = 0;  // events before this index were already rejected
+  while (true) {
+    auto& inbox = inboxes_[slot];
+    for (; scanned < inbox.size(); ++scanned) {
+      auto& ev = inbox[scanned];
+      if (ev.claimed || !accept(ev)) continue;
+      ev.claimed = true;
+      return ev;
+    }
+    if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      // One last look: a delivery may have landed just as the wait timed out.
+      auto& again = inboxes_[slot];
+      for (; scanned < again.size(); ++scanned) {
+        auto& ev = again[scanned];
+        if (ev.claimed || !accept(ev)) continue;
+        ev.claimed = true;
+        return ev;
+      }
+      return std::nullopt;
+    }
+  }
+}
+
+std::vector<ReceivedWebhook> WebhookReceiver::events(const std::string& slot) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = inboxes_.find(slot);
+  return it == inboxes_.end() ? std::vector<ReceivedWebhook>{} : it->second;
+}
+
+void WebhookReceiver::forget(const std::string& slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  inboxes_.erase(slot);
+}
+
+}  // namespace runner

@@ -1,0 +1,171 @@
+#include <catch2/catch.hpp>
+
+#include "scenario/loader.h"
+
+using namespace runner;
+
+namespace {
+
+std::string all_errors(const LoadResult& r) {
+  std::string s;
+  for (const auto& e : r.errors) s += e.str() + "\n";
+  return s;
+}
+
+bool has_error(const LoadResult& r, int line, const std::string& fragment) {
+  for (const auto& e : r.errors)
+    if (e.pos.line == line && e.message.find(fragment) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a well-formed scenario loads with every step kind", "[runner][loader]") {
+  const char* text = R"(name: one-time card payment
+description: pays and waits
+tags: [smoke, card]
+fixture: default.yaml
+vars:
+  amount: 10.5
+  key: ${uuid}
+  code: 010
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 200}
+  - name: create
+    request:
+      method: post
+      path: /PaymentIntent
+      headers: {X-Trace: "${key}"}
+      json:
+        OneTime: {Amount: "${amount}"}
+        WebhookURL: ${webhook_url}
+    expect:
+      status: [200, 201]
+      json: {Id: {$regex: "^pi_"}}
+    capture:
+      pi: $.Id
+      redirect: {path: /RedirectURL}
+  - psp: {redirect: "${redirect}", outcome: success}
+  - await_webhook:
+      type: installment.status_change
+      match: {data: {PaymentIntentId: "${pi}"}}
+      timeout: 5s
+    capture: {inst: $.data.Id}
+  - clock: {advance: 30d}
+  - poll:
+      request: GET /Installment/${inst}
+      expect: {json: {Status: Collected}}
+      halt: {json: {Status: Failed}}
+      interval: 100ms
+)";
+  LoadResult r = load_scenario_text(text, "t.yaml");
+  INFO(all_errors(r));
+  REQUIRE(r.ok());
+  const Scenario& s = *r.scenario;
+  CHECK(s.name == "one-time card payment");
+  CHECK(s.tags == std::vector<std::string>{"smoke", "card"});
+  CHECK(s.fixture == "default.yaml");
+  CHECK(s.fixture_path.empty());
+  REQUIRE(s.vars.size() == 3);
+  CHECK(s.vars[0].second == 10.5);
+  CHECK(s.vars[2].second == "010");  // leading zero keeps it text, like an error code
+  REQUIRE(s.steps.size() == 6);
+  CHECK(s.steps[0].name == "GET /PaymentMethods");
+  const auto& create = std::get<RequestStep>(s.steps[1].body);
+  CHECK(create.request.method == "POST");
+  CHECK(create.request.json["OneTime"]["Amount"] == "${amount}");
+  CHECK(s.steps[1].captures.size() == 2);
+  CHECK(s.steps[1].pos.line == 12);
+  CHECK(s.steps[2].kind == StepKind::kPsp);
+  CHECK(std::get<AwaitWebhookStep>(s.steps[3].body).timeout == Millis(5000));
+  CHECK(std::get<PollStep>(s.steps[5].body).interval == Millis(100));
+  REQUIRE(s.first_admin_step());
+  CHECK(*s.first_admin_step() == 2);
+}
+
+TEST_CASE("a malformed YAML file reports its line and column", "[runner][loader]") {
+  LoadResult r = load_scenario_text("name: x\nsteps:\n  - request: {method: GET\n", "bad.yaml");
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].pos.file == "bad.yaml");
+  CHECK(r.errors[0].pos.line >= 3);
+  CHECK(r.errors[0].str().rfind("bad.yaml:", 0) == 0);
+}
+
+TEST_CASE("every mistake is reported with its position", "[runner][loader]") {
+  const char* text = R"(name: mistakes
+stpes: []
+steps:
+  - request:
+      method: FETCH
+      path: PaymentMethods
+      jsno: {}
+    expect:
+      status: 700
+      json: {Id: {$regexp: "x"}}
+  - request: GET /PaymentIntent/${missing}
+    capture:
+      "bad name": $.Id
+      ok: Id
+  - psp: {outcome: refund}
+  - clock: {advance: soon}
+  - await_webhook: {type: x, timeout: forever}
+  - request: GET /x
+    expect:
+      json: {A: {$range: [1]}, B: {$regex: "(", $type: string}, C: {$type: text}}
+  - request: GET /x
+    psp: {}
+)";
+  LoadResult r = load_scenario_text(text, "m.yaml");
+  INFO(all_errors(r));
+  REQUIRE_FALSE(r.ok());
+  CHECK(has_error(r, 2, "did you mean 'steps'"));
+  CHECK(has_error(r, 5, "unknown HTTP method 'FETCH'"));
+  CHECK(has_error(r, 6, "starts with '/'"));
+  CHECK(has_error(r, 7, "did you mean 'json'"));
+  CHECK(has_error(r, 9, "HTTP status"));
+  CHECK(has_error(r, 10, "$regexp: unknown matcher"));
+  CHECK(has_error(r, 11, "'${missing}' is not defined"));
+  CHECK(has_error(r, 13, "cannot be a variable name"));
+  CHECK(has_error(r, 14, "starts with '$' (JSONPath) or '/'"));
+  CHECK(has_error(r, 15, "psp needs either redirect"));
+  CHECK(has_error(r, 15, "success, failure or cancel"));
+  CHECK(has_error(r, 16, "clock.advance is a duration"));
+  CHECK(has_error(r, 17, "await_webhook.timeout must be a duration"));
+  CHECK(has_error(r, 20, "$range: needs [min, max]"));
+  CHECK(has_error(r, 20, "$regex: invalid regular expression"));
+  CHECK(has_error(r, 20, "$type: needs one of"));
+  CHECK(has_error(r, 21, "several kinds"));
+  // Sorted by position, so the report reads top to bottom.
+  for (size_t i = 1; i < r.errors.size(); ++i)
+    CHECK(r.errors[i - 1].pos.line <= r.errors[i].pos.line);
+}
+
+TEST_CASE("a variable is visible only after the step that captures it", "[runner][loader]") {
+  const char* text = R"(name: order
+steps:
+  - request: GET /PaymentIntent/${pi}
+  - request: POST /PaymentIntent
+    capture: {pi: $.Id}
+  - request: GET /PaymentIntent/${pi}
+)";
+  LoadResult r = load_scenario_text(text, "o.yaml");
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].pos.line == 3);
+}
+
+TEST_CASE("top-level shape errors name the scenario file", "[runner][loader]") {
+  CHECK(has_error(load_scenario_text("- a\n- b\n", "l.yaml"), 1, "mapping"));
+  LoadResult r = load_scenario_text("description: x\n", "n.yaml");
+  CHECK(has_error(r, 1, "needs a name"));
+  CHECK(has_error(r, 1, "needs steps"));
+  CHECK(has_error(load_scenario_text("name: x\nsteps: []\n", "e.yaml"), 2, "non-empty list"));
+  CHECK(has_error(load_scenario_text("name: x\nfixture: nowhere/f.yaml\nsteps: [{clock: {set: "
+                                     "'2027-01-01T00:00:00Z'}}]\n",
+                                     "f.yaml"),
+                  2, "does not exist"));
+  LoadResult missing = load_scenario_file("/nonexistent/scenario.yaml");
+  REQUIRE(missing.errors.size() == 1);
+  CHECK(missing.errors[0].message == "cannot read the file");
+}

@@ -1,0 +1,126 @@
+#pragma once
+// The scenario model: what a scenario file says, after validation. Values that
+// may hold `${...}` references stay as written; they are interpolated when the
+// step runs, because captures of earlier steps are only known then.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace runner {
+
+using Json = nlohmann::json;
+using Millis = std::chrono::milliseconds;
+using StringPairs = std::vector<std::pair<std::string, std::string>>;
+
+// 1-based line and column, like compilers print them.
+struct SourcePos {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string str() const;  // "file:line:col"
+};
+
+struct RequestSpec {
+  std::string method = "GET";
+  std::string path;  // relative to the API base unless it starts with /services/ or /__admin
+  StringPairs query;
+  StringPairs headers;
+  enum class Body { kNone, kJson, kRaw, kForm } body = Body::kNone;
+  Json json;         // kJson
+  std::string raw;   // kRaw
+  StringPairs form;  // kForm
+  bool auth = true;  // the runner adds its bearer token
+  Millis timeout{30000};
+  SourcePos pos;
+};
+
+struct Expectation {
+  std::optional<Json> status;                         // number, list of numbers, or a matcher
+  std::vector<std::pair<std::string, Json>> headers;  // name -> string or matcher
+  std::optional<Json> json;                           // subset by default
+  bool exact = false;                                 // json must match key for key
+  std::optional<Json> body;                           // raw text: string or matcher
+  bool contract = true;                               // check against the contract checker
+  SourcePos pos;
+  bool empty() const { return !status && headers.empty() && !json && !body; }
+};
+
+struct Capture {
+  std::string var;
+  enum class From { kBody, kHeader, kStatus } from = From::kBody;
+  std::string path;    // JSONPath subset or JSON pointer, for kBody
+  std::string header;  // for kHeader
+  std::string regex;   // optional: keep the first group (or the whole match)
+  SourcePos pos;
+};
+
+struct RequestStep {
+  RequestSpec request;
+  Expectation expect;
+};
+
+struct AwaitWebhookStep {
+  Json type;   // string or matcher; null for any type
+  Json match;  // partial match over the whole event body; null for any
+  Millis timeout{10000};
+  bool contract = true;
+};
+
+struct PspStep {
+  std::string redirect;  // a RedirectURL; the session is its last path segment
+  std::string session;   // or the session itself
+  std::string outcome;   // success | failure | cancel
+};
+
+struct ClockStep {
+  std::string advance;  // "90m", "30d"
+  std::string set;      // ISO 8601 instant
+};
+
+struct PollStep {
+  RequestSpec request;
+  Expectation expect;
+  std::optional<Expectation> halt;  // when this holds, fail at once
+  Millis timeout{30000};
+  Millis interval{500};
+};
+
+enum class StepKind { kRequest, kAwaitWebhook, kPsp, kClock, kPoll };
+const char* to_string(StepKind k);
+
+struct Step {
+  std::string name;  // as written, or made up from the request line
+  StepKind kind = StepKind::kRequest;
+  std::variant<RequestStep, AwaitWebhookStep, PspStep, ClockStep, PollStep> body;
+  std::vector<Capture> captures;
+  SourcePos pos;
+
+  // Steps that reach the fake's admin API, which a real org does not have.
+  bool needs_admin() const;
+};
+
+struct Scenario {
+  std::string file;  // path as found (relative to the working directory when given so)
+  std::string name;
+  std::string description;
+  std::vector<std::string> tags;
+  std::string fixture;       // as written; empty means the target's default
+  std::string fixture_path;  // resolved file path when `fixture` names a file, else empty
+  std::vector<std::pair<std::string, Json>> vars;  // in order: later ones may use earlier ones
+  std::vector<Step> steps;
+  SourcePos pos;
+
+  // Index of the first step needing the fake's admin API, if any.
+  std::optional<size_t> first_admin_step() const;
+  bool has_tag(const std::string& t) const;
+};
+
+// Paths that address the org's instance rather than the API base.
+bool is_absolute_org_path(const std::string& path);
+
+}  // namespace runner

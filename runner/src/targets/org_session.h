@@ -1,0 +1,61 @@
+#pragma once
+// One scenario's connection to an org: where its API and OAuth endpoints are,
+// the runner's bearer token, and the fake's admin API when there is one.
+// Used by one thread (the scenario's); the TokenProvider may be shared.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "net/http_client.h"
+#include "scenario/model.h"
+#include "targets/token_provider.h"
+
+namespace runner {
+
+struct SessionConfig {
+  std::string instance_url;         // scheme://host:port
+  std::string api_base;             // instance_url + /services/apexrest/cpm/v2
+  bool admin = false;               // the fake's /__admin API is reachable
+  std::string webhook_public_base;  // empty: the receiver's loopback URL
+  TlsOptions tls;
+};
+
+struct SentRequest {
+  HttpRequest request;  // as finally sent
+  HttpResponse response;
+  std::string token;       // the bearer token used, "" without auth
+  bool refreshed = false;  // a 401 made the runner refresh its token and retry
+};
+
+class OrgSession {
+ public:
+  // `keepalive` owns whatever serves the org (the embedded fake) for as long
+  // as the session lives.
+  OrgSession(SessionConfig config, std::shared_ptr<TokenProvider> tokens,
+             std::shared_ptr<void> keepalive = nullptr);
+
+  const SessionConfig& config() const { return config_; }
+  bool has_admin() const { return config_.admin; }
+  // api_base + path, or instance_url + path for /services/... and /__admin paths.
+  std::string url_for(const std::string& path) const;
+
+  // Adds the bearer token when `with_auth` and no Authorization header is set;
+  // a 401 on such a request refreshes the token once and retries. Throws
+  // HttpError (no response) or TargetError (no token).
+  SentRequest send(HttpRequest request, bool with_auth, Millis timeout);
+  // A JSON call to the fake's admin API. Throws TargetError without one.
+  SentRequest admin(const std::string& method, const std::string& path,
+                    const nlohmann::json& body = nullptr);
+
+  // The org's date and instant: from the fake's clock, else this machine's (UTC).
+  std::string today();
+  std::string now();
+
+ private:
+  SessionConfig config_;
+  std::shared_ptr<TokenProvider> tokens_;
+  std::shared_ptr<void> keepalive_;
+  HttpClient http_;
+};
+
+}  // namespace runner

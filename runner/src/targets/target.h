@@ -1,0 +1,43 @@
+#pragma once
+// Where scenarios run: the embedded fake (default), a running fake-org at a
+// URL, or a real sandbox org described by a YAML file.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/checker.h"
+#include "scenario/loader.h"
+#include "targets/org_session.h"
+
+namespace runner {
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  virtual std::string describe() const = 0;
+  // False when scenarios share one org and so must run one at a time.
+  virtual bool parallel() const = 0;
+  virtual contracts::Profile default_profile() const = 0;
+  // Problems found before anything runs (a fixture that does not load), as
+  // load errors so they are reported like scenario mistakes.
+  virtual std::vector<LoadError> prepare(const std::vector<const Scenario*>& scenarios) = 0;
+  // Why this target cannot run the scenario, if it cannot.
+  virtual std::optional<std::string> skip_reason(const Scenario& scenario) const = 0;
+  // A connection for one scenario run. Throws TargetError.
+  virtual std::unique_ptr<OrgSession> open(const Scenario& scenario) = 0;
+};
+
+struct TargetOptions {
+  std::string ca_file;  // --ca-file: trust this CA (HTTPS targets)
+};
+
+// "embedded", "http(s)://host:port" or a sandbox .yaml file. Throws TargetError.
+std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& options);
+
+std::unique_ptr<Target> make_embedded_target();
+std::unique_ptr<Target> make_url_target(const std::string& url, const TargetOptions& options);
+std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,
+                                            const TargetOptions& options);
+
+}  // namespace runner
