@@ -1,5 +1,8 @@
 #include "org.h"
 
+#include "fields.h"
+#include "views.h"
+
 namespace fake_org {
 
 std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
@@ -7,6 +10,18 @@ std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
   for (const auto& [object, rules] : config.deduplication)
     for (size_t i = 0; i < rules.size(); ++i)
       out.push_back({"dedup:" + object + ":" + std::to_string(i), object, rules[i], true});
+  out.push_back({index_name::kReportByIntent,
+                 objects::kInboundReport,
+                 {fields::inbound_report::kPaymentIntentId},
+                 false});
+  out.push_back({index_name::kInstallmentByIntent,
+                 objects::kInstallment,
+                 {fields::installment::kPaymentIntentId},
+                 false});
+  out.push_back({index_name::kPaymentByInstallment,
+                 objects::kPayment,
+                 {fields::payment::kInstallment},
+                 false});
   return out;
 }
 
@@ -37,6 +52,8 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
 
 void Org::reset() {
   clock_->reset();
+  idempotency_.reset();
+  psp_sessions_.reset();
   // Seeds were validated when the org was created, so reseeding cannot fail.
   (void)seed();
 }

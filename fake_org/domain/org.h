@@ -10,8 +10,11 @@
 
 #include "auth/token_store.h"
 #include "clock.h"
+#include "events.h"
+#include "idempotency.h"
 #include "ids.h"
 #include "org_config.h"
+#include "psp_sessions.h"
 #include "record_store.h"
 
 namespace fake_org {
@@ -36,6 +39,12 @@ class Org {
   const RecordStore& records() const { return store_; }
   const std::string& org_id() const { return org_id_; }
   TokenStore& tokens() { return *tokens_; }
+  IdempotencyStore& idempotency() { return idempotency_; }
+  PspSessionStore& psp_sessions() { return psp_sessions_; }
+  // Where committed changes announce themselves (webhooks). Set once while
+  // wiring, before requests arrive; a RecordingEventSink until then.
+  EventSink& events() { return *events_; }
+  void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
 
   // Back to the fixture's initial records and real time. Id sequences restart,
   // so the same scenario sees the same record ids after a reset.
@@ -59,6 +68,9 @@ class Org {
   RecordStore store_;
   std::string org_id_;
   std::unique_ptr<TokenStore> tokens_;
+  IdempotencyStore idempotency_;
+  PspSessionStore psp_sessions_;
+  std::shared_ptr<EventSink> events_ = std::make_shared<RecordingEventSink>();
 };
 
 // Indexes every org keeps: one per deduplication rule of the fixture

@@ -57,15 +57,26 @@ std::string index_key(const IndexSpec& spec, const std::vector<std::string>& val
 
 class RecordStore;
 
+// Read access shared by the committed store and a transaction, so views and
+// rules work the same on both.
+class RecordReader {
+ public:
+  virtual ~RecordReader() = default;
+  virtual RecordPtr get(std::string_view id18) const = 0;
+  virtual RecordPtr get_by_guid(std::string_view guid) const = 0;
+  virtual std::vector<std::string> find(std::string_view index,
+                                        const std::vector<std::string>& values) const = 0;
+};
+
 // What one request changes. Reads see the committed state plus this
 // transaction's own staged changes.
-class Transaction {
+class Transaction final : public RecordReader {
  public:
-  RecordPtr get(std::string_view id18) const;
-  RecordPtr get_by_guid(std::string_view guid) const;
+  RecordPtr get(std::string_view id18) const override;
+  RecordPtr get_by_guid(std::string_view guid) const override;
   // Ids of records matching an index, staged changes included.
   std::vector<std::string> find(std::string_view index,
-                                const std::vector<std::string>& values) const;
+                                const std::vector<std::string>& values) const override;
   // Stages a new or changed record (must have object and 18-char id).
   void put(Record record);
   // Convenience: copy of a record for modification; throws if unknown.
@@ -82,7 +93,7 @@ class Transaction {
   std::vector<std::string> order_;
 };
 
-class RecordStore {
+class RecordStore final : public RecordReader {
  public:
   explicit RecordStore(std::vector<IndexSpec> indexes = {});
 

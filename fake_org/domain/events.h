@@ -1,0 +1,56 @@
+#pragma once
+// What the domain tells the outside world after a change commits: webhook
+// events (spec 6). The domain builds them; an EventSink delivers them.
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace fake_org {
+
+namespace event_type {
+inline constexpr const char* kIntentCreated = "paymentIntent.created";
+inline constexpr const char* kIntentProcessed = "paymentIntent.processed";
+inline constexpr const char* kIntentInReview = "paymentIntent.in_review";
+inline constexpr const char* kIntentFailed = "paymentIntent.failed";
+inline constexpr const char* kInstallmentCreated = "installment.created";
+inline constexpr const char* kInstallmentStatusChange = "installment.status_change";
+}  // namespace event_type
+
+struct DomainEvent {
+  std::string type;               // one of event_type
+  std::string payment_intent_id;  // orders deliveries: one intent's events go out in order
+  std::string webhook_url;        // empty: the intent asked for no notifications
+  nlohmann::json data;            // the "data" of the notification body (spec 6.3)
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  // Called after the change that produced the events has committed, in order.
+  virtual void publish(std::vector<DomainEvent> events) = 0;
+};
+
+// Keeps what was published; for tests and as the default before webhooks are wired.
+// Locking rule: one mutex guards the list.
+class RecordingEventSink final : public EventSink {
+ public:
+  void publish(std::vector<DomainEvent> events) override {
+    std::lock_guard lock(mu_);
+    for (auto& e : events) events_.push_back(std::move(e));
+  }
+  std::vector<DomainEvent> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+  void clear() {
+    std::lock_guard lock(mu_);
+    events_.clear();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<DomainEvent> events_;
+};
+
+}  // namespace fake_org

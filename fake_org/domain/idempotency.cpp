@@ -1,0 +1,64 @@
+#include "idempotency.h"
+
+namespace fake_org {
+
+IdempotencyStore::Claim IdempotencyStore::claim(const std::string& key, const std::string& digest,
+                                                TimePoint now) {
+  std::unique_lock lock(mu_);
+  // Expired entries are dropped now and then, so the map stays bounded by the
+  // keys of one window without a timer thread.
+  if (++claims_since_sweep_ >= 1024) {
+    claims_since_sweep_ = 0;
+    for (auto it = entries_.begin(); it != entries_.end();)
+      it = (!it->second.in_flight && it->second.expires_at <= now) ? entries_.erase(it)
+                                                                   : std::next(it);
+  }
+  for (;;) {
+    auto it = entries_.find(key);
+    if (it == entries_.end() || (!it->second.in_flight && it->second.expires_at <= now)) {
+      Entry e;
+      e.digest = digest;
+      entries_[key] = std::move(e);
+      return {Verdict::kExecute, {}};
+    }
+    if (it->second.digest != digest) return {Verdict::kConflict, {}};
+    if (!it->second.in_flight) return {Verdict::kReplay, it->second.response};
+    cv_.wait(lock);  // the first request with this key is still running
+  }
+}
+
+void IdempotencyStore::complete(const std::string& key, nlohmann::json response,
+                                TimePoint expires_at) {
+  {
+    std::lock_guard lock(mu_);
+    auto& e = entries_[key];
+    e.in_flight = false;
+    e.response = std::move(response);
+    e.expires_at = expires_at;
+  }
+  cv_.notify_all();
+}
+
+void IdempotencyStore::abandon(const std::string& key) {
+  {
+    std::lock_guard lock(mu_);
+    entries_.erase(key);
+  }
+  cv_.notify_all();
+}
+
+void IdempotencyStore::reset() {
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = entries_.begin(); it != entries_.end();)
+      it = it->second.in_flight ? std::next(it) : entries_.erase(it);
+  }
+  cv_.notify_all();
+}
+
+size_t IdempotencyStore::size() const {
+  std::lock_guard lock(mu_);
+  return entries_.size();
+}
+
+}  // namespace fake_org

@@ -1,0 +1,70 @@
+#pragma once
+// Internal to the payment-intent operations: what one operation works with
+// inside its transaction, and the steps the four operations share.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "events.h"
+#include "money.h"
+#include "org.h"
+#include "payment_intent_request.h"
+#include "payment_intents.h"
+#include "payment_method_resolution.h"
+#include "psp_sessions.h"
+
+namespace fake_org {
+
+struct OperationContext {
+  Org& org;
+  const OrgConfig& config;
+  Transaction& tx;
+  TimePoint now;
+  const PaymentIntentRequest& req;
+  const IntentContext& intent;
+  std::string payment_intent_id;
+  ResolvedSettings settings;
+
+  // Filled by the operation:
+  std::vector<DomainEvent> events;
+  std::optional<PspSession> session;  // opened after commit
+  std::vector<std::string> review_reasons;
+  std::vector<std::string> notes;
+};
+
+// Pre-checks that need no records: amount and currency of a block.
+Result<Money> resolve_amount(const OrgConfig& config, const nlohmann::json& amount,
+                             const std::string& currency, const std::string& path);
+
+// CampaignId (spec 2.3): a malformed id is error 200; a well-formed id that
+// names no campaign leaves the record unlinked and adds a note saying why.
+Result<std::string> resolve_campaign(OperationContext& op);
+
+// A new installment record (not yet staged): amounts, payer, method, links.
+Record new_installment(OperationContext& op, const Money& amount, const ResolvedMethod& method,
+                       const std::string& contact_id, const std::string& account_id,
+                       const std::string& campaign_id);
+
+// Opens a hosted payment session for the installment when the processor needs
+// the payer's action; returns the RedirectURL ("" when none is needed).
+std::string open_session_if_hosted(OperationContext& op, const ResolvedMethod& method,
+                                   const Record& installment, const std::string& recurring_id);
+
+// Stages the inbound report with its final status (guided matching rules of
+// the processing type, review reasons) and queues the paymentIntent events.
+// `created_events` go between paymentIntent.created and the final event.
+void finish_inbound_report(OperationContext& op, Record report,
+                           std::vector<DomainEvent> created_events);
+
+// The inbound report's common fields for this request.
+Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values);
+
+DomainEvent installment_event(OperationContext& op, const char* type, const Record& installment);
+
+// The four operations.
+Result<IntentResult> new_one_time_payment(OperationContext& op);
+Result<IntentResult> pay_existing_installment(OperationContext& op);
+Result<IntentResult> new_recurring_payment(OperationContext& op);
+Result<IntentResult> update_recurring_payment(OperationContext& op);
+
+}  // namespace fake_org

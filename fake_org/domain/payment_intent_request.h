@@ -1,0 +1,59 @@
+#pragma once
+// The body of POST /PaymentIntent (spec 2.3 to 2.8, 4.1) as a typed request,
+// with the operation it asks for. Parsing checks shape only (presence, types,
+// which operation); the org's configuration is checked by the operations.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "errors.h"
+
+namespace fake_org {
+
+enum class Operation { kNewOneTime, kNewRecurring, kPayInstallment, kUpdateRecurring };
+const char* to_string(Operation op);  // "NewOneTime", ...
+
+struct PaymentMethodInput {
+  std::string name, processor, target;
+  nlohmann::json parameters = nlohmann::json::object();
+  bool parameters_given = false;
+};
+
+struct OneTimeInput {
+  std::optional<nlohmann::json> amount;
+  std::string currency;
+  std::string id;
+  nlohmann::json crm_fields = nlohmann::json::object();
+};
+
+struct RecurringInput {
+  std::optional<nlohmann::json> amount;
+  std::string currency;
+  std::string frequency, start_date, end_date;
+  std::string id;
+  nlohmann::json crm_fields = nlohmann::json::object();
+};
+
+struct PaymentIntentRequest {
+  Operation operation = Operation::kNewOneTime;
+  std::string success_url, failure_url, webhook_url, redirect_url;
+  std::string origin, campaign_id, idempotency_key;
+  std::optional<nlohmann::json> payer;
+  std::optional<OneTimeInput> one_time;
+  std::optional<RecurringInput> recurring;
+  std::optional<PaymentMethodInput> payment_method;
+  std::string source_connector, processing_type;
+  nlohmann::json source_connector_parameters = nlohmann::json::object();
+  nlohmann::json crm_fields = nlohmann::json::object();
+  nlohmann::json package_actions = nlohmann::json::object();
+  nlohmann::json raw;  // the body as sent, for the inbound report
+};
+
+// 010 for missing or contradictory core parameters, 200 for wrong types,
+// unknown fields and malformed URLs; all problems at once.
+Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& body);
+
+// Absolute http(s) URL with a host.
+bool is_absolute_http_url(std::string_view url);
+
+}  // namespace fake_org

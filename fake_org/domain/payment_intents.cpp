@@ -1,0 +1,272 @@
+#include "payment_intents.h"
+
+#include "currency.h"
+#include "fields.h"
+#include "guided_matching.h"
+#include "payment_intent_ops.h"
+#include "views.h"
+
+namespace fake_org {
+
+// ---- shared steps ----------------------------------------------------------
+
+Result<Money> resolve_amount(const OrgConfig& config, const nlohmann::json& amount,
+                             const std::string& currency, const std::string& path) {
+  std::string iso = currency.empty() ? config.org.default_currency : currency;
+  std::string currency_field = path.substr(0, path.rfind('.')) + ".CurrencyISOCode";
+  auto scale = currency_minor_units(iso);
+  if (!scale)
+    return make_error(error_code::kInvalidData, currency_field,
+                      currency_field + " '" + iso + "' is not an ISO 4217 currency code");
+  if (!config.has_currency(iso)) {
+    std::string list;
+    for (const auto& c : config.org.currencies) list += (list.empty() ? "" : ", ") + c;
+    return make_error(
+        error_code::kInvalidData, currency_field,
+        currency_field + " '" + iso + "' is not enabled in this org; enabled: " + list);
+  }
+  auto money = parse_amount(amount, *scale, iso, path);
+  if (!money.ok()) return money;
+  if (money->minor <= 0)
+    return make_error(error_code::kInvalidData, path,
+                      path + " must be greater than zero, got " + amount.dump() + " (spec 2.4)");
+  return money;
+}
+
+Result<std::string> resolve_campaign(OperationContext& op) {
+  const std::string& given = op.req.campaign_id;
+  if (given.empty()) return std::string();
+  auto id18 = to_id18(given);
+  if (!id18)
+    return make_error(
+        error_code::kInvalidData, "CampaignId",
+        "CampaignId '" + given + "' is not a record id (15 or 18 letters and digits)");
+  auto rec = op.tx.get(*id18);
+  if (!rec || rec->object != objects::kCampaign) {
+    op.notes.push_back("CampaignId " + given +
+                       " names no campaign of this org; the records were created "
+                       "without a campaign (spec 2.3: linked only when valid)");
+    return std::string();
+  }
+  return *id18;
+}
+
+Record new_installment(OperationContext& op, const Money& amount, const ResolvedMethod& method,
+                       const std::string& contact_id, const std::string& account_id,
+                       const std::string& campaign_id) {
+  namespace f = fields::installment;
+  const ObjectDef* def = op.config.object(objects::kInstallment);
+  Record r;
+  r.object = objects::kInstallment;
+  r.id = op.org.ids().record_id(def ? def->key_prefix : "a0F");
+  r.guid = op.org.ids().guid();
+  r.created = r.modified = op.now;
+  auto& x = r.fields;
+  x[fields::kName] = "INST-" + r.id.substr(9, 6);
+  x[fields::kGuid] = r.guid;
+  x[f::kStatus] = op.config.org.installment_initial_status;
+  x[f::kAmount] = amount.to_json_number();
+  x[f::kAmountOpen] = amount.to_json_number();
+  x[fields::kCurrency] = amount.currency;
+  x[f::kDueDate] = format_date(date_of(op.now));
+  if (!contact_id.empty()) x[f::kContact] = contact_id;
+  if (!account_id.empty()) x[f::kAccount] = account_id;
+  if (!campaign_id.empty()) x[f::kCampaign] = campaign_id;
+  x[f::kMethod] = method.method->name;
+  x[f::kProcessor] = method.processor->name;
+  if (method.target) x[f::kTarget] = method.target->name;
+  x[f::kSourceConnector] = op.settings.connector->name;
+  x[f::kPaymentIntentId] = op.payment_intent_id;
+  if (!op.req.origin.empty()) x[f::kOrigin] = op.req.origin;
+  x[f::kSuccessUrl] = op.req.success_url;
+  x[f::kFailureUrl] = op.req.failure_url;
+  if (!op.req.webhook_url.empty()) x[f::kWebhookUrl] = op.req.webhook_url;
+  if (def && def->default_record_type())
+    x[fields::kRecordTypeName] = def->default_record_type()->name;
+  return r;
+}
+
+std::string open_session_if_hosted(OperationContext& op, const ResolvedMethod& method,
+                                   const Record& installment, const std::string& recurring_id) {
+  if (!method.processor->hosted_page) return "";
+  PspSession s;
+  s.id = "cs_" + op.org.ids().random_base36(24);
+  s.payment_intent_id = op.payment_intent_id;
+  s.installment_id = installment.id;
+  s.recurring_id = recurring_id;
+  s.method = method.method->name;
+  s.processor = method.processor->name;
+  s.target = method.target ? method.target->name : "";
+  s.currency = installment.text(fields::kCurrency);
+  if (const auto* a = installment.get(fields::installment::kAmountOpen)) s.amount = *a;
+  s.success_url = op.req.success_url;
+  s.failure_url = op.req.failure_url;
+  s.created = op.now;
+  op.session = s;
+  return op.intent.public_base_url + "/psp/checkout/" + s.id;
+}
+
+Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values) {
+  namespace f = fields::inbound_report;
+  const ObjectDef* def = op.config.object(objects::kInboundReport);
+  Record r;
+  r.object = objects::kInboundReport;
+  r.id = op.org.ids().record_id(def ? def->key_prefix : "a0J");
+  r.guid = op.org.ids().guid();
+  r.created = r.modified = op.now;
+  auto& x = r.fields;
+  for (const auto& [k, v] : crm_values.items()) x[k] = v;
+  x[fields::kName] = op.payment_intent_id;
+  x[fields::kGuid] = r.guid;
+  x[f::kPaymentIntentId] = op.payment_intent_id;
+  x[f::kStatus] = "New";
+  x[f::kProcessingType] = op.settings.processing_type->name;
+  x[f::kOperation] = to_string(op.req.operation);
+  x[f::kInterface] = "PaymentIntent";
+  if (!op.req.origin.empty()) x[f::kOrigin] = op.req.origin;
+  if (!op.req.webhook_url.empty()) x[f::kWebhookUrl] = op.req.webhook_url;
+  x[f::kSuccessUrl] = op.req.success_url;
+  x[f::kFailureUrl] = op.req.failure_url;
+  if (!op.req.idempotency_key.empty()) x[f::kIdempotencyKey] = op.req.idempotency_key;
+  x[f::kRawRequest] = op.req.raw.dump();
+  x[f::kSourceConnector] = op.settings.connector->name;
+  return r;
+}
+
+DomainEvent installment_event(OperationContext& op, const char* type, const Record& installment) {
+  return {type, op.payment_intent_id, op.req.webhook_url,
+          installment_view(op.org, op.tx, installment)};
+}
+
+void finish_inbound_report(OperationContext& op, Record report,
+                           std::vector<DomainEvent> created_events) {
+  namespace f = fields::inbound_report;
+  // New -> Processing -> Matched | Guided Review | Failed, within this request
+  // (docs/decisions.md): clients polling GET /PaymentIntent see the end state.
+  op.tx.put(report);
+  op.events.push_back({event_type::kIntentCreated, op.payment_intent_id, op.req.webhook_url,
+                       payment_intent_view(op.org, op.tx, report)});
+  for (auto& e : created_events) op.events.push_back(std::move(e));
+
+  std::string status = "Matched";
+  std::vector<std::string> reasons = op.review_reasons;
+  for (const auto& hit : evaluate_rules(*op.settings.processing_type, op.req.raw)) {
+    reasons.push_back(hit.reason);
+    if (hit.outcome == "Failed")
+      status = "Failed";
+    else if (status != "Failed")
+      status = "Guided Review";
+  }
+  if (!op.review_reasons.empty() && status == "Matched") status = "Guided Review";
+  report.fields[f::kStatus] = status;
+  std::string joined;
+  for (const auto& r : reasons) joined += (joined.empty() ? "" : "\n") + r;
+  if (!joined.empty())
+    report.fields[status == "Failed" ? f::kErrorMessage : f::kReviewReason] = joined;
+  std::string notes;
+  for (const auto& n : op.notes) notes += (notes.empty() ? "" : "\n") + n;
+  if (!notes.empty()) report.fields[f::kNotes] = notes;
+  if (status == "Matched") report.fields[f::kProcessedDate] = format_iso8601(op.now);
+  report.modified = op.now;
+  op.tx.put(report);
+  const char* final_type = status == "Matched"         ? event_type::kIntentProcessed
+                           : status == "Guided Review" ? event_type::kIntentInReview
+                                                       : event_type::kIntentFailed;
+  op.events.push_back({final_type, op.payment_intent_id, op.req.webhook_url,
+                       payment_intent_view(op.org, op.tx, report)});
+}
+
+// ---- the service -----------------------------------------------------------
+
+Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const IntentContext& ctx) {
+  auto parsed = parse_payment_intent_request(body);
+  if (!parsed.ok()) return parsed.errors();
+  const PaymentIntentRequest& req = *parsed;
+  if (req.idempotency_key.empty()) return execute(req, ctx);
+
+  // nlohmann objects keep keys sorted, so the dump is a canonical form of the body.
+  std::string digest = body.dump();
+  auto claim = org_.idempotency().claim(req.idempotency_key, digest, org_.clock().now());
+  if (claim.verdict == IdempotencyStore::Verdict::kConflict)
+    return make_error(
+        error_code::kUncategorised, "IdempotencyKey",
+        "IdempotencyKey '" + req.idempotency_key +
+            "' was already used with a different request body; use a new key for a new request",
+        ErrorKind::kConflict);
+  if (claim.verdict == IdempotencyStore::Verdict::kReplay)
+    return IntentResult{claim.response, claim.response.value("Id", ""), true};
+  auto result = execute(req, ctx);
+  if (result.ok())
+    org_.idempotency().complete(req.idempotency_key, result->body,
+                                org_.clock().now() + org_.config().org.idempotency_window);
+  else
+    org_.idempotency().abandon(req.idempotency_key);
+  return result;
+}
+
+Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
+                                             const IntentContext& ctx) {
+  auto settings = resolve_settings(org_.config(), req);
+  if (!settings.ok()) return settings.errors();
+  std::string pi_id = org_.ids().payment_intent_id();
+  std::optional<PspSession> session;
+  std::vector<DomainEvent> events;
+  auto result = org_.records().write<IntentResult>([&](Transaction& tx) -> Result<IntentResult> {
+    OperationContext op{org_, org_.config(), tx, org_.clock().now(), req, ctx, pi_id, *settings};
+    Result<IntentResult> r = [&]() -> Result<IntentResult> {
+      switch (req.operation) {
+        case Operation::kNewOneTime:
+          return new_one_time_payment(op);
+        case Operation::kPayInstallment:
+          return pay_existing_installment(op);
+        case Operation::kNewRecurring:
+          return new_recurring_payment(op);
+        case Operation::kUpdateRecurring:
+          return update_recurring_payment(op);
+      }
+      return make_error(error_code::kUncategorised, "", "unknown operation");
+    }();
+    if (r.ok()) {
+      session = std::move(op.session);
+      events = std::move(op.events);
+    }
+    return r;
+  });
+  if (!result.ok()) return result;
+  // Committed: the session and the notifications may now be seen outside.
+  if (session) org_.psp_sessions().put(std::move(*session));
+  if (!events.empty()) org_.events().publish(std::move(events));
+  result->payment_intent_id = pi_id;
+  return result;
+}
+
+Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) const {
+  std::string id(payment_intent_id);
+  if (id.rfind("pi_", 0) != 0)
+    return make_error(error_code::kInvalidData, "ID",
+                      "'" + id + "' is not a payment intent id: they begin with pi_",
+                      ErrorKind::kMalformedId);
+  return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
+    auto ids = s.find(index_name::kReportByIntent, {id});
+    if (ids.empty())
+      return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
+                        ErrorKind::kNotFound);
+    return payment_intent_view(org_, s, *s.get(ids.front()));
+  });
+}
+
+Result<nlohmann::json> PaymentIntents::installment(std::string_view id_or_guid) const {
+  auto rec = org_.find_record(id_or_guid, "installment");
+  if (!rec.ok()) return rec.errors();
+  if ((*rec)->object != objects::kInstallment)
+    return make_error(
+        error_code::kInvalidData, "ID",
+        std::string(id_or_guid) + " is a " + (*rec)->object + " record, not an installment",
+        ErrorKind::kNotFound);
+  return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
+    auto fresh = s.get((*rec)->id);
+    return installment_view(org_, s, *fresh);
+  });
+}
+
+}  // namespace fake_org

@@ -1,0 +1,191 @@
+#include "payment_method_resolution.h"
+
+#include <regex>
+
+#include "clock.h"
+
+namespace fake_org {
+
+namespace {
+template <typename T, typename F>
+std::string names_of(const std::vector<T>& items, F name) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + name(i);
+  return out.empty() ? "(none)" : out;
+}
+
+// Parameter names are matched case-insensitively: "Key spelling is as the
+// processor requires" (spec 2.6), so a wrong case is reported, not ignored.
+const nlohmann::json* find_param(const nlohmann::json& params, const std::string& name,
+                                 std::string* actual) {
+  if (auto it = params.find(name); it != params.end()) {
+    *actual = name;
+    return &*it;
+  }
+  return nullptr;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+ApiErrors check_parameters(const std::vector<ParameterDef>& defs, const nlohmann::json& given,
+                           const std::string& path, const char* missing_code,
+                           const std::string& owner) {
+  ApiErrors errors;
+  for (const auto& def : defs) {
+    std::string actual;
+    const nlohmann::json* v = find_param(given, def.name, &actual);
+    bool empty = !v || v->is_null() || (v->is_string() && v->get<std::string>().empty());
+    if (empty) {
+      if (!def.required) continue;
+      std::string hint;
+      for (const auto& [k, _] : given.items())
+        if (lower(k) == lower(def.name))
+          hint = " (found '" + k + "': parameter names are case-sensitive)";
+      errors.push_back(make_error(missing_code, path + "." + def.name,
+                                  path + "." + def.name + " is required by " + owner + hint +
+                                      (def.description.empty() ? "" : ": " + def.description)));
+      continue;
+    }
+    std::string problem = parameter_type_problem(def, *v);
+    if (!problem.empty())
+      errors.push_back(make_error(error_code::kInvalidData, path + "." + def.name,
+                                  path + "." + def.name + " " + problem));
+  }
+  return errors;
+}
+}  // namespace
+
+std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json& v) {
+  const std::string& t = def.data_type;
+  if (v.is_object() || v.is_array()) return "must be a single value, got " + v.dump();
+  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  if (t == "Boolean") {
+    if (v.is_boolean() || text == "true" || text == "false") return "";
+    return "must be true or false, got " + v.dump();
+  }
+  if (t == "Number" || t == "Integer" || t == "Decimal") {
+    if (v.is_number()) return "";
+    static const std::regex num(R"(^-?\d+(\.\d+)?$)");
+    return std::regex_match(text, num) ? "" : "must be a number, got " + v.dump();
+  }
+  if (t == "Date") return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + v.dump();
+  if (t == "Email") {
+    static const std::regex email(R"(^[^@\s]+@[^@\s]+\.[^@\s]+$)");
+    return std::regex_match(text, email) ? "" : "must be an email address, got " + v.dump();
+  }
+  if (t == "Picklist" && !def.values.empty()) {
+    for (const auto& allowed : def.values)
+      if (allowed == text) return "";
+    std::string list;
+    for (const auto& a : def.values) list += (list.empty() ? "" : ", ") + a;
+    return "must be one of " + list + ", got " + v.dump();
+  }
+  return "";
+}
+
+nlohmann::json ResolvedMethod::echo() const {
+  nlohmann::json j = {{"Name", method->name}, {"Processor", processor->name}};
+  if (target) j["Target"] = target->name;
+  if (parameters_given) j["Parameters"] = parameters;
+  return j;
+}
+
+Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
+                                              const PaymentMethodInput& in) {
+  ResolvedMethod r;
+  r.method = config.payment_method(in.name);
+  if (!r.method)
+    return make_error(error_code::kInvalidData, "PaymentMethod.Name",
+                      "PaymentMethod.Name '" + in.name +
+                          "' is not an activated payment method of this org; "
+                          "available: " +
+                          names_of(config.payment_methods, [](const auto& m) { return m.name; }));
+  if (in.processor.empty()) {
+    r.processor = r.method->default_processor();
+    if (!r.processor)
+      return make_error(
+          error_code::kNoDefault, "PaymentMethod.Processor",
+          "PaymentMethod.Processor is not given and the org has no default processor for " +
+              r.method->name + "; name one of: " +
+              names_of(r.method->processors, [](const auto& p) { return p.name; }));
+  } else {
+    r.processor = r.method->processor(in.processor);
+    if (!r.processor)
+      return make_error(error_code::kInvalidData, "PaymentMethod.Processor",
+                        "PaymentMethod.Processor '" + in.processor + "' is not configured for " +
+                            r.method->name + "; available: " +
+                            names_of(r.method->processors, [](const auto& p) { return p.name; }));
+  }
+  if (in.target.empty()) {
+    r.target = r.processor->default_target();
+    if (!r.target && !r.processor->targets.empty())
+      return make_error(error_code::kNoDefault, "PaymentMethod.Target",
+                        "PaymentMethod.Target is not given and " + r.processor->name +
+                            " has no default target for " + r.method->name + "; name one of: " +
+                            names_of(r.processor->targets, [](const auto& t) { return t.name; }));
+  } else {
+    r.target = r.processor->target(in.target);
+    if (!r.target)
+      return make_error(error_code::kInvalidData, "PaymentMethod.Target",
+                        "PaymentMethod.Target '" + in.target + "' is not a target of " +
+                            r.processor->name + " for " + r.method->name + "; available: " +
+                            names_of(r.processor->targets, [](const auto& t) { return t.name; }));
+  }
+  r.parameters = in.parameters;
+  r.parameters_given = in.parameters_given;
+  ApiErrors errors =
+      check_parameters(r.processor->parameters, r.parameters, "PaymentMethod.Parameters",
+                       error_code::kMissingProcessorParameter,
+                       "processor " + r.processor->name + " for " + r.method->name);
+  if (!errors.empty()) return errors;
+  return r;
+}
+
+nlohmann::json ResolvedSettings::echo() const {
+  return {{"SourceConnector", connector->name}, {"ProcessingType", processing_type->name}};
+}
+
+Result<ResolvedSettings> resolve_settings(const OrgConfig& config,
+                                          const PaymentIntentRequest& req) {
+  ResolvedSettings s;
+  ApiErrors errors;
+  if (req.source_connector.empty()) {
+    s.connector = config.default_source_connector();
+    if (!s.connector)
+      errors.push_back(
+          make_error(error_code::kNoDefault, "Settings.SourceConnector",
+                     "Settings.SourceConnector is not given and the org has no default source "
+                     "connector"));
+  } else {
+    s.connector = config.source_connector(req.source_connector);
+    if (!s.connector)
+      errors.push_back(
+          make_error(error_code::kInvalidData, "Settings.SourceConnector",
+                     "Settings.SourceConnector '" + req.source_connector +
+                         "' is not configured in this org; available: " +
+                         names_of(config.source_connectors, [](const auto& c) { return c.name; })));
+  }
+  std::string pt = req.processing_type.empty() ? "Default" : req.processing_type;
+  s.processing_type = config.processing_type(pt);
+  if (!s.processing_type)
+    errors.push_back(
+        make_error(error_code::kInvalidData, "Settings.ProcessingType",
+                   "Settings.ProcessingType '" + pt +
+                       "' is not an inbound report subtype of this org (create it first, "
+                       "spec 2.7); available: " +
+                       names_of(config.processing_types, [](const auto& p) { return p.name; })));
+  if (s.connector) {
+    ApiErrors p = check_parameters(s.connector->parameters, req.source_connector_parameters,
+                                   "Settings.SourceConnectorParameters",
+                                   error_code::kMissingSourceConnectorParameter,
+                                   "source connector " + s.connector->name);
+    errors.insert(errors.end(), p.begin(), p.end());
+  }
+  if (!errors.empty()) return errors;
+  return s;
+}
+
+}  // namespace fake_org

@@ -1,0 +1,78 @@
+#include "views.h"
+
+#include "fields.h"
+
+namespace fake_org {
+
+nlohmann::json record_ref(const Org& org, const Record& r) {
+  nlohmann::json j = {{"Url", org.record_url(r)}, {"Type", r.object}, {"Id", r.id}};
+  if (r.object == objects::kContact || r.object == objects::kAccount)
+    j["Name"] = r.text(fields::kName);
+  if (r.object == objects::kInstallment) j["Status"] = r.text(fields::installment::kStatus);
+  return j;
+}
+
+namespace {
+void put_ref(nlohmann::json& into, const char* key, const Org& org, const RecordReader& records,
+             const std::string& id) {
+  if (id.empty()) return;
+  if (auto r = records.get(id)) into[key] = record_ref(org, *r);
+}
+
+void put_text(nlohmann::json& into, const char* key, const Record& r, const char* field) {
+  std::string v = r.text(field);
+  if (!v.empty()) into[key] = v;
+}
+
+nlohmann::json number_or_zero(const Record& r, const char* field) {
+  const auto* v = r.get(field);
+  return v && v->is_number() ? *v : nlohmann::json(0);
+}
+}  // namespace
+
+nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
+                                   const Record& report) {
+  namespace f = fields::inbound_report;
+  nlohmann::json j = {{"Id", report.text(f::kPaymentIntentId)},
+                      {"Status", report.text(f::kStatus)}};
+  nlohmann::json payer = nlohmann::json::object();
+  put_ref(payer, "Contact", org, records, report.text(f::kContact));
+  put_ref(payer, "Account", org, records, report.text(f::kAccount));
+  j["Payer"] = payer;
+  put_ref(j, "OneTime", org, records, report.text(f::kInstallment));
+  put_ref(j, "Recurring", org, records, report.text(f::kRecurringId));
+  return j;
+}
+
+nlohmann::json installment_view(const Org& org, const RecordReader& records, const Record& inst) {
+  namespace f = fields::installment;
+  nlohmann::json j = {{"Url", org.record_url(inst)}, {"Type", inst.object}, {"Id", inst.id}};
+  if (!inst.guid.empty()) j["GUID"] = inst.guid;
+  put_text(j, "Target", inst, f::kTarget);
+  j["Status"] = inst.text(f::kStatus);
+  std::string rt = inst.text(fields::kRecordTypeName);
+  j["RecordTypeName"] = rt.empty() ? "Master" : rt;
+  put_text(j, "PayUrl", inst, f::kPayUrl);
+  nlohmann::json payments = nlohmann::json::array();
+  for (const auto& id : records.find(index_name::kPaymentByInstallment, {inst.id})) {
+    auto p = records.get(id);
+    if (!p) continue;
+    namespace pf = fields::payment;
+    nlohmann::json pj = {{"Url", org.record_url(*p)}, {"Type", p->object}, {"Id", p->id}};
+    put_text(pj, "PaymentProcessor", *p, pf::kProcessor);
+    put_text(pj, "PaymentMethod", *p, pf::kMethod);
+    put_text(pj, "CollectionDate", *p, pf::kCollectionDate);
+    pj["Amount"] = number_or_zero(*p, pf::kAmount);
+    payments.push_back(pj);
+  }
+  j["Payments"] = payments;
+  put_text(j, "PaymentProcessor", inst, f::kProcessor);
+  put_text(j, "PaymentMethod", inst, f::kMethod);
+  put_text(j, "PaymentIntentId", inst, f::kPaymentIntentId);
+  j["AmountOpen"] = number_or_zero(inst, f::kAmountOpen);
+  j["Amount"] = number_or_zero(inst, f::kAmount);
+  put_text(j, "CurrencyISOCode", inst, fields::kCurrency);
+  return j;
+}
+
+}  // namespace fake_org

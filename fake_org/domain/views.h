@@ -1,0 +1,29 @@
+#pragma once
+// How records appear in responses and webhook bodies (spec 2.9, 2.10, 4.2,
+// 6.3). Reads and webhooks share these, so a webhook never disagrees with
+// the read endpoint it stands for.
+#include <nlohmann/json.hpp>
+
+#include "org.h"
+
+namespace fake_org {
+
+// {"Url", "Type", "Id"} plus "Name" for contacts and accounts, "Status" for installments.
+nlohmann::json record_ref(const Org& org, const Record& r);
+
+// GET /PaymentIntent/{ID} and the data of paymentIntent.* events.
+nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
+                                   const Record& report);
+// GET /Installment/{ID} and the data of installment events.
+// `records` is the committed store or the transaction that is changing them.
+nlohmann::json installment_view(const Org& org, const RecordReader& records,
+                                const Record& installment);
+
+// Index names the domain uses beside the deduplication rules.
+namespace index_name {
+inline constexpr const char* kReportByIntent = "report.payment_intent";
+inline constexpr const char* kInstallmentByIntent = "installment.payment_intent";
+inline constexpr const char* kPaymentByInstallment = "payment.installment";
+}  // namespace index_name
+
+}  // namespace fake_org

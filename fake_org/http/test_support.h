@@ -1,0 +1,97 @@
+#pragma once
+// Shared by the HTTP tests: an embedded org on an ephemeral port, a client
+// with a bearer token, and fixtures loaded by name or from text.
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "embedded.h"
+#include "fixture/fixture_loader.h"
+
+namespace fake_org::testing {
+
+inline OrgConfig fixture(const std::string& embedded_name) {
+  auto load = load_embedded_fixture(embedded_name);
+  if (!load.ok()) FAIL("fixture " << embedded_name << " does not load:\n" << load.error_text());
+  return *load.config;
+}
+
+inline OrgConfig fixture_text(const std::string& yaml) {
+  auto load = load_fixture_text(yaml, "test.yaml");
+  if (!load.ok()) FAIL("test fixture does not load:\n" << load.error_text());
+  return *load.config;
+}
+
+struct Response {
+  int status = 0;
+  nlohmann::json json;
+  std::string body;
+  httplib::Headers headers;
+};
+
+// A running org plus a client that knows its base path and token.
+class TestOrg {
+ public:
+  explicit TestOrg(const OrgConfig& config, EmbeddedOptions options = {})
+      : org_(EmbeddedOrg::start(config, std::move(options))),
+        client_("127.0.0.1", org_->port()),
+        base_(org_->org().config().base_path()) {
+    client_.set_tcp_nodelay(true);
+  }
+
+  Org& org() { return org_->org(); }
+  EmbeddedOrg& embedded() { return *org_; }
+  httplib::Client& client() { return client_; }
+
+  // client_credentials with the fixture's first connected app.
+  std::string token() {
+    if (!token_.empty()) return token_;
+    const auto& app = org().config().auth.connected_apps.at(0);
+    auto r = client_.Post("/services/oauth2/token",
+                          httplib::Params{{"grant_type", "client_credentials"},
+                                          {"client_id", app.client_id},
+                                          {"client_secret", app.client_secret}});
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+    token_ = nlohmann::json::parse(r->body).at("access_token").get<std::string>();
+    return token_;
+  }
+
+  Response get(const std::string& path, bool auth = true) { return send("GET", path, "", auth); }
+  Response post(const std::string& path, const nlohmann::json& body, bool auth = true) {
+    return send("POST", path, body.dump(), auth);
+  }
+  Response post_raw(const std::string& path, const std::string& body, bool auth = true) {
+    return send("POST", path, body, auth);
+  }
+  Response send(const std::string& method, const std::string& path, const std::string& body,
+                bool auth = true) {
+    httplib::Headers headers;
+    if (auth) headers.emplace("Authorization", "Bearer " + token());
+    std::string full =
+        path.rfind("/__admin", 0) == 0 || path.rfind("/services/", 0) == 0 ? path : base_ + path;
+    httplib::Result r =
+        method == "GET"      ? client_.Get(full.c_str(), headers)
+        : method == "POST"   ? client_.Post(full.c_str(), headers, body, "application/json")
+        : method == "PUT"    ? client_.Put(full.c_str(), headers, body, "application/json")
+        : method == "DELETE" ? client_.Delete(full.c_str(), headers)
+                             : client_.Patch(full.c_str(), headers, body, "application/json");
+    REQUIRE(r);
+    Response out;
+    out.status = r->status;
+    out.body = r->body;
+    out.headers = r->headers;
+    if (!r->body.empty()) out.json = nlohmann::json::parse(r->body, nullptr, false);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EmbeddedOrg> org_;
+  httplib::Client client_;
+  std::string base_;
+  std::string token_;
+};
+
+}  // namespace fake_org::testing
