@@ -1,0 +1,294 @@
+#include "events/webhook_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <iostream>
+
+#include "events/webhook_signature.h"
+
+namespace fake_org {
+
+namespace {
+
+std::string attempt_outcome(const HttpAttemptResult& r) {
+  return r.status != 0 ? "HTTP " + std::to_string(r.status) : r.error;
+}
+
+}  // namespace
+
+Millis backoff_ceiling(const WebhookSettings& settings, int failed_attempts) {
+  const int64_t cap = std::max<int64_t>(0, settings.backoff_max.count());
+  int64_t wait = std::max<int64_t>(0, settings.backoff_initial.count());
+  for (int i = 1; i < failed_attempts && wait < cap; ++i) wait *= 2;
+  return Millis(std::min(wait, cap));
+}
+
+Millis backoff_delay(const WebhookSettings& settings, int failed_attempts, RandomSource& random) {
+  const int64_t ceiling = backoff_ceiling(settings, failed_attempts).count();
+  if (ceiling <= 0) return Millis(0);
+  uint8_t bytes[8];
+  random.fill(bytes, sizeof bytes);
+  uint64_t u = 0;
+  for (uint8_t b : bytes) u = (u << 8) | b;
+  // 53 random bits as a fraction in [0, 1), scaled so both ends of [0, ceiling] are reachable.
+  double fraction = static_cast<double>(u >> 11) / 9007199254740992.0;
+  auto wait = static_cast<int64_t>(std::floor(fraction * static_cast<double>(ceiling + 1)));
+  return Millis(std::min(wait, ceiling));
+}
+
+WebhookEngine::WebhookEngine(const WebhookSettings& settings,
+                             std::vector<RemoteSiteDef> remote_sites,
+                             std::shared_ptr<const Clock> clock,
+                             std::unique_ptr<WebhookSender> sender,
+                             std::shared_ptr<RandomSource> random, int workers)
+    : settings_(settings),
+      sites_(std::move(remote_sites)),
+      clock_(std::move(clock)),
+      sender_(std::move(sender)),
+      random_(std::move(random)),
+      ids_(random_) {
+  for (int i = 0; i < std::max(1, workers); ++i) workers_.emplace_back([this] { worker(); });
+}
+
+WebhookEngine::~WebhookEngine() {
+  size_t abandoned = 0;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stopping_ = true;
+    for (const auto& [lane, queue] : lanes_) abandoned += queue.size();
+  }
+  work_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+  if (abandoned > 0)
+    std::cerr << "webhooks: " << abandoned << " pending deliver" << (abandoned == 1 ? "y" : "ies")
+              << " abandoned at shutdown\n";
+}
+
+std::string WebhookEngine::enqueue(WebhookEvent event) {
+  auto d = std::make_shared<Delivery>();
+  d->id = "evt_" + ids_.random_base36(24);
+  d->type = std::move(event.type);
+  d->payment_intent_id = std::move(event.payment_intent_id);
+  d->url = std::move(event.url);
+  d->payload = event.body.dump();
+  d->body = std::move(event.body);
+  d->created_at = clock_->now();
+  d->lane = d->payment_intent_id.empty() ? "evt:" + d->id : "pi:" + d->payment_intent_id;
+  RemoteSites::Verdict verdict =
+      d->url.empty() ? RemoteSites::Verdict{false, "the payment intent has no WebhookURL"}
+                     : sites_.check(d->url);
+
+  std::lock_guard<std::mutex> lk(mu_);
+  log_.push_back(d);
+  by_id_[d->id] = d;
+  if (!verdict.permitted) {
+    d->state = State::kBlocked;
+    d->reason = std::move(verdict.reason);
+    return d->id;
+  }
+  auto& lane = lanes_[d->lane];
+  lane.push_back(d);
+  if (lane.size() == 1) schedule_locked(d->lane, Millis(0));
+  return d->id;
+}
+
+void WebhookEngine::schedule_locked(const std::string& lane, Millis delay) {
+  schedule_.insert(Due{Steady::now() + delay, clock_->now() + delay, next_seq_++, lane});
+  work_cv_.notify_all();
+}
+
+void WebhookEngine::worker() {
+  std::unique_lock<std::mutex> lk(mu_);
+  for (;;) {
+    if (stopping_) return;
+    if (schedule_.empty()) {
+      work_cv_.wait(lk);
+      continue;
+    }
+    auto first = schedule_.begin();
+    if (first->steady > Steady::now()) {
+      work_cv_.wait_until(lk, first->steady);
+      continue;
+    }
+    auto lane = lanes_.find(first->lane);
+    schedule_.erase(first);
+    if (lane == lanes_.end() || lane->second.empty()) continue;
+    std::shared_ptr<Delivery> d = lane->second.front();
+
+    Attempt attempt;
+    attempt.series = d->series;
+    attempt.number = ++d->attempts_in_series;
+    auto unix_seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    HeaderList headers = webhook_headers({d->id, attempt.number, unix_seconds}, d->payload,
+                                         settings_.signing_secret);
+    ++in_flight_;
+    lk.unlock();
+
+    attempt.at = clock_->now();
+    auto start = Steady::now();
+    HttpAttemptResult result;
+    try {
+      // url and payload never change after enqueue, so reading them unlocked is safe.
+      result = sender_->post(d->url, d->payload, headers, settings_.attempt_timeout);
+    } catch (const std::exception& e) {
+      result = {0, std::string("sender failed: ") + e.what()};
+    }
+    attempt.duration_ms = std::chrono::duration_cast<Millis>(Steady::now() - start).count();
+
+    lk.lock();
+    --in_flight_;
+    if (!d->forgotten) record_locked(d, std::move(attempt), result);
+    if (idle_locked()) idle_cv_.notify_all();
+  }
+}
+
+void WebhookEngine::record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
+                                  const HttpAttemptResult& result) {
+  attempt.status = result.status;
+  attempt.error = result.status != 0 ? std::string() : result.error;
+  if (result.status >= 200 && result.status < 300) {
+    d->state = State::kDelivered;
+    d->reason.clear();
+    d->attempts.push_back(std::move(attempt));
+    finish_locked(d);
+    return;
+  }
+  if (d->attempts_in_series >= std::max(1, settings_.max_attempts)) {
+    d->state = State::kFailed;
+    d->reason = "gave up after " + std::to_string(d->attempts_in_series) +
+                (d->attempts_in_series == 1 ? " attempt" : " attempts") +
+                "; last: " + attempt_outcome(result);
+    d->attempts.push_back(std::move(attempt));
+    finish_locked(d);
+    return;
+  }
+  Millis delay = backoff_delay(settings_, d->attempts_in_series, *random_);
+  attempt.retry_in_ms = delay.count();
+  d->attempts.push_back(std::move(attempt));
+  schedule_locked(d->lane, delay);
+}
+
+void WebhookEngine::finish_locked(const std::shared_ptr<Delivery>& d) {
+  auto lane = lanes_.find(d->lane);
+  if (lane == lanes_.end()) return;
+  auto& queue = lane->second;
+  if (!queue.empty() && queue.front() == d) queue.pop_front();
+  if (queue.empty())
+    lanes_.erase(lane);
+  else
+    schedule_locked(d->lane, Millis(0));
+}
+
+ResendOutcome WebhookEngine::resend(const std::string& id) {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return ResendOutcome::kUnknown;
+  Delivery& d = *it->second;
+  if (d.state == State::kPending) return ResendOutcome::kInProgress;
+  if (d.state == State::kBlocked) return ResendOutcome::kBlocked;
+  d.state = State::kPending;
+  d.reason.clear();
+  ++d.series;
+  d.attempts_in_series = 0;
+  auto& lane = lanes_[d.lane];
+  lane.push_back(it->second);
+  if (lane.size() == 1) schedule_locked(d.lane, Millis(0));
+  return ResendOutcome::kQueued;
+}
+
+void WebhookEngine::reset() {
+  std::lock_guard<std::mutex> lk(mu_);
+  for (auto& d : log_) d->forgotten = true;
+  log_.clear();
+  by_id_.clear();
+  lanes_.clear();
+  schedule_.clear();
+  if (idle_locked()) idle_cv_.notify_all();
+}
+
+bool WebhookEngine::wait_idle(std::chrono::milliseconds deadline) {
+  std::unique_lock<std::mutex> lk(mu_);
+  return idle_cv_.wait_for(lk, deadline, [this] { return idle_locked(); });
+}
+
+void WebhookEngine::on_clock_changed() {
+  std::lock_guard<std::mutex> lk(mu_);
+  const TimePoint org_now = clock_->now();
+  const auto now = Steady::now();
+  std::vector<Due> due_now;
+  for (auto it = schedule_.begin(); it != schedule_.end();) {
+    if (it->steady > now && it->org <= org_now) {
+      due_now.push_back(*it);
+      due_now.back().steady = now;
+      it = schedule_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  schedule_.insert(due_now.begin(), due_now.end());
+  if (!due_now.empty()) work_cv_.notify_all();
+}
+
+const char* WebhookEngine::state_name(State state) {
+  switch (state) {
+    case State::kPending:
+      return "pending";
+    case State::kDelivered:
+      return "delivered";
+    case State::kFailed:
+      return "failed";
+    case State::kBlocked:
+      return "blocked";
+  }
+  return "pending";
+}
+
+nlohmann::json WebhookEngine::to_json_locked(const Delivery& d) const {
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const auto& a : d.attempts)
+    attempts.push_back({{"series", a.series},
+                        {"attempt", a.number},
+                        {"at", format_iso8601(a.at)},
+                        {"status", a.status},
+                        {"error", a.error},
+                        {"duration_ms", a.duration_ms},
+                        {"retry_in_ms", a.retry_in_ms ? nlohmann::json(*a.retry_in_ms)
+                                                      : nlohmann::json(nullptr)}});
+  std::string reason = d.reason;
+  if (d.state == State::kPending && reason.empty()) {
+    auto lane = lanes_.find(d.lane);
+    if (lane != lanes_.end() && !lane->second.empty() && lane->second.front().get() != &d)
+      reason = "waiting for " + lane->second.front()->id + " of the same payment intent";
+  }
+  return {{"id", d.id},
+          {"type", d.type},
+          {"payment_intent", d.payment_intent_id},
+          {"url", d.url},
+          {"state", state_name(d.state)},
+          {"reason", reason},
+          {"created_at", format_iso8601(d.created_at)},
+          {"series", d.series},
+          {"body", d.body},
+          {"attempts", attempts}};
+}
+
+nlohmann::json WebhookEngine::log(const std::string& payment_intent_id) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : log_)
+    if (payment_intent_id.empty() || d->payment_intent_id == payment_intent_id)
+      out.push_back(to_json_locked(*d));
+  return out;
+}
+
+std::optional<nlohmann::json> WebhookEngine::event(const std::string& id) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return std::nullopt;
+  return to_json_locked(*it->second);
+}
+
+}  // namespace fake_org

@@ -1,0 +1,169 @@
+#pragma once
+// Webhook delivery (spec 6): the domain hands over finished event bodies; the
+// engine delivers them from its own worker threads, never from a request thread.
+//
+// Policy (docs/decisions.md, "Webhook delivery"):
+//   - Only to URLs inside an active permitted remote site (events/remote_sites.h);
+//     others are never sent and are logged as `blocked` with the reason.
+//   - An attempt succeeds on a 2xx answer. Network errors, timeouts and any
+//     other status (3xx included) are retried until settings.max_attempts
+//     attempts were made; then the event is `failed`.
+//   - Backoff after the n-th failed attempt: full jitter, uniform in
+//     [0, min(backoff_max, backoff_initial * 2^(n-1))].
+//   - Backoff runs on real (steady) time, so a CI run never waits for org
+//     hours. Moving the org clock past a retry's org-time due instant makes
+//     that retry due at once (on_clock_changed); it never spends more than
+//     that one attempt, so a clock jump cannot exhaust the attempt budget.
+//   - Per payment intent FIFO: an intent's event N+1 is not attempted before
+//     event N is delivered or has failed for good. Events without an intent
+//     are independent. Different intents are delivered in parallel.
+//   - Attempt times in the log are org time; durations are real time.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/clock.h"
+#include "domain/ids.h"
+#include "domain/org_config.h"
+#include "events/remote_sites.h"
+#include "events/webhook_sender.h"
+
+namespace fake_org {
+
+struct WebhookEvent {
+  std::string type;               // "paymentIntent.processed", ...
+  std::string payment_intent_id;  // the ordering key; empty: ordered with nothing
+  std::string url;                // the intent's WebhookURL
+  nlohmann::json body;            // {"type": ..., "data": {...}} (spec 6.1, 6.3)
+};
+
+// The wait after `failed_attempts` (>= 1) failed attempts, before jitter.
+Millis backoff_ceiling(const WebhookSettings& settings, int failed_attempts);
+// Full jitter: uniform in [0, backoff_ceiling(settings, failed_attempts)].
+Millis backoff_delay(const WebhookSettings& settings, int failed_attempts, RandomSource& random);
+
+enum class ResendOutcome {
+  kQueued,      // a new attempt series is queued
+  kUnknown,     // no event has that id
+  kInProgress,  // the event is still pending; its current series must end first
+  kBlocked,     // its URL is not a permitted remote site; sending again would not change that
+};
+
+// Locking: one mutex (mu_) guards every member below it in the private part;
+// the sender is called without it held, so a slow receiver never blocks
+// enqueue, the log or the admin API. Workers wait on work_cv_; wait_idle on idle_cv_.
+class WebhookEngine {
+ public:
+  WebhookEngine(const WebhookSettings& settings, std::vector<RemoteSiteDef> remote_sites,
+                std::shared_ptr<const Clock> clock, std::unique_ptr<WebhookSender> sender,
+                std::shared_ptr<RandomSource> random, int workers = 2);
+  // Stops the workers after their current attempt; pending deliveries are
+  // abandoned and counted on stderr.
+  ~WebhookEngine();
+  WebhookEngine(const WebhookEngine&) = delete;
+  WebhookEngine& operator=(const WebhookEngine&) = delete;
+
+  // Logs the event and queues it (or logs it blocked). Returns its id,
+  // "evt_" + 24 base-36 characters. Never waits for the network.
+  std::string enqueue(WebhookEvent event);
+
+  // Every event, oldest first; only one intent's when payment_intent_id is set.
+  // Each: id, type, payment_intent, url, state (pending|delivered|failed|blocked),
+  // reason, created_at, series, body, attempts [{series, attempt, at, status,
+  // error, duration_ms, retry_in_ms}].
+  nlohmann::json log(const std::string& payment_intent_id = "") const;
+  std::optional<nlohmann::json> event(const std::string& id) const;
+
+  // A new attempt series of the same body under the same id (receivers can
+  // deduplicate on X-Webhook-Id), queued behind its intent's pending events.
+  ResendOutcome resend(const std::string& id);
+
+  // Forgets the log and the queue (admin reset). An attempt in flight finishes
+  // but is not recorded.
+  void reset();
+
+  // For tests: true once nothing is queued or in flight, false if `deadline` passes first.
+  bool wait_idle(std::chrono::milliseconds deadline);
+
+  // The org clock moved: retries whose org-time due instant has passed become due now.
+  void on_clock_changed();
+
+ private:
+  using Steady = std::chrono::steady_clock;
+  enum class State { kPending, kDelivered, kFailed, kBlocked };
+  struct Attempt {
+    int series = 1;
+    int number = 1;
+    TimePoint at;
+    int status = 0;
+    std::string error;
+    int64_t duration_ms = 0;
+    std::optional<int64_t> retry_in_ms;
+  };
+  struct Delivery {
+    std::string id, type, payment_intent_id, url, lane;
+    nlohmann::json body;
+    std::string payload;  // body.dump(): the exact bytes sent and signed
+    TimePoint created_at;
+    State state = State::kPending;
+    std::string reason;
+    int series = 1;
+    int attempts_in_series = 0;
+    std::vector<Attempt> attempts;
+    bool forgotten = false;  // dropped by reset() while an attempt was in flight
+  };
+  // A lane's head, due at `steady` (or earlier, once the org clock passes `org`).
+  struct Due {
+    Steady::time_point steady;
+    TimePoint org;
+    uint64_t seq = 0;
+    std::string lane;
+    bool operator<(const Due& o) const {
+      return steady != o.steady ? steady < o.steady : seq < o.seq;
+    }
+  };
+
+  static const char* state_name(State state);
+  void worker();
+  void schedule_locked(const std::string& lane, Millis delay);
+  void finish_locked(const std::shared_ptr<Delivery>& d);
+  void record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
+                     const HttpAttemptResult& result);
+  nlohmann::json to_json_locked(const Delivery& d) const;
+  bool idle_locked() const { return lanes_.empty() && in_flight_ == 0; }
+
+  const WebhookSettings settings_;
+  const RemoteSites sites_;
+  const std::shared_ptr<const Clock> clock_;
+  const std::unique_ptr<WebhookSender> sender_;
+  const std::shared_ptr<RandomSource> random_;
+  IdGenerator ids_;  // thread-safe on its own
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::vector<std::shared_ptr<Delivery>> log_;  // creation order
+  std::unordered_map<std::string, std::shared_ptr<Delivery>> by_id_;
+  // Lane key ("pi:<id>" or "evt:<id>") -> its events in order; the head is the
+  // only one eligible. A lane exists only while it holds a pending event.
+  std::map<std::string, std::deque<std::shared_ptr<Delivery>>> lanes_;
+  std::set<Due> schedule_;  // at most one entry per lane: its head, when not in flight
+  uint64_t next_seq_ = 0;
+  int in_flight_ = 0;
+  bool stopping_ = false;
+
+  std::vector<std::thread> workers_;  // last: started once everything above exists
+};
+
+}  // namespace fake_org
