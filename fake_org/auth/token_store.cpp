@@ -1,0 +1,210 @@
+#include "auth/token_store.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "auth/crypto.h"
+
+namespace fake_org {
+
+namespace {
+
+// Random characters after the "!" of an access token; the platform's are
+// longer, but 48 characters of 6 bits each are plenty for a local org.
+constexpr size_t kTokenChars = 48;
+// Expired tokens are forgotten only this long after expiry, so an admin who
+// sets the clock back a little still finds them (and finds them expired or
+// valid as the clock says). Sweeping runs every kSweepEvery issues.
+constexpr Millis kSweepGrace{24 * 3600 * 1000};
+constexpr size_t kSweepEvery = 1024;
+
+std::string integration_user_id() {
+  // Key prefix 005 (User), like every other id of the org.
+  std::string id15 = "0055J0000000001";
+  return id15 + record_id_suffix(id15);
+}
+
+OAuthError invalid_client() {
+  return {"invalid_client", oauth_error::kInvalidClientDescription};
+}
+
+GrantResult fail(std::string error, std::string description) {
+  GrantResult r;
+  r.error = {std::move(error), std::move(description)};
+  return r;
+}
+
+GrantResult fail(OAuthError e) {
+  GrantResult r;
+  r.error = std::move(e);
+  return r;
+}
+
+GrantResult success(IssuedToken t) {
+  GrantResult r;
+  r.token = std::move(t);
+  return r;
+}
+
+}  // namespace
+
+TokenStore::TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
+                       std::shared_ptr<IdGenerator> ids, std::string org_id)
+    : settings_(settings),
+      clock_(std::move(clock)),
+      ids_(std::move(ids)),
+      org_id_(std::move(org_id)),
+      token_prefix_(org_id_.substr(0, 15) + "!"),
+      user_id_(integration_user_id()) {
+  // Tokens carry the org id, so a token of one org never authenticates at another.
+  if (!is_record_id(org_id_)) {
+    throw std::invalid_argument("TokenStore: org id '" + org_id_ +
+                                "' is not a 15- or 18-character record id");
+  }
+  if (!clock_ || !ids_) throw std::invalid_argument("TokenStore: clock and ids are required");
+}
+
+const ConnectedAppDef* TokenStore::app(std::string_view client_id) const {
+  return settings_.app(client_id);
+}
+
+const ConnectedAppDef* TokenStore::authenticate_client(const ClientCredentials& client) const {
+  const ConnectedAppDef* found = settings_.app(client.client_id);
+  // An unknown client still costs one comparison, so timing does not tell
+  // which client ids exist.
+  static const std::string kNoSecret;
+  bool match =
+      crypto::constant_time_equal(client.client_secret, found ? found->client_secret : kNoSecret);
+  if (!found || !match || found->client_secret.empty()) return nullptr;
+  return found;
+}
+
+std::string TokenStore::issue_code(std::string_view client_id, std::string_view redirect_uri) {
+  std::string code = ids_->token(kTokenChars);
+  TimePoint now = clock_->now();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = codes_.begin(); it != codes_.end();) {
+    it = it->second.expires_at <= now ? codes_.erase(it) : std::next(it);
+  }
+  codes_[code] = CodeEntry{std::string(client_id), std::string(redirect_uri), now + kCodeLifetime};
+  return code;
+}
+
+GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::string_view code,
+                                      std::string_view redirect_uri) {
+  if (!authenticate_client(client)) return fail(invalid_client());
+  TimePoint now = clock_->now();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = codes_.find(std::string(code));
+  // Another client's code is treated as unknown and left for its owner.
+  if (it == codes_.end() || it->second.client_id != client.client_id) {
+    return fail("invalid_grant", oauth_error::kInvalidCodeDescription);
+  }
+  CodeEntry entry = std::move(it->second);
+  codes_.erase(it);
+  if (entry.expires_at <= now) return fail("invalid_grant", oauth_error::kInvalidCodeDescription);
+  if (entry.redirect_uri != redirect_uri) {
+    return fail("invalid_grant", oauth_error::kRedirectMismatchDescription);
+  }
+  std::string refresh_token = ids_->token(kTokenChars);
+  RefreshEntry r{client.client_id, now, std::nullopt, {}};
+  if (settings_.refresh_token_lifetime.count() > 0) {
+    r.expires_at = now + settings_.refresh_token_lifetime;
+  }
+  refresh_.emplace(refresh_token, std::move(r));
+  return success(issue_access_locked(client.client_id, refresh_token, now));
+}
+
+GrantResult TokenStore::refresh(const ClientCredentials& client, std::string_view refresh_token) {
+  if (!authenticate_client(client)) return fail(invalid_client());
+  TimePoint now = clock_->now();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = refresh_.find(std::string(refresh_token));
+  if (it == refresh_.end() || it->second.client_id != client.client_id ||
+      (it->second.expires_at && *it->second.expires_at <= now)) {
+    return fail("invalid_grant", oauth_error::kExpiredTokenDescription);
+  }
+  IssuedToken token = issue_access_locked(client.client_id, it->first, now);
+  // The platform keeps the refresh token and does not send it again.
+  token.refresh_token.clear();
+  return success(std::move(token));
+}
+
+GrantResult TokenStore::client_credentials(const ClientCredentials& client) {
+  const ConnectedAppDef* app = authenticate_client(client);
+  if (!app) return fail(invalid_client());
+  // The platform's wording when the app has no run-as user for this flow.
+  if (!app->client_credentials) {
+    return fail("invalid_grant", oauth_error::kNoClientCredentialsUserDescription);
+  }
+  TimePoint now = clock_->now();
+  std::lock_guard<std::mutex> lock(mu_);
+  return success(issue_access_locked(client.client_id, std::string(), now));
+}
+
+IssuedToken TokenStore::issue_access_locked(const std::string& client_id,
+                                            const std::string& refresh_token, TimePoint now) {
+  if (++issued_since_sweep_ >= kSweepEvery) {
+    issued_since_sweep_ = 0;
+    sweep_locked(now);
+  }
+  std::string access_token = token_prefix_ + ids_->token(kTokenChars);
+  TokenInfo info{client_id, now, now + settings_.token_lifetime, kScope};
+  access_.emplace(access_token, AccessEntry{info, refresh_token});
+  if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.push_back(access_token);
+  return IssuedToken{access_token,   refresh_token,   client_id,
+                     info.issued_at, info.expires_at, kScope};
+}
+
+void TokenStore::sweep_locked(TimePoint now) {
+  for (auto it = access_.begin(); it != access_.end();) {
+    it = it->second.info.expires_at + kSweepGrace <= now ? access_.erase(it) : std::next(it);
+  }
+  for (auto it = refresh_.begin(); it != refresh_.end();) {
+    if (it->second.expires_at && *it->second.expires_at + kSweepGrace <= now) {
+      it = refresh_.erase(it);
+      continue;
+    }
+    auto& list = it->second.access_tokens;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const std::string& t) { return access_.count(t) == 0; }),
+               list.end());
+    ++it;
+  }
+}
+
+std::optional<TokenInfo> TokenStore::authenticate(std::string_view bearer) const {
+  TimePoint now = clock_->now();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = access_.find(std::string(bearer));
+  if (it == access_.end() || it->second.info.expires_at <= now) return std::nullopt;
+  return it->second.info;
+}
+
+bool TokenStore::revoke(std::string_view token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key(token);
+  if (access_.erase(key) > 0) return true;
+  auto it = refresh_.find(key);
+  if (it == refresh_.end()) return false;
+  for (const std::string& access_token : it->second.access_tokens) access_.erase(access_token);
+  refresh_.erase(it);
+  return true;
+}
+
+void TokenStore::reset() {
+  std::lock_guard<std::mutex> lock(mu_);
+  codes_.clear();
+  access_.clear();
+  refresh_.clear();
+  issued_since_sweep_ = 0;
+}
+
+std::string TokenStore::sign(std::string_view client_id, std::string_view data) const {
+  const ConnectedAppDef* found = settings_.app(client_id);
+  if (!found) return std::string();
+  return crypto::base64_encode(crypto::hmac_sha256(found->client_secret, data));
+}
+
+}  // namespace fake_org

@@ -1,0 +1,158 @@
+#pragma once
+// The org's OAuth 2.0 state: authorization codes, access tokens and refresh
+// tokens of its connected apps (spec 5), with the platform's rules:
+// - an access token reads "<15-character org id>!<random>" and lives for
+//   AuthSettings::token_lifetime on the org clock (fixed, not sliding);
+// - a refresh token is issued by the web server flow only and lives until
+//   revoked (or AuthSettings::refresh_token_lifetime when that is set);
+// - an authorization code is bound to its client and redirect URI, is good
+//   once, and expires 10 minutes after it was issued;
+// - revoking a refresh token revokes every access token issued from it.
+// Tokens are random (IdGenerator::token) and never derived from secrets.
+// Client secrets are compared in constant time over SHA-256 digests, so
+// neither content nor length leaks through timing.
+//
+// Locking: one mutex guards every map; each public method holds it for its
+// whole body, and none calls another public method while holding it.
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/clock.h"
+#include "domain/ids.h"
+#include "domain/org_config.h"
+
+namespace fake_org {
+
+// What a valid bearer token stands for.
+struct TokenInfo {
+  std::string client_id;
+  TimePoint issued_at;
+  TimePoint expires_at;
+  std::string scope;  // always "full" (spec 5.3)
+};
+
+// An OAuth 2.0 error as the token endpoint reports it.
+struct OAuthError {
+  std::string error;        // "invalid_grant", "invalid_client", ...
+  std::string description;  // the platform's wording
+};
+
+struct IssuedToken {
+  std::string access_token;
+  std::string refresh_token;  // empty unless the grant issues one
+  std::string client_id;
+  TimePoint issued_at;
+  TimePoint expires_at;
+  std::string scope;
+};
+
+// Either an issued token or the reason none was issued.
+struct GrantResult {
+  std::optional<IssuedToken> token;
+  OAuthError error;  // meaningful only when !token
+
+  bool ok() const { return token.has_value(); }
+};
+
+struct ClientCredentials {
+  std::string client_id;
+  std::string client_secret;
+};
+
+// The platform's error descriptions, shared with the HTTP layer and tests.
+namespace oauth_error {
+inline constexpr const char* kInvalidClientDescription = "invalid client credentials";
+inline constexpr const char* kInvalidCodeDescription = "invalid authorization code";
+inline constexpr const char* kExpiredTokenDescription = "expired access/refresh token";
+inline constexpr const char* kRedirectMismatchDescription = "redirect_uri must match configuration";
+inline constexpr const char* kNoClientCredentialsUserDescription =
+    "no client credentials user enabled";
+}  // namespace oauth_error
+
+class TokenStore {
+ public:
+  static constexpr Millis kCodeLifetime{10 * 60 * 1000};
+  static constexpr const char* kScope = "full";
+
+  TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
+             std::shared_ptr<IdGenerator> ids, std::string org_id);
+
+  // The connected app with this client_id, if the org has one.
+  const ConnectedAppDef* app(std::string_view client_id) const;
+  // The app when the secret is its own; nullptr otherwise. Constant time in
+  // the secret, whatever its length.
+  const ConnectedAppDef* authenticate_client(const ClientCredentials& client) const;
+
+  // Web server flow, step 1: the user approved `client_id` for `redirect_uri`.
+  // The caller has checked both against the app's configuration.
+  std::string issue_code(std::string_view client_id, std::string_view redirect_uri);
+
+  // grant_type=authorization_code: access and refresh token. The code is used
+  // up by any attempt of its own client, successful or not.
+  GrantResult exchange_code(const ClientCredentials& client, std::string_view code,
+                            std::string_view redirect_uri);
+  // grant_type=refresh_token: a new access token; the refresh token stays.
+  GrantResult refresh(const ClientCredentials& client, std::string_view refresh_token);
+  // grant_type=client_credentials: an access token, no refresh token.
+  GrantResult client_credentials(const ClientCredentials& client);
+
+  // The token's grant while it is known, unrevoked and unexpired.
+  std::optional<TokenInfo> authenticate(std::string_view bearer) const;
+
+  // Revokes an access or refresh token; false when the token is unknown.
+  bool revoke(std::string_view token);
+
+  // Forgets every code and token (admin reset).
+  void reset();
+
+  // base64(HMAC-SHA256(key = the client's secret, data)), the platform's
+  // `signature` of a token response; empty for an unknown client.
+  std::string sign(std::string_view client_id, std::string_view data) const;
+
+  const std::string& org_id() const { return org_id_; }
+  // The integration user every token acts as (there is one user in the fake).
+  const std::string& user_id() const { return user_id_; }
+
+ private:
+  struct CodeEntry {
+    std::string client_id;
+    std::string redirect_uri;
+    TimePoint expires_at;
+  };
+  struct AccessEntry {
+    TokenInfo info;
+    std::string refresh_token;  // the refresh token it came from; may be empty
+  };
+  struct RefreshEntry {
+    std::string client_id;
+    TimePoint issued_at;
+    std::optional<TimePoint> expires_at;
+    std::vector<std::string> access_tokens;  // issued from it, for the revoke cascade
+  };
+
+  // Callers hold mu_.
+  IssuedToken issue_access_locked(const std::string& client_id, const std::string& refresh_token,
+                                  TimePoint now);
+  void sweep_locked(TimePoint now);
+
+  const AuthSettings settings_;
+  const std::shared_ptr<const Clock> clock_;
+  const std::shared_ptr<IdGenerator> ids_;
+  const std::string org_id_;
+  const std::string token_prefix_;  // first 15 characters of the org id + "!"
+  const std::string user_id_;
+
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, CodeEntry> codes_;
+  std::unordered_map<std::string, AccessEntry> access_;
+  std::unordered_map<std::string, RefreshEntry> refresh_;
+  size_t issued_since_sweep_ = 0;
+};
+
+}  // namespace fake_org

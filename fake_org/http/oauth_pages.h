@@ -1,0 +1,30 @@
+#pragma once
+// HTML of the web server flow: the approval page and the error page shown
+// when the authorize request cannot be trusted to redirect. Self-contained
+// (inline style, no scripts) so a browser and a plain HTTP client alike can
+// drive it: the page is one form POSTing hidden fields and a `decision` of
+// "allow" or "deny".
+#include <string>
+#include <string_view>
+
+namespace fake_org::http {
+
+std::string html_escape(std::string_view text);
+
+struct ApprovalPage {
+  std::string org_name;
+  bool sandbox = false;
+  std::string app_name;
+  std::string scope;  // granted scope, shown to the user
+  // Echoed back in hidden fields.
+  std::string response_type;
+  std::string client_id;
+  std::string redirect_uri;
+  std::string state;
+  std::string requested_scope;
+};
+
+std::string render_approval_page(const ApprovalPage& page);
+std::string render_error_page(std::string_view error, std::string_view description);
+
+}  // namespace fake_org::http

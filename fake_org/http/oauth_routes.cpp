@@ -1,0 +1,341 @@
+#include "http/oauth_routes.h"
+
+#include <cctype>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/crypto.h"
+#include "domain/ids.h"
+#include "http/oauth_pages.h"
+
+namespace fake_org::http {
+
+namespace {
+
+using Form = std::unordered_map<std::string, std::string>;
+
+constexpr const char* kJsonType = "application/json";
+constexpr const char* kHtmlType = "text/html; charset=utf-8";
+constexpr const char* kFormType = "application/x-www-form-urlencoded";
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// RFC 3986 unreserved characters pass; everything else is percent-encoded.
+std::string url_encode(std::string_view s) {
+  static constexpr const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// Parameters may appear once each (RFC 6749 3.1, 3.2); the name of a repeated
+// one comes back in `duplicate`.
+Form parse_form(std::string_view body, std::string& duplicate) {
+  Form form;
+  while (!body.empty()) {
+    size_t amp = body.find('&');
+    std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string name = httplib::detail::decode_url(std::string(pair.substr(0, eq)), true);
+    std::string value = eq == std::string_view::npos
+                            ? std::string()
+                            : httplib::detail::decode_url(std::string(pair.substr(eq + 1)), true);
+    if (!form.emplace(std::move(name), std::move(value)).second && duplicate.empty()) {
+      duplicate = pair.substr(0, eq);
+    }
+  }
+  return form;
+}
+
+Form params_form(const httplib::Params& params, std::string& duplicate) {
+  Form form;
+  for (const auto& [name, value] : params) {
+    if (!form.emplace(name, value).second && duplicate.empty()) duplicate = name;
+  }
+  return form;
+}
+
+std::string get(const Form& form, const std::string& name) {
+  auto it = form.find(name);
+  return it == form.end() ? std::string() : it->second;
+}
+
+void no_cache(httplib::Response& res) {
+  res.set_header("Cache-Control", "no-store");
+  res.set_header("Pragma", "no-cache");
+}
+
+void json_error(httplib::Response& res, std::string_view error, std::string_view description) {
+  res.status = 400;
+  nlohmann::ordered_json body;
+  body["error"] = error;
+  body["error_description"] = description;
+  res.set_content(body.dump(), kJsonType);
+}
+
+void json_error(httplib::Response& res, const OAuthError& e) {
+  json_error(res, e.error, e.description);
+}
+
+void html_error(httplib::Response& res, std::string_view error, std::string_view description) {
+  no_cache(res);
+  res.status = 400;
+  res.set_content(render_error_page(error, description), kHtmlType);
+}
+
+// The parameters of a token or revoke request, or nullopt after answering
+// invalid_request.
+std::optional<Form> read_form(const httplib::Request& req, httplib::Response& res) {
+  std::string duplicate;
+  Form form;
+  if (!req.body.empty()) {
+    if (!starts_with(lower(req.get_header_value("Content-Type")), kFormType)) {
+      json_error(res, "invalid_request", "request body must be application/x-www-form-urlencoded");
+      return std::nullopt;
+    }
+    form = parse_form(req.body, duplicate);
+  } else {
+    form = params_form(req.params, duplicate);
+  }
+  if (!duplicate.empty()) {
+    json_error(res, "invalid_request", "parameter sent more than once: " + duplicate);
+    return std::nullopt;
+  }
+  return form;
+}
+
+// Client credentials from the body, or from HTTP Basic: the form-urlencoded
+// id and secret joined by ':' and base64-encoded (RFC 6749 2.3.1). Answers
+// and returns nullopt when they conflict or cannot be read.
+std::optional<ClientCredentials> read_client(const httplib::Request& req, const Form& form,
+                                             httplib::Response& res) {
+  ClientCredentials creds{get(form, "client_id"), get(form, "client_secret")};
+  const std::string raw_header = req.get_header_value("Authorization");
+  std::string_view header = trim(raw_header);
+  size_t space = header.find(' ');
+  if (header.empty() || lower(header.substr(0, space)) != "basic") return creds;
+  if (form.count("client_secret")) {
+    json_error(res, "invalid_request", "use one client authentication method, not two");
+    return std::nullopt;
+  }
+  std::optional<std::string> decoded = space == std::string_view::npos
+                                           ? std::nullopt
+                                           : crypto::base64_decode(trim(header.substr(space)));
+  size_t colon = decoded ? decoded->find(':') : std::string::npos;
+  if (colon == std::string::npos) {
+    json_error(res, "invalid_client", oauth_error::kInvalidClientDescription);
+    return std::nullopt;
+  }
+  ClientCredentials basic{httplib::detail::decode_url(decoded->substr(0, colon), true),
+                          httplib::detail::decode_url(decoded->substr(colon + 1), true)};
+  if (form.count("client_id") && creds.client_id != basic.client_id) {
+    json_error(res, "invalid_client", oauth_error::kInvalidClientDescription);
+    return std::nullopt;
+  }
+  return basic;
+}
+
+void token_response(const OAuthContext& ctx, const httplib::Request& req, const IssuedToken& token,
+                    httplib::Response& res) {
+  std::string instance_url = ctx.instance_url(req);
+  std::string org_id = to_id18(ctx.tokens->org_id()).value_or(ctx.tokens->org_id());
+  std::string id = instance_url + "/id/" + org_id + "/" + ctx.tokens->user_id();
+  std::string issued_at = std::to_string(token.issued_at.time_since_epoch().count());
+  // The platform's field order.
+  nlohmann::ordered_json body;
+  body["access_token"] = token.access_token;
+  if (!token.refresh_token.empty()) body["refresh_token"] = token.refresh_token;
+  body["signature"] = ctx.tokens->sign(token.client_id, id + issued_at);
+  body["scope"] = token.scope;
+  body["instance_url"] = instance_url;
+  body["id"] = id;
+  body["token_type"] = "Bearer";
+  body["issued_at"] = issued_at;
+  res.status = 200;
+  res.set_content(body.dump(), kJsonType);
+}
+
+void handle_token(const OAuthContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  no_cache(res);
+  std::optional<Form> form = read_form(req, res);
+  if (!form) return;
+  std::string grant_type = get(*form, "grant_type");
+  if (grant_type != "authorization_code" && grant_type != "refresh_token" &&
+      grant_type != "client_credentials") {
+    json_error(res, "unsupported_grant_type", "grant type not supported");
+    return;
+  }
+  std::optional<ClientCredentials> client = read_client(req, *form, res);
+  if (!client) return;
+  GrantResult result;
+  if (grant_type == "authorization_code") {
+    result = ctx.tokens->exchange_code(*client, get(*form, "code"), get(*form, "redirect_uri"));
+  } else if (grant_type == "refresh_token") {
+    result = ctx.tokens->refresh(*client, get(*form, "refresh_token"));
+  } else {
+    result = ctx.tokens->client_credentials(*client);
+  }
+  if (!result.ok()) {
+    json_error(res, result.error);
+    return;
+  }
+  token_response(ctx, req, *result.token, res);
+}
+
+void handle_revoke(const OAuthContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  no_cache(res);
+  std::optional<Form> form = read_form(req, res);
+  if (!form) return;
+  std::string token = get(*form, "token");
+  if (token.empty() || !ctx.tokens->revoke(token)) {
+    json_error(res, "unsupported_token_type", "this token type is not supported");
+    return;
+  }
+  res.status = 200;
+}
+
+std::string with_query(const std::string& uri, const std::string& query) {
+  return uri + (uri.find('?') == std::string::npos ? "?" : "&") + query;
+}
+
+std::string state_suffix(const std::string& state) {
+  return state.empty() ? std::string() : "&state=" + url_encode(state);
+}
+
+// The app when client_id and redirect_uri can be trusted; otherwise answers
+// with the error page, since redirecting to an unchecked URI would make the
+// org an open redirector.
+const ConnectedAppDef* trusted_app(const OAuthContext& ctx, const Form& form,
+                                   httplib::Response& res) {
+  const ConnectedAppDef* app = ctx.tokens->app(get(form, "client_id"));
+  if (!app) {
+    html_error(res, "invalid_client_id", "client identifier invalid");
+    return nullptr;
+  }
+  std::string redirect_uri = get(form, "redirect_uri");
+  for (const std::string& allowed : app->redirect_uris) {
+    if (allowed == redirect_uri) return app;
+  }
+  html_error(res, "redirect_uri_mismatch", oauth_error::kRedirectMismatchDescription);
+  return nullptr;
+}
+
+// Answers the unsupported response_type by redirect; true when it did.
+bool reject_response_type(const Form& form, httplib::Response& res) {
+  if (get(form, "response_type") == "code") return false;
+  no_cache(res);
+  res.set_redirect(
+      with_query(get(form, "redirect_uri"), "error=unsupported_response_type&error_description=" +
+                                                url_encode("response type not supported") +
+                                                state_suffix(get(form, "state"))),
+      302);
+  return true;
+}
+
+void handle_authorize_page(const OAuthContext& ctx, const httplib::Request& req,
+                           httplib::Response& res) {
+  std::string duplicate;
+  Form form = params_form(req.params, duplicate);
+  const ConnectedAppDef* app = trusted_app(ctx, form, res);
+  if (!app || reject_response_type(form, res)) return;
+  ApprovalPage page;
+  page.org_name = ctx.config->org.name;
+  page.sandbox = ctx.config->org.sandbox;
+  page.app_name = app->name.empty() ? app->client_id : app->name;
+  page.scope = TokenStore::kScope;
+  page.response_type = get(form, "response_type");
+  page.client_id = app->client_id;
+  page.redirect_uri = get(form, "redirect_uri");
+  page.state = get(form, "state");
+  page.requested_scope = get(form, "scope");
+  no_cache(res);
+  res.status = 200;
+  res.set_content(render_approval_page(page), kHtmlType);
+}
+
+void handle_authorize_decision(const OAuthContext& ctx, const httplib::Request& req,
+                               httplib::Response& res) {
+  // The form's hidden fields are the client's word again, so they are
+  // checked again, exactly as on the page.
+  std::string duplicate;
+  Form form = params_form(req.params, duplicate);
+  const ConnectedAppDef* app = trusted_app(ctx, form, res);
+  if (!app || reject_response_type(form, res)) return;
+  std::string redirect_uri = get(form, "redirect_uri");
+  std::string state = state_suffix(get(form, "state"));
+  std::string decision = lower(get(form, "decision"));
+  no_cache(res);
+  if (decision == "allow") {
+    std::string code = ctx.tokens->issue_code(app->client_id, redirect_uri);
+    res.set_redirect(with_query(redirect_uri, "code=" + url_encode(code) + state), 302);
+  } else if (decision == "deny") {
+    res.set_redirect(
+        with_query(redirect_uri, "error=access_denied&error_description=" +
+                                     url_encode("end-user denied authorization") + state),
+        302);
+  } else {
+    html_error(res, "invalid_request", "decision must be allow or deny");
+  }
+}
+
+}  // namespace
+
+void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
+  server.Get("/services/oauth2/authorize",
+             [ctx](const httplib::Request& req, httplib::Response& res) {
+               handle_authorize_page(ctx, req, res);
+             });
+  server.Post("/services/oauth2/authorize",
+              [ctx](const httplib::Request& req, httplib::Response& res) {
+                handle_authorize_decision(ctx, req, res);
+              });
+  server.Post("/services/oauth2/token", [ctx](const httplib::Request& req, httplib::Response& res) {
+    handle_token(ctx, req, res);
+  });
+  auto revoke = [ctx](const httplib::Request& req, httplib::Response& res) {
+    handle_revoke(ctx, req, res);
+  };
+  server.Post("/services/oauth2/revoke", revoke);
+  server.Get("/services/oauth2/revoke", revoke);
+}
+
+std::optional<TokenInfo> authenticate_request(const httplib::Request& req, TokenStore& tokens) {
+  const std::string raw_header = req.get_header_value("Authorization");
+  std::string_view header = trim(raw_header);
+  size_t space = header.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  std::string scheme = lower(header.substr(0, space));
+  if (scheme != "bearer" && scheme != "oauth") return std::nullopt;
+  std::string_view token = trim(header.substr(space));
+  if (token.empty() || token.find(' ') != std::string_view::npos) return std::nullopt;
+  return tokens.authenticate(token);
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,48 @@
+#pragma once
+// OAuth 2.0 endpoints of the org (spec 5), as the CRM platform serves them:
+//   GET  /services/oauth2/authorize  web server flow: approval page
+//   POST /services/oauth2/authorize  the page's form: 302 to redirect_uri
+//   POST /services/oauth2/token      authorization_code, refresh_token,
+//                                    client_credentials grants
+//   POST /services/oauth2/revoke     (GET with ?token= too, as the platform)
+//
+// Hosts: the real platform authorizes at login.salesforce.com for production
+// orgs and at test.salesforce.com for sandboxes (the spec's {auth_url} and
+// {sandbox_auth_url}), and issues tokens at the org's instance URL. The fake
+// serves both kinds of org, and every endpoint, on its own address; the
+// sandbox flag only shows on the approval page.
+//
+// Token endpoint parameters come from an application/x-www-form-urlencoded
+// body (or, when there is no body, the query string, which the platform also
+// accepts); client credentials may come as HTTP Basic (RFC 6749 2.3.1). No
+// token, code or secret is ever logged.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <httplib.h>
+
+#include "auth/token_store.h"
+#include "domain/org_config.h"
+
+namespace fake_org::http {
+
+struct OAuthContext {
+  const OrgConfig* config;  // org name, org id, sandbox flag, auth settings
+  TokenStore* tokens;
+  // scheme://host:port the client reached, for instance_url and id.
+  std::function<std::string(const httplib::Request&)> instance_url;
+};
+
+void register_oauth_routes(httplib::Server& server, OAuthContext ctx);
+
+// The grant behind "Authorization: Bearer <token>" (scheme case-insensitive;
+// the platform's "OAuth <token>" is accepted too); nullopt when the header is
+// missing or malformed or the token is unknown, revoked or expired.
+std::optional<TokenInfo> authenticate_request(const httplib::Request& req, TokenStore& tokens);
+
+// The body of a 401 for any failed authenticate_request.
+inline constexpr const char* kInvalidSessionBody =
+    R"([{"message":"Session expired or invalid","errorCode":"INVALID_SESSION_ID"}])";
+
+}  // namespace fake_org::http
