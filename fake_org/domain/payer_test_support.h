@@ -1,0 +1,76 @@
+#pragma once
+// An org from the default fixture with a still clock and reproducible ids,
+// for the payer tests.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "domain/org.h"
+#include "domain/payer.h"
+#include "fixture/fixture_loader.h"
+
+namespace fake_org::payer_test {
+
+using nlohmann::json;
+
+inline TimePoint test_now() {
+  return *parse_iso8601("2027-03-01T09:00:00Z");
+}
+
+inline OrgConfig default_config() {
+  static const FixtureLoad load = load_embedded_fixture("default.yaml");
+  INFO(load.error_text());
+  REQUIRE(load.ok());
+  return *load.config;
+}
+
+// The id the org hands out n-th after a reset (ids are sequential per org).
+inline std::string new_id(const std::string& prefix, int n) {
+  char digits[16];
+  std::snprintf(digits, sizeof digits, "%09d", n);
+  return *to_id18(prefix + "5J0" + digits);
+}
+
+// Seed records of fixtures/default.yaml.
+inline const std::string kJane = "0037Q00000JaneDQAR";
+inline const std::string kAlex1 = "0037Q00000AlxT1QAJ";
+inline const std::string kAlex2 = "0037Q00000AlxT2QAJ";
+inline const std::string kGreenfield = "0017Q00000GrnTrQAJ";
+
+struct TestOrg {
+  std::shared_ptr<Org> org;
+
+  explicit TestOrg(OrgConfig config = default_config()) {
+    OrgDeps deps;
+    deps.base_clock = std::make_shared<ManualClock>(test_now());
+    deps.random = std::make_shared<SeededRandom>(42);
+    auto created = Org::create(std::move(config), deps);
+    REQUIRE(created.ok());
+    org = created.value();
+  }
+
+  // One request: commits when the payer resolves, discards otherwise.
+  Result<PayerOutcome> resolve(const json& payer) {
+    return org->records().write<PayerOutcome>([&](Transaction& tx) -> Result<PayerOutcome> {
+      return resolve_payer(payer, PayerContext{org->config(), tx, org->ids(), test_now()});
+    });
+  }
+
+  RecordPtr get(const std::string& id) const {
+    return org->records().read([&](const RecordStore& s) { return s.get(id); });
+  }
+  size_t count(const char* object) const {
+    return org->records().read([&](const RecordStore& s) { return s.ids_of(object).size(); });
+  }
+};
+
+// The single error of a failed resolution.
+inline ApiError only_error(const Result<PayerOutcome>& r) {
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.errors().size() == 1);
+  return r.errors()[0];
+}
+
+}  // namespace fake_org::payer_test
