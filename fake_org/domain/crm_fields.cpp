@@ -105,7 +105,13 @@ PersonAccountFields split_person_account_fields(const json& crm, const OrgConfig
     if (ends_with_ci(k, "__pc")) {
       side = &con, object = contact, name = key.substr(0, key.size() - 4) + "__c";
     } else if (ends_with_ci(k, "__c")) {
-      // custom Account field: stays
+      if (!account->field(k) && contact->field(k)) {
+        std::string hint = key.substr(0, key.size() - 1) + "pc";
+        add_error(acc, path, key,
+                  "no field " + key + " exists on Account; a person account's custom contact " +
+                      "fields end in __pc (" + hint + ")");
+        side = nullptr;
+      }
     } else if (iequals(k, "FirstName") || iequals(k, "LastName") || iequals(k, "Salutation")) {
       side = &con, object = contact;
     } else if (k.size() > 6 && iequals(k.substr(0, 6), "Person") && contact->field(k.substr(6))) {

@@ -471,3 +471,17 @@ TEST_CASE("split_person_account_fields refuses CrmFields that are not an object"
   CHECK(r.errors[0].message ==
         "Payer.Account.CrmFields must be an object mapping field API names to values, not string");
 }
+
+TEST_CASE("a Contact custom field sent as __c on a person account gets a __pc hint",
+          "[crmfields]") {
+  OrgConfig c = config();
+  PersonAccountFields r = split_person_account_fields(
+      json{{"Foo__c", "x"}, {"VAT_Number__c", "GB1"}}, c, "Payer.Account.CrmFields");
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].field == "Payer.Account.CrmFields.Foo__c");
+  CHECK(r.errors[0].message ==
+        "Payer.Account.CrmFields.Foo__c: no field Foo__c exists on Account; a person account's "
+        "custom contact fields end in __pc (Foo__pc)");
+  CHECK(r.account == json{{"VAT_Number__c", "GB1"}});
+  CHECK(r.contact == json::object());
+}
