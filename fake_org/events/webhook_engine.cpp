@@ -108,7 +108,9 @@ void WebhookEngine::worker() {
     }
     auto first = schedule_.begin();
     if (first->steady > Steady::now()) {
-      work_cv_.wait_until(lk, first->steady);
+      // A copy: the entry may be erased while the lock is released.
+      const Steady::time_point when = first->steady;
+      work_cv_.wait_until(lk, when);
       continue;
     }
     auto lane = lanes_.find(first->lane);
