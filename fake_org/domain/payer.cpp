@@ -224,7 +224,7 @@ class Resolver {
             account_rt_->person_account != person_)
           fail(
               account_.path + ".RecordTypeName",
-              "Account " + account_.existing->id + " is " +
+              account_.path + ".RecordTypeName: Account " + account_.existing->id + " is " +
                   (stored.empty() ? std::string(person_ ? "a person account" : "a business account")
                                   : "of record type " + stored) +
                   ", not of record type " + account_rt_->name);
@@ -237,9 +237,9 @@ class Resolver {
       person_ = true;
       if (contact_.existing && !is_person_record(*contact_.existing))
         fail(contact_.path + ".Id",
-             "Contact " + contact_.existing->id + " is not a person account's contact, but " +
-                 path_ + ".AccountRecordTypeName is the person-account record type " +
-                 account_rt_->name);
+             contact_.path + ".Id: Contact " + contact_.existing->id +
+                 " is not a person account's contact, but " + path_ +
+                 ".AccountRecordTypeName is the person-account record type " + account_rt_->name);
     } else if (account_rt_ && ctx_.config.org.contact_without_account != "household") {
       fail(path_ + ".AccountRecordTypeName",
            path_ + ".AccountRecordTypeName '" + account_rt_->name +
@@ -247,7 +247,9 @@ class Resolver {
                ".Account or leave the record type out");
     }
     if (person_ && account_.present() && contact_.present())
-      fail(contact_.path, "A person account carries its own contact: send the person's fields in " +
+      fail(contact_.path, contact_.path +
+                              ": a person account carries its own contact: send the person's "
+                              "fields in " +
                               account_.path +
                               ".CrmFields (FirstName, LastName, PersonEmail, ...) and leave out " +
                               contact_.path);
@@ -404,9 +406,9 @@ class Resolver {
       if (contact_.existing) {
         std::string stored = contact_.existing->text("RecordTypeName");
         if (!stored.empty() && stored != contact_.record_type)
-          return invalid(contact_.path + ".RecordTypeName", "Contact " + contact_.existing->id +
-                                                                " is of record type " + stored +
-                                                                ", not " + contact_.record_type);
+          return invalid(contact_.path + ".RecordTypeName",
+                         contact_.path + ".RecordTypeName: Contact " + contact_.existing->id +
+                             " is of record type " + stored + ", not " + contact_.record_type);
       }
       fields["RecordTypeName"] = contact_.record_type;
     }

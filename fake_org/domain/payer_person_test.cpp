@@ -100,7 +100,7 @@ TEST_CASE("a Contact block with a person-account record type makes a person acco
   auto not_person = only_error(
       t.resolve(json{{"AccountRecordTypeName", "PersonAccount"}, {"Contact", {{"Id", kJane}}}}));
   CHECK(not_person.message ==
-        "Contact 0037Q00000JaneDQAR is not a person account's contact, but "
+        "Payer.Contact.Id: Contact 0037Q00000JaneDQAR is not a person account's contact, but "
         "Payer.AccountRecordTypeName is the person-account record type PersonAccount");
 }
 
@@ -112,7 +112,7 @@ TEST_CASE("a person account with a separate Contact block is refused", "[payer]"
   CHECK(e.code == "200");
   CHECK(e.field == "Payer.Contact");
   CHECK(e.message ==
-        "A person account carries its own contact: send the person's fields in "
+        "Payer.Contact: a person account carries its own contact: send the person's fields in "
         "Payer.Account.CrmFields (FirstName, LastName, PersonEmail, ...) and leave out "
         "Payer.Contact");
 }

@@ -264,7 +264,8 @@ TEST_CASE("an existing account's record type must agree with the one sent", "[pa
       t.resolve(json{{"Account", {{"Id", kGreenfield}, {"RecordTypeName", "PersonAccount"}}}}));
   CHECK(person.code == "200");
   CHECK(person.message ==
-        "Account 0017Q00000GrnTrQAJ is a business account, not of record type PersonAccount");
+        "Payer.Account.RecordTypeName: Account 0017Q00000GrnTrQAJ is a business account, not of "
+        "record type PersonAccount");
 
   // The seed stored no record type: the one sent fills it.
   auto business =
@@ -276,9 +277,17 @@ TEST_CASE("an existing account's record type must agree with the one sent", "[pa
 TEST_CASE("a Contact record type is stored when the org defines it", "[payer]") {
   OrgConfig config = default_config();
   config.objects.at("Contact").record_types.push_back({"Donor", "Donor", false, true});
+  config.objects.at("Contact").record_types.push_back({"Volunteer", "Volunteer", false, false});
   TestOrg t(config);
   auto r = t.resolve(
       json{{"Contact", {{"RecordTypeName", "Donor"}, {"CrmFields", {{"LastName", "Byron"}}}}}});
   REQUIRE(r.ok());
   CHECK(t.get(r->contact_id)->text("RecordTypeName") == "Donor");
+
+  auto other = only_error(
+      t.resolve(json{{"Contact", {{"Id", r->contact_id}, {"RecordTypeName", "Volunteer"}}}}));
+  CHECK(other.code == "200");
+  CHECK(other.field == "Payer.Contact.RecordTypeName");
+  CHECK(other.message == "Payer.Contact.RecordTypeName: Contact " + r->contact_id +
+                             " is of record type Donor, not Volunteer");
 }
