@@ -178,7 +178,8 @@ TEST_CASE("an existing contact keeps its account; an empty AccountId is filled",
   CHECK(t.get(kAlex1)->text("AccountId") == kGreenfield);
 }
 
-TEST_CASE("concurrent identical payers with deduplication create exactly one contact", "[payer]") {
+TEST_CASE("concurrent resolve_payer calls for one new payer create exactly one contact",
+          "[payer]") {
   TestOrg t;
   size_t before = t.count("Contact");
   const json payer = contact_payer(
