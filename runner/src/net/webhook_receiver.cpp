@@ -22,8 +22,8 @@ WebhookReceiver::WebhookReceiver(const std::string& host)
                 });
   port_ = server_->bind_to_any_port(host_);
   if (port_ <= 0) throw std::runtime_error("webhook receiver: cannot listen on " + host_);
+  // The socket already listens, so deliveries queue until the accept loop starts.
   thread_ = std::thread([this] { server_->listen_after_bind(); });
-  server_->wait_until_ready();
 }
 
 WebhookReceiver::~WebhookReceiver() {

@@ -89,6 +89,7 @@ LoadResult load_scenario_text(const std::string& text, const std::string& file,
   }
   if (root["fixture"]) {
     s.fixture = ctx.string(root["fixture"], "fixture").value_or("");
+    s.fixture_pos = ctx.pos(root["fixture"]);
     resolve_fixture(ctx, root["fixture"], s);
   }
   std::set<std::string> defined;

@@ -111,6 +111,7 @@ struct Scenario {
   std::vector<std::string> tags;
   std::string fixture;       // as written; empty means the target's default
   std::string fixture_path;  // resolved file path when `fixture` names a file, else empty
+  SourcePos fixture_pos;
   std::vector<std::pair<std::string, Json>> vars;  // in order: later ones may use earlier ones
   std::vector<Step> steps;
   SourcePos pos;

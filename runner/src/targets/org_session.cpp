@@ -6,9 +6,9 @@ namespace runner {
 
 OrgSession::OrgSession(SessionConfig config, std::shared_ptr<TokenProvider> tokens,
                        std::shared_ptr<void> keepalive)
-    : config_(std::move(config)),
+    : keepalive_(std::move(keepalive)),
+      config_(std::move(config)),
       tokens_(std::move(tokens)),
-      keepalive_(std::move(keepalive)),
       http_(config_.tls) {}
 
 std::string OrgSession::url_for(const std::string& path) const {

@@ -52,9 +52,11 @@ class OrgSession {
   std::string now();
 
  private:
+  // Declared first so it is destroyed last: the org must outlive every
+  // client connection to it, or its server waits out their keep-alive.
+  std::shared_ptr<void> keepalive_;
   SessionConfig config_;
   std::shared_ptr<TokenProvider> tokens_;
-  std::shared_ptr<void> keepalive_;
   HttpClient http_;
 };
 

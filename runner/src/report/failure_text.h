@@ -1,0 +1,18 @@
+#pragma once
+// Failure and step descriptions shared by the console and JUnit reports.
+#include <string>
+
+#include "run/results.h"
+
+namespace runner {
+
+// "ok    3 POST /PaymentIntent  200 in 12 ms" / "FAIL ..." / "skip ..."
+std::string step_line(const StepResult& step);
+// Everything needed to act on a failed step: where it is, each failure with
+// its diff, the request and response, and the curl command reproducing it.
+std::string failure_text(const StepResult& step);
+// The failure of a scenario: its setup error, or its failed step's text.
+std::string scenario_failure_text(const ScenarioResult& scenario);
+std::string indent(const std::string& text, const std::string& prefix);
+
+}  // namespace runner

@@ -1,0 +1,148 @@
+#include "report/junit_report.h"
+
+#include <cstdio>
+
+#include "report/failure_text.h"
+
+namespace runner {
+namespace {
+
+std::string secs(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", ms / 1000.0);
+  return buf;
+}
+
+// "scenarios/payment_intent/one_time.yaml" -> "scenarios.payment_intent.one_time"
+std::string classname(const std::string& file) {
+  std::string c = file;
+  auto dot = c.rfind('.');
+  if (dot != std::string::npos && c.find('/', dot) == std::string::npos) c.erase(dot);
+  while (c.rfind("./", 0) == 0) c.erase(0, 2);
+  for (char& ch : c)
+    if (ch == '/' || ch == '\\') ch = '.';
+  return c;
+}
+
+std::string attr(const std::string& name, const std::string& value) {
+  return " " + name + "=\"" + xml_escape(value) + "\"";
+}
+
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped.
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+          out += "?";
+        else
+          out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string junit_xml(const RunResult& run, bool per_step) {
+  RunSummary sum = run.summary();
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  if (!per_step) {
+    const std::string counts = attr("tests", std::to_string(run.scenarios.size())) +
+                               attr("failures", std::to_string(sum.failed)) + attr("errors", "0") +
+                               attr("skipped", std::to_string(sum.skipped)) +
+                               attr("time", secs(run.ms));
+    x += "<testsuites" + attr("name", "scenario-runner") + counts + ">\n";
+    x += "  <testsuite" + attr("name", "scenarios on " + run.target) + counts + ">\n";
+    x += "    <properties><property" + attr("name", "contract_profile") +
+         attr("value", run.profile) + "/></properties>\n";
+    for (const auto& r : run.scenarios) {
+      x += "    <testcase" + attr("classname", classname(r.file)) + attr("name", r.name) +
+           attr("file", r.file) + attr("time", secs(r.ms)) + ">\n";
+      if (r.outcome == Outcome::kSkipped) {
+        x += "      <skipped" + attr("message", r.skip_reason) + "/>\n";
+      } else if (r.outcome == Outcome::kFailed) {
+        const std::string text = scenario_failure_text(r);
+        x += "      <failure" + attr("message", first_line(text)) + attr("type", "scenario") + ">" +
+             xml_escape(text) + "</failure>\n";
+      }
+      std::string out;
+      for (const auto& s : r.steps) out += step_line(s) + "\n";
+      x += "      <system-out>" + xml_escape(out) + "</system-out>\n";
+      x += "    </testcase>\n";
+    }
+    x += "  </testsuite>\n</testsuites>\n";
+    return x;
+  }
+  size_t tests = 0, failures = 0, skipped = 0;
+  std::string suites;
+  for (const auto& r : run.scenarios) {
+    size_t t = 0, f = 0, sk = 0;
+    std::string cases;
+    if (!r.error.empty()) {  // the scenario failed before its first step
+      ++t;
+      ++f;
+      cases += "    <testcase" + attr("classname", classname(r.file)) + attr("name", "setup") +
+               attr("time", "0") + "><failure" + attr("message", first_line(r.error)) + ">" +
+               xml_escape(r.error) + "</failure></testcase>\n";
+    }
+    for (const auto& s : r.steps) {
+      ++t;
+      cases += "    <testcase" + attr("classname", classname(r.file)) +
+               attr("name", std::to_string(s.index + 1) + " " + s.name) + attr("file", r.file) +
+               attr("line", std::to_string(s.pos.line)) + attr("time", secs(s.ms)) + ">\n";
+      if (s.outcome == Outcome::kFailed) {
+        ++f;
+        const std::string text = failure_text(s);
+        cases +=
+            "      <failure" +
+            attr("message", s.failures.empty()
+                                ? "failed"
+                                : first_line(s.failures[0].kind + ": " + s.failures[0].message)) +
+            attr("type", s.failures.empty() ? "step" : s.failures[0].kind) + ">" +
+            xml_escape(text) + "</failure>\n";
+      } else if (s.outcome == Outcome::kSkipped) {
+        ++sk;
+        cases += "      <skipped" +
+                 attr("message",
+                      r.skip_reason.empty() ? "not run after an earlier failure" : r.skip_reason) +
+                 "/>\n";
+      }
+      cases += "      <system-out>" + xml_escape(step_line(s)) + "</system-out>\n    </testcase>\n";
+    }
+    suites += "  <testsuite" + attr("name", r.name) + attr("file", r.file) +
+              attr("tests", std::to_string(t)) + attr("failures", std::to_string(f)) +
+              attr("errors", "0") + attr("skipped", std::to_string(sk)) + attr("time", secs(r.ms)) +
+              ">\n" + cases + "  </testsuite>\n";
+    tests += t;
+    failures += f;
+    skipped += sk;
+  }
+  x += "<testsuites" + attr("name", "scenario-runner") + attr("tests", std::to_string(tests)) +
+       attr("failures", std::to_string(failures)) + attr("errors", "0") +
+       attr("skipped", std::to_string(skipped)) + attr("time", secs(run.ms)) + ">\n" + suites +
+       "</testsuites>\n";
+  return x;
+}
+
+}  // namespace runner

@@ -1,0 +1,14 @@
+#pragma once
+// JUnit XML for CI systems: one test case per scenario with each step's
+// outcome in its system-out, or (`per_step`) one test suite per scenario with
+// a test case per step.
+#include <string>
+
+#include "run/results.h"
+
+namespace runner {
+
+std::string junit_xml(const RunResult& run, bool per_step);
+std::string xml_escape(const std::string& text);
+
+}  // namespace runner

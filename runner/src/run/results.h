@@ -1,0 +1,71 @@
+#pragma once
+// What a run produced, for the reports: per scenario, per step, with every
+// failure in a form a person can act on.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/matchers.h"
+#include "net/http_types.h"
+#include "scenario/model.h"
+
+namespace runner {
+
+enum class Outcome { kPassed, kFailed, kSkipped };
+const char* to_string(Outcome o);
+
+struct Failure {
+  // status | headers | json | body | contract | capture | halt | timeout | error
+  std::string kind;
+  std::string message;               // one or more lines
+  std::vector<Mismatch> mismatches;  // for json/headers/status, structured
+  std::string diff;                  // expected versus actual, when there is one
+};
+
+// The last HTTP exchange of a step (the one a failure is about).
+struct Exchange {
+  HttpRequest request;
+  std::optional<HttpResponse> response;
+  std::string curl;  // reproduces the request; the token is $TOKEN
+  bool token_refreshed = false;
+};
+
+struct StepResult {
+  size_t index = 0;
+  std::string name;
+  StepKind kind = StepKind::kRequest;
+  SourcePos pos;
+  Outcome outcome = Outcome::kSkipped;  // skipped: not run after an earlier failure
+  std::vector<Failure> failures;
+  std::optional<Exchange> exchange;
+  std::string detail;  // what happened, e.g. "200 in 12 ms", "3 attempts"
+  double ms = 0;
+};
+
+struct ScenarioResult {
+  std::string file;
+  std::string name;
+  std::vector<std::string> tags;
+  Outcome outcome = Outcome::kSkipped;
+  std::string skip_reason;
+  std::string error;  // setup failure (target, vars) outside any step
+  std::vector<StepResult> steps;
+  double ms = 0;
+
+  const StepResult* first_failed_step() const;
+};
+
+struct RunSummary {
+  size_t passed = 0, failed = 0, skipped = 0;
+  double ms = 0;
+};
+
+struct RunResult {
+  std::string target;
+  std::string profile;
+  std::vector<ScenarioResult> scenarios;  // in the run's order (sorted by file)
+  RunSummary summary() const;
+  double ms = 0;
+};
+
+}  // namespace runner

@@ -1,0 +1,64 @@
+// Locking: workers take scenario indexes from the atomic `next`; each writes
+// only its own slot of `results`; `progress_mutex` serialises the progress
+// callback and the done count; `stop` is atomic.
+#include "run/suite_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "net/webhook_receiver.h"
+#include "run/scenario_executor.h"
+
+namespace runner {
+
+RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
+                    const SuiteOptions& options, const ProgressFn& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const contracts::Profile profile = options.profile.value_or(target.default_profile());
+  std::shared_ptr<const contracts::Checker> checker = contracts::Checker::embedded(profile);
+  WebhookReceiver hooks;
+
+  RunResult run;
+  run.target = target.describe();
+  run.profile = contracts::to_string(profile);
+  run.scenarios.resize(scenarios.size());
+
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex progress_mutex;
+  size_t done = 0;
+  auto worker = [&] {
+    ExecEnv env{target, hooks, checker.get()};
+    for (size_t i = next++; i < scenarios.size(); i = next++) {
+      ScenarioResult r;
+      if (stop) {
+        r.file = scenarios[i].file;
+        r.name = scenarios[i].name;
+        r.tags = scenarios[i].tags;
+        r.outcome = Outcome::kSkipped;
+        r.skip_reason = "not run: --fail-fast after an earlier failure";
+      } else {
+        r = run_scenario(scenarios[i], env);
+        if (r.outcome == Outcome::kFailed && options.fail_fast) stop = true;
+      }
+      run.scenarios[i] = r;
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      ++done;
+      if (progress) progress(run.scenarios[i], done, scenarios.size());
+    }
+  };
+  size_t jobs = target.parallel() ? static_cast<size_t>(std::max(1, options.jobs)) : 1;
+  jobs = std::min(jobs, std::max<size_t>(1, scenarios.size()));
+  std::vector<std::thread> threads;
+  for (size_t j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  run.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+}  // namespace runner

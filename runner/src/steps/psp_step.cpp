@@ -1,0 +1,39 @@
+// Completing a hosted payment session the way a payer would, through the
+// fake's headless admin call instead of a browser.
+#include "steps/http_exchange.h"
+
+namespace runner {
+
+void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out) {
+  Interpolator in = ctx.interp();
+  std::string session = in.text(step.session);
+  if (session.empty()) {
+    // The session is the RedirectURL's last path segment.
+    std::string url = in.text(step.redirect);
+    url = url.substr(0, url.find_first_of("?#"));
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    session = url.substr(url.rfind('/') + 1);
+    if (session.empty() || url.find('/') == std::string::npos) {
+      out.failures.push_back(
+          {"error",
+           "psp: '" + in.text(step.redirect) + "' is not a RedirectURL with a session",
+           {},
+           ""});
+      return;
+    }
+  }
+  SentRequest sent = ctx.org.admin("POST", "/psp/" + percent_encode(session) + "/complete",
+                                   {{"outcome", step.outcome}});
+  out.exchange = to_exchange(sent);
+  out.detail =
+      "session " + session + " " + step.outcome + ": " + std::to_string(sent.response.status);
+  if (sent.response.status < 200 || sent.response.status > 299)
+    out.failures.push_back({"status",
+                            "completing PSP session " + session + " answered " +
+                                std::to_string(sent.response.status) + ": " +
+                                sent.response.body.substr(0, 600),
+                            {},
+                            ""});
+}
+
+}  // namespace runner

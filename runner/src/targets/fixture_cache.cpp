@@ -1,0 +1,59 @@
+#include "targets/fixture_cache.h"
+
+#include "fixture/fixture_loader.h"
+
+namespace runner {
+
+std::string FixtureCache::key(const Scenario& s) {
+  if (!s.fixture_path.empty()) return s.fixture_path;
+  return s.fixture.empty() ? "default.yaml" : s.fixture;
+}
+
+std::vector<LoadError> FixtureCache::load_all(const std::vector<const Scenario*>& scenarios) {
+  std::vector<LoadError> errors;
+  std::map<std::string, std::string> failed;  // key -> error text
+  for (const Scenario* s : scenarios) {
+    const std::string k = key(*s);
+    if (!configs_.count(k) && !failed.count(k)) {
+      fake_org::FixtureLoad load = s->fixture_path.empty() ? fake_org::load_embedded_fixture(k)
+                                                           : fake_org::load_fixture_file(k);
+      if (load.ok()) {
+        configs_.emplace(k, std::move(*load.config));
+      } else {
+        std::string text = load.error_text();
+        if (s->fixture_path.empty()) {
+          std::string names;
+          for (const auto& n : fake_org::embedded_fixture_names())
+            names += (names.empty() ? "" : ", ") + n;
+          text += "\n(embedded fixtures: " + names + "; a file path is relative to the scenario)";
+        }
+        failed.emplace(k, text);
+      }
+    }
+    auto f = failed.find(k);
+    if (f != failed.end())
+      errors.push_back({s->fixture_pos.line ? s->fixture_pos : s->pos,
+                        "fixture '" + k + "' does not load:\n" + f->second});
+  }
+  return errors;
+}
+
+const fake_org::OrgConfig* FixtureCache::get(const Scenario& s) const {
+  auto it = configs_.find(key(s));
+  return it == configs_.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,
+                                                          const std::string& instance_url,
+                                                          const TlsOptions& tls) {
+  if (config.auth.connected_apps.empty())
+    throw TargetError("fixture " + config.source_name +
+                      " has no connected app, so the runner cannot get a token");
+  const auto& app = config.auth.connected_apps.front();
+  return std::make_shared<TokenProvider>(
+      OAuthGrant{instance_url + "/services/oauth2/token", "client_credentials", app.client_id,
+                 app.client_secret, ""},
+      tls);
+}
+
+}  // namespace runner

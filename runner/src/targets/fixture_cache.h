@@ -1,0 +1,37 @@
+#pragma once
+// The org configurations scenarios ask for, loaded once per run.
+//
+// Locking: load_all() runs before any scenario starts; afterwards the cache is
+// only read, from any number of threads.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "domain/org_config.h"
+#include "scenario/loader.h"
+#include "targets/token_provider.h"
+
+namespace runner {
+
+class FixtureCache {
+ public:
+  // Loads every distinct fixture; a fixture that does not load is reported at
+  // the `fixture:` line of each scenario naming it, with the fixture's errors.
+  std::vector<LoadError> load_all(const std::vector<const Scenario*>& scenarios);
+  // nullptr when load_all() did not load it.
+  const fake_org::OrgConfig* get(const Scenario& scenario) const;
+  // The fixture file path, or the embedded fixture's name ("default.yaml" when unnamed).
+  static std::string key(const Scenario& scenario);
+
+ private:
+  std::map<std::string, fake_org::OrgConfig> configs_;
+};
+
+// The runner's token source for a fake org: client_credentials with the
+// fixture's first connected app. Throws TargetError when it has none.
+std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,
+                                                          const std::string& instance_url,
+                                                          const TlsOptions& tls);
+
+}  // namespace runner

@@ -1,0 +1,168 @@
+// The sandbox target: a real org, reached only through its OAuth token
+// endpoint and the API, as a customer's integration reaches it. No admin API,
+// so scenarios with psp or clock steps are skipped. Configured by a small YAML
+// file whose secrets come from environment variables:
+//
+//   instance_url: https://example--uat.sandbox.my.salesforce.com
+//   api_path: /services/apexrest/cpm/v2        # optional
+//   oauth:
+//     grant: refresh_token                     # or client_credentials
+//     token_url: https://test.salesforce.com/services/oauth2/token   # optional
+//     client_id: ${env:ORG_CLIENT_ID}
+//     client_secret: ${env:ORG_CLIENT_SECRET}
+//     refresh_token: ${env:ORG_REFRESH_TOKEN}
+//   ca_file: private-ca.pem                    # optional, beside this file
+//   webhook_url: https://tunnel.example.org    # optional public base of the receiver
+//   profile: lenient                           # optional (strict | lenient)
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "eval/interpolate.h"
+#include "scenario/load_context.h"
+#include "targets/target.h"
+
+namespace runner {
+namespace {
+
+struct SandboxConfig {
+  SessionConfig session;
+  OAuthGrant grant;
+  contracts::Profile profile = contracts::Profile::kLenient;
+};
+
+SandboxConfig read_config(const std::string& file, const TargetOptions& options) {
+  std::ifstream in(file);
+  if (!in) throw TargetError("cannot read the sandbox configuration " + file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string dir = std::filesystem::path(file).parent_path().string();
+  LoadContext ctx(file, dir.empty() ? "." : dir);
+  YAML::Node root;
+  try {
+    root = YAML::Load(ss.str());
+  } catch (const YAML::ParserException& e) {
+    throw TargetError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
+                      std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  SandboxConfig c;
+  Variables none;
+  Builtins env_only;
+  Interpolator interp(none, env_only);
+  // Only environment references are allowed here, and secrets must be one.
+  auto value = [&](const YAML::Node& n, const std::string& what, bool secret) -> std::string {
+    auto s = ctx.string(n, what);
+    if (!s) return "";
+    if (secret && s->find("${env:") == std::string::npos) {
+      ctx.error(n, what + " is a secret: write it as ${env:NAME} and set NAME in the environment");
+      return "";
+    }
+    try {
+      return interp.text(*s);
+    } catch (const InterpolationError& e) {
+      ctx.error(n, what + ": " + e.what());
+      return "";
+    }
+  };
+  if (!ctx.expect_map(root, "the sandbox configuration")) {
+    throw TargetError(ctx.errors().front().str());
+  }
+  ctx.check_keys(root, {"instance_url", "api_path", "oauth", "ca_file", "webhook_url", "profile"},
+                 "the sandbox configuration");
+  if (root["instance_url"])
+    c.session.instance_url = value(root["instance_url"], "instance_url", false);
+  else
+    ctx.error(root, "instance_url is required (https://<your org's domain>)");
+  while (!c.session.instance_url.empty() && c.session.instance_url.back() == '/')
+    c.session.instance_url.pop_back();
+  if (!c.session.instance_url.empty() && !split_url(c.session.instance_url))
+    ctx.error(root["instance_url"], "instance_url must be an http(s) URL");
+  std::string api_path = "/services/apexrest/cpm/v2";
+  if (root["api_path"]) api_path = value(root["api_path"], "api_path", false);
+  c.session.api_base = c.session.instance_url + api_path;
+  if (root["webhook_url"])
+    c.session.webhook_public_base = value(root["webhook_url"], "webhook_url", false);
+  if (root["ca_file"]) {
+    std::string ca = value(root["ca_file"], "ca_file", false);
+    c.session.tls.ca_file = (std::filesystem::path(ctx.base_dir()) / ca).string();
+  }
+  if (!options.ca_file.empty()) c.session.tls.ca_file = options.ca_file;
+  if (root["profile"]) {
+    auto p = contracts::profile_from_string(value(root["profile"], "profile", false));
+    if (p)
+      c.profile = *p;
+    else
+      ctx.error(root["profile"], "profile is strict or lenient");
+  }
+  const YAML::Node oauth = root["oauth"];
+  if (!oauth) {
+    ctx.error(root, "oauth is required (grant, client_id, client_secret, refresh_token)");
+  } else if (ctx.expect_map(oauth, "oauth")) {
+    ctx.check_keys(oauth, {"grant", "token_url", "client_id", "client_secret", "refresh_token"},
+                   "oauth");
+    c.grant.grant_type = oauth["grant"] ? value(oauth["grant"], "oauth.grant", false) : "";
+    if (c.grant.grant_type != "refresh_token" && c.grant.grant_type != "client_credentials")
+      ctx.error(oauth["grant"] ? oauth["grant"] : oauth,
+                "oauth.grant is refresh_token or client_credentials");
+    c.grant.token_url = oauth["token_url"] ? value(oauth["token_url"], "oauth.token_url", false)
+                                           : c.session.instance_url + "/services/oauth2/token";
+    if (oauth["client_id"])
+      c.grant.client_id = value(oauth["client_id"], "oauth.client_id", false);
+    else
+      ctx.error(oauth, "oauth.client_id is required");
+    if (oauth["client_secret"])
+      c.grant.client_secret = value(oauth["client_secret"], "oauth.client_secret", true);
+    else
+      ctx.error(oauth, "oauth.client_secret is required");
+    if (c.grant.grant_type == "refresh_token") {
+      if (oauth["refresh_token"])
+        c.grant.refresh_token = value(oauth["refresh_token"], "oauth.refresh_token", true);
+      else
+        ctx.error(oauth, "oauth.refresh_token is required for the refresh_token grant");
+    }
+  }
+  if (!ctx.errors().empty()) {
+    std::string all;
+    for (const auto& e : ctx.errors()) all += (all.empty() ? "" : "\n") + e.str();
+    throw TargetError(all);
+  }
+  return c;
+}
+
+class SandboxTarget final : public Target {
+ public:
+  SandboxTarget(std::string file, const TargetOptions& options)
+      : file_(std::move(file)), config_(read_config(file_, options)) {
+    tokens_ = std::make_shared<TokenProvider>(config_.grant, config_.session.tls);
+  }
+  std::string describe() const override { return "sandbox " + config_.session.instance_url; }
+  bool parallel() const override { return true; }
+  contracts::Profile default_profile() const override { return config_.profile; }
+  std::vector<LoadError> prepare(const std::vector<const Scenario*>&) override { return {}; }
+
+  std::optional<std::string> skip_reason(const Scenario& s) const override {
+    auto i = s.first_admin_step();
+    if (!i) return std::nullopt;
+    const Step& step = s.steps[*i];
+    return "step " + std::to_string(*i + 1) + " (" + to_string(step.kind) + ", " + step.pos.str() +
+           ") needs the fake's admin API, which a real org does not have";
+  }
+
+  std::unique_ptr<OrgSession> open(const Scenario&) override {
+    return std::make_unique<OrgSession>(config_.session, tokens_);
+  }
+
+ private:
+  std::string file_;
+  SandboxConfig config_;
+  std::shared_ptr<TokenProvider> tokens_;  // one token for the run, shared by its scenarios
+};
+
+}  // namespace
+
+std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,
+                                            const TargetOptions& options) {
+  return std::make_unique<SandboxTarget>(config_file, options);
+}
+
+}  // namespace runner
