@@ -38,7 +38,14 @@ Result<Money> parse_amount(const nlohmann::json& value, int scale, const std::st
   if (text.empty()) return bad("is empty; send a positive number such as 25.00");
   // Exponent forms come from doubles like 1e-05; expand through the double.
   if (text.find_first_of("eE") != std::string::npos) {
-    double d = std::stod(text);
+    size_t used = 0;
+    double d = 0;
+    try {
+      d = std::stod(text, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != text.size() || !std::isfinite(d)) return bad("is not a number");
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", scale + 1, d);
     text = buf;

@@ -1,5 +1,8 @@
 #include "org.h"
 
+#include "events/webhook_engine.h"
+#include "events/webhook_event_sink.h"
+#include "events/webhook_sender.h"
 #include "fields.h"
 #include "views.h"
 
@@ -35,6 +38,10 @@ Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
   auto cfg = std::make_shared<const OrgConfig>(std::move(config));
   std::shared_ptr<Org> org(new Org(cfg, std::make_shared<AdjustableClock>(deps.base_clock),
                                    std::make_shared<IdGenerator>(deps.random)));
+  org->webhooks_ = std::make_unique<WebhookEngine>(
+      cfg->webhooks, cfg->remote_sites, org->clock_,
+      deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random);
+  org->events_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
   if (auto s = org->seed(); !s.ok()) return s.errors();
   return org;
 }
@@ -50,7 +57,14 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
   tokens_ = std::make_unique<TokenStore>(config_->auth, clock_, ids_, org_id_);
 }
 
+Org::~Org() = default;
+
+void Org::clock_changed() {
+  webhooks_->on_clock_changed();
+}
+
 void Org::reset() {
+  webhooks_->reset();
   clock_->reset();
   idempotency_.reset();
   psp_sessions_.reset();
@@ -111,7 +125,7 @@ Result<RecordPtr> Org::find_record(std::string_view id_or_guid, std::string_view
     auto r = store_.read([&](const RecordStore& s) { return s.get(*id18); });
     if (r) return r;
   } else {
-    return make_error(error_code::kInvalidData, "ID",
+    return make_error(error_code::kMissingCoreParameter, "ID",
                       "'" + shown + "' is not a valid " + std::string(what) +
                           " id: expected a 15- or 18-character record id or a GUID",
                       ErrorKind::kMalformedId);

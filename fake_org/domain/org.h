@@ -5,6 +5,7 @@
 // Locking rule: config is immutable; the clock and id generator are
 // internally thread-safe; records are guarded by RecordStore's own lock.
 // TokenStore has its own lock. Org adds no lock of its own.
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,9 +20,14 @@
 
 namespace fake_org {
 
+class WebhookEngine;
+class WebhookSender;
+
 struct OrgDeps {
   std::shared_ptr<const Clock> base_clock;  // default: SystemClock
   std::shared_ptr<RandomSource> random;     // default: OsRandom
+  // Makes the webhook engine's HTTP sender; default: real HTTP (cpp-httplib).
+  std::function<std::unique_ptr<WebhookSender>()> webhook_sender;
 };
 
 class Org {
@@ -45,6 +51,10 @@ class Org {
   // wiring, before requests arrive; a RecordingEventSink until then.
   EventSink& events() { return *events_; }
   void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
+  WebhookEngine& webhooks() { return *webhooks_; }
+  // The org clock moved (admin API): work that came due runs now.
+  void clock_changed();
+  ~Org();
 
   // Back to the fixture's initial records and real time. Id sequences restart,
   // so the same scenario sees the same record ids after a reset.
@@ -70,7 +80,8 @@ class Org {
   std::unique_ptr<TokenStore> tokens_;
   IdempotencyStore idempotency_;
   PspSessionStore psp_sessions_;
-  std::shared_ptr<EventSink> events_ = std::make_shared<RecordingEventSink>();
+  std::unique_ptr<WebhookEngine> webhooks_;
+  std::shared_ptr<EventSink> events_;  // feeds webhooks_, so it is destroyed first
 };
 
 // Indexes every org keeps: one per deduplication rule of the fixture

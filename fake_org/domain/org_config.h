@@ -243,6 +243,10 @@ struct OrgSettings {
   // error_code -> HTTP status overrides of the default mapping (docs/decisions.md).
   std::map<std::string, int> error_status;
   std::optional<std::string> base_path;  // default "/services/apexrest/cpm/v2"
+  // A payer with a Contact and no Account: "none" leaves the contact without an
+  // account; "household" creates "<LastName> Household" of the Account's default
+  // record type, as the nonprofit package does.
+  std::string contact_without_account = "none";
 };
 
 struct OrgConfig {

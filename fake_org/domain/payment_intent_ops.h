@@ -16,6 +16,17 @@
 namespace fake_org {
 
 struct OperationContext {
+  OperationContext(Org& o, Transaction& t, TimePoint n, const PaymentIntentRequest& r,
+                   const IntentContext& i, std::string pi, ResolvedSettings s)
+      : org(o),
+        config(o.config()),
+        tx(t),
+        now(n),
+        req(r),
+        intent(i),
+        payment_intent_id(std::move(pi)),
+        settings(s) {}
+
   Org& org;
   const OrgConfig& config;
   Transaction& tx;

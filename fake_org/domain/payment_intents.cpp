@@ -212,7 +212,7 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
   std::optional<PspSession> session;
   std::vector<DomainEvent> events;
   auto result = org_.records().write<IntentResult>([&](Transaction& tx) -> Result<IntentResult> {
-    OperationContext op{org_, org_.config(), tx, org_.clock().now(), req, ctx, pi_id, *settings};
+    OperationContext op(org_, tx, org_.clock().now(), req, ctx, pi_id, *settings);
     Result<IntentResult> r = [&]() -> Result<IntentResult> {
       switch (req.operation) {
         case Operation::kNewOneTime:
@@ -243,7 +243,7 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
 Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) const {
   std::string id(payment_intent_id);
   if (id.rfind("pi_", 0) != 0)
-    return make_error(error_code::kInvalidData, "ID",
+    return make_error(error_code::kMissingCoreParameter, "ID",
                       "'" + id + "' is not a payment intent id: they begin with pi_",
                       ErrorKind::kMalformedId);
   return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {

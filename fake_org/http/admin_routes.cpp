@@ -1,7 +1,9 @@
 #include <algorithm>
 
+#include "events/webhook_engine.h"
 #include "responses.h"
 #include "routes.h"
+#include "webhook_admin_routes.h"
 
 namespace fake_org::http {
 
@@ -34,6 +36,7 @@ size_t size_param(const httplib::Request& req, const char* name, size_t fallback
 }  // namespace
 
 void add_admin_routes(Router& router, Org& org) {
+  add_webhook_admin_routes(router, org.webhooks());
   router.add("GET", "/health", [&org](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
@@ -88,6 +91,7 @@ void add_admin_routes(Router& router, Org& org) {
                                             b["set"].dump())});
       org.clock().set(*t);
     }
+    org.clock_changed();
     send_json(c.res, 200, {{"now", format_iso8601(org.clock().now())}});
   });
 

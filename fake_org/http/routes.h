@@ -8,6 +8,9 @@ namespace fake_org::http {
 // GET /PaymentMethods, /SourceConnector, /PackageActions (spec 4.5, 4.6).
 void add_info_routes(Router& router, Org& org);
 
+// POST /PaymentIntent, GET /PaymentIntent/{ID}, GET /Installment/{ID} (spec 4.1-4.3).
+void add_payment_intent_routes(Router& router, Org& org, bool tls);
+
 // /__admin: health, reset, clock, records (the fake's own API, not the spec's).
 void add_admin_routes(Router& router, Org& org);
 

@@ -104,6 +104,7 @@ void Server::configure() {
   // then the route table.
   auto api = std::make_shared<Router>();
   add_info_routes(*api, org);
+  add_payment_intent_routes(*api, org, tls);
   std::string base = org.config().base_path();
   auto api_handler = [api, base, &org](const httplib::Request& req, httplib::Response& res) {
     auto token = authenticate_request(req, org.tokens());
