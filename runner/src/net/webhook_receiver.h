@@ -6,6 +6,7 @@
 // Locking: mutex_ guards inboxes_ and next_slot_; changed_ is notified after
 // every delivery. Predicates passed to await() run with mutex_ held and must
 // not call back into the receiver.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -64,6 +65,7 @@ class WebhookReceiver {
   std::thread thread_;
   std::string host_;
   int port_ = 0;
+  std::atomic<bool> listener_done_{false};
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
