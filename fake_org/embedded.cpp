@@ -18,6 +18,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.log_level = options.log_level;
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;
+  so.check_contracts = options.check_contracts;
   e->server_ = std::make_unique<http::Server>(e->org_, so);
   std::string error;
   if (!e->server_->start(&error))

@@ -15,7 +15,8 @@ struct EmbeddedOptions {
   http::LogLevel log_level = http::LogLevel::kQuiet;
   int threads = 16;
   std::string tls_cert_file, tls_key_file;
-  OrgDeps deps;  // clock and randomness, for tests
+  bool check_contracts = true;  // every response and webhook against the strict contracts
+  OrgDeps deps;                 // clock and randomness, for tests
 };
 
 class EmbeddedOrg {

@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "quiet, error, info (one line per request) or debug")
       ->capture_default_str()
       ->check(CLI::IsMember({"quiet", "error", "info", "debug"}));
+  app.add_flag(
+      "--check-contracts", options.check_contracts,
+      "Validate every response and webhook against the strict contracts; log each mismatch loudly "
+      "(count in GET /__admin/health, details in GET /__admin/contracts)");
   app.add_flag("--admin-open", options.admin_open,
                "Answer /__admin from any address, not only loopback (never on a shared network)");
   CLI11_PARSE(app, argc, argv);

@@ -25,6 +25,11 @@ std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
                  objects::kPayment,
                  {fields::payment::kInstallment},
                  false});
+  out.push_back({index_name::kProfileByContactMethod,
+                 objects::kPaymentProfile,
+                 {fields::payment_profile::kContact, fields::payment_profile::kMethod,
+                  fields::payment_profile::kProcessor},
+                 false});
   return out;
 }
 
@@ -41,7 +46,8 @@ Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
   org->webhooks_ = std::make_unique<WebhookEngine>(
       cfg->webhooks, cfg->remote_sites, org->clock_,
       deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random);
-  org->events_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
+  org->webhook_sink_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
+  org->events_ = org->webhook_sink_;
   if (auto s = org->seed(); !s.ok()) return s.errors();
   return org;
 }
@@ -58,6 +64,11 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
 }
 
 Org::~Org() = default;
+
+void Org::set_contract_monitor(std::shared_ptr<ContractMonitor> monitor) {
+  monitor_ = monitor;
+  webhook_sink_->set_monitor(std::move(monitor));
+}
 
 void Org::clock_changed() {
   webhooks_->on_clock_changed();

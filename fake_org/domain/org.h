@@ -22,6 +22,8 @@ namespace fake_org {
 
 class WebhookEngine;
 class WebhookSender;
+class WebhookEventSink;
+class ContractMonitor;
 
 struct OrgDeps {
   std::shared_ptr<const Clock> base_clock;  // default: SystemClock
@@ -52,6 +54,9 @@ class Org {
   EventSink& events() { return *events_; }
   void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
   WebhookEngine& webhooks() { return *webhooks_; }
+  // --check-contracts: set while wiring, before requests arrive.
+  void set_contract_monitor(std::shared_ptr<ContractMonitor> monitor);
+  ContractMonitor* contract_monitor() const { return monitor_.get(); }
   // The org clock moved (admin API): work that came due runs now.
   void clock_changed();
   ~Org();
@@ -82,6 +87,8 @@ class Org {
   PspSessionStore psp_sessions_;
   std::unique_ptr<WebhookEngine> webhooks_;
   std::shared_ptr<EventSink> events_;  // feeds webhooks_, so it is destroyed first
+  std::shared_ptr<WebhookEventSink> webhook_sink_;
+  std::shared_ptr<ContractMonitor> monitor_;
 };
 
 // Indexes every org keeps: one per deduplication rule of the fixture

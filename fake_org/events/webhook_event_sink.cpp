@@ -11,6 +11,7 @@ void WebhookEventSink::publish(std::vector<DomainEvent> events) {
     if (settings_.installment_type_style == "sample" && type.rfind("installment.", 0) == 0)
       type = "installment";
     nlohmann::json body = {{"type", type}, {"data", std::move(e.data)}};
+    if (monitor_) monitor_->check_webhook(body);
     engine_.enqueue(WebhookEvent{type, e.payment_intent_id, e.webhook_url, std::move(body)});
   }
 }

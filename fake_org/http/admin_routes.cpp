@@ -1,6 +1,8 @@
 #include <algorithm>
 
+#include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
+#include "psp_routes.h"
 #include "responses.h"
 #include "routes.h"
 #include "webhook_admin_routes.h"
@@ -37,6 +39,7 @@ size_t size_param(const httplib::Request& req, const char* name, size_t fallback
 
 void add_admin_routes(Router& router, Org& org) {
   add_webhook_admin_routes(router, org.webhooks());
+  add_psp_admin_routes(router, org);
   router.add("GET", "/health", [&org](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
@@ -45,7 +48,18 @@ void add_admin_routes(Router& router, Org& org) {
                {"orgId", org.org_id()},
                {"fixture", org.config().source_name},
                {"records", n},
-               {"now", format_iso8601(org.clock().now())}});
+               {"now", format_iso8601(org.clock().now())},
+               {"contract_violations", org.contract_monitor()
+                                           ? nlohmann::json(org.contract_monitor()->violations())
+                                           : nlohmann::json()}});
+  });
+
+  router.add("GET", "/contracts", [&org](Call& c) {
+    if (!org.contract_monitor()) return send_json(c.res, 200, {{"checking", false}});
+    send_json(c.res, 200,
+              {{"checking", true},
+               {"violations", org.contract_monitor()->violations()},
+               {"recent", org.contract_monitor()->recent()}});
   });
 
   router.add("POST", "/reset", [&org](Call& c) {

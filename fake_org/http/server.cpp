@@ -7,7 +7,9 @@
 #include <iostream>
 #include <mutex>
 
+#include "events/contract_monitor.h"
 #include "oauth_routes.h"
+#include "psp_routes.h"
 #include "request_log.h"
 #include "responses.h"
 #include "router.h"
@@ -96,15 +98,26 @@ void Server::configure() {
 
   Org& org = *org_;
   bool tls = tls_;
+  if (options_.check_contracts) {
+    auto monitor = std::make_shared<ContractMonitor>(options_.log_level != LogLevel::kQuiet);
+    org.set_contract_monitor(monitor);
+    s.set_post_routing_handler([monitor](const httplib::Request& req, httplib::Response& res) {
+      if (req.path.rfind("/__admin", 0) == 0) return;  // the fake's own API has no contract
+      monitor->check_response(req.method, req.path, res.status, res.body);
+    });
+  }
   register_oauth_routes(
       s, OAuthContext{&org.config(), &org.tokens(),
                       [tls](const httplib::Request& r) { return origin_of(r, tls); }});
+
+  register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
 
   // The API: bearer token first (the platform answers 401 before routing),
   // then the route table.
   auto api = std::make_shared<Router>();
   add_info_routes(*api, org);
   add_payment_intent_routes(*api, org, tls);
+  add_recurring_routes(*api, org);
   std::string base = org.config().base_path();
   auto api_handler = [api, base, &org](const httplib::Request& req, httplib::Response& res) {
     auto token = authenticate_request(req, org.tokens());

@@ -30,6 +30,7 @@ struct ServerOptions {
   std::string tls_key_file;
   bool admin_open = false;  // answer /__admin from any address, not only loopback
   LogLevel log_level = LogLevel::kInfo;
+  bool check_contracts = false;  // validate every response and webhook against contracts/
 };
 
 class Server {

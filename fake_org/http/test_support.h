@@ -8,6 +8,7 @@
 #include <string>
 
 #include "embedded.h"
+#include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 
 namespace fake_org::testing {
@@ -39,6 +40,14 @@ class TestOrg {
         client_("127.0.0.1", org_->port()),
         base_(org_->org().config().base_path()) {
     client_.set_tcp_nodelay(true);
+  }
+
+  // Every test runs with the fake checking its own output against the contracts.
+  ~TestOrg() {
+    if (auto* m = org().contract_monitor()) {
+      INFO("contract violations:\n" << m->recent().dump(2));
+      CHECK(m->violations() == 0);
+    }
   }
 
   Org& org() { return org_->org(); }
