@@ -25,6 +25,8 @@ struct PspSession {
   std::string success_url, failure_url;
   std::string status = "pending";  // pending | completed | failed | cancelled
   int attempts = 0;                // payer actions so far (a decline keeps it open)
+  std::string last_outcome;        // success | failure | cancel of the latest action
+  std::string payment_id;          // the cpm__Payment__c of a completed session
   TimePoint created{};
 };
 
@@ -39,6 +41,24 @@ class PspSessionStore {
     auto it = sessions_.find(id);
     if (it == sessions_.end()) return std::nullopt;
     return it->second;
+  }
+  // The newest session of an installment (a pay-existing request opens another).
+  std::optional<PspSession> find_by_installment(const std::string& installment_id) const {
+    std::lock_guard lock(mu_);
+    const PspSession* best = nullptr;
+    for (const auto& [id, s] : sessions_)
+      if (s.installment_id == installment_id && (!best || best->created < s.created)) best = &s;
+    if (!best) return std::nullopt;
+    return *best;
+  }
+  // Changes one session under the lock; false when the id is unknown.
+  template <typename F>
+  bool update(const std::string& id, F&& fn) {
+    std::lock_guard lock(mu_);
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return false;
+    fn(it->second);
+    return true;
   }
   void reset() {
     std::lock_guard lock(mu_);

@@ -1,0 +1,113 @@
+#include "events/psp_simulator.h"
+
+#include <httplib.h>
+
+#include <cctype>
+#include <random>
+
+namespace fake_org {
+
+namespace {
+
+std::string digits_only(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (std::isdigit(static_cast<unsigned char>(c))) out += c;
+  return out;
+}
+
+std::string compact_upper(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string brand_of(const std::string& number) {
+  if (number.empty()) return "Visa";
+  switch (number[0]) {
+    case '4':
+      return "Visa";
+    case '5':
+    case '2':
+      return "Mastercard";
+    case '3':
+      return "American Express";
+    case '6':
+      return "Discover";
+    default:
+      return "Unknown";
+  }
+}
+
+std::string reference() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char* alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  std::string s = "psp_";
+  for (int i = 0; i < 20; ++i) s += alphabet[rng() % 36];
+  return s;
+}
+
+bool is_bank_method(const PspSession& s) {
+  return s.method.find("Debit") != std::string::npos || s.method.find("SEPA") != std::string::npos;
+}
+
+}  // namespace
+
+bool is_psp_outcome(const std::string& outcome) {
+  return outcome == "success" || outcome == "failure" || outcome == "cancel";
+}
+
+nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& action, int year) {
+  nlohmann::json j = {{"session", session.id},
+                      {"payment_intent", session.payment_intent_id},
+                      {"outcome", action.outcome},
+                      {"psp_reference", reference()}};
+  if (action.outcome == "cancel") return j;
+  if (is_bank_method(session) || !action.iban.empty()) {
+    std::string iban = compact_upper(action.iban);
+    if (iban.empty()) iban = psp_magic::kIbanSuccess;
+    if (iban == psp_magic::kIbanDecline && action.outcome == "success") j["outcome"] = "failure";
+    j["bank"] = {{"iban", iban}, {"holder", action.holder}};
+    return j;
+  }
+  std::string number = digits_only(action.card_number);
+  if (number.empty()) number = psp_magic::kCardSuccess;
+  if (number == psp_magic::kCardDecline && action.outcome == "success") {
+    j["outcome"] = "failure";
+    j["decline_reason"] = "card_declined";
+  }
+  j["card"] = {{"brand", brand_of(number)},
+               {"last4", number.size() >= 4 ? number.substr(number.size() - 4) : number},
+               {"exp_month", action.expiry_month > 0 ? action.expiry_month : 12},
+               {"exp_year", action.expiry_year > 0 ? action.expiry_year : year + 3}};
+  if (!action.holder.empty()) j["card"]["holder"] = action.holder;
+  return j;
+}
+
+CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
+                                 const nlohmann::json& body) {
+  std::unique_ptr<httplib::ClientImpl> client;
+  if (tls) {
+    auto ssl = std::make_unique<httplib::SSLClient>(host, port);
+    ssl->enable_server_certificate_verification(false);
+    client = std::move(ssl);
+  } else {
+    client = std::make_unique<httplib::ClientImpl>(host, port);
+  }
+  client->set_connection_timeout(5);
+  client->set_read_timeout(10);
+  CallbackAnswer out;
+  auto r = client->Post("/psp/callback", body.dump(), "application/json");
+  if (!r) {
+    out.error = httplib::to_string(r.error());
+    return out;
+  }
+  out.status = r->status;
+  out.raw = r->body;
+  out.body = nlohmann::json::parse(r->body, nullptr, false);
+  return out;
+}
+
+}  // namespace fake_org

@@ -1,0 +1,55 @@
+#pragma once
+// The simulated PSP: turns what the payer did on the hosted page (or what the
+// headless driver asks for) into the PSP's callback to the org, and sends that
+// callback over real HTTP to the fake's own POST /psp/callback, as a real PSP
+// would. No domain calls here: the org learns of the payment only through
+// the callback.
+//
+// Magic card numbers (as test cards of real PSPs; any brand by first digit):
+//   4242 4242 4242 4242  success (also the default when no number is given)
+//   4000 0000 0000 0002  declined (the payer may retry)
+//   any other number     success with that number's brand and last four
+// Magic IBANs (hosted bank methods):
+//   DE89370400440532013000 (or any other)  success
+//   DE62370400440532013001                 declined
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "domain/psp_sessions.h"
+
+namespace fake_org {
+
+namespace psp_magic {
+inline constexpr const char* kCardSuccess = "4242424242424242";
+inline constexpr const char* kCardDecline = "4000000000000002";
+inline constexpr const char* kIbanSuccess = "DE89370400440532013000";
+inline constexpr const char* kIbanDecline = "DE62370400440532013001";
+}  // namespace psp_magic
+
+struct PayerAction {
+  std::string outcome;      // success | failure | cancel (what the payer pressed)
+  std::string card_number;  // optional, spaces allowed
+  int expiry_month = 0, expiry_year = 0;
+  std::string iban, holder;
+};
+
+bool is_psp_outcome(const std::string& outcome);
+
+// The callback body: {"session", "outcome", "psp_reference", "card": {...} | "bank": {...}}.
+// A magic decline number turns "success" into "failure". `year` is the org's
+// current year (default expiry: December, year + 3).
+nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& action, int year);
+
+struct CallbackAnswer {
+  int status = 0;       // 0: transport error
+  nlohmann::json body;  // the org's JSON answer
+  std::string error;    // transport error text
+  std::string raw;      // the raw body
+};
+
+// POST {scheme}://{host}:{port}/psp/callback. With tls the certificate is not
+// verified (the fake's own, often self-signed, certificate).
+CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
+                                 const nlohmann::json& body);
+
+}  // namespace fake_org

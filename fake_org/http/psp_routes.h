@@ -1,0 +1,22 @@
+#pragma once
+// The simulated PSP on the fake's own server (spec 1, 3, 6.2):
+//   GET  /psp/checkout/{session}   the hosted payment page (HTML, no auth, as a PSP page)
+//   POST /psp/checkout/{session}   the payer's form: action=pay|decline|cancel, card_number;
+//                                  the PSP calls back POST /psp/callback over HTTP, then
+//                                  303 to SuccessURL/FailureURL?payment_intent=pi_...
+//   POST /psp/callback             the PSP -> org callback: applies complete/decline/cancel
+// and on the admin API (mounted under /__admin):
+//   POST /psp/{session}/complete   {"outcome":"success"|"failure"|"cancel", card fields...}
+//                                  the headless driver: same callback path; answers
+//                                  {session, status, redirect}; 404 / 400 / 409.
+#include <httplib.h>
+
+#include "domain/org.h"
+#include "http/router.h"
+
+namespace fake_org::http {
+
+void register_psp_pages(httplib::Server& server, Org& org, bool tls);
+void add_psp_admin_routes(Router& router, Org& org);
+
+}  // namespace fake_org::http

@@ -1,0 +1,243 @@
+// The simulated PSP: hosted page, payer actions with the PSP's HTTP callback,
+// the headless admin driver, and the state changes of spec 3 (installment
+// collected, payment record, payment profile, installment.status_change).
+#include <catch2/catch.hpp>
+
+#include "domain/collections.h"
+#include "events/psp_simulator.h"
+#include "events/webhook_test_support.h"
+#include "test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+json card_intent(const std::string& webhook = "") {
+  json b = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry?step=2"},
+      {"Payer",
+       {{"Contact",
+         {{"CrmFields",
+           {{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "ada@example.org"}}}}}}},
+      {"OneTime", {{"Amount", 25}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  if (!webhook.empty()) b["WebhookURL"] = webhook;
+  return b;
+}
+
+struct Intent {
+  std::string id, session, installment;
+};
+
+Intent create(TestOrg& t, const std::string& webhook = "") {
+  auto r = t.post("/PaymentIntent", card_intent(webhook));
+  REQUIRE(r.status == 200);
+  Intent i;
+  i.id = r.json["Id"];
+  std::string redirect = r.json["RedirectURL"];
+  i.session = redirect.substr(redirect.rfind('/') + 1);
+  auto pi = t.get("/PaymentIntent/" + i.id);
+  i.installment = pi.json["OneTime"]["Id"];
+  return i;
+}
+
+httplib::Client page_client(TestOrg& t) {
+  httplib::Client c("127.0.0.1", t.embedded().port());
+  c.set_follow_location(false);
+  return c;
+}
+
+httplib::Result press(TestOrg& t, const std::string& session, const std::string& action,
+                      const std::string& card = "") {
+  auto c = page_client(t);
+  httplib::Params form{{"action", action}};
+  if (!card.empty()) form.emplace("card_number", card);
+  return c.Post(("/psp/checkout/" + session).c_str(), form);
+}
+
+}  // namespace
+
+TEST_CASE("the hosted page shows merchant, amount, method and the three buttons", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto c = page_client(t);
+  auto r = c.Get(("/psp/checkout/" + i.session).c_str());
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->get_header_value("Content-Type").find("text/html") == 0);
+  CHECK(r->body.find("25.00 EUR") != std::string::npos);
+  CHECK(r->body.find("CreditCard") != std::string::npos);
+  CHECK(r->body.find("Stripe") != std::string::npos);
+  CHECK(r->body.find(t.org().config().org.name) != std::string::npos);
+  for (const char* b : {">Pay<", ">Decline<", ">Cancel<", "card_number"})
+    CHECK(r->body.find(b) != std::string::npos);
+  CHECK(r->body.find("http") == std::string::npos);  // no external assets
+
+  auto missing = c.Get("/psp/checkout/cs_nope");
+  REQUIRE(missing);
+  CHECK(missing->status == 404);
+  CHECK(missing->body.find("<html") != std::string::npos);
+}
+
+TEST_CASE("Pay on the page collects the installment and lands on the SuccessURL", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto r = press(t, i.session, "pay", "4242 4242 4242 4242");
+  REQUIRE(r);
+  CHECK(r->status == 303);
+  CHECK(r->get_header_value("Location") == "https://shop.example/thanks?payment_intent=" + i.id);
+
+  auto inst = t.get("/Installment/" + i.installment);
+  REQUIRE(inst.status == 200);
+  CHECK(inst.json["Status"] == "Collected");
+  CHECK(inst.json["AmountOpen"] == 0);
+  REQUIRE(inst.json["Payments"].size() == 1);
+  std::string today = format_date(date_of(t.org().clock().now()));
+  CHECK(inst.json["Payments"][0]["CollectionDate"] == today);
+  CHECK(inst.json["Payments"][0]["Amount"] == 25);
+  CHECK(inst.json["Payments"][0]["PaymentProcessor"] == "Stripe");
+
+  auto profiles = t.get("/__admin/records/cpm__Payment_Profile__c", false);
+  REQUIRE(profiles.json["totalSize"] == 1);
+  auto profile = profiles.json["records"][0];
+  CHECK(profile["cpm__Card_Last_Four__c"] == "4242");
+  CHECK(profile["cpm__Card_Brand__c"] == "Visa");
+  CHECK(t.org().psp_sessions().get(i.session)->status == "completed");
+
+  // The page of a completed session, and a second Pay, charge nothing again.
+  auto c = page_client(t);
+  auto again = c.Get(("/psp/checkout/" + i.session).c_str());
+  REQUIRE(again);
+  CHECK(again->body.find("already completed") != std::string::npos);
+  auto second = press(t, i.session, "pay");
+  REQUIRE(second);
+  CHECK(second->body.find("already completed") != std::string::npos);
+  CHECK(t.get("/Installment/" + i.installment).json["Payments"].size() == 1);
+}
+
+TEST_CASE("a declined card keeps the installment open; the payer retries and pays", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto declined = press(t, i.session, "pay", psp_magic::kCardDecline);
+  REQUIRE(declined);
+  CHECK(declined->status == 303);
+  CHECK(declined->get_header_value("Location") ==
+        "https://shop.example/sorry?step=2&payment_intent=" + i.id);
+  auto inst = t.get("/Installment/" + i.installment);
+  CHECK(inst.json["Status"] == "Outstanding");
+  CHECK(inst.json["Payments"].empty());
+
+  auto paid = press(t, i.session, "pay", "5555 5555 5555 4444");
+  REQUIRE(paid);
+  CHECK(paid->status == 303);
+  CHECK(paid->get_header_value("Location").rfind("https://shop.example/thanks", 0) == 0);
+  inst = t.get("/Installment/" + i.installment);
+  CHECK(inst.json["Status"] == "Collected");
+  CHECK(inst.json["Payments"].size() == 1);
+  auto s = t.org().psp_sessions().get(i.session);
+  CHECK(s->attempts == 2);
+  auto profile = t.get("/__admin/records/cpm__Payment_Profile__c", false).json["records"][0];
+  CHECK(profile["cpm__Card_Last_Four__c"] == "4444");
+  CHECK(profile["cpm__Card_Brand__c"] == "Mastercard");
+}
+
+TEST_CASE("Cancel on the page goes to the FailureURL and leaves the installment open", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto r = press(t, i.session, "cancel");
+  REQUIRE(r);
+  CHECK(r->status == 303);
+  CHECK(r->get_header_value("Location").rfind("https://shop.example/sorry", 0) == 0);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->status == "cancelled");
+}
+
+TEST_CASE("the admin driver completes a session through the callback", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto bad = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "maybe"}}, false);
+  CHECK(bad.status == 400);
+  CHECK(bad.json["Errors"][0]["error_code"].is_string());
+  auto unknown = t.post("/__admin/psp/cs_unknown/complete", {{"outcome", "success"}}, false);
+  CHECK(unknown.status == 404);
+  CHECK(unknown.json["Errors"][0]["error_message"].is_string());
+
+  auto fail = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "failure"}}, false);
+  CHECK(fail.status == 200);
+  CHECK(fail.json["status"] == "failed");
+  CHECK(fail.json["redirect"] == "https://shop.example/sorry?step=2&payment_intent=" + i.id);
+
+  auto ok = t.post("/__admin/psp/" + i.session + "/complete",
+                   {{"outcome", "success"}, {"card_number", "4242424242424242"}}, false);
+  REQUIRE(ok.status == 200);
+  CHECK(ok.json["session"] == i.session);
+  CHECK(ok.json["status"] == "completed");
+  CHECK(ok.json["redirect"] == "https://shop.example/thanks?payment_intent=" + i.id);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+
+  auto twice = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "success"}}, false);
+  CHECK(twice.status == 409);
+  CHECK(twice.json["Errors"][0]["error_code"].is_string());
+}
+
+TEST_CASE("collecting publishes installment.status_change to the WebhookURL", "[psp]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  std::string hook = "http://127.0.0.1:" + std::to_string(port) + "/hooks";
+  auto i = create(t, hook);
+  auto ok = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "success"}}, false);
+  REQUIRE(ok.status == 200);
+  bool arrived = eventually([&] {
+    for (const auto& r : receiver.requests()) {
+      auto b = json::parse(r.body, nullptr, false);
+      if (b.is_object() && b.value("type", "") == "installment.status_change") return true;
+    }
+    return false;
+  });
+  REQUIRE(arrived);
+  for (const auto& r : receiver.requests()) {
+    auto b = json::parse(r.body);
+    if (b["type"] != "installment.status_change") continue;
+    CHECK(b["data"]["Id"] == i.installment);
+    CHECK(b["data"]["Status"] == "Collected");
+    CHECK(b["data"]["AmountOpen"] == 0);
+    CHECK(b["data"]["PaymentIntentId"] == i.id);
+    CHECK(b["data"]["Payments"].size() == 1);
+  }
+  auto log = t.get("/__admin/webhooks?payment_intent=" + i.id, false);
+  bool logged = false;
+  for (const auto& e : log.json["events"])
+    if (e.dump().find("installment.status_change") != std::string::npos) logged = true;
+  CHECK(logged);
+}
+
+TEST_CASE("the domain completes by installment id and dedups the profile per contact", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto a = create(t);
+  auto b = create(t);  // same contact (deduplicated by email)
+  PspOutcome o;
+  o.card_brand = "Visa";
+  o.last_four = "1111";
+  REQUIRE(complete_payment(t.org(), a.installment, o).ok());
+  o.last_four = "2222";
+  REQUIRE(complete_payment(t.org(), b.session, o).ok());
+  // One profile per contact + method + processor.
+  auto contact_of = [&](const std::string& inst) {
+    return t.get("/__admin/records/cpm__Installment__c/" + inst, false)
+        .json.value("cpm__Contact__c", "");
+  };
+  bool same_contact = contact_of(a.installment) == contact_of(b.installment);
+  auto profiles = t.get("/__admin/records/cpm__Payment_Profile__c", false);
+  CHECK(profiles.json["totalSize"] == (same_contact ? 1 : 2));
+  CHECK(profiles.json["records"].back()["cpm__Card_Last_Four__c"] == "2222");
+  auto again = complete_payment(t.org(), a.session, o);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.errors()[0].kind == ErrorKind::kConflict);
+  CHECK(decline_payment(t.org(), "cs_nothing").errors()[0].kind == ErrorKind::kNotFound);
+  CHECK(append_payment_intent("https://x/y?a=1", "pi_1") == "https://x/y?a=1&payment_intent=pi_1");
+}
