@@ -230,18 +230,22 @@ PspStep load_psp(LoadContext& ctx, const YAML::Node& n, const std::set<std::stri
   return p;
 }
 
-ClockStep load_clock(LoadContext& ctx, const YAML::Node& n) {
+ClockStep load_clock(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined) {
   ClockStep c;
   if (!ctx.expect_map(n, "clock")) return c;
   ctx.check_keys(n, {"advance", "set"}, "clock");
   if (n["advance"]) {
     c.advance = ctx.string(n["advance"], "clock.advance").value_or("");
-    if (!fake_org::parse_duration(c.advance))
+    if (c.advance.find("${") != std::string::npos)
+      ctx.check_refs_text(c.advance, n["advance"], defined);
+    else if (!fake_org::parse_duration(c.advance))
       ctx.error(n["advance"], "clock.advance is a duration such as 90m, 2h or 30d");
   }
   if (n["set"]) {
     c.set = ctx.string(n["set"], "clock.set").value_or("");
-    if (!fake_org::parse_iso8601(c.set))
+    if (c.set.find("${") != std::string::npos)
+      ctx.check_refs_text(c.set, n["set"], defined);
+    else if (!fake_org::parse_iso8601(c.set))
       ctx.error(n["set"], "clock.set is an instant such as 2027-01-31T09:00:00Z");
   }
   if (c.advance.empty() == c.set.empty()) ctx.error(n, "clock needs one of advance or set");
@@ -332,7 +336,7 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
     s.body = load_psp(ctx, node["psp"], defined);
   } else if (kind == "clock") {
     s.kind = StepKind::kClock;
-    s.body = load_clock(ctx, node["clock"]);
+    s.body = load_clock(ctx, node["clock"], defined);
   } else {
     s.kind = StepKind::kPoll;
     s.body = load_poll(ctx, node["poll"], defined);

@@ -1,0 +1,123 @@
+// The CLI end to end on the embedded target: exit codes, the last console
+// line, reports written, selection by tag and shard.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/run_command.h"
+
+using namespace runner;
+
+namespace {
+
+const std::string kData = std::string(PROJECT_SOURCE_DIR) + "/runner/testdata";
+
+struct Run {
+  int code;
+  std::string out, err;
+  std::string last_line() const {
+    std::string t = out;
+    while (!t.empty() && t.back() == '\n') t.pop_back();
+    return t.substr(t.rfind('\n') + 1);
+  }
+};
+
+Run run(RunOptions o) {
+  std::ostringstream out, err;
+  int code = run_command(o, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("CLI: passing scenarios exit 0 and write both reports", "[runner][cli]") {
+  RunOptions o;
+  o.paths = {kData + "/pass"};
+  o.jobs = 2;
+  const std::string base =
+      std::filesystem::temp_directory_path().string() + "/runner_cli_" + std::to_string(::getpid());
+  o.report_junit = base + ".xml";
+  o.report_json = base + ".json";
+  Run r = run(o);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.last_line() == "2 passed, 0 failed, 0 skipped");
+  auto j = nlohmann::json::parse(slurp(o.report_json));
+  CHECK(j["summary"]["passed"] == 2);
+  CHECK(j["contract_profile"] == "strict");
+  CHECK(slurp(o.report_junit)
+            .find("<testsuites name=\"scenario-runner\" tests=\"2\" failures=\"0\"") !=
+        std::string::npos);
+  std::remove(o.report_junit.c_str());
+  std::remove(o.report_json.c_str());
+}
+
+TEST_CASE("CLI: a failing scenario exits 1 with a readable failure", "[runner][cli]") {
+  RunOptions o;
+  o.paths = {kData + "/fail"};
+  Run r = run(o);
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.last_line() == "0 passed, 2 failed, 0 skipped");
+  CHECK(r.out.find("/PaymentMethods: expected an array containing") != std::string::npos);
+  CHECK(r.out.find("--- expected") != std::string::npos);
+  CHECK(r.out.find("curl -sS -i ") != std::string::npos);
+  CHECK(r.out.find("completing PSP session no-such-session answered 404") != std::string::npos);
+}
+
+TEST_CASE("CLI: load and usage errors exit 2 with positions", "[runner][cli]") {
+  RunOptions o;
+  o.paths = {kData + "/bad", kData + "/pass"};
+  Run r = run(o);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("malformed.yaml:6:7: unknown key 'jsom' in expect; did you mean 'json'?") !=
+        std::string::npos);
+  CHECK(r.err.find("malformed.yaml:7:14: '${never_captured}' is not defined") != std::string::npos);
+  CHECK(r.err.find("nothing was run") != std::string::npos);
+  CHECK(r.out.empty());
+
+  RunOptions shard;
+  shard.paths = {kData + "/pass"};
+  shard.shard = "3/2";
+  CHECK(run(shard).code == 2);
+  RunOptions target;
+  target.paths = {kData + "/pass"};
+  target.target = "ftp://nowhere";
+  CHECK(run(target).code == 2);
+  RunOptions nowhere;
+  nowhere.paths = {kData + "/no-such-folder"};
+  CHECK(run(nowhere).code == 2);
+}
+
+TEST_CASE("CLI: --list, --tag and --shard select", "[runner][cli]") {
+  RunOptions o;
+  o.paths = {kData + "/pass", kData + "/fail"};
+  o.list = true;
+  o.tags = {"oauth", "psp"};
+  Run r = run(o);
+  CHECK(r.code == 0);
+  CHECK(r.last_line() == "2 scenario(s)");
+  RunOptions s1 = o, s2 = o;
+  s1.tags = s2.tags = {};
+  s1.shard = "1/2";
+  s2.shard = "2/2";
+  Run a = run(s1), b = run(s2);
+  CHECK(a.last_line() == "2 scenario(s)");
+  CHECK(b.last_line() == "2 scenario(s)");
+  for (const std::string name :
+       {"informational", "oauth_and_clock", "wrong_expectation", "psp_unknown"})
+    CHECK((a.out.find(name) != std::string::npos) != (b.out.find(name) != std::string::npos));
+}

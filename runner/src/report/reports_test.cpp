@@ -1,0 +1,182 @@
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "report/console_report.h"
+#include "report/json_report.h"
+#include "report/junit_report.h"
+
+using namespace runner;
+
+namespace {
+
+// Enough of XML to catch what breaks CI parsers: balanced tags, quoted
+// attributes, no raw '<' or '&' in text.
+bool well_formed_xml(const std::string& x, std::string* why) {
+  std::vector<std::string> stack;
+  size_t i = x.rfind("<?xml", 0) == 0 ? x.find("?>") + 2 : 0;
+  while (i < x.size()) {
+    if (x[i] == '&') {
+      size_t semi = x.find(';', i);
+      std::string ent = x.substr(i, semi == std::string::npos ? 1 : semi - i + 1);
+      if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" && ent != "&apos;") {
+        *why = "bad entity at " + std::to_string(i);
+        return false;
+      }
+      i = semi + 1;
+      continue;
+    }
+    if (x[i] != '<') {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    bool quoted = false;
+    for (; end < x.size() && (quoted || x[end] != '>'); ++end) {
+      if (x[end] == '"') quoted = !quoted;
+      if (!quoted && x[end] == '<') {
+        *why = "'<' inside a tag at " + std::to_string(end);
+        return false;
+      }
+    }
+    if (end >= x.size()) {
+      *why = "unclosed tag";
+      return false;
+    }
+    std::string tag = x.substr(i + 1, end - i - 1);
+    if (tag[0] == '/') {
+      if (stack.empty() || stack.back() != tag.substr(1)) {
+        *why = "mismatched </" + tag.substr(1) + ">";
+        return false;
+      }
+      stack.pop_back();
+    } else if (tag.back() != '/') {
+      stack.push_back(tag.substr(0, tag.find_first_of(" \n")));
+    }
+    i = end + 1;
+  }
+  if (!stack.empty()) *why = "unclosed <" + stack.back() + ">";
+  return stack.empty();
+}
+
+RunResult sample_run() {
+  RunResult run;
+  run.target = "embedded";
+  run.profile = "strict";
+  run.ms = 1234;
+  ScenarioResult pass;
+  pass.file = "scenarios/info.yaml";
+  pass.name = "info <endpoints> & \"more\"";
+  pass.outcome = Outcome::kPassed;
+  StepResult ok;
+  ok.name = "GET /PaymentMethods";
+  ok.outcome = Outcome::kPassed;
+  ok.detail = "200 in 3 ms";
+  pass.steps = {ok};
+  ScenarioResult fail;
+  fail.file = "scenarios/pay/one_time.yaml";
+  fail.name = "one-time";
+  fail.outcome = Outcome::kFailed;
+  StepResult bad;
+  bad.index = 0;
+  bad.name = "POST /PaymentIntent";
+  bad.pos = {"scenarios/pay/one_time.yaml", 7, 5};
+  bad.outcome = Outcome::kFailed;
+  bad.failures = {{"json",
+                   "/Status: expected \"Matched\", got \"New\"",
+                   {{"/Status", "\"Matched\"", "\"New\""}},
+                   "--- expected\n+++ actual\n- a\n+ b\n"}};
+  Exchange ex;
+  ex.request = {"POST",
+                "http://127.0.0.1:1/x",
+                {{"Authorization", "Bearer secret-token"}},
+                "{\"a\":\"<&>\"}"};
+  ex.response = HttpResponse{422, {}, "{\"Errors\":[]}", 1};
+  ex.curl = "curl -H 'Authorization: Bearer '\"$TOKEN\"";
+  bad.exchange = ex;
+  StepResult later;
+  later.index = 1;
+  later.name = "GET /x";
+  later.outcome = Outcome::kSkipped;
+  fail.steps = {bad, later};
+  ScenarioResult skip;
+  skip.file = "scenarios/psp.yaml";
+  skip.name = "psp";
+  skip.outcome = Outcome::kSkipped;
+  skip.skip_reason = "step 2 (psp) needs the fake's admin API";
+  ScenarioResult broken;
+  broken.file = "scenarios/x.yaml";
+  broken.name = "setup error";
+  broken.outcome = Outcome::kFailed;
+  broken.error = "target embedded: cannot start\x01";
+  run.scenarios = {pass, fail, skip, broken};
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("JUnit XML is well formed, one test case per scenario", "[runner][reports]") {
+  std::string x = junit_xml(sample_run(), false);
+  std::string why;
+  INFO(x);
+  CHECK(well_formed_xml(x, &why));
+  INFO(why);
+  CHECK(x.find("tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\"") != std::string::npos);
+  CHECK(x.find("classname=\"scenarios.pay.one_time\"") != std::string::npos);
+  CHECK(x.find("name=\"info &lt;endpoints&gt; &amp; &quot;more&quot;\"") != std::string::npos);
+  CHECK(x.find("<skipped message=\"step 2 (psp) needs the fake&apos;s admin API\"/>") !=
+        std::string::npos);
+  CHECK(x.find("ok   1 GET /PaymentMethods  (200 in 3 ms)") !=
+        std::string::npos);  // steps in system-out
+  CHECK(x.find("secret-token") == std::string::npos);
+  CHECK(x.find('\x01') == std::string::npos);
+}
+
+TEST_CASE("JUnit XML per step: a test case for each step", "[runner][reports]") {
+  std::string x = junit_xml(sample_run(), true);
+  std::string why;
+  CHECK(well_formed_xml(x, &why));
+  INFO(why);
+  // 1 + 2 steps + 0 (skipped scenario has no steps here) + 1 setup case.
+  CHECK(x.find("<testsuites name=\"scenario-runner\" tests=\"4\" failures=\"2\"") !=
+        std::string::npos);
+  CHECK(x.find("name=\"1 POST /PaymentIntent\"") != std::string::npos);
+  CHECK(x.find("line=\"7\"") != std::string::npos);
+  CHECK(x.find("not run after an earlier failure") != std::string::npos);
+  CHECK(x.find("name=\"setup\"") != std::string::npos);
+}
+
+TEST_CASE("the JSON report carries outcomes, failures and no token", "[runner][reports]") {
+  nlohmann::json j = json_report(sample_run());
+  std::string text = j.dump();
+  CHECK(nlohmann::json::parse(text) == j);
+  CHECK(j["summary"] ==
+        nlohmann::json{{"passed", 1}, {"failed", 2}, {"skipped", 1}, {"duration_ms", 1234.0}});
+  const auto& failed = j["scenarios"][1];
+  CHECK(failed["outcome"] == "failed");
+  CHECK(failed["steps"][0]["location"] == "scenarios/pay/one_time.yaml:7:5");
+  CHECK(failed["steps"][0]["failures"][0]["mismatches"][0]["pointer"] == "/Status");
+  CHECK(failed["steps"][0]["request"]["headers"]["Authorization"] == "Bearer $TOKEN");
+  CHECK(failed["steps"][0]["request"]["body"] == nlohmann::json{{"a", "<&>"}});
+  CHECK(failed["steps"][0]["response"]["status"] == 422);
+  CHECK(failed["steps"][1]["outcome"] == "skipped");
+  CHECK(j["scenarios"][2]["skip_reason"] == "step 2 (psp) needs the fake's admin API");
+  CHECK(text.find("secret-token") == std::string::npos);
+}
+
+TEST_CASE("the console ends with the summary line and shows each failure", "[runner][reports]") {
+  std::ostringstream out;
+  ConsoleReport console(out, true);
+  RunResult run = sample_run();
+  for (size_t i = 0; i < run.scenarios.size(); ++i) console.progress(run.scenarios[i], i + 1, 4);
+  console.finish(run);
+  std::string text = out.str();
+  CHECK(text.find("[2/4] FAIL  scenarios/pay/one_time.yaml  one-time") != std::string::npos);
+  CHECK(text.find("[3/4] SKIP  scenarios/psp.yaml  psp") != std::string::npos);
+  CHECK(text.find("step 1 'POST /PaymentIntent' (scenarios/pay/one_time.yaml:7:5, request)") !=
+        std::string::npos);
+  CHECK(text.find("- a\n") != std::string::npos);
+  CHECK(text.find("curl -H") != std::string::npos);
+  CHECK(text.find("target embedded: cannot start") != std::string::npos);
+  CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) == "1 passed, 2 failed, 1 skipped\n");
+}

@@ -1,0 +1,186 @@
+// The sandbox target over HTTPS: against the stand-in org with a certificate
+// the test makes, and against a fake-org started as a separate process, as a
+// real org would be reached (OAuth and API only).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "run/plan.h"
+#include "testing/child_process.h"
+#include "testing/mini_org.h"
+#include "testing/run_helpers.h"
+#include "testing/test_cert.h"
+
+using namespace runner;
+using namespace runner::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("runner_targets_" + std::to_string(::getpid()) + "_" + std::to_string(++count));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+  static inline int count = 0;
+};
+
+std::unique_ptr<MiniOrg> tls_mini_org(const TestCert& cert) {
+  return std::make_unique<MiniOrg>(
+      std::make_unique<httplib::SSLServer>(cert.cert.get(), cert.key.get()), "https");
+}
+
+const char* kEcho =
+    "name: echo over TLS\nsteps:\n  - request: GET /Echo\n    expect: {contract: false}\n";
+
+}  // namespace
+
+TEST_CASE("sandbox target: HTTPS verified against --ca-file, secrets from the environment",
+          "[runner][targets]") {
+  TestCert cert = TestCert::make();
+  auto org = tls_mini_org(cert);
+  TempDir dir;
+  dir.write("ca.pem", cert.cert_pem);
+  setenv("RUNNER_TEST_SECRET", "local-secret", 1);
+  setenv("RUNNER_TEST_REFRESH", "rt-1", 1);
+  const std::string config = dir.write("sandbox.yaml", "instance_url: " + org->url() + R"(
+oauth:
+  grant: refresh_token
+  client_id: local-client
+  client_secret: ${env:RUNNER_TEST_SECRET}
+  refresh_token: ${env:RUNNER_TEST_REFRESH}
+ca_file: ca.pem
+)");
+  auto target = make_target(config, {});
+  CHECK(target->default_profile() == contracts::Profile::kLenient);
+  ScenarioResult ok = run_text(*target, kEcho);
+  INFO(ok.error);
+  CHECK(ok.outcome == Outcome::kPassed);
+
+  // Admin steps cannot reach a real org: skipped, with the reason.
+  ScenarioResult skipped = run_text(
+      *target,
+      "name: psp\nsteps:\n  - request: GET /Echo\n  - psp: {session: s, outcome: success}\n");
+  CHECK(skipped.outcome == Outcome::kSkipped);
+  CHECK(skipped.skip_reason.find("step 2 (psp, test0.yaml:4:5) needs the fake's admin API") == 0);
+
+  SECTION("without the CA the certificate is refused") {
+    const std::string untrusted = dir.write("untrusted.yaml", "instance_url: " + org->url() + R"(
+oauth: {grant: client_credentials, client_id: local-client, client_secret: "${env:RUNNER_TEST_SECRET}"}
+)");
+    auto t = make_target(untrusted, {});
+    ScenarioResult r = run_text(*t, kEcho);
+    REQUIRE(r.outcome == Outcome::kFailed);
+    CHECK(only_failure(r).message.find("pass --ca-file for a private CA") != std::string::npos);
+    // --ca-file on the command line does the same as ca_file.
+    auto trusted = make_target(untrusted, {dir.path.string() + "/ca.pem"});
+    CHECK(run_text(*trusted, kEcho).outcome == Outcome::kPassed);
+  }
+}
+
+TEST_CASE("sandbox configuration mistakes are reported with positions", "[runner][targets]") {
+  TempDir dir;
+  const std::string config = dir.write("bad.yaml", R"(instance_url: ftp://x
+oauth:
+  grant: password
+  client_id: a
+  client_secret: literal-secret
+  refresh_token: ${env:RUNNER_TEST_UNSET_VAR}
+extra: 1
+)");
+  try {
+    make_target(config, {});
+    FAIL("expected a TargetError");
+  } catch (const TargetError& e) {
+    std::string m = e.what();
+    INFO(m);
+    CHECK(m.find("bad.yaml:1:15: instance_url must be an http(s) URL") != std::string::npos);
+    CHECK(m.find("bad.yaml:3:10: oauth.grant is refresh_token or client_credentials") !=
+          std::string::npos);
+    CHECK(m.find("bad.yaml:5:18: oauth.client_secret is a secret") != std::string::npos);
+    CHECK(m.find("bad.yaml:7:1: unknown key 'extra'") != std::string::npos);
+  }
+  CHECK_THROWS_AS(make_target(dir.path.string() + "/missing.yaml", {}), TargetError);
+}
+
+TEST_CASE("embedded target: a fresh org per scenario, in parallel", "[runner][targets]") {
+  auto target = make_target("embedded", {});
+  const std::string text = R"(name: records stay apart
+steps:
+  - clock: {advance: 1d}
+  - request: GET /PaymentMethods
+    expect: {json: {PaymentMethods: {$contains: {Name: CreditCard}}}}
+)";
+  SuiteOptions o;
+  o.jobs = 3;
+  RunResult r = run_texts(*target, {text, text, text, text}, o);
+  for (const auto& s : r.scenarios) {
+    INFO(s.error);
+    CHECK(s.outcome == Outcome::kPassed);
+  }
+  // Each org started from its own clock: one day on, not four.
+  auto day = [](const ScenarioResult& s) { return s.steps[0].detail.substr(13, 10); };
+  CHECK(day(r.scenarios[3]) == day(r.scenarios[0]));
+
+  Scenario bad = load_text("name: x\nfixture: nope.yaml\nsteps: [{request: GET /x}]\n");
+  auto t2 = make_target("embedded", {});
+  auto errors = t2->prepare({&bad});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].pos.line == 2);
+  CHECK(errors[0].message.find("embedded fixtures: ") != std::string::npos);
+}
+
+TEST_CASE(
+    "the suite passes against a separately started fake-org, as a sandbox over TLS and by URL",
+    "[runner][targets][process]") {
+  const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+  if (!fs::exists(bin)) {
+    WARN("fake-org is not built; build the fake-org target to run this test");
+    return;
+  }
+  TempDir dir;
+  TestCert cert = TestCert::make();
+  cert.write((dir.path / "cert.pem").string(), (dir.path / "key.pem").string());
+  ChildProcess tls_org({bin, "--port", "0", "--log-level", "quiet", "--tls-cert",
+                        (dir.path / "cert.pem").string(), "--tls-key",
+                        (dir.path / "key.pem").string()});
+  std::string line = tls_org.read_line();
+  REQUIRE(line.rfind("listening on https://", 0) == 0);
+  const std::string url = line.substr(std::string("listening on ").size());
+  setenv("RUNNER_TEST_SECRET", "local-secret", 1);
+  const std::string config = dir.write("sandbox.yaml", "instance_url: " + url + R"(
+oauth: {grant: client_credentials, client_id: local-client, client_secret: "${env:RUNNER_TEST_SECRET}"}
+ca_file: cert.pem
+)");
+  Plan plan = load_plan({std::string(PROJECT_SOURCE_DIR) + "/runner/testdata/pass"});
+  REQUIRE(plan.errors.empty());
+  auto sandbox = make_target(config, {});
+  std::vector<const Scenario*> ptrs;
+  for (const auto& s : plan.scenarios) ptrs.push_back(&s);
+  REQUIRE(sandbox->prepare(ptrs).empty());
+  SuiteOptions two;
+  two.jobs = 2;
+  RunResult r = run_suite(plan.scenarios, *sandbox, two);
+  REQUIRE(r.scenarios.size() == 2);
+  CHECK(r.scenarios[0].outcome == Outcome::kPassed);   // informational
+  CHECK(r.scenarios[1].outcome == Outcome::kSkipped);  // clock steps: fake only
+
+  ChildProcess plain_org({bin, "--port", "0", "--log-level", "quiet"});
+  line = plain_org.read_line();
+  REQUIRE(line.rfind("listening on http://", 0) == 0);
+  auto by_url = make_target(line.substr(std::string("listening on ").size()), {});
+  REQUIRE(by_url->prepare(ptrs).empty());
+  RunResult u = run_suite(plan.scenarios, *by_url, two);
+  for (const auto& s : u.scenarios) {
+    INFO(s.name << ": " << s.error);
+    CHECK(s.outcome == Outcome::kPassed);
+  }
+}
