@@ -1,4 +1,5 @@
 // New one-time payment and pay existing installment (spec 4.1).
+#include "bank_parameters.h"
 #include "crm_fields.h"
 #include "fields.h"
 #include "payer.h"
@@ -50,6 +51,10 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   ApiErrors errors;
   auto method = resolve_payment_method(op.config, *req.payment_method);
   if (!method.ok()) errors.insert(errors.end(), method.errors().begin(), method.errors().end());
+  if (method.ok()) {
+    ApiErrors bank = validate_bank_parameters(*method);
+    errors.insert(errors.end(), bank.begin(), bank.end());
+  }
   auto amount =
       resolve_amount(op.config, *req.one_time->amount, req.one_time->currency, "OneTime.Amount");
   if (!amount.ok()) errors.insert(errors.end(), amount.errors().begin(), amount.errors().end());

@@ -24,6 +24,8 @@ namespace index_name {
 inline constexpr const char* kReportByIntent = "report.payment_intent";
 inline constexpr const char* kInstallmentByIntent = "installment.payment_intent";
 inline constexpr const char* kPaymentByInstallment = "payment.installment";
+// Payment profiles by contact, method and processor (deduplication, spec 2.12).
+inline constexpr const char* kProfileByContactMethod = "profile.contact_method_processor";
 }  // namespace index_name
 
 }  // namespace fake_org

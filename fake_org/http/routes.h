@@ -11,6 +11,9 @@ void add_info_routes(Router& router, Org& org);
 // POST /PaymentIntent, GET /PaymentIntent/{ID}, GET /Installment/{ID} (spec 4.1-4.3).
 void add_payment_intent_routes(Router& router, Org& org, bool tls);
 
+// GET /Recurring/{ID} (spec 2.11, 4.4).
+void add_recurring_routes(Router& router, Org& org);
+
 // /__admin: health, reset, clock, records (the fake's own API, not the spec's).
 void add_admin_routes(Router& router, Org& org);
 

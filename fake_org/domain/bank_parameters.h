@@ -1,0 +1,18 @@
+#pragma once
+// Bank-account data in PaymentMethod.Parameters (spec 2.6, 4.1 rule 2) checked
+// by the rules of the method's bank scheme (spec 7, codes 201 to 206), for new
+// payments and for updates of recurring payments.
+//
+// Parameter names: IBAN, BIC, AccountHolderName, SortCode, AccountNumber,
+// ClearingNumber, Street, HouseNumberOrName (the fixtures' HouseNameOrNumber
+// is read too), PostalCode, City. A scheme's check runs when its account data
+// is present; absent required parameters are the processor's error 011.
+#include "errors.h"
+#include "payment_method_resolution.h"
+
+namespace fake_org {
+
+// Empty when the account data is fine or the method has no bank scheme.
+ApiErrors validate_bank_parameters(const ResolvedMethod& method);
+
+}  // namespace fake_org

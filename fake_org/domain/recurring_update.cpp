@@ -1,0 +1,247 @@
+// Update of an existing recurring payment (spec 4.1 rules 1 to 5).
+//
+// Decisions (docs/decisions.md):
+// - Recurring.Id is the record id or GUID of a connector's recurring object
+//   (or of a gift commitment schedule, which stands for its commitment). The
+//   record's connector is the one whose object it is; when that is not the
+//   org's default, Settings.SourceConnector must name it (012 when absent, 200
+//   when it names another connector).
+// - Every update creates a new mandate and deactivates the previous one
+//   (Inactive, deactivation date today) and upserts the payment profile; the
+//   recurring record (and schedule) take the new method, processor, target,
+//   mandate and profile. Contact and account come from the current mandate,
+//   else from the record's own lookups.
+#include "bank_parameters.h"
+#include "crm_fields.h"
+#include "fields.h"
+#include "payment_intent_ops.h"
+#include "recurring_ops.h"
+#include "views.h"
+
+namespace fake_org {
+
+namespace {
+
+template <typename T>
+void collect(ApiErrors& errors, const Result<T>& r) {
+  if (!r.ok()) errors.insert(errors.end(), r.errors().begin(), r.errors().end());
+}
+
+Result<nlohmann::json> report_values(const OperationContext& op) {
+  const ObjectDef* def = op.config.object(objects::kInboundReport);
+  if (!def) return nlohmann::json::object();
+  auto check = check_crm_fields(op.req.crm_fields, *def, "CrmFields", &op.config);
+  if (!check.ok()) return check.errors;
+  return check.values;
+}
+
+// Contact and account of an existing recurring record.
+std::pair<std::string, std::string> payer_of(const OperationContext& op, const Record& rec,
+                                             ConnectorKind kind) {
+  std::string contact, account;
+  if (auto m = rec.text(fields::recurring::kMandate); !m.empty())
+    if (auto mandate = op.tx.get(m)) {
+      contact = mandate->text(fields::mandate::kContact);
+      account = mandate->text(fields::mandate::kAccount);
+    }
+  if (contact.empty() && account.empty()) {
+    switch (kind) {
+      case ConnectorKind::kNative:
+        contact = rec.text(fields::recurring_payment::kContact);
+        account = rec.text(fields::recurring_payment::kAccount);
+        break;
+      case ConnectorKind::kNonprofit:
+        contact = rec.text(fields::recurring_donation::kContact);
+        account = rec.text(fields::recurring_donation::kOrganization);
+        break;
+      case ConnectorKind::kFundraising:
+        account = rec.text(fields::gift_commitment::kDonor);
+        if (auto a = op.tx.get(account)) contact = a->text("PersonContactId");
+        break;
+    }
+  }
+  return {contact, account};
+}
+
+std::string campaign_of(const Record& rec, ConnectorKind kind) {
+  switch (kind) {
+    case ConnectorKind::kNative:
+      return rec.text(fields::recurring_payment::kCampaign);
+    case ConnectorKind::kNonprofit:
+      return rec.text(fields::recurring_donation::kCampaign);
+    case ConnectorKind::kFundraising:
+      return rec.text(fields::gift_commitment::kCampaign);
+  }
+  return "";
+}
+
+std::string currency_of(const Record& rec, const OrgConfig& config) {
+  std::string c = rec.text(fields::kCurrency);
+  return c.empty() ? config.org.default_currency : c;
+}
+
+}  // namespace
+
+Result<IntentResult> update_recurring_payment(OperationContext& op) {
+  const auto& req = op.req;
+  const std::string& given = req.recurring->id;
+  RecordPtr found;
+  if (is_guid(given)) {
+    found = op.tx.get_by_guid(given);
+  } else if (auto id18 = to_id18(given)) {
+    found = op.tx.get(*id18);
+  } else {
+    return make_error(
+        error_code::kInvalidData, "Recurring.Id",
+        "Recurring.Id '" + given + "' is neither a record id nor a GUID of a recurring record");
+  }
+  if (!found)
+    return make_error(error_code::kInvalidData, "Recurring.Id",
+                      "No recurring record found with id '" + given + "'", ErrorKind::kNotFound);
+  const SourceConnectorDef* conn = op.config.connector_for_object(found->object);
+  if (!conn)
+    return make_error(error_code::kInvalidData, "Recurring.Id",
+                      "Recurring.Id '" + given + "' is a " + found->object +
+                          " record, not the recurring object of a source connector of this org");
+  RecordPtr rec = found;
+  RecordPtr schedule;
+  if (conn->kind == ConnectorKind::kFundraising && found->object == conn->schedule_object) {
+    schedule = found;
+    rec = op.tx.get(found->text(fields::gift_schedule::kCommitment));
+    if (!rec)
+      return make_error(error_code::kUncategorised, "Recurring.Id",
+                        "Gift commitment schedule " + found->id + " has no gift commitment");
+  } else if (conn->kind == ConnectorKind::kFundraising) {
+    std::string sid = rec->text(fields::gift_commitment::kCurrentSchedule);
+    if (!sid.empty()) schedule = op.tx.get(sid);
+  }
+
+  // Spec 4.1 rule 4: a record of a non-default connector needs Settings.SourceConnector.
+  const SourceConnectorDef* def_conn = op.config.default_source_connector();
+  if (req.source_connector.empty()) {
+    if (conn != def_conn)
+      return make_error(
+          error_code::kMissingSourceConnectorParameter, "Settings.SourceConnector",
+          "Recurring.Id " + rec->id + " is a " + rec->object + " of source connector " +
+              conn->name + ", not of the default connector" +
+              (def_conn ? " " + def_conn->name : std::string()) +
+              ": send Settings.SourceConnector '" + conn->name + "' (spec 4.1 rule 4)");
+  } else if (op.settings.connector != conn) {
+    return make_error(error_code::kInvalidData, "Settings.SourceConnector",
+                      "Settings.SourceConnector '" + req.source_connector + "' does not match " +
+                          "Recurring.Id " + rec->id + ", a " + rec->object +
+                          " of source connector " + conn->name);
+  }
+  op.settings.connector = conn;
+
+  ApiErrors errors;
+  auto method = resolve_payment_method(op.config, *req.payment_method);
+  collect(errors, method);
+  if (method.ok()) {
+    ApiErrors more = check_recurring_method(*method);
+    errors.insert(errors.end(), more.begin(), more.end());
+    more = check_one_time_for_recurring(*method, req, "update");
+    errors.insert(errors.end(), more.begin(), more.end());
+  }
+  std::optional<Money> first;
+  const std::string currency = currency_of(*rec, op.config);
+  if (req.one_time && req.one_time->amount) {
+    auto a = resolve_amount(op.config, *req.one_time->amount,
+                            req.one_time->currency.empty() ? currency : req.one_time->currency,
+                            "OneTime.Amount");
+    collect(errors, a);
+    if (a.ok()) first = *a;
+  }
+  auto campaign = resolve_campaign(op);
+  collect(errors, campaign);
+  auto report_crm = report_values(op);
+  collect(errors, report_crm);
+  nlohmann::json inst_crm = nlohmann::json::object();
+  if (req.one_time) {
+    if (const ObjectDef* def = op.config.object(objects::kInstallment)) {
+      auto check =
+          check_crm_fields(req.one_time->crm_fields, *def, "OneTime.CrmFields", &op.config);
+      errors.insert(errors.end(), check.errors.begin(), check.errors.end());
+      inst_crm = check.values;
+    }
+  }
+  if (!req.recurring->crm_fields.empty())
+    errors.push_back(make_error(error_code::kInvalidData, "Recurring.CrmFields",
+                                "An update changes the payment method only (spec 4.1); "
+                                "Recurring.CrmFields cannot be combined with Recurring.Id"));
+  if (!errors.empty()) return errors;
+
+  auto [contact, account] = payer_of(op, *rec, conn->kind);
+  std::string campaign_id = campaign->empty() ? campaign_of(*rec, conn->kind) : *campaign;
+
+  // The previous mandate ends; a new one and the profile take over.
+  if (auto old_id = rec->text(fields::recurring::kMandate); !old_id.empty())
+    if (auto old = op.tx.get(old_id)) {
+      Record m = *old;
+      m.modified = op.now;
+      m.fields[fields::mandate::kStatus] = "Inactive";
+      m.fields[fields::mandate::kDeactivationDate] = format_date(date_of(op.now));
+      op.tx.put(m);
+    }
+  Record profile = upsert_payment_profile(op, *method, contact, account);
+  Record mandate = new_mandate(op, *method, contact, account, conn->kind, rec->id);
+  mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
+
+  Record updated = *rec;
+  updated.modified = op.now;
+  auto& x = updated.fields;
+  namespace r = fields::recurring;
+  x[r::kMethod] = method->method->name;
+  x[r::kProcessor] = method->processor->name;
+  if (method->target)
+    x[r::kTarget] = method->target->name;
+  else
+    x.erase(r::kTarget);
+  x[r::kMandate] = mandate.id;
+  x[r::kPaymentProfile] = profile.id;
+  x[r::kPaymentIntentId] = op.payment_intent_id;
+  x[r::kSourceConnector] = conn->name;
+
+  std::optional<Record> inst;
+  if (first)
+    inst = new_initial_installment(op, *first, *method, contact, account, campaign_id, inst_crm,
+                                   *conn, updated, schedule.get(), mandate, profile);
+  std::string redirect =
+      method->processor->hosted_page
+          ? open_recurring_session(op, *method, inst ? &*inst : nullptr, updated.id, currency)
+          : "";
+  if (!redirect.empty()) {
+    x[r::kSetupUrl] = redirect;
+    if (inst) inst->fields[fields::installment::kPayUrl] = redirect;
+  }
+  if (conn->kind == ConnectorKind::kNative)
+    x[fields::recurring_payment::kStatus] = redirect.empty() ? "Active" : "Pending";
+  if (schedule) {
+    Record s = *schedule;
+    s.modified = op.now;
+    s.fields[fields::gift_schedule::kPaymentMethod] =
+        method->method->bank_scheme != BankScheme::kNone         ? "Direct Debit"
+        : method->method->name.find("Card") != std::string::npos ? "Credit Card"
+                                                                 : "Other";
+    op.tx.put(s);
+  }
+
+  Record report = new_recurring_report(op, *report_crm, updated, contact, account, campaign_id,
+                                       *method, inst ? &*inst : nullptr);
+  op.tx.put(updated);
+  op.tx.put(mandate);
+  std::vector<DomainEvent> created;
+  if (inst) {
+    inst->fields[fields::installment::kInboundReport] = report.id;
+    op.tx.put(*inst);
+    created.push_back(installment_event(op, event_type::kInstallmentCreated, *inst));
+  }
+  finish_inbound_report(op, std::move(report), std::move(created));
+  nlohmann::json body = {{"Id", op.payment_intent_id},
+                         {"PaymentMethod", method->echo()},
+                         {"Settings", op.settings.echo()}};
+  if (!redirect.empty()) body["RedirectURL"] = redirect;
+  return IntentResult{body, op.payment_intent_id};
+}
+
+}  // namespace fake_org

@@ -1,0 +1,527 @@
+// New recurring payments per source connector, the initial payment rule,
+// updates (spec 4.1 rules 1 to 5), GET /Recurring/{ID} and the bank-account
+// codes 201 to 206, over real HTTP.
+#include <catch2/catch.hpp>
+
+#include "domain/fields.h"
+#include "test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+const json kAda = json::parse(
+    R"({"Contact":{"CrmFields":{"FirstName":"Ada","LastName":"Lovelace","Email":"ada@example.org"}}})");
+const json kSepaParams =
+    json::parse(R"({"IBAN":"DE89370400440532013000","AccountHolderName":"Ada Lovelace"})");
+const json kBacsParams = json::parse(
+    R"({"SortCode":"60-16-13","AccountNumber":"31926819","AccountHolderName":"Ada Lovelace"})");
+
+json recurring(json method, json one_time = nullptr, json payer = kAda) {
+  json b = {{"SuccessURL", "https://shop.example/thanks"},
+            {"FailureURL", "https://shop.example/sorry"},
+            {"Payer", payer},
+            {"Recurring", {{"Amount", 10}, {"Frequency", "Monthly"}, {"StartDate", "2027-02-01"}}},
+            {"PaymentMethod", method}};
+  if (!one_time.is_null()) b["OneTime"] = one_time;
+  return b;
+}
+
+json update(const std::string& id, json method, json one_time = nullptr) {
+  json b = {{"SuccessURL", "https://shop.example/thanks"},
+            {"FailureURL", "https://shop.example/sorry"},
+            {"Recurring", {{"Id", id}}},
+            {"PaymentMethod", method}};
+  if (!one_time.is_null()) b["OneTime"] = one_time;
+  return b;
+}
+
+const json kCard = {{"Name", "CreditCard"}};
+const json kCardStripe = {{"Name", "CreditCard"}, {"Processor", "Stripe"}};
+const json kSepa = {{"Name", "SEPA Direct Debit"}, {"Parameters", kSepaParams}};
+const json kSepaGc = {
+    {"Name", "SEPA Direct Debit"}, {"Processor", "GoCardless"}, {"Parameters", kSepaParams}};
+const json kBacs = {{"Name", "Bacs Direct Debit"}, {"Parameters", kBacsParams}};
+const json kFirst = {{"Amount", 10}};
+
+std::string code_of(const Response& r) {
+  return r.json["Errors"][0]["error_code"].get<std::string>();
+}
+std::string message_of(const Response& r) {
+  return r.json["Errors"][0]["error_message"].get<std::string>();
+}
+
+Record record(TestOrg& t, const std::string& id) {
+  auto r = t.org().records().read([&](const RecordStore& s) { return s.get(id); });
+  REQUIRE(r);
+  return *r;
+}
+std::vector<Record> all(TestOrg& t, const std::string& object) {
+  return t.org().records().read([&](const RecordStore& s) {
+    std::vector<Record> out;
+    for (const auto& id : s.ids_of(object)) out.push_back(*s.get(id));
+    return out;
+  });
+}
+
+// The recurring record id of a successful intent.
+std::string recurring_id(TestOrg& t, const Response& created) {
+  REQUIRE(created.status == 200);
+  auto pi = t.get("/PaymentIntent/" + created.json["Id"].get<std::string>());
+  REQUIRE(pi.status == 200);
+  return pi.json["Recurring"]["Id"];
+}
+
+}  // namespace
+
+TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL",
+          "[http][recurring]") {
+  TestOrg t(fixture("default.yaml"));
+  auto bad = t.post("/PaymentIntent", recurring(kCard));
+  REQUIRE(bad.status == 400);
+  CHECK(code_of(bad) == "010");
+  CHECK(message_of(bad).find("InitialPaymentonRecurring = Required") != std::string::npos);
+  CHECK(message_of(bad).find("CreditCard with processor Stripe") != std::string::npos);
+  CHECK(all(t, objects::kRecurringPayment).empty());
+
+  json body = recurring(kCard, kFirst);
+  body["Recurring"]["EndDate"] = "2028-01-31";
+  body["Recurring"]["CrmFields"] = {{"cpm__Description__c", "Monthly gift"},
+                                    {"Appeal_Code__c", "SPRING"}};
+  body["CampaignId"] = "7017Q00000Sprg1QAB";
+  auto r = t.post("/PaymentIntent", body);
+  REQUIRE(r.status == 200);
+  CHECK(r.json["RedirectURL"].get<std::string>().find("/psp/checkout/cs_") != std::string::npos);
+  CHECK(r.json["Settings"]["SourceConnector"] == "cpm_Native");
+  std::string id = recurring_id(t, r);
+  Record rec = record(t, id);
+  CHECK(rec.object == "cpm__Recurring_Payment__c");
+  CHECK(rec.text("cpm__Frequency__c") == "Monthly");
+  CHECK(rec.text("cpm__Start_Date__c") == "2027-02-01");
+  CHECK(rec.text("cpm__End_Date__c") == "2028-01-31");
+  CHECK(rec.text("cpm__Status__c") == "Pending");
+  CHECK(rec.text("cpm__Campaign__c") == "7017Q00000Sprg1QAB");
+  CHECK(rec.text("Appeal_Code__c") == "SPRING");
+  CHECK(rec.text("cpm__Setup_URL__c") == r.json["RedirectURL"]);
+
+  auto insts = all(t, objects::kInstallment);
+  REQUIRE(insts.size() == 1);
+  CHECK(insts[0].text("cpm__Recurring_Payment__c") == id);
+  CHECK(insts[0].text("cpm__Mandate__c") == rec.text("cpm__Mandate__c"));
+  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  CHECK(mandate.text("cpm__Status__c") == "Pending");
+  CHECK(mandate.text("cpm__Recurring_Payment__c") == id);
+  Record profile = record(t, rec.text("cpm__Payment_Profile__c"));
+  CHECK(profile.text("cpm__Contact__c") == insts[0].text("cpm__Contact__c"));
+  CHECK(profile.text("cpm__Payment_Processor__c") == "Stripe");
+
+  auto report = all(t, objects::kInboundReport).back();
+  CHECK(report.text("cpm__Recurring_Id__c") == id);
+  CHECK(report.text("cpm__Recurring_Object__c") == "cpm__Recurring_Payment__c");
+
+  auto get = t.get("/Recurring/" + id);
+  REQUIRE(get.status == 200);
+  CHECK(get.json["Id"] == id);
+  CHECK(get.json["GUID"] == rec.guid);
+  CHECK(get.json["Type"] == "cpm__Recurring_Payment__c");
+  CHECK(get.json["Amount"] == 10);
+  CHECK(get.json["CurrencyISOCode"] == "EUR");
+  CHECK(get.json["Frequency"] == "Monthly");
+  CHECK(get.json["StartDate"] == "2027-02-01");
+  CHECK(get.json["EndDate"] == "2028-01-31");
+  CHECK(get.json["Description"] == "Monthly gift");
+  CHECK(get.json["SourceConnector"] == "cpm_Native");
+  CHECK(get.json["PaymentMethod"] == "CreditCard");
+  CHECK(get.json["PaymentProcessor"] == "Stripe");
+  CHECK(get.json["SetupUrl"] == r.json["RedirectURL"]);
+  CHECK(t.get("/Recurring/" + rec.guid).json == get.json);
+  CHECK(t.get("/Recurring/" + insts[0].id).status == 404);
+}
+
+TEST_CASE("native: SEPA (Optional) with and without OneTime, Bacs (No) without",
+          "[http][recurring]") {
+  TestOrg t(fixture("default.yaml"));
+  auto without = t.post("/PaymentIntent", recurring(kSepa));
+  REQUIRE(without.status == 200);
+  CHECK_FALSE(without.json.contains("RedirectURL"));
+  CHECK(without.json["PaymentMethod"]["Parameters"] == kSepaParams);
+  Record rec = record(t, recurring_id(t, without));
+  CHECK(rec.text("cpm__Status__c") == "Active");
+  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  CHECK(mandate.text("cpm__Status__c") == "Active");
+  CHECK(mandate.text("cpm__Bank_Scheme__c") == "SEPA");
+  CHECK_FALSE(mandate.text("cpm__Mandate_Reference__c").empty());
+  Record profile = record(t, rec.text("cpm__Payment_Profile__c"));
+  CHECK(profile.text("cpm__IBAN__c") == "DE89370400440532013000");
+  CHECK(all(t, objects::kInstallment).empty());
+
+  json with_body = recurring(kSepa, kFirst);
+  with_body["Payer"]["AllowDeduplication"] = true;
+  auto with = t.post("/PaymentIntent", with_body);
+  REQUIRE(with.status == 200);
+  CHECK_FALSE(with.json.contains("RedirectURL"));
+  Record rec2 = record(t, recurring_id(t, with));
+  REQUIRE(all(t, objects::kInstallment).size() == 1);
+  CHECK(all(t, objects::kInstallment)[0].text("cpm__Recurring_Payment__c") == rec2.id);
+  // Same contact, method and processor: the profile is reused, not duplicated.
+  CHECK(rec2.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
+  CHECK(all(t, objects::kPaymentProfile).size() == 1);
+
+  auto bacs = t.post("/PaymentIntent", recurring(kBacs));
+  REQUIRE(bacs.status == 200);
+  CHECK(record(t, recurring_id(t, bacs)).text("cpm__Payment_Method__c") == "Bacs Direct Debit");
+  auto bacs_first = t.post("/PaymentIntent", recurring(kBacs, kFirst));
+  REQUIRE(bacs_first.status == 400);
+  CHECK(code_of(bacs_first) == "010");
+  CHECK(message_of(bacs_first).find("InitialPaymentonRecurring = No") != std::string::npos);
+  CHECK(message_of(bacs_first).find("Bacs Direct Debit with processor SmartDebit") !=
+        std::string::npos);
+}
+
+TEST_CASE("recurring data errors are 200", "[http][recurring][errors]") {
+  TestOrg t(fixture("default.yaml"));
+  json b = recurring(kSepa);
+  b["Recurring"]["Frequency"] = "Quarterly";
+  auto r = t.post("/PaymentIntent", b);
+  REQUIRE(r.status == 422);
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r) ==
+        "Recurring.Frequency 'Quarterly' is not allowed by source connector cpm_Native; allowed: "
+        "Daily, Weekly, Monthly, Yearly");
+  b = recurring(kSepa);
+  b["Recurring"]["StartDate"] = "2027-02-30";
+  CHECK(code_of(t.post("/PaymentIntent", b)) == "200");
+  b = recurring(kSepa);
+  b["Recurring"]["EndDate"] = "2027-01-31";
+  r = t.post("/PaymentIntent", b);
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r).find("must be after Recurring.StartDate") != std::string::npos);
+  r = t.post("/PaymentIntent", recurring({{"Name", "PayPal"}}));
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r).find("does not support recurring") != std::string::npos);
+  b = recurring(kSepa);
+  b["Recurring"]["CrmFields"] = {{"Nope__c", 1}};
+  r = t.post("/PaymentIntent", b);
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r).find("cpm__Recurring_Payment__c") != std::string::npos);
+  CHECK(all(t, objects::kRecurringPayment).empty());
+}
+
+TEST_CASE("nonprofit: a recurring donation with and without initial payment", "[http][recurring]") {
+  TestOrg t(fixture("nonprofit.yaml"));
+  auto card = t.post("/PaymentIntent", recurring(kCard));
+  CHECK(code_of(card) == "010");
+  json b = recurring(kCard, kFirst);
+  b["Recurring"]["Frequency"] = "Quarterly";
+  b["Recurring"]["CrmFields"] = {{"Gift_Designation__c", "Youth Meals"}};
+  b["CampaignId"] = "7017Q00000GvTueQAF";
+  auto r = t.post("/PaymentIntent", b);
+  REQUIRE(r.status == 200);
+  CHECK(r.json.contains("RedirectURL"));
+  CHECK(r.json["Settings"]["SourceConnector"] == "npsp_RecurringDonations");
+  std::string id = recurring_id(t, r);
+  Record rd = record(t, id);
+  CHECK(rd.object == "npe03__Recurring_Donation__c");
+  CHECK(rd.text("npe03__Installment_Period__c") == "Quarterly");
+  CHECK(rd.fields["npe03__Amount__c"] == 10);
+  CHECK(rd.text("npsp__StartDate__c") == "2027-02-01");
+  CHECK(rd.text("Gift_Designation__c") == "Youth Meals");
+  CHECK(rd.text("npe03__Recurring_Donation_Campaign__c") == "7017Q00000GvTueQAF");
+  CHECK_FALSE(rd.text("npe03__Contact__c").empty());
+  auto insts = all(t, objects::kInstallment);
+  REQUIRE(insts.size() == 1);
+  CHECK(insts[0].text("cpm__Recurring_Donation__c") == id);
+  CHECK(insts[0].text("cpm__Status__c") == "Pending");
+  CHECK(record(t, rd.text("cpm__Mandate__c")).text("cpm__Recurring_Donation__c") == id);
+
+  const json ach = {{"Name", "ACH"},
+                    {"Parameters",
+                     {{"RoutingNumber", "011000015"},
+                      {"AccountNumber", "000123456789"},
+                      {"AccountHolderName", "Ada Lovelace"}}}};
+  auto ach_without = t.post("/PaymentIntent", recurring(ach));
+  REQUIRE(ach_without.status == 200);
+  CHECK_FALSE(ach_without.json.contains("RedirectURL"));
+  CHECK(t.post("/PaymentIntent", recurring(ach, kFirst)).status == 200);
+  CHECK(all(t, objects::kInstallment).size() == 2);
+
+  auto get = t.get("/Recurring/" + id);
+  REQUIRE(get.status == 200);
+  CHECK(get.json["Type"] == "npe03__Recurring_Donation__c");
+  CHECK(get.json["Frequency"] == "Quarterly");
+  CHECK(get.json["CurrencyISOCode"] == "USD");
+  CHECK(get.json["SourceConnector"] == "npsp_RecurringDonations");
+}
+
+TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing",
+          "[http][recurring]") {
+  TestOrg t(fixture("fundraising.yaml"));
+  json b = recurring(kBacs);
+  b["Recurring"]["Frequency"] = "Quarterly";
+  b["Recurring"]["EndDate"] = "2029-01-31";
+  b["Recurring"]["CrmFields"] = {{"GiftCommitment.Gift_Aid_Eligible__c", true},
+                                 {"GiftCommitment.Appeal__c", "Wetlands"},
+                                 {"GiftCommitment.Description", "Quarterly wetlands gift"},
+                                 {"Collection_Reference__c", "NHWT-0001"},
+                                 {"TransactionDay", "1"}};
+  b["CampaignId"] = "7017Q00000RgvngQAB";
+  auto r = t.post("/PaymentIntent", b);
+  REQUIRE(r.status == 200);
+  CHECK_FALSE(r.json.contains("RedirectURL"));
+  std::string id = recurring_id(t, r);
+  Record gc = record(t, id);
+  CHECK(gc.object == "GiftCommitment");
+  CHECK(gc.fields["Gift_Aid_Eligible__c"] == true);
+  CHECK(gc.text("Appeal__c") == "Wetlands");
+  CHECK(gc.text("Description") == "Quarterly wetlands gift");
+  CHECK_FALSE(gc.has("Collection_Reference__c"));
+  CHECK_FALSE(gc.has("TransactionDay"));
+  CHECK(gc.text("CampaignId") == "7017Q00000RgvngQAB");
+  Record gcs = record(t, gc.text("CurrentGiftCmtScheduleId"));
+  CHECK(gcs.object == "GiftCommitmentSchedule");
+  CHECK(gcs.text("GiftCommitmentId") == id);
+  CHECK(gcs.text("Collection_Reference__c") == "NHWT-0001");
+  CHECK(gcs.text("TransactionDay") == "1");
+  CHECK_FALSE(gcs.has("Appeal__c"));
+  CHECK_FALSE(gcs.has("Gift_Aid_Eligible__c"));
+  CHECK(gcs.text("TransactionPeriod") == "Quarterly");
+  CHECK(gcs.text("PaymentMethod") == "Direct Debit");
+  CHECK(record(t, gc.text("cpm__Mandate__c")).text("cpm__Gift_Commitment__c") == id);
+
+  auto get = t.get("/Recurring/" + id);
+  REQUIRE(get.status == 200);
+  CHECK(get.json["Id"] == id);
+  CHECK(get.json["Type"] == "GiftCommitment");
+  CHECK(get.json["Amount"] == 10);
+  CHECK(get.json["Frequency"] == "Quarterly");
+  CHECK(get.json["StartDate"] == "2027-02-01");
+  CHECK(get.json["EndDate"] == "2029-01-31");
+  CHECK(get.json["Description"] == "Quarterly wetlands gift");
+  CHECK(get.json["CurrencyISOCode"] == "GBP");
+  CHECK(get.json["SourceConnector"] == "sf_Fundraising");
+  CHECK(t.get("/Recurring/" + gcs.id).json == get.json);
+
+  // Fields go to the object the prefix names; an unknown one is refused naming it.
+  for (const auto& [key, object] : std::vector<std::pair<std::string, std::string>>{
+           {"GiftCommitment.Collection_Reference__c", "GiftCommitment"},
+           {"Appeal__c", "GiftCommitmentSchedule"},
+           {"GiftCommitment.Nope__c", "GiftCommitment"},
+           {"Nope__c", "GiftCommitmentSchedule"}}) {
+    CAPTURE(key);
+    json bad = recurring(kBacs);
+    bad["Recurring"]["CrmFields"] = {{key, "x"}};
+    auto e = t.post("/PaymentIntent", bad);
+    REQUIRE(e.status == 422);
+    CHECK(code_of(e) == "200");
+    CHECK(message_of(e).find("exists on " + object + " in this org") != std::string::npos);
+  }
+
+  // Card (Required) with an initial payment: the installment links both records.
+  auto card = t.post("/PaymentIntent", recurring(kCard, kFirst));
+  REQUIRE(card.status == 200);
+  CHECK(card.json.contains("RedirectURL"));
+  std::string card_id = recurring_id(t, card);
+  auto insts = all(t, objects::kInstallment);
+  REQUIRE(insts.size() == 1);
+  CHECK(insts[0].text("cpm__Gift_Commitment__c") == card_id);
+  CHECK(insts[0].text("cpm__Gift_Commitment_Schedule__c") ==
+        record(t, card_id).text("CurrentGiftCmtScheduleId"));
+  CHECK(code_of(t.post("/PaymentIntent", recurring(kCard))) == "010");
+  CHECK(code_of(t.post("/PaymentIntent", recurring(kBacs, kFirst))) == "010");
+}
+
+TEST_CASE("a gift commitment without schedule cannot be read (spec 4.1 rule 5)",
+          "[http][recurring][errors]") {
+  TestOrg t(fixture_text(R"(extends: fundraising.yaml
+seed:
+  - object: GiftCommitment
+    id: 6gc7Q00000NoSch
+    fields: {Name: Pending commitment, Status: Active}
+)"));
+  auto r = t.get("/Recurring/6gc7Q00000NoSch");
+  REQUIRE(r.status == 404);
+  CHECK(code_of(r) == "999");
+  CHECK(message_of(r).find("has no gift commitment schedule yet") != std::string::npos);
+  CHECK(t.get("/Recurring/not-an-id").status == 400);
+  CHECK(t.get("/Recurring/6gc7Q00000NoSci").status == 404);
+}
+
+TEST_CASE("dates in day-month-year form when the fixture says so", "[http][recurring]") {
+  TestOrg t(fixture_text("extends: default.yaml\norg:\n  recurring_date_format: day-month-year\n"));
+  json b = recurring(kSepa);
+  b["Recurring"]["EndDate"] = "2028-01-31";
+  auto get = t.get("/Recurring/" + recurring_id(t, t.post("/PaymentIntent", b)));
+  CHECK(get.json["StartDate"] == "01-02-2027");
+  CHECK(get.json["EndDate"] == "31-01-2028");
+}
+
+TEST_CASE("update from direct debit to card needs OneTime and answers with a RedirectURL",
+          "[http][recurring]") {
+  TestOrg t(fixture("default.yaml"));
+  std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
+  std::string old_mandate = record(t, id).text("cpm__Mandate__c");
+
+  auto bad = t.post("/PaymentIntent", update(id, kCardStripe));
+  REQUIRE(bad.status == 400);
+  CHECK(code_of(bad) == "010");
+  CHECK(message_of(bad).find("InitialPaymentonRecurring = Required") != std::string::npos);
+  CHECK(record(t, old_mandate).text("cpm__Status__c") == "Active");
+
+  auto r = t.post("/PaymentIntent", update(record(t, id).guid, kCardStripe, kFirst));
+  REQUIRE(r.status == 200);
+  CHECK(r.json["RedirectURL"].get<std::string>().find("/psp/checkout/") != std::string::npos);
+  CHECK(r.json["PaymentMethod"]["Name"] == "CreditCard");
+  Record rec = record(t, id);
+  CHECK(rec.text("cpm__Payment_Method__c") == "CreditCard");
+  CHECK(rec.text("cpm__Payment_Processor__c") == "Stripe");
+  CHECK(rec.text("cpm__Mandate__c") != old_mandate);
+  Record old = record(t, old_mandate);
+  CHECK(old.text("cpm__Status__c") == "Inactive");
+  CHECK_FALSE(old.text("cpm__Deactivation_Date__c").empty());
+  CHECK(record(t, rec.text("cpm__Mandate__c")).text("cpm__Status__c") == "Pending");
+  auto insts = all(t, objects::kInstallment);
+  REQUIRE(insts.size() == 1);
+  CHECK(insts[0].text("cpm__Recurring_Payment__c") == id);
+  auto pi = t.get("/PaymentIntent/" + r.json["Id"].get<std::string>());
+  CHECK(pi.json["Recurring"]["Id"] == id);
+  CHECK(pi.json["OneTime"]["Id"] == insts[0].id);
+  CHECK(pi.json["Payer"]["Contact"]["Name"] == "Ada Lovelace");
+}
+
+TEST_CASE("update from card to direct debit: new mandate and profile, old mandate inactive",
+          "[http][recurring]") {
+  TestOrg t(fixture("default.yaml"));
+  std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kCard, kFirst)));
+  Record before = record(t, id);
+
+  auto r = t.post("/PaymentIntent", update(id, kSepaGc));
+  REQUIRE(r.status == 200);
+  CHECK_FALSE(r.json.contains("RedirectURL"));
+  CHECK(r.json["PaymentMethod"]["Parameters"] == kSepaParams);
+  Record rec = record(t, id);
+  CHECK(rec.text("cpm__Payment_Method__c") == "SEPA Direct Debit");
+  CHECK(rec.text("cpm__Status__c") == "Active");
+  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  CHECK(mandate.text("cpm__Status__c") == "Active");
+  CHECK(mandate.text("cpm__Bank_Scheme__c") == "SEPA");
+  CHECK(record(t, before.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
+  CHECK(rec.text("cpm__Payment_Profile__c") != before.text("cpm__Payment_Profile__c"));
+  CHECK(record(t, rec.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
+        "DE89370400440532013000");
+  CHECK(all(t, objects::kInstallment).size() == 1);  // no new installment
+
+  // A new bank account: validated, a new mandate, the same profile updated.
+  json other = kSepaGc;
+  other["Parameters"]["IBAN"] = "DE89370400440532013001";
+  CHECK(code_of(t.post("/PaymentIntent", update(id, other))) == "202");
+  other["Parameters"]["IBAN"] = "NL91ABNA0417164300";
+  REQUIRE(t.post("/PaymentIntent", update(id, other)).status == 200);
+  Record after = record(t, id);
+  CHECK(after.text("cpm__Mandate__c") != mandate.id);
+  CHECK(after.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
+  CHECK(record(t, after.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
+        "NL91ABNA0417164300");
+
+  CHECK(code_of(t.post("/PaymentIntent", update(id,
+                                                {{"Name", "Bacs Direct Debit"},
+                                                 {"Processor", "SmartDebit"},
+                                                 {"Parameters", kBacsParams}},
+                                                kFirst))) == "010");
+  CHECK(t.post("/PaymentIntent", update("a0R7Q00000ZZZZZ", kSepaGc)).status == 404);
+}
+
+TEST_CASE("updating a non-default connector's record needs Settings.SourceConnector",
+          "[http][recurring][errors]") {
+  TestOrg t(fixture("multi_connector.yaml"));
+  json b = recurring(kSepa);
+  b["Settings"] = {{"SourceConnector", "npsp_RecurringDonations"}};
+  std::string id = recurring_id(t, t.post("/PaymentIntent", b));
+  CHECK(record(t, id).object == "npe03__Recurring_Donation__c");
+
+  auto r = t.post("/PaymentIntent", update(id, kSepaGc));
+  REQUIRE(r.status == 400);
+  CHECK(code_of(r) == "012");
+  CHECK(message_of(r).find("npsp_RecurringDonations") != std::string::npos);
+
+  json wrong = update(id, kSepaGc);
+  wrong["Settings"] = {{"SourceConnector", "sf_Fundraising"}};
+  r = t.post("/PaymentIntent", wrong);
+  REQUIRE(r.status == 422);
+  CHECK(code_of(r) == "200");
+
+  json right = update(id, kSepaGc);
+  right["Settings"] = {{"SourceConnector", "npsp_RecurringDonations"}};
+  r = t.post("/PaymentIntent", right);
+  REQUIRE(r.status == 200);
+  CHECK(r.json["Settings"]["SourceConnector"] == "npsp_RecurringDonations");
+
+  // The default connector's records need no Settings.
+  std::string native = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
+  CHECK(t.post("/PaymentIntent", update(native, kSepaGc)).status == 200);
+}
+
+TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a passing account",
+          "[http][recurring][bank]") {
+  struct Case {
+    const char* fixture;
+    const char* method;
+    json failing, passing;
+    const char* code;
+  };
+  const json ch = {{"IBAN", "CH9300762011623852957"}, {"AccountHolderName", "Ada Lovelace"}};
+  json ch_bic = ch;
+  ch_bic["BIC"] = "UBSWCHZH80A";
+  json ch_full = ch_bic;
+  ch_full.update({{"Street", "Bahnhofstrasse"},
+                  {"HouseNameOrNumber", "45"},
+                  {"PostalCode", "8001"},
+                  {"City", "Zürich"}});
+  const std::vector<Case> cases = {
+      {"default.yaml",
+       "Bacs Direct Debit",
+       {{"SortCode", "60-16-1"}, {"AccountNumber", "31926819"}, {"AccountHolderName", "A"}},
+       kBacsParams,
+       "201"},
+      {"default.yaml",
+       "SEPA Direct Debit",
+       {{"IBAN", "DE89370400440532013001"}, {"AccountHolderName", "A"}},
+       kSepaParams,
+       "202"},
+      {"default.yaml",
+       "SEPA Direct Debit",
+       {{"IBAN", "TR330006100519786457841326"}, {"AccountHolderName", "A"}},
+       kSepaParams,
+       "203"},
+      {"default.yaml", "SEPA Direct Debit", ch, ch_full, "204"},
+      {"default.yaml", "SEPA Direct Debit", ch_bic, ch_full, "205"},
+      {"multi_connector.yaml",
+       "Autogiro",
+       {{"ClearingNumber", "3300"}, {"AccountNumber", "3912319998"}, {"AccountHolderName", "A"}},
+       {{"ClearingNumber", "3300"}, {"AccountNumber", "3912319997"}, {"AccountHolderName", "A"}},
+       "206"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.code);
+    TestOrg t(fixture(c.fixture));
+    auto bad = t.post("/PaymentIntent", recurring({{"Name", c.method}, {"Parameters", c.failing}}));
+    REQUIRE(bad.status == 422);
+    CHECK(code_of(bad) == c.code);
+    auto good =
+        t.post("/PaymentIntent", recurring({{"Name", c.method}, {"Parameters", c.passing}}));
+    CHECK(good.status == 200);
+  }
+}
+
+TEST_CASE("a new one-time SEPA payment checks the account too", "[http][recurring][bank]") {
+  TestOrg t(fixture("default.yaml"));
+  json b = recurring(kSepa);
+  b.erase("Recurring");
+  b["OneTime"] = kFirst;
+  b["PaymentMethod"]["Parameters"]["IBAN"] = "DE89370400440532013001";
+  auto r = t.post("/PaymentIntent", b);
+  REQUIRE(r.status == 422);
+  CHECK(code_of(r) == "202");
+  CHECK(all(t, objects::kInstallment).empty());
+}
