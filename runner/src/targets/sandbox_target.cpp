@@ -14,6 +14,9 @@
 //   ca_file: private-ca.pem                    # optional, beside this file
 //   webhook_url: https://tunnel.example.org    # optional public base of the receiver
 //   profile: lenient                           # optional (strict | lenient)
+//   fixture: default.yaml                      # optional: the fixture this org resembles;
+//                                              # scenarios for other fixtures are skipped ("any":
+//                                              none are)
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +32,7 @@ struct SandboxConfig {
   SessionConfig session;
   OAuthGrant grant;
   contracts::Profile profile = contracts::Profile::kLenient;
+  std::string fixture = "default.yaml";
 };
 
 SandboxConfig read_config(const std::string& file, const TargetOptions& options) {
@@ -67,8 +71,9 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
   if (!ctx.expect_map(root, "the sandbox configuration")) {
     throw TargetError(ctx.errors().front().str());
   }
-  ctx.check_keys(root, {"instance_url", "api_path", "oauth", "ca_file", "webhook_url", "profile"},
-                 "the sandbox configuration");
+  ctx.check_keys(
+      root, {"instance_url", "api_path", "oauth", "ca_file", "webhook_url", "profile", "fixture"},
+      "the sandbox configuration");
   if (root["instance_url"])
     c.session.instance_url = value(root["instance_url"], "instance_url", false);
   else
@@ -94,6 +99,7 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
     else
       ctx.error(root["profile"], "profile is strict or lenient");
   }
+  if (root["fixture"]) c.fixture = value(root["fixture"], "fixture", false);
   const YAML::Node oauth = root["oauth"];
   if (!oauth) {
     ctx.error(root, "oauth is required (grant, client_id, client_secret, refresh_token)");
@@ -141,6 +147,12 @@ class SandboxTarget final : public Target {
   std::vector<LoadError> prepare(const std::vector<const Scenario*>&) override { return {}; }
 
   std::optional<std::string> skip_reason(const Scenario& s) const override {
+    // A real org has one configuration; scenarios written for another cannot pass on it.
+    const std::string wanted = s.fixture.empty() ? "default.yaml" : s.fixture;
+    if (config_.fixture != "any" && std::filesystem::path(wanted).filename() !=
+                                        std::filesystem::path(config_.fixture).filename())
+      return "needs fixture " + wanted + "; " + file_ + " describes the org as " + config_.fixture +
+             " (its fixture: key)";
     auto i = s.first_admin_step();
     if (!i) return std::nullopt;
     const Step& step = s.steps[*i];

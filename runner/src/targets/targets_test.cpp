@@ -72,6 +72,12 @@ ca_file: ca.pem
   CHECK(skipped.outcome == Outcome::kSkipped);
   CHECK(skipped.skip_reason.find("step 2 (psp, test0.yaml:4:5) needs the fake's admin API") == 0);
 
+  // A scenario written for another org configuration cannot pass on this one.
+  ScenarioResult other =
+      run_text(*target, "name: np\nfixture: nonprofit.yaml\nsteps: [{request: GET /Echo}]\n");
+  CHECK(other.outcome == Outcome::kSkipped);
+  CHECK(other.skip_reason.find("needs fixture nonprofit.yaml") == 0);
+
   SECTION("without the CA the certificate is refused") {
     const std::string untrusted = dir.write("untrusted.yaml", "instance_url: " + org->url() + R"(
 oauth: {grant: client_credentials, client_id: local-client, client_secret: "${env:RUNNER_TEST_SECRET}"}
