@@ -3,7 +3,6 @@
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 #include "psp_routes.h"
-#include "psp_routes.h"
 #include "responses.h"
 #include "routes.h"
 #include "webhook_admin_routes.h"
@@ -40,7 +39,6 @@ size_t size_param(const httplib::Request& req, const char* name, size_t fallback
 
 void add_admin_routes(Router& router, Org& org) {
   add_webhook_admin_routes(router, org.webhooks());
-  add_psp_admin_routes(router, org);
   add_psp_admin_routes(router, org);
   router.add("GET", "/health", [&org](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });

@@ -10,7 +10,6 @@
 #include "events/contract_monitor.h"
 #include "oauth_routes.h"
 #include "psp_routes.h"
-#include "psp_routes.h"
 #include "request_log.h"
 #include "responses.h"
 #include "router.h"
@@ -110,8 +109,6 @@ void Server::configure() {
   register_oauth_routes(
       s, OAuthContext{&org.config(), &org.tokens(),
                       [tls](const httplib::Request& r) { return origin_of(r, tls); }});
-
-  register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
 
   register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
 
