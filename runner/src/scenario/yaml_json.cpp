@@ -1,9 +1,6 @@
 #include "scenario/yaml_json.h"
 
-#include <cmath>
-#include <limits>
 #include <regex>
-#include <set>
 
 namespace runner {
 namespace {
