@@ -4,6 +4,12 @@
 // valijson 1.0 resolves relative references by string concatenation, and its
 // subschema cache is keyed by JSON pointer alone, so two documents with the
 // same pointer (e.g. both roots) would share one compiled subschema.
+//
+// Then every "propertyNames" subschema moves to a sibling key and is replaced
+// by a "$ref" to it: valijson 1.0 parses "propertyNames" under its *parent's*
+// pointer, so when the parent was reached through a "$ref" (and thus cached
+// under that pointer) the parent itself became the property-name schema and
+// every name failed, e.g. "type": "object". A "$ref" gets its own cache key.
 #include <deque>
 #include <map>
 #include <set>
@@ -53,6 +59,13 @@ class Bundler {
       for (size_t i = 1; i < out_.size(); ++i) extra[std::to_string(i)] = std::move(out_[i]);
       out.document[kBundleKey] = std::move(extra);
     }
+    hoist_property_names(out.document, "");
+    // Targets no keyword leads to (e.g. "#/integer" of a plain document).
+    for (size_t i = 0; i < refs_.size(); ++i) {
+      std::string target = moved(refs_[i].second);
+      hoist_property_names(out.document.at(json::json_pointer(target)), target);
+    }
+    if (!moves_.empty()) retarget_refs(out.document);
     return out;
   }
 
@@ -124,12 +137,61 @@ class Bundler {
                                             : "/" + std::string(kBundleKey) + "/" +
                                                   std::to_string(target.doc) + target.pointer;
       *ref = "#" + uri::pointer_for_valijson(bundled);
+      refs_.push_back({bundled_prefix(doc) + ptr, bundled});
       return;
     }
     std::string here = scope_of(node, doc, base, ptr, false);
     for_each_subschema(node, ptr, [&](json& child, const std::string& child_ptr) {
       rewrite(child, doc, here, child_ptr);
     });
+  }
+
+  static std::string bundled_prefix(size_t doc) {
+    return doc == 0 ? "" : "/" + std::string(kBundleKey) + "/" + std::to_string(doc);
+  }
+
+  // Children first, so that a move inside a moved subschema is recorded (and
+  // later applied) before the move that carries it along.
+  void hoist_property_names(json& node, const std::string& ptr) {
+    if (!node.is_object() || node.contains("$ref")) return;
+    if (ptr.empty() && node.contains(kBundleKey)) {
+      for (auto& [n, doc] : node[kBundleKey].items()) {
+        hoist_property_names(doc, uri::pointer_append("/" + std::string(kBundleKey), n));
+      }
+    }
+    for_each_subschema(node, ptr, [&](json& child, const std::string& child_ptr) {
+      hoist_property_names(child, child_ptr);
+    });
+    auto names = node.find("propertyNames");
+    // A "$ref" there already has a cache key of its own (and marks one moved).
+    if (names == node.end() || (names->is_object() && names->contains("$ref"))) return;
+    if (node.contains(kPropertyNamesKey)) {
+      throw SchemaError("the keyword \"" + std::string(kPropertyNamesKey) + "\" at " + ptr +
+                        " is reserved by the checker");
+    }
+    const std::string to = uri::pointer_append(ptr, kPropertyNamesKey);
+    json moved = std::move(*names);
+    *names = json{{"$ref", "#" + uri::pointer_for_valijson(to)}};
+    node[kPropertyNamesKey] = std::move(moved);
+    moves_.push_back({uri::pointer_append(ptr, "propertyNames"), to});
+  }
+
+  // Where a pointer of the bundle went after the moves.
+  std::string moved(std::string ptr) const {
+    for (const auto& [from, to] : moves_) {
+      if (ptr == from || ptr.rfind(from + "/", 0) == 0) ptr = to + ptr.substr(from.size());
+    }
+    return ptr;
+  }
+
+  // References into a moved subschema (or written inside one) follow it.
+  void retarget_refs(json& document) const {
+    for (const auto& [at, target] : refs_) {
+      std::string new_target = moved(target);
+      if (new_target == target) continue;
+      document.at(json::json_pointer(moved(at)))["$ref"] =
+          "#" + uri::pointer_for_valijson(new_target);
+    }
   }
 
   Location locate(const std::string& target, const std::string& where) {
@@ -166,6 +228,10 @@ class Bundler {
   std::vector<Location> pending_;
   std::set<std::pair<size_t, std::string>> rewritten_;
   std::vector<std::string> uris_;
+  // Every rewritten "$ref": {its object's bundled pointer, its target}.
+  std::vector<std::pair<std::string, std::string>> refs_;
+  // "propertyNames" subschemas moved: {from, to}, in the order moved.
+  std::vector<std::pair<std::string, std::string>> moves_;
   // Absolute URIs (documents, "$id"s, "$id" plain names) -> where they are.
   std::map<std::string, Location> index_;
 };

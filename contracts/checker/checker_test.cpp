@@ -269,6 +269,38 @@ TEST_CASE("schema sets: the profile overrides, ids must match names, refs must r
                     Catch::Contains("points to nothing"));
 }
 
+// valijson 1.0 compiled "propertyNames" under its parent's pointer, so under a
+// "$ref" the parent became the name schema and every name failed; the
+// scenario schema's "capture" and "matcher" definitions met it.
+TEST_CASE("propertyNames applies to the names, also where a $ref leads", "[propertyNames]") {
+  const std::string base = "https://schemas.fake-crm-org.invalid/cpm/v2/";
+  json names = {{"type", "object"}, {"propertyNames", {{"pattern", "^[a-z]+$"}}}};
+  json msg = {{"$id", base + "msg.json"},
+              {"definitions", {{"names", names}, {"closed", {{"propertyNames", false}}}}},
+              {"properties",
+               {{"inline", names},
+                {"local", {{"$ref", "#/definitions/names"}}},
+                {"again", {{"$ref", "#/definitions/names"}}},
+                {"remote", {{"$ref", "common/part.json"}}},
+                {"into", {{"$ref", "#/definitions/names/propertyNames"}}},
+                {"closed", {{"$ref", "#/definitions/closed"}}}}}};
+  json part = names;
+  part["$id"] = base + "common/part.json";
+  auto checker = Checker::from_files({{"msg.json", msg.dump()}, {"common/part.json", part.dump()}},
+                                     Profile::kStrict);
+  auto verdict = [&](const json& body) { return checker->validate("msg", body).ok(); };
+  for (const char* key : {"inline", "local", "again", "remote"}) {
+    INFO(key);
+    CHECK(verdict({{key, {{"abc", 1}, {"x", true}}}}));
+    CHECK(verdict({{key, json::object()}}));
+    CHECK_FALSE(verdict({{key, {{"abc", 1}, {"Bad", 2}}}}));
+  }
+  CHECK(verdict({{"into", "abc"}}));
+  CHECK_FALSE(verdict({{"into", "ABC"}}));
+  CHECK(verdict({{"closed", json::object()}}));
+  CHECK_FALSE(verdict({{"closed", {{"a", 1}}}}));
+}
+
 TEST_CASE("URI references resolve per RFC 3986 5.4", "[uri]") {
   using contracts::uri::resolve;
   const std::string b = "http://a/b/c/d;p?q";

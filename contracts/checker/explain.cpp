@@ -160,6 +160,13 @@ std::string display_location(const Bundle& bundle, const UriDisplay& display,
         ptr.substr(prefix.size(), slash == std::string::npos ? slash : slash - prefix.size()));
     rest = slash == std::string::npos ? "" : ptr.substr(slash);
   }
+  // bundle() moved each "propertyNames" subschema; show it where it is written.
+  const std::string moved = "/" + std::string(kPropertyNamesKey);
+  for (size_t at = rest.find(moved); at != std::string::npos; at = rest.find(moved, at)) {
+    bool whole_token = at + moved.size() == rest.size() || rest[at + moved.size()] == '/';
+    if (whole_token) rest.replace(at, moved.size(), "/propertyNames");
+    at += 1;
+  }
   const std::string& uri = bundle.doc_uris.at(doc);
   return (display ? display(uri) : uri) + "#" + rest;
 }

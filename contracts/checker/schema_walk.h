@@ -12,6 +12,8 @@ namespace contracts::core {
 
 // Where bundle() keeps the documents a root references.
 inline constexpr const char* kBundleKey = "x-bundle";
+// Where bundle() moves each "propertyNames" subschema (see bundle.cpp).
+inline constexpr const char* kPropertyNamesKey = "x-property-names";
 
 // Calls fn(child, child_pointer) for every direct subschema of `node` (an
 // object); `Json` is nlohmann::json or const nlohmann::json.
