@@ -47,6 +47,10 @@ struct PaymentIntentRequest {
   nlohmann::json crm_fields = nlohmann::json::object();
   nlohmann::json package_actions = nlohmann::json::object();
   nlohmann::json raw;  // the body as sent, for the inbound report
+  // Which interface the request came through (the inbound report's
+  // cpm__Interface__c): "PaymentIntent", or "Payment" for the older /Payment
+  // body translated into this request (spec 4.7).
+  std::string interface_name = "PaymentIntent";
 };
 
 // 010 for missing or contradictory core parameters, 200 for wrong types,

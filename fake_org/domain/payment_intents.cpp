@@ -122,7 +122,7 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
   x[f::kStatus] = "New";
   x[f::kProcessingType] = op.settings.processing_type->name;
   x[f::kOperation] = to_string(op.req.operation);
-  x[f::kInterface] = "PaymentIntent";
+  x[f::kInterface] = op.req.interface_name;
   if (!op.req.origin.empty()) x[f::kOrigin] = op.req.origin;
   if (!op.req.webhook_url.empty()) x[f::kWebhookUrl] = op.req.webhook_url;
   x[f::kSuccessUrl] = op.req.success_url;
@@ -204,8 +204,44 @@ Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const In
   return result;
 }
 
+namespace {
+
+// Inside the transaction, after the operation: what its inbound report links.
+IntentRecords records_of(const RecordStore& committed, const Transaction& tx,
+                         const std::string& payment_intent_id) {
+  namespace f = fields::inbound_report;
+  IntentRecords out;
+  auto ids = tx.find(index_name::kReportByIntent, {payment_intent_id});
+  if (ids.empty()) return out;
+  RecordPtr report = tx.get(ids.front());
+  out.contact_id = report->text(f::kContact);
+  out.account_id = report->text(f::kAccount);
+  out.installment_id = report->text(f::kInstallment);
+  out.recurring_id = report->text(f::kRecurringId);
+  // The store itself (not the transaction) still holds the state before the request.
+  out.contact_existed = !out.contact_id.empty() && committed.get(out.contact_id) != nullptr;
+  out.account_existed = !out.account_id.empty() && committed.get(out.account_id) != nullptr;
+  if (!out.contact_id.empty())
+    if (RecordPtr c = tx.get(out.contact_id)) {
+      const auto* person = c->get("IsPersonAccount");
+      out.person_account = person && person->is_boolean() && person->get<bool>();
+    }
+  if (!out.recurring_id.empty())
+    if (RecordPtr r = tx.get(out.recurring_id))
+      out.payment_profile_id = r->text(fields::recurring::kPaymentProfile);
+  return out;
+}
+
+}  // namespace
+
+Result<IntentResult> PaymentIntents::run(const PaymentIntentRequest& req, const IntentContext& ctx,
+                                         const AfterOperation& after) {
+  return execute(req, ctx, after);
+}
+
 Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
-                                             const IntentContext& ctx) {
+                                             const IntentContext& ctx,
+                                             const AfterOperation& after) {
   auto settings = resolve_settings(org_.config(), req);
   if (!settings.ok()) return settings.errors();
   std::string pi_id = org_.ids().payment_intent_id();
@@ -227,6 +263,9 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
       return make_error(error_code::kUncategorised, "", "unknown operation");
     }();
     if (r.ok()) {
+      r->records = records_of(org_.records(), tx, pi_id);
+      if (after)
+        if (Status s = after(tx, r->records); !s.ok()) return s.errors();
       session = std::move(op.session);
       events = std::move(op.events);
     }

@@ -3,6 +3,7 @@
 // operations on one path, idempotency, and the views of what they created.
 // Every operation runs in one record-store transaction: a request that fails
 // at any point leaves the org as it was.
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -14,22 +15,42 @@ struct IntentContext {
   std::string public_base_url;  // scheme://host:port clients reach the fake at, for RedirectURL
 };
 
+// The records one successful request ended on, read from its inbound report,
+// so another interface (the older /Payment, spec 4.7) can answer from them.
+struct IntentRecords {
+  std::string contact_id, account_id, installment_id, recurring_id;
+  // Whether the contact / account was already in the org before the request.
+  bool contact_existed = false, account_existed = false;
+  bool person_account = false;     // the contact is a person account's contact
+  std::string payment_profile_id;  // the profile a recurring setup created or updated
+};
+
 struct IntentResult {
   nlohmann::json body;  // the response body (spec 4.1)
   std::string payment_intent_id;
   bool replayed = false;  // answered from the idempotency store
+  IntentRecords records;  // not filled on a replay
 };
+
+// Runs inside the request's transaction after the operation succeeded; an
+// error rolls the whole request back.
+using AfterOperation = std::function<Status(Transaction&, const IntentRecords&)>;
 
 class PaymentIntents {
  public:
   explicit PaymentIntents(Org& org) : org_(org) {}
 
   Result<IntentResult> create(const nlohmann::json& body, const IntentContext& ctx);
+  // A request already parsed (or translated from the older /Payment body),
+  // without idempotency; `after` may add changes in the same transaction.
+  Result<IntentResult> run(const struct PaymentIntentRequest& req, const IntentContext& ctx,
+                           const AfterOperation& after = {});
   Result<nlohmann::json> get(std::string_view payment_intent_id) const;   // GET /PaymentIntent/{ID}
   Result<nlohmann::json> installment(std::string_view id_or_guid) const;  // GET /Installment/{ID}
 
  private:
-  Result<IntentResult> execute(const struct PaymentIntentRequest& req, const IntentContext& ctx);
+  Result<IntentResult> execute(const struct PaymentIntentRequest& req, const IntentContext& ctx,
+                               const AfterOperation& after = {});
   Org& org_;
 };
 
