@@ -66,6 +66,7 @@ class Bundler {
       hoist_property_names(out.document.at(json::json_pointer(target)), target);
     }
     if (!moves_.empty()) retarget_refs(out.document);
+    for (const auto& move : moves_) out.property_names.push_back(moved(move.second));
     return out;
   }
 

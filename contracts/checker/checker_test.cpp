@@ -299,6 +299,46 @@ TEST_CASE("propertyNames applies to the names, also where a $ref leads", "[prope
   CHECK_FALSE(verdict({{"into", "ABC"}}));
   CHECK(verdict({{"closed", json::object()}}));
   CHECK_FALSE(verdict({{"closed", {{"a", 1}}}}));
+
+  // valijson names no failing property; the report does.
+  CheckResult r = checker->validate("msg", {{"local", {{"abc", 1}, {"Bad", 2}}}});
+  REQUIRE(r.violations.size() == 1);
+  const auto& v = r.violations[0];
+  CHECK(v.pointer == "/local/Bad");
+  CHECK(v.keyword == "propertyNames");
+  CHECK(v.schema_location == "msg.json#/definitions/names/propertyNames");
+  CHECK(v.actual == "property \"Bad\"");
+  CHECK_THAT(v.expected, Catch::Contains("^[a-z]+$"));
+}
+
+TEST_CASE("formats with a regular grammar are asserted; 1.0 is an integer", "[formats]") {
+  const std::string base = "https://schemas.fake-crm-org.invalid/cpm/v2/";
+  json msg = {{"$id", base + "msg.json"},
+              {"properties",
+               {{"ip", {{"type", "string"}, {"format", "ipv4"}}},
+                {"pointer", {{"format", "json-pointer"}}},
+                {"host", {{"format", "hostname"}, {"allOf", {{{"maxLength", 20}}}}}},
+                {"count", {{"type", "integer"}}}}}};
+  auto checker = Checker::from_files({{"msg.json", msg.dump()}}, Profile::kStrict);
+  CHECK(checker->validate("msg", {{"ip", "10.0.0.1"}, {"pointer", "/a~1b"}, {"host", "a.example"}})
+            .ok());
+  CheckResult r = checker->validate("msg", {{"ip", "10.0.0.256"}});
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].keyword == "format");
+  CHECK(r.violations[0].pointer == "/ip");
+  CHECK(r.violations[0].schema_location == "msg.json#/properties/ip/format");
+  CHECK(r.violations[0].expected == "format \"ipv4\"");
+  CHECK_FALSE(checker->validate("msg", {{"pointer", "a/b"}}).ok());
+  CHECK_FALSE(checker->validate("msg", {{"host", "-bad-.example"}}).ok());
+  CHECK_FALSE(checker->validate("msg", {{"host", "a-very-long-name.example"}}).ok());
+  // Other formats stay annotations, as draft-07 allows.
+  json uri = {{"$id", base + "uri.json"}, {"format", "uri"}};
+  CHECK(Checker::from_files({{"uri.json", uri.dump()}}, Profile::kStrict)
+            ->validate("uri", "not a uri")
+            .ok());
+
+  CHECK(checker->validate("msg", {{"count", 3.0}}).ok());
+  CHECK_FALSE(checker->validate("msg", {{"count", 3.5}}).ok());
 }
 
 TEST_CASE("URI references resolve per RFC 3986 5.4", "[uri]") {

@@ -1,5 +1,8 @@
 #include "core.h"
 
+#include <cmath>
+#include <cstdint>
+
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -7,6 +10,8 @@
 #include <valijson/validator.hpp>
 
 #include "explain.h"
+#include "formats.h"
+#include "uri.h"
 
 namespace contracts::core {
 namespace {
@@ -19,6 +24,41 @@ valijson::Validator& thread_validator() {
   return validator;
 }
 
+// Draft-07 counts a number with a zero fractional part (1.0) as an integer;
+// nlohmann::json keeps it a double, which valijson's strong types do not
+// count. Such numbers become integers (only where an int64 holds them: a
+// bignum stays a double) in a copy, made only when there are any.
+bool has_integral_double(const nlohmann::json& v) {
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    return std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2e18;
+  }
+  if (v.is_structured()) {
+    for (const auto& child : v) {
+      if (has_integral_double(child)) return true;
+    }
+  }
+  return false;
+}
+
+void integralize(nlohmann::json& v) {
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2e18)
+      v = static_cast<std::int64_t>(d);
+  } else if (v.is_structured()) {
+    for (auto& child : v) integralize(child);
+  }
+}
+
+// The instance to validate: `instance` itself, or its normalised copy in `storage`.
+const nlohmann::json& normalized(const nlohmann::json& instance, nlohmann::json& storage) {
+  if (!has_integral_double(instance)) return instance;
+  storage = instance;
+  integralize(storage);
+  return storage;
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const nlohmann::json& root,
@@ -27,12 +67,23 @@ std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const nlohmann::js
                                                               UriDisplay display) {
   std::shared_ptr<CompiledSchema> compiled(new CompiledSchema());
   compiled->bundle_ = bundle(root, root_uri, fetch);
+  assert_formats(compiled->bundle_.document);
   compiled->display_ = std::move(display);
   compiled->schema_ = std::make_unique<valijson::Schema>();
   try {
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     valijson::adapters::NlohmannJsonAdapter adapter(compiled->bundle_.document);
     parser.populateSchema(adapter, *compiled->schema_);
+    // Each property-name subschema on its own: the whole bundle with a root
+    // "$ref" to it, so that references inside it still resolve.
+    for (const std::string& location : compiled->bundle_.property_names) {
+      nlohmann::json doc = compiled->bundle_.document;
+      doc["$ref"] = "#" + uri::pointer_for_valijson(location);
+      auto schema = std::make_unique<valijson::Schema>();
+      valijson::adapters::NlohmannJsonAdapter names(doc);
+      parser.populateSchema(names, *schema);
+      compiled->name_schemas_[location] = std::move(schema);
+    }
   } catch (const std::exception& e) {
     throw SchemaError(root_uri + ": " + e.what());
   }
@@ -41,7 +92,9 @@ std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const nlohmann::js
 
 CompiledSchema::~CompiledSchema() = default;
 
-std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) const {
+std::vector<Violation> CompiledSchema::validate(const nlohmann::json& original) const {
+  nlohmann::json storage;
+  const nlohmann::json& instance = normalized(original, storage);
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(instance);
   bool valid = false;
@@ -62,7 +115,10 @@ std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) 
   std::vector<RawError> raw;
   valijson::ValidationResults::Error error;
   while (results.popError(error)) raw.push_back({error.context, error.description});
-  std::vector<Violation> out = explain(bundle_, display_, raw, instance);
+  NameCheck names = [this](const std::string& location, const std::string& name) {
+    return name_accepted(location, name);
+  };
+  std::vector<Violation> out = explain(bundle_, display_, raw, instance, names);
   if (out.empty()) {
     Violation v;
     v.keyword = "(schema)";
@@ -74,8 +130,21 @@ std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) 
   return out;
 }
 
-bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
-  valijson::adapters::NlohmannJsonAdapter target(instance);
+bool CompiledSchema::name_accepted(const std::string& location, const std::string& name) const {
+  auto it = name_schemas_.find(location);
+  if (it == name_schemas_.end()) return true;
+  const nlohmann::json value = name;
+  valijson::adapters::NlohmannJsonAdapter target(value);
+  try {
+    return thread_validator().validate(*it->second, target, nullptr);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool CompiledSchema::is_valid(const nlohmann::json& original) const {
+  nlohmann::json storage;
+  valijson::adapters::NlohmannJsonAdapter target(normalized(original, storage));
   try {
     return thread_validator().validate(*schema_, target, nullptr);
   } catch (const std::exception&) {

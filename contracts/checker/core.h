@@ -7,6 +7,7 @@
 // Thread safety: a CompiledSchema is immutable after compile(); validate() may
 // run on many threads at once (valijson's regex cache is per thread).
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +38,8 @@ using UriDisplay = std::function<std::string(const std::string& uri)>;
 struct Bundle {
   nlohmann::json document;            // the root, with the others under "/x-bundle/<n>"
   std::vector<std::string> doc_uris;  // [0] is the root; [n] is "/x-bundle/<n>"
+  // Where each "propertyNames" subschema was moved ("<schema>/x-property-names").
+  std::vector<std::string> property_names;
 };
 
 // Throws SchemaError for a reference that cannot be resolved or fetched.
@@ -60,9 +63,14 @@ class CompiledSchema {
 
  private:
   CompiledSchema() = default;
+  // Whether the "propertyNames" subschema moved to `location` accepts `name`;
+  // valijson reports nothing when one rejects a name, so explain() asks.
+  bool name_accepted(const std::string& location, const std::string& name) const;
+
   Bundle bundle_;
   UriDisplay display_;
   std::unique_ptr<valijson::Schema> schema_;
+  std::map<std::string, std::unique_ptr<valijson::Schema>> name_schemas_;
 };
 
 }  // namespace contracts::core

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "formats.h"
 #include "locate.h"
 #include "schema_walk.h"
 #include "uri.h"
@@ -259,10 +260,54 @@ std::string json_type_name(const json& value) {
   }
 }
 
+namespace {
+
+// Every property name, at `path` or below, that a "propertyNames" subschema
+// applying there rejects.
+void name_failures(const Bundle& bundle, const UriDisplay& display, const NameCheck& names,
+                   Locator& locator, const json& value, Path& path, std::vector<Violation>& out) {
+  if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      path.push_back(std::to_string(i));
+      name_failures(bundle, display, names, locator, value[i], path, out);
+      path.pop_back();
+    }
+    return;
+  }
+  if (!value.is_object()) return;
+  for (const std::string& ptr : locator.nodes_at(path)) {
+    const json* node = locator.node(ptr);
+    if (!node || !node->is_object() || !node->contains(kPropertyNamesKey)) continue;
+    const std::string location = uri::pointer_append(ptr, kPropertyNamesKey);
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (names(location, it.key())) continue;
+      Violation v;
+      path.push_back(it.key());
+      v.pointer = to_pointer(path);
+      path.pop_back();
+      v.keyword = "propertyNames";
+      v.schema_location = display_location(bundle, display, ptr) + "/propertyNames";
+      v.expected = "a name matching " + short_dump((*node)[kPropertyNamesKey]);
+      v.actual = "property \"" + it.key() + "\"";
+      v.message = v.pointer + ": propertyNames: expected " + v.expected + "; got " + v.actual;
+      out.push_back(std::move(v));
+    }
+  }
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    path.push_back(it.key());
+    name_failures(bundle, display, names, locator, it.value(), path, out);
+    path.pop_back();
+  }
+}
+
+}  // namespace
+
 std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
-                               const std::vector<RawError>& errors, const json& instance) {
+                               const std::vector<RawError>& errors, const json& instance,
+                               const NameCheck& names) {
   std::vector<Parsed> leaves;
   std::vector<Parsed> wrappers;
+  bool unexplained = false;
   for (const RawError& e : errors) {
     Parsed p = parse(e);
     if (p.kind == Kind::kNoise) continue;
@@ -276,14 +321,32 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
     for (const Parsed& leaf : leaves) {
       explained = explained || is_prefix(child, leaf.path, w.child == Child::kAnyBelow);
     }
-    if (!explained) leaves.push_back(w);
+    if (!explained) {
+      unexplained = true;
+      leaves.push_back(w);
+    }
   }
 
   Locator locator(bundle.document, instance);
+  // valijson says nothing when "propertyNames" rejects a name; only a wrapper
+  // above it shows, or nothing at all at the root. Such names are found by
+  // asking each property-name subschema that applies.
+  std::vector<Violation> out;
+  if (unexplained || leaves.empty()) {
+    Path root;
+    name_failures(bundle, display, names, locator, instance, root, out);
+  }
+  const size_t named = out.size();
+  auto names_below = [&](const Path& at) {
+    const std::string prefix = to_pointer(at) + "/";
+    for (size_t i = 0; i < named; ++i) {
+      if (out[i].pointer.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+  };
   // Identical failures of different subschemas (two branches of a oneOf, say)
   // are told apart by handing each the next subschema not yet named.
   std::map<std::tuple<Path, std::string, std::string>, std::set<std::string>> used;
-  std::vector<Violation> out;
   for (const Parsed& p : leaves) {
     const json* value = value_at(instance, p.path, p.path.size());
     std::string chosen;
@@ -323,6 +386,7 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
     if (p.kind == Kind::kWrapper) {
       Path at = p.path;
       if (p.child == Child::kName || p.child == Child::kIndex) at.push_back(p.detail);
+      if (names_below(at)) continue;
       const json* sub = nullptr;
       if (node && p.keyword == "properties" && (*node)["properties"].contains(p.detail)) {
         sub = &(*node)["properties"][p.detail];
@@ -342,7 +406,18 @@ std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
       out.push_back(std::move(v));
       continue;
     }
-    out.push_back(make(bundle, display, p, p.path, chosen, node, value, ""));
+    Violation v = make(bundle, display, p, p.path, chosen, node, value, "");
+    if (node && node->contains(kFormatKey)) {
+      // A format assertion the checker added (formats.h): report the format.
+      const std::string parent = chosen.substr(0, chosen.rfind("/allOf/"));
+      const std::string format = (*node)[kFormatKey].get<std::string>();
+      v.keyword = "format";
+      v.schema_location = display_location(bundle, display, parent) + "/format";
+      v.expected = "format \"" + format + "\"";
+      v.message = (v.pointer.empty() ? std::string("(root)") : v.pointer) + ": format: expected " +
+                  v.expected + "; got " + v.actual;
+    }
+    out.push_back(std::move(v));
   }
   // Branches that share a definition fail identically; once is enough.
   std::vector<Violation> unique;
