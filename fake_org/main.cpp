@@ -3,9 +3,11 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "domain/org.h"
+#include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
 
@@ -37,10 +39,20 @@ int main(int argc, char** argv) {
       "--check-contracts", options.check_contracts,
       "Validate every response and webhook against the strict contracts; log each mismatch loudly "
       "(count in GET /__admin/health, details in GET /__admin/contracts)");
+  std::string capture_dir;
+  app.add_option(
+      "--capture-dir", capture_dir,
+      "With --check-contracts (implied): also write every checked body, its route, "
+      "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
   app.add_flag("--admin-open", options.admin_open,
                "Answer /__admin from any address, not only loopback (never on a shared network)");
   CLI11_PARSE(app, argc, argv);
   fake_org::http::parse_log_level(log_level, options.log_level);
+  if (!capture_dir.empty()) {
+    // The ContractMonitor the server creates reads it (as for an embedded org).
+    setenv(fake_org::ContractMonitor::kCaptureDirEnv, capture_dir.c_str(), 1);
+    options.check_contracts = true;
+  }
 
   fake_org::FixtureLoad load;
   if (fixture_path.empty())

@@ -10,8 +10,13 @@
 //   ({"why", "expect": [{"pointer", "keyword"}], "body"}) fail in both
 //   profiles with every expected error; lenient_only/ fail strict, pass lenient.
 // --captured: every *.json file under DIR holds {"schema": name, "body": ...}
-//   (or an array of them), optionally "valid": false and "profile"; e.g.
-//   responses the fake produced in a test run. Each must get its verdict.
+//   (or an array of them), optionally "valid": false and "profile"; or what
+//   `fake-org --capture-dir` writes: {"kind", "method", "path", "status",
+//   "checks": [{"profile", "schema", "valid", "report"}], "body"}, where each
+//   check is the C++ checker's schema choice and verdict for one profile.
+//   Each body must get the same verdict from ajv.
+// --min-bodies N: fail unless the captured folders hold at least N bodies
+//   (an empty capture proves nothing).
 // Exit status 0 when everything agrees, 1 on a disagreement, 2 on bad usage
 // or broken schemas.
 'use strict';
@@ -25,7 +30,7 @@ const BASE = 'https://schemas.fake-crm-org.invalid/cpm/v2/';
 const PROFILES = ['strict', 'lenient'];
 
 function parseArgs(argv) {
-  const args = { profile: 'both', schemas: path.join(__dirname, '..', 'schemas'), examples: null, captured: [] };
+  const args = { profile: 'both', schemas: path.join(__dirname, '..', 'schemas'), examples: null, captured: [], minBodies: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -36,8 +41,9 @@ function parseArgs(argv) {
     else if (a === '--schemas') args.schemas = next();
     else if (a === '--examples') args.examples = next();
     else if (a === '--captured') args.captured.push(next());
+    else if (a === '--min-bodies') args.minBodies = Number(next());
     else if (a === '--help' || a === '-h') {
-      console.log(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 19).join('\n'));
+      console.log(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 24).join('\n'));
       process.exit(0);
     } else fail(`unknown argument ${a}`);
   }
@@ -161,33 +167,60 @@ function checkExamples(dir, profiles, validators, problems) {
   return count;
 }
 
+// One verdict the C++ checker gave (or the file states) that ajv must share.
+function checkVerdict(where, profile, schema, want, body, validators, problems, tally) {
+  const validate = validators[profile] && validators[profile].get(schema);
+  if (!validate) {
+    problems.push(`${where}: no schema ${schema} in profile ${profile}`);
+    return;
+  }
+  const errors = errorsOf(validate, body);
+  if (want && errors.length) problems.push(`${where} [${profile}] ${schema}: the checker accepts it, ajv rejects it\n${describe(errors)}`);
+  if (!want && !errors.length) problems.push(`${where} [${profile}] ${schema}: the checker rejects it, ajv accepts it`);
+  tally.verdicts++;
+  tally[want ? 'valid' : 'invalid']++;
+  tally.schemas.add(schema);
+}
+
 function checkCaptured(dir, profiles, validators, problems) {
-  let count = 0;
+  const tally = { bodies: 0, verdicts: 0, valid: 0, invalid: 0, unmapped: 0, schemas: new Set() };
+  if (!fs.existsSync(dir)) {
+    problems.push(`${dir}: no such folder (was anything captured?)`);
+    return tally;
+  }
   for (const file of jsonFiles(dir)) {
     const rel = path.relative(dir, file);
     const content = readJson(file);
     const items = Array.isArray(content) ? content : [content];
     items.forEach((item, i) => {
       const where = items.length > 1 ? `${rel}[${i}]` : rel;
-      if (!item || typeof item.schema !== 'string' || !('body' in item)) {
-        problems.push(`${where}: expected {"schema": name, "body": ...}`);
+      if (item && Array.isArray(item.checks) && 'body' in item) {
+        tally.bodies++;
+        const route = item.kind === 'webhook' ? `webhook ${item.body && item.body.type}` : `${item.method} ${item.path} -> ${item.status}`;
+        for (const check of item.checks) {
+          if (!profiles.includes(check.profile)) continue;
+          // No schema: a status the profile's contract does not list; the
+          // checker's own verdict then rests on the route table, not a schema.
+          if (check.schema === null) {
+            tally.unmapped++;
+            continue;
+          }
+          checkVerdict(`${where} (${route})`, check.profile, check.schema, Boolean(check.valid), item.body, validators, problems, tally);
+        }
         return;
       }
+      if (!item || typeof item.schema !== 'string' || !('body' in item)) {
+        problems.push(`${where}: expected {"schema": name, "body": ...} or {"checks": [...], "body": ...}`);
+        return;
+      }
+      tally.bodies++;
       const want = item.valid === undefined ? true : Boolean(item.valid);
       for (const profile of item.profile ? [item.profile] : profiles) {
-        const validate = validators[profile] && validators[profile].get(item.schema);
-        if (!validate) {
-          problems.push(`${where}: no schema ${item.schema} in profile ${profile}`);
-          continue;
-        }
-        const errors = errorsOf(validate, item.body);
-        if (want && errors.length) problems.push(`${where} [${profile}] ${item.schema}: ajv rejects it\n${describe(errors)}`);
-        if (!want && !errors.length) problems.push(`${where} [${profile}] ${item.schema}: ajv accepts it`);
-        count++;
+        checkVerdict(where, profile, item.schema, want, item.body, validators, problems, tally);
       }
     });
   }
-  return count;
+  return tally;
 }
 
 function main() {
@@ -200,9 +233,17 @@ function main() {
     const n = checkExamples(args.examples, profiles, validators, problems);
     console.log(`ajv ${require('ajv/package.json').version}: ${n} example verdicts checked (${profiles.join(', ')})`);
   }
+  let bodies = 0;
   for (const dir of args.captured) {
-    const n = checkCaptured(dir, profiles, validators, problems);
-    console.log(`ajv: ${n} captured bodies checked in ${dir}`);
+    const t = checkCaptured(dir, profiles, validators, problems);
+    bodies += t.bodies;
+    console.log(
+      `ajv: ${t.bodies} captured bodies in ${dir}: ${t.verdicts} verdicts (${t.valid} valid, ${t.invalid} invalid) ` +
+        `against ${t.schemas.size} schemas (${profiles.join(', ')}); ${t.unmapped} with no schema for the status`
+    );
+  }
+  if (args.captured.length && bodies < args.minBodies) {
+    problems.push(`only ${bodies} captured bodies, expected at least ${args.minBodies}`);
   }
   for (const p of problems) console.error(`DISAGREE ${p}`);
   if (problems.length) {
