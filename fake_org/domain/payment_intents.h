@@ -28,8 +28,8 @@ struct IntentRecords {
 struct IntentResult {
   nlohmann::json body;  // the response body (spec 4.1)
   std::string payment_intent_id;
-  bool replayed = false;  // answered from the idempotency store
-  IntentRecords records;  // not filled on a replay
+  bool replayed = false;    // answered from the idempotency store
+  IntentRecords records{};  // not filled on a replay
 };
 
 // Runs inside the request's transaction after the operation succeeded; an
