@@ -59,6 +59,15 @@ bool is_psp_outcome(const std::string& outcome) {
   return outcome == "success" || outcome == "failure" || outcome == "cancel";
 }
 
+bool is_challenge_answer(const std::string& challenge) {
+  return challenge == "pass" || challenge == "fail";
+}
+
+bool needs_challenge(const PspSession& session, const PayerAction& action) {
+  return action.outcome == "success" && action.challenge.empty() && !is_bank_method(session) &&
+         action.iban.empty() && digits_only(action.card_number) == psp_magic::kCardChallenge;
+}
+
 nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& action, int year) {
   nlohmann::json j = {{"session", session.id},
                       {"payment_intent", session.payment_intent_id},
@@ -77,6 +86,11 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
   if (number == psp_magic::kCardDecline && action.outcome == "success") {
     j["outcome"] = "failure";
     j["decline_reason"] = "card_declined";
+  }
+  if (number == psp_magic::kCardChallenge && action.outcome == "success" &&
+      action.challenge == "fail") {
+    j["outcome"] = "failure";
+    j["decline_reason"] = "authentication_failed";
   }
   j["card"] = {{"brand", brand_of(number)},
                {"last4", number.size() >= 4 ? number.substr(number.size() - 4) : number},

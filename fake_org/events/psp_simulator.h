@@ -8,10 +8,17 @@
 // Magic card numbers (as test cards of real PSPs; any brand by first digit):
 //   4242 4242 4242 4242  success (also the default when no number is given)
 //   4000 0000 0000 0002  declined (the payer may retry)
+//   4000 0000 0000 3220  3-D Secure challenge first: Pay shows the issuer's
+//                        challenge page; passing it pays, failing it declines
+//                        (headless: "challenge": "pass" | "fail")
 //   any other number     success with that number's brand and last four
+//   4000 0000 0000 0341  pays here; later charges through the mandate are
+//                        declined at collection (domain: collection_magic)
 // Magic IBANs (hosted bank methods):
 //   DE89370400440532013000 (or any other)  success
 //   DE62370400440532013001                 declined
+//   DE35370400440532013002                 accepted, returned by the bank when
+//                                          collected (inline direct debit too)
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -22,8 +29,12 @@ namespace fake_org {
 namespace psp_magic {
 inline constexpr const char* kCardSuccess = "4242424242424242";
 inline constexpr const char* kCardDecline = "4000000000000002";
+inline constexpr const char* kCardChallenge = "4000000000003220";
 inline constexpr const char* kIbanSuccess = "DE89370400440532013000";
 inline constexpr const char* kIbanDecline = "DE62370400440532013001";
+// The domain rejects these at collection (collections.h, collection_magic).
+inline constexpr const char* kCardFailsAtCollection = "4000000000000341";
+inline constexpr const char* kIbanFailsAtCollection = "DE35370400440532013002";
 }  // namespace psp_magic
 
 struct PayerAction {
@@ -31,12 +42,20 @@ struct PayerAction {
   std::string card_number;  // optional, spaces allowed
   int expiry_month = 0, expiry_year = 0;
   std::string iban, holder;
+  std::string challenge;  // "" (not asked yet) | pass | fail: the payer's answer to a challenge
 };
+
+bool is_challenge_answer(const std::string& challenge);
+
+// True when Pay with this card must first go through the challenge step and
+// the payer has not answered it yet. Decline and Cancel never ask.
+bool needs_challenge(const PspSession& session, const PayerAction& action);
 
 bool is_psp_outcome(const std::string& outcome);
 
 // The callback body: {"session", "outcome", "psp_reference", "card": {...} | "bank": {...}}.
-// A magic decline number turns "success" into "failure". `year` is the org's
+// A magic decline number, or a failed challenge, turns "success" into "failure"
+// (decline_reason card_declined / authentication_failed). `year` is the org's
 // current year (default expiry: December, year + 3).
 nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& action, int year);
 

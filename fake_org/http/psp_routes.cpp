@@ -2,117 +2,28 @@
 
 #include "domain/collections.h"
 #include "events/psp_simulator.h"
+#include "http/psp_pages.h"
 #include "http/responses.h"
 
 namespace fake_org::http {
 
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      case '\'':
-        o += "&#39;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
-
-const char* kCss =
-    "body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:2rem}"
-    ".card{max-width:26rem;margin:auto;background:#fff;border-radius:8px;padding:1.5rem;"
-    "box-shadow:0 2px 8px rgba(0,0,0,.1)}h1{font-size:1.2rem;margin-top:0}"
-    "dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#666}"
-    "dd{margin:0}.amount{font-size:1.6rem;font-weight:bold}input{width:100%;padding:.4rem;"
-    "box-sizing:border-box;margin:.3rem 0 1rem}button{padding:.5rem 1rem;margin-right:.4rem;"
-    "border:0;border-radius:4px;cursor:pointer}#pay{background:#2b7a3d;color:#fff}"
-    "#decline{background:#b33;color:#fff}#cancel{background:#ddd}.hint{color:#888;"
-    "font-size:.8rem}";
-
-std::string page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) +
-         "</title><style>" + kCss + "</style></head><body><div class=\"card\">" + body +
-         "</div></body></html>";
-}
-
 void send_page(httplib::Response& res, int status, const std::string& title,
                const std::string& body) {
   res.status = status;
-  res.set_content(page(title, body), "text/html;charset=UTF-8");
-}
-
-std::string amount_text(const PspSession& s) {
-  const auto& a = s.amount;
-  if (a.is_number_float()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", a.get<double>());
-    return buf;
-  }
-  if (a.is_number()) return a.dump() + ".00";
-  return a.is_null() ? "" : a.dump();
-}
-
-bool is_card(const PspSession& s) {
-  return s.method.find("Card") != std::string::npos;
-}
-
-std::string checkout_page(const Org& org, const PspSession& s) {
-  std::string b = "<h1>Pay " + esc(org.config().org.name) + "</h1>";
-  b += "<p class=\"amount\" id=\"amount\">" + esc(amount_text(s)) + " " + esc(s.currency) +
-       "</p><dl><dt>Merchant</dt><dd id=\"merchant\">" + esc(org.config().org.name) +
-       "</dd><dt>Method</dt><dd id=\"method\">" + esc(s.method) +
-       "</dd><dt>Processor</dt><dd id=\"processor\">" + esc(s.processor) +
-       "</dd><dt>Payment</dt><dd id=\"payment-intent\">" + esc(s.payment_intent_id) + "</dd>";
-  if (s.attempts > 0)
-    b += "<dt>Last attempt</dt><dd id=\"last-outcome\">" + esc(s.last_outcome) + "</dd>";
-  b += "</dl><form method=\"post\" action=\"/psp/checkout/" + esc(s.id) + "\">";
-  if (is_card(s))
-    b += "<label for=\"card_number\">Card number</label><input id=\"card_number\" "
-         "name=\"card_number\" value=\"4242 4242 4242 4242\" autocomplete=\"off\">"
-         "<p class=\"hint\">Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is "
-         "declined.</p>";
-  else if (s.method.find("Debit") != std::string::npos)
-    b += "<label for=\"iban\">IBAN</label><input id=\"iban\" name=\"iban\" "
-         "value=\"DE89370400440532013000\"><label for=\"holder\">Account holder</label>"
-         "<input id=\"holder\" name=\"holder\" value=\"\">";
-  b += "<button id=\"pay\" name=\"action\" value=\"pay\" type=\"submit\">Pay</button>"
-       "<button id=\"decline\" name=\"action\" value=\"decline\" type=\"submit\">Decline</button>"
-       "<button id=\"cancel\" name=\"action\" value=\"cancel\" type=\"submit\">Cancel</button>"
-       "</form>";
-  return b;
+  res.set_content(psp_page(title, body), "text/html;charset=UTF-8");
 }
 
 void send_unknown_page(httplib::Response& res, const std::string& id) {
-  send_page(res, 404, "Payment session not found",
-            "<h1>Payment session not found</h1><p>No payment session <code>" + esc(id) +
-                "</code>. It may have expired, or the org was reset.</p>");
+  send_page(res, 404, "Payment session not found", unknown_session_body(id));
 }
 
 void send_completed_page(httplib::Response& res, const PspSession& s) {
-  send_page(
-      res, 200, "Payment already completed",
-      "<h1>Payment already completed</h1><p id=\"completed\">The payment " +
-          esc(s.payment_intent_id) + " was already completed. Nothing was charged again.</p>" +
-          (s.success_url.empty()
-               ? std::string()
-               : "<p><a href=\"" + esc(append_payment_intent(s.success_url, s.payment_intent_id)) +
-                     "\">Back to the merchant</a></p>"));
+  send_page(res, 200, "Payment already completed",
+            completed_body(s, s.success_url.empty()
+                                  ? std::string()
+                                  : append_payment_intent(s.success_url, s.payment_intent_id)));
 }
 
 int current_year(Org& org) {
@@ -133,6 +44,7 @@ PayerAction action_from_json(const nlohmann::json& b, std::string outcome) {
   a.expiry_year = num("exp_year");
   a.iban = str("iban");
   a.holder = str("holder");
+  a.challenge = str("challenge");
   return a;
 }
 
@@ -191,6 +103,26 @@ CallbackAnswer call_org(const httplib::Request& req, std::optional<bool> tls,
   return a;
 }
 
+// The payer acted on a page: the PSP calls the org back, then sends the
+// browser where the org says (303 to SuccessURL/FailureURL).
+void finish_payer_action(Org& org, const httplib::Request& req, httplib::Response& res, bool tls,
+                         const PspSession& s, const PayerAction& a) {
+  auto answer = call_org(req, tls, psp_callback_body(s, a, current_year(org)));
+  if (answer.status == 404) return send_unknown_page(res, s.id);
+  if (answer.status == 409) {
+    auto now = org.psp_sessions().get(s.id);
+    return send_completed_page(res, now ? *now : s);
+  }
+  if (answer.status != 200 || !answer.body.is_object())
+    return send_page(res, 502, "Payment provider error",
+                     provider_error_body(answer.status ? answer.raw : answer.error));
+  std::string to = answer.body.value("redirect", "");
+  std::string status = answer.body.value("status", "");
+  if (to.empty()) return send_page(res, 200, "Payment " + status, no_return_page_body(status));
+  res.status = 303;
+  res.set_header("Location", to);
+}
+
 }  // namespace
 
 void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
@@ -200,42 +132,52 @@ void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
                auto s = org.psp_sessions().get(id);
                if (!s) return send_unknown_page(res, id);
                if (s->status == "completed") return send_completed_page(res, *s);
-               send_page(res, 200, "Pay " + org.config().org.name, checkout_page(org, *s));
+               const std::string& merchant = org.config().org.name;
+               send_page(res, 200, "Pay " + merchant, checkout_body(merchant, *s));
              });
 
-  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+))",
+  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+))", [&org, tls](const httplib::Request& req,
+                                                              httplib::Response& res) {
+    std::string id = req.matches[1];
+    auto s = org.psp_sessions().get(id);
+    if (!s) return send_unknown_page(res, id);
+    if (s->status == "completed") return send_completed_page(res, *s);
+    std::string action = form_value(req, "action");
+    PayerAction a;
+    a.outcome = action == "decline" ? "failure" : action == "cancel" ? "cancel" : "success";
+    a.card_number = form_value(req, "card_number");
+    a.iban = form_value(req, "iban");
+    a.holder = form_value(req, "holder");
+    // A challenge card: the issuer's page comes first; nothing is
+    // reported to the org until the payer answers it.
+    if (needs_challenge(*s, a)) {
+      const std::string& merchant = org.config().org.name;
+      return send_page(res, 200, "Confirm your payment",
+                       challenge_body(merchant, *s, a.card_number, a.holder));
+    }
+    finish_payer_action(org, req, res, tls, *s, a);
+  });
+
+  // The payer's answer on the challenge page (pass | fail).
+  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)",
               [&org, tls](const httplib::Request& req, httplib::Response& res) {
                 std::string id = req.matches[1];
                 auto s = org.psp_sessions().get(id);
                 if (!s) return send_unknown_page(res, id);
                 if (s->status == "completed") return send_completed_page(res, *s);
-                std::string action = form_value(req, "action");
-                std::string outcome = action == "decline"  ? "failure"
-                                      : action == "cancel" ? "cancel"
-                                                           : "success";
                 PayerAction a;
-                a.outcome = outcome;
+                a.outcome = "success";
                 a.card_number = form_value(req, "card_number");
-                a.iban = form_value(req, "iban");
                 a.holder = form_value(req, "holder");
-                auto answer = call_org(req, tls, psp_callback_body(*s, a, current_year(org)));
-                if (answer.status == 404) return send_unknown_page(res, id);
-                if (answer.status == 409) {
-                  auto now = org.psp_sessions().get(id);
-                  return send_completed_page(res, now ? *now : *s);
+                a.challenge = form_value(req, "challenge");
+                if (!is_challenge_answer(a.challenge)) {
+                  const std::string& merchant = org.config().org.name;
+                  return send_page(res, 400, "Confirm your payment",
+                                   "<p class=\"notice\">Choose Complete or Fail "
+                                   "authentication.</p>" +
+                                       challenge_body(merchant, *s, a.card_number, a.holder));
                 }
-                if (answer.status != 200 || !answer.body.is_object())
-                  return send_page(res, 502, "Payment provider error",
-                                   "<h1>Payment provider error</h1><p>The org did not accept "
-                                   "the PSP's callback: " +
-                                       esc(answer.status ? answer.raw : answer.error) + "</p>");
-                std::string to = answer.body.value("redirect", "");
-                if (to.empty())
-                  return send_page(res, 200, "Payment " + answer.body.value("status", ""),
-                                   "<h1>Payment " + esc(answer.body.value("status", "")) +
-                                       "</h1><p>The merchant gave no page to return to.</p>");
-                res.status = 303;
-                res.set_header("Location", to);
+                finish_payer_action(org, req, res, tls, *s, a);
               });
 
   server.Post("/psp/callback", [&org](const httplib::Request& req, httplib::Response& res) {
@@ -254,7 +196,13 @@ void add_psp_admin_routes(Router& router, Org& org) {
                          {make_error(error_code::kMissingCoreParameter, "outcome",
                                      "Send {\"outcome\": \"success\"|\"failure\"|\"cancel\"}, "
                                      "optionally with card_number, exp_month, exp_year, iban, "
-                                     "holder")});
+                                     "holder, challenge")});
+    PayerAction action = action_from_json(b, outcome);
+    if (b.contains("challenge") && !is_challenge_answer(action.challenge))
+      return send_errors(c.res, org.config(),
+                         {make_error(error_code::kInvalidData, "challenge",
+                                     "'challenge' is \"pass\" or \"fail\": the payer's answer "
+                                     "to the 3-D Secure step of a challenge card")});
     const std::string& id = c.params["session"];
     auto s = org.psp_sessions().get(id);
     if (!s)
@@ -263,8 +211,17 @@ void add_psp_admin_routes(Router& router, Org& org) {
                                      "No hosted payment session '" + id +
                                          "': use the last path segment of a RedirectURL",
                                      ErrorKind::kNotFound)});
-    auto answer = call_org(c.req, std::nullopt,
-                           psp_callback_body(*s, action_from_json(b, outcome), current_year(org)));
+    // As on the page, a challenge card is not paid until the payer answers
+    // the challenge; the driver must say how (a completed session is left to
+    // the callback, which answers 409).
+    if (s->status != "completed" && needs_challenge(*s, action))
+      return send_errors(
+          c.res, org.config(),
+          {make_error(error_code::kMissingCoreParameter, "challenge",
+                      "Card " + action.card_number +
+                          " asks for a 3-D Secure challenge: add \"challenge\": \"pass\" (pays) "
+                          "or \"fail\" (declines)")});
+    auto answer = call_org(c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));
     if (answer.status == 0)
       return send_errors(
           c.res, org.config(),

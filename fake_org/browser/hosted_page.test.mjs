@@ -1,0 +1,286 @@
+// The simulated PSP's hosted payment page in a real browser (issue 5): headless
+// Chromium from Debian's packages, driven by playwright-core over CDP.
+//
+//   node fake_org/browser/hosted_page.test.mjs --fake-org build/bin/fake-org [--screenshots DIR]
+//
+// Starts fake-org on an ephemeral port and a tiny merchant server (the
+// SuccessURL / FailureURL), then clicks through: Pay; Decline and a declined
+// card, then Pay from the same RedirectURL; Cancel; the 3-D Secure challenge
+// card, passed and failed. After each landing it asks the org's API for the
+// installment's status.
+//
+// Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
+// SKIP_RETURN_CODE; the reason is printed loudly, never a silent pass).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const SKIP = 77;
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
+const screenshotDir = arg('--screenshots', process.env.BROWSER_SCREENSHOTS || '');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const API = '/services/apexrest/cpm/v2';
+const CHALLENGE_CARD = '4000 0000 0000 3220';
+const DECLINE_CARD = '4000 0000 0000 0002';
+
+function loudSkip(reason) {
+  const bar = '!'.repeat(78);
+  console.error(`\n${bar}\n!! SKIPPED: the hosted page browser test did not run.\n!! ${reason}\n` +
+                `!! Install Chromium with ci/bootstrap (Debian package 'chromium').\n${bar}\n`);
+  process.exit(SKIP);
+}
+
+class CheckFailed extends Error {}
+function check(cond, what) {
+  if (!cond) throw new CheckFailed(what);
+}
+
+// --- fake-org --------------------------------------------------------------
+
+function startFakeOrg() {
+  return new Promise((resolve, reject) => {
+    if (!existsSync(fakeOrgBin)) return reject(new Error(`no fake-org binary at ${fakeOrgBin}`));
+    const proc = spawn(fakeOrgBin, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+    const timer = setTimeout(() => {
+      proc.kill('SIGTERM');
+      reject(new Error(`fake-org printed no 'listening on' line in 15 s:\n${stderr}`));
+    }, 15000);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`fake-org exited with ${code}:\n${stderr}`));
+    });
+    readline.createInterface({ input: proc.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const m = /^listening on (\S+)/.exec(line);
+      if (!m) return reject(new Error(`unexpected first line from fake-org: ${line}`));
+      resolve({ proc, url: m[1], stderr: () => stderr });
+    });
+  });
+}
+
+async function token(base) {
+  const r = await fetch(`${base}/services/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-client',
+                                client_secret: 'local-secret' }),
+  });
+  check(r.status === 200, `token: HTTP ${r.status}`);
+  return (await r.json()).access_token;
+}
+
+async function api(org, method, p, body) {
+  const r = await fetch(`${org.url}${API}${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${org.token}`, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  check(r.status === 200, `${method} ${p}: HTTP ${r.status} ${text.slice(0, 400)}`);
+  return JSON.parse(text);
+}
+
+async function createCardIntent(org, merchant, firstName) {
+  const pi = await api(org, 'POST', '/PaymentIntent', {
+    SuccessURL: `${merchant.url}/thanks`,
+    FailureURL: `${merchant.url}/sorry?from=psp`,
+    Payer: { Contact: { CrmFields: { FirstName: firstName, LastName: 'Browser',
+                                     Email: `${firstName.toLowerCase()}@example.org` } } },
+    OneTime: { Amount: 25 },
+    PaymentMethod: { Name: 'CreditCard' },
+  });
+  check(typeof pi.RedirectURL === 'string' && pi.RedirectURL.includes('/psp/checkout/'),
+        `no hosted page RedirectURL: ${JSON.stringify(pi)}`);
+  const read = await api(org, 'GET', `/PaymentIntent/${pi.Id}`);
+  return { id: pi.Id, redirect: pi.RedirectURL, installment: read.OneTime.Id };
+}
+
+async function installmentStatus(org, intent) {
+  return (await api(org, 'GET', `/Installment/${intent.installment}`)).Status;
+}
+
+// --- the merchant: where SuccessURL and FailureURL point -------------------
+
+function startMerchant() {
+  return new Promise((resolve) => {
+    const server = http.createServer((req, res) => {
+      const u = new URL(req.url, 'http://merchant');
+      const title = u.pathname === '/thanks' ? 'Thank you' : 'Payment not completed';
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!DOCTYPE html><title>${title}</title><h1>${title}</h1>`);
+    });
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${server.address().port}` }));
+  });
+}
+
+// --- the cases --------------------------------------------------------------
+
+async function landOn(page, merchant, where, intent) {
+  await page.waitForURL((u) => u.href.startsWith(`${merchant.url}/${where}`), { timeout: 15000 });
+  const u = new URL(page.url());
+  check(u.searchParams.get('payment_intent') === intent.id,
+        `landed on ${u.href}, expected payment_intent=${intent.id} in the query`);
+  if (where === 'sorry') check(u.searchParams.get('from') === 'psp', `FailureURL query lost: ${u}`);
+}
+
+async function shot(page, name) {
+  if (!screenshotDir) return;
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+const cases = {
+  async 'Pay lands on the SuccessURL and collects the installment'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Ada');
+    await page.goto(intent.redirect);
+    check((await page.textContent('#merchant')).trim().length > 0, 'no merchant on the page');
+    check((await page.textContent('#amount')).includes('25.00 EUR'), 'amount/currency not shown');
+    check((await page.textContent('#method')).includes('CreditCard'), 'method not shown');
+    check((await page.textContent('#processor')).trim().length > 0, 'no processor on the page');
+    await shot(page, 'checkout');
+    await page.click('#pay');
+    await landOn(page, merchant, 'thanks', intent);
+    check(await installmentStatus(org, intent) === 'Collected', 'installment not Collected');
+  },
+
+  async 'Decline, then a declined card, then Pay from the same RedirectURL'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Grace');
+    await page.goto(intent.redirect);
+    await page.click('#decline');
+    await landOn(page, merchant, 'sorry', intent);
+    check(await installmentStatus(org, intent) === 'Outstanding', 'open after a decline');
+
+    await page.goto(intent.redirect);
+    check(await page.isVisible('#last-outcome'), 'the retry page says nothing of the decline');
+    await shot(page, 'retry');
+    await page.fill('#card_number', DECLINE_CARD);
+    await page.click('#pay');
+    await landOn(page, merchant, 'sorry', intent);
+    check(await installmentStatus(org, intent) === 'Outstanding', 'open after a declined card');
+
+    await page.goto(intent.redirect);
+    await page.fill('#card_number', '5555 5555 5555 4444');
+    await page.click('#pay');
+    await landOn(page, merchant, 'thanks', intent);
+    check(await installmentStatus(org, intent) === 'Collected', 'not Collected after the retry');
+
+    await page.goto(intent.redirect);
+    check(await page.isVisible('#completed'), 'a paid session offers to pay again');
+  },
+
+  async 'Cancel lands on the FailureURL and leaves the installment open'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Hedy');
+    await page.goto(intent.redirect);
+    await page.click('#cancel');
+    await landOn(page, merchant, 'sorry', intent);
+    check(await installmentStatus(org, intent) === 'Outstanding', 'not open after Cancel');
+  },
+
+  async 'the challenge card asks for 3-D Secure; passing it pays'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Katherine');
+    await page.goto(intent.redirect);
+    await page.fill('#card_number', CHALLENGE_CARD);
+    await page.click('#pay');
+    await page.waitForSelector('#challenge', { timeout: 15000 });
+    check((await page.textContent('#card-last4')).trim() === '3220', 'challenge names no card');
+    check(await installmentStatus(org, intent) === 'Outstanding', 'paid before the challenge');
+    await shot(page, 'challenge');
+    await page.click('#challenge-pass');
+    await landOn(page, merchant, 'thanks', intent);
+    check(await installmentStatus(org, intent) === 'Collected', 'not Collected after the challenge');
+  },
+
+  async 'failing the challenge declines; the payer retries and pays'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Margaret');
+    await page.goto(intent.redirect);
+    await page.fill('#card_number', CHALLENGE_CARD);
+    await page.click('#pay');
+    await page.click('#challenge-fail');
+    await landOn(page, merchant, 'sorry', intent);
+    check(await installmentStatus(org, intent) === 'Outstanding', 'open after a failed challenge');
+
+    await page.goto(intent.redirect);
+    await page.fill('#card_number', CHALLENGE_CARD);
+    await page.click('#pay');
+    await page.click('#challenge-pass');
+    await landOn(page, merchant, 'thanks', intent);
+    check(await installmentStatus(org, intent) === 'Collected', 'not Collected after the retry');
+  },
+};
+
+// --- main -------------------------------------------------------------------
+
+async function launchChromium() {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch (e) {
+    // A setup error, not a missing browser: fail so it gets fixed.
+    console.error(`playwright-core is not installed (run ci/bootstrap, which runs npm ci): ${e}`);
+    process.exit(1);
+  }
+  if (!existsSync(chromiumPath)) loudSkip(`No Chromium at ${chromiumPath}.`);
+  const flags = ['--disable-dev-shm-usage', '--disable-gpu'];
+  // Chromium refuses its sandbox as root (containers, CI).
+  if (process.getuid && process.getuid() === 0) flags.push('--no-sandbox');
+  try {
+    return await chromium.launch({ executablePath: chromiumPath, headless: true, args: flags,
+                                   timeout: 30000 });
+  } catch (e) {
+    loudSkip(`Chromium at ${chromiumPath} cannot start: ${String(e.message || e).split('\n')[0]}`);
+  }
+}
+
+async function main() {
+  const browser = await launchChromium();
+  let org, merchant;
+  let failed = 0;
+  try {
+    org = await startFakeOrg();
+    org.token = await token(org.url);
+    merchant = await startMerchant();
+    for (const [name, run] of Object.entries(cases)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      page.setDefaultTimeout(15000);
+      try {
+        await run({ org, merchant, page });
+        console.log(`ok      ${name}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAILED  ${name}\n        at ${page.url()}\n        ${e.stack || e}`);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    if (merchant) merchant.server.close();
+    if (org) {
+      org.proc.removeAllListeners('exit');
+      org.proc.kill('SIGTERM');
+    }
+  }
+  const total = Object.keys(cases).length;
+  console.log(`${total - failed} of ${total} browser cases passed (Chromium at ${chromiumPath})`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`hosted page browser test: ${e.stack || e}`);
+  process.exit(1);
+});

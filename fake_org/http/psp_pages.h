@@ -1,0 +1,32 @@
+#pragma once
+// The HTML of the simulated PSP: the hosted checkout page, the card
+// challenge (3-D Secure) page and the pages for unknown, completed and failed
+// sessions. Plain HTML forms and inline CSS: no JavaScript, no external
+// assets, so it works in any browser and in tests that read the markup.
+// Element ids (#pay, #decline, #cancel, #card_number, #challenge-pass,
+// #challenge-fail, #merchant, #amount, ...) are what the browser test clicks.
+#include <string>
+
+#include "domain/psp_sessions.h"
+
+namespace fake_org::http {
+
+// Escapes &, <, >, " and ' for HTML text and attribute values.
+std::string html_escape(const std::string& s);
+
+// A whole document: title, the shared style sheet, `body` inside the card.
+std::string psp_page(const std::string& title, const std::string& body);
+
+// Bodies for psp_page.
+std::string checkout_body(const std::string& merchant, const PspSession& s);
+std::string challenge_body(const std::string& merchant, const PspSession& s,
+                           const std::string& card_number, const std::string& holder);
+std::string unknown_session_body(const std::string& id);
+std::string completed_body(const PspSession& s, const std::string& back_url);
+std::string provider_error_body(const std::string& detail);
+std::string no_return_page_body(const std::string& status);
+
+// "25.00" from the session's amount as shown on the page.
+std::string amount_text(const PspSession& s);
+
+}  // namespace fake_org::http
