@@ -34,8 +34,10 @@ std::vector<std::string> find_scenario_files(const std::vector<std::string>& pat
     }
     for (auto it = fs::recursive_directory_iterator(p, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      // The format's own JSON Schema (and its examples) live under schema/.
-      if (it->is_directory() && it->path().filename() == "schema") {
+      // The format's own JSON Schema (and its examples) live under schema/;
+      // fixtures/ holds org configurations scenarios name in `fixture:`.
+      if (it->is_directory() &&
+          (it->path().filename() == "schema" || it->path().filename() == "fixtures")) {
         it.disable_recursion_pending();
         continue;
       }

@@ -73,13 +73,16 @@ TEST_CASE("tag and name filters, applied before sharding", "[runner][plan]") {
   CHECK(select(all, any_tag).size() == 2);
 }
 
-TEST_CASE("scenario files are found under folders, skipping schema/", "[runner][plan]") {
+TEST_CASE("scenario files are found under folders, skipping schema/ and fixtures/",
+          "[runner][plan]") {
   fs::path dir = fs::temp_directory_path() / ("runner_plan_" + std::to_string(::getpid()));
   fs::create_directories(dir / "sub");
   fs::create_directories(dir / "schema");
+  fs::create_directories(dir / "sub" / "fixtures");
   std::ofstream(dir / "b.yaml") << "name: b\nsteps: [{request: GET /x}]\n";
   std::ofstream(dir / "sub" / "a.yml") << "name: a\nsteps: [{request: GET /x}]\n";
   std::ofstream(dir / "schema" / "example.yaml") << "not: a scenario\n";
+  std::ofstream(dir / "sub" / "fixtures" / "org.yaml") << "extends: default.yaml\n";
   std::ofstream(dir / "notes.md") << "# not yaml\n";
   std::vector<LoadError> errors;
   auto files =
