@@ -41,21 +41,27 @@ Record new_record(Org& org, const char* object, const char* prefix, TimePoint no
   return r;
 }
 
-// The contact's profile for this method and processor (created or updated).
+// The installment's own profile when it names one (recurring: the mandate's),
+// else the contact's profile for this method and processor, else a new one;
+// updated with what the PSP returned.
 std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const PspOutcome& o,
                            TimePoint now) {
   namespace f = fields::installment;
+  namespace pp = fields::payment_profile;
   const std::string contact = inst.text(f::kContact);
   const std::string method = inst.text(f::kMethod);
   const std::string processor = inst.text(f::kProcessor);
   Record profile;
   bool found = false;
-  if (!contact.empty()) {
-    // Inside write(): the store's lock is held, so its unlocked listing is safe.
-    for (const auto& id : org.records().ids_of(objects::kPaymentProfile)) {
-      auto p = tx.get(id);
-      if (p && p->text(f::kContact) == contact && p->text(f::kMethod) == method &&
-          p->text(f::kProcessor) == processor) {
+  if (auto own = inst.has(f::kPaymentProfile) ? tx.get(inst.text(f::kPaymentProfile)) : nullptr;
+      own && own->object == objects::kPaymentProfile) {
+    profile = *own;
+    found = true;
+  }
+  if (!found && !contact.empty()) {
+    for (const auto& id :
+         tx.find(index_name::kProfileByContactMethod, {contact, method, processor})) {
+      if (auto p = tx.get(id)) {
         profile = *p;
         found = true;
         break;
@@ -65,14 +71,14 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
   if (!found) {
     profile = new_record(org, objects::kPaymentProfile, "a0H", now);
     profile.fields[fields::kName] = method + " " + processor;
-    if (!contact.empty()) profile.fields[f::kContact] = contact;
-    if (!inst.text(f::kAccount).empty()) profile.fields[f::kAccount] = inst.text(f::kAccount);
-    profile.fields[f::kMethod] = method;
-    profile.fields[f::kProcessor] = processor;
-    profile.fields["cpm__Token__c"] = "tok_" + org.ids().random_base36(20);
+    if (!contact.empty()) profile.fields[pp::kContact] = contact;
+    if (!inst.text(f::kAccount).empty()) profile.fields[pp::kAccount] = inst.text(f::kAccount);
+    profile.fields[pp::kMethod] = method;
+    profile.fields[pp::kProcessor] = processor;
+    profile.fields[pp::kToken] = "tok_" + org.ids().random_base36(20);
   }
   auto& x = profile.fields;
-  x["cpm__Active__c"] = true;
+  x[pp::kActive] = true;
   if (!o.last_four.empty()) {
     x["cpm__Card_Brand__c"] = o.card_brand;
     x["cpm__Card_Last_Four__c"] = o.last_four;
@@ -81,8 +87,8 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
     if (!o.holder.empty()) x["cpm__Card_Holder_Name__c"] = o.holder;
   }
   if (!o.iban.empty()) {
-    x["cpm__IBAN__c"] = o.iban;
-    if (!o.holder.empty()) x["cpm__Account_Holder_Name__c"] = o.holder;
+    x[pp::kIban] = o.iban;
+    if (!o.holder.empty()) x[pp::kAccountHolderName] = o.holder;
   }
   profile.modified = now;
   tx.put(profile);
@@ -111,7 +117,89 @@ Result<CollectionResult> record_attempt(Org& org, const std::string& id, const c
                           append_payment_intent(after.failure_url, after.payment_intent_id)};
 }
 
+Result<CollectionResult> complete_setup(Org& org, const PspSession& session, const PspOutcome& o);
+
 }  // namespace
+
+std::string collect_installment(Org& org, Transaction& tx, Record& inst, const PspOutcome& outcome,
+                                TimePoint now, std::vector<DomainEvent>& events) {
+  namespace f = fields::installment;
+  namespace pf = fields::payment;
+  PspOutcome o = outcome;
+  if (o.psp_reference.empty()) o.psp_reference = "psp_" + org.ids().random_base36(20);
+  const std::string today = format_date(date_of(now));
+  std::string profile_id = upsert_profile(org, tx, inst, o, now);
+
+  Record pay = new_record(org, objects::kPayment, "a0G", now);
+  auto& p = pay.fields;
+  p[fields::kName] = o.psp_reference;
+  p[pf::kInstallment] = inst.id;
+  p[pf::kStatus] = "Collected";
+  p[pf::kAmount] = inst.get(f::kAmountOpen) ? *inst.get(f::kAmountOpen)
+                   : inst.get(f::kAmount)   ? *inst.get(f::kAmount)
+                                            : nlohmann::json(0);
+  if (!inst.text(fields::kCurrency).empty()) p[fields::kCurrency] = inst.text(fields::kCurrency);
+  p[pf::kCollectionDate] = today;
+  p[pf::kMethod] = inst.text(f::kMethod);
+  p[pf::kProcessor] = inst.text(f::kProcessor);
+  if (!inst.text(f::kTarget).empty()) p[pf::kTarget] = inst.text(f::kTarget);
+  if (!inst.text(f::kContact).empty()) p[pf::kContact] = inst.text(f::kContact);
+  if (!inst.text(f::kAccount).empty()) p[pf::kAccount] = inst.text(f::kAccount);
+  p[pf::kPaymentIntentId] = inst.text(f::kPaymentIntentId);
+  p[pf::kPspReference] = o.psp_reference;
+  p[f::kPaymentProfile] = profile_id;
+  tx.put(pay);
+
+  inst.fields[f::kStatus] = "Collected";
+  inst.fields[f::kAmountOpen] = 0;
+  inst.fields[f::kCollectionDate] = today;
+  inst.fields[f::kPaymentProfile] = profile_id;
+  inst.fields.erase(f::kFailureReason);
+  inst.modified = now;
+  tx.put(inst);
+  events.push_back({event_type::kInstallmentStatusChange, inst.text(f::kPaymentIntentId),
+                    inst.text(f::kWebhookUrl), installment_view(org, tx, inst)});
+  return pay.id;
+}
+
+void reject_installment(Org& org, Transaction& tx, Record& inst, const std::string& reason,
+                        TimePoint now, std::vector<DomainEvent>& events) {
+  namespace f = fields::installment;
+  const std::string before = inst.text(f::kStatus);
+  const std::string after = org.config().org.installment_failed_status;
+  inst.fields[f::kStatus] = after;
+  inst.fields[f::kFailureReason] = reason;
+  inst.modified = now;
+  tx.put(inst);
+  if (before != after)
+    events.push_back({event_type::kInstallmentStatusChange, inst.text(f::kPaymentIntentId),
+                      inst.text(f::kWebhookUrl), installment_view(org, tx, inst)});
+}
+
+void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
+                      const std::string& profile_id, TimePoint now) {
+  namespace m = fields::mandate;
+  auto current = tx.get(mandate_id);
+  if (!current || current->object != objects::kMandate || current->text(m::kStatus) != "Pending")
+    return;
+  Record mandate = *current;
+  mandate.fields[m::kStatus] = "Active";
+  mandate.fields[m::kSignatureDate] = format_date(date_of(now));
+  if (!mandate.has(m::kReference) && !mandate.has(m::kToken))
+    mandate.fields[m::kToken] = "tok_" + org.ids().random_base36(20);
+  if (!profile_id.empty()) mandate.fields[m::kPaymentProfile] = profile_id;
+  mandate.modified = now;
+  tx.put(mandate);
+  // The native recurring payment waits for its mandate (Pending -> Active);
+  // donations and commitments start Active and only waited on the mandate.
+  auto rec = tx.get(mandate.text(m::kRecurringPayment));
+  if (rec && rec->text(fields::recurring_payment::kStatus) == "Pending") {
+    Record r = *rec;
+    r.fields[fields::recurring_payment::kStatus] = "Active";
+    r.modified = now;
+    tx.put(r);
+  }
+}
 
 std::string append_payment_intent(const std::string& url, const std::string& payment_intent_id) {
   if (url.empty()) return url;
@@ -125,19 +213,18 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
   if (!found.ok()) return found.errors();
   const PspSession session = *found;
   if (session.status == "completed") return already_completed(session);
-  if (session.installment_id.empty())
+  if (session.installment_id.empty() && session.recurring_id.empty())
     return make_error(error_code::kInvalidData, "session",
                       "Payment session " + session.id + " has no installment to collect",
                       ErrorKind::kConflict);
   PspOutcome o = outcome;
   if (o.psp_reference.empty()) o.psp_reference = "psp_" + org.ids().random_base36(20);
+  if (session.installment_id.empty()) return complete_setup(org, session, o);
 
   std::vector<DomainEvent> events;
   TimePoint now = org.clock().now();
-  std::string today = format_date(date_of(now));
   auto written = org.records().write<std::string>([&](Transaction& tx) -> Result<std::string> {
     namespace f = fields::installment;
-    namespace pf = fields::payment;
     auto current = tx.get(session.installment_id);
     if (!current)
       return make_error(error_code::kInvalidData, "session",
@@ -146,38 +233,12 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
                         ErrorKind::kNotFound);
     if (current->text(f::kStatus) == "Collected") return already_completed(session);
     Record inst = *current;
-    std::string profile_id = upsert_profile(org, tx, inst, o, now);
-
-    Record pay = new_record(org, objects::kPayment, "a0G", now);
-    auto& p = pay.fields;
-    p[fields::kName] = o.psp_reference;
-    p[pf::kInstallment] = inst.id;
-    p[pf::kStatus] = "Collected";
-    p[pf::kAmount] = inst.get(f::kAmountOpen) ? *inst.get(f::kAmountOpen)
-                     : inst.get(f::kAmount)   ? *inst.get(f::kAmount)
-                                              : nlohmann::json(0);
-    if (!inst.text(fields::kCurrency).empty()) p[fields::kCurrency] = inst.text(fields::kCurrency);
-    p[pf::kCollectionDate] = today;
-    p[pf::kMethod] = inst.text(f::kMethod);
-    p[pf::kProcessor] = inst.text(f::kProcessor);
-    if (!inst.text(f::kTarget).empty()) p[pf::kTarget] = inst.text(f::kTarget);
-    if (!inst.text(f::kContact).empty()) p[pf::kContact] = inst.text(f::kContact);
-    if (!inst.text(f::kAccount).empty()) p[pf::kAccount] = inst.text(f::kAccount);
-    p[pf::kPaymentIntentId] = session.payment_intent_id;
-    p[pf::kPspReference] = o.psp_reference;
-    p[f::kPaymentProfile] = profile_id;
-    tx.put(pay);
-
-    inst.fields[f::kStatus] = "Collected";
-    inst.fields[f::kAmountOpen] = 0;
-    inst.fields[f::kCollectionDate] = today;
-    inst.fields[f::kPaymentProfile] = profile_id;
-    inst.modified = now;
-    tx.put(inst);
-
-    events.push_back({event_type::kInstallmentStatusChange, session.payment_intent_id,
-                      inst.text(f::kWebhookUrl), installment_view(org, tx, inst)});
-    return pay.id;
+    // The hosted page's intent is the one paying (pay-existing moves it).
+    inst.fields[f::kPaymentIntentId] = session.payment_intent_id;
+    std::string payment_id = collect_installment(org, tx, inst, o, now, events);
+    if (inst.has(f::kMandate))
+      activate_mandate(org, tx, inst.text(f::kMandate), inst.text(f::kPaymentProfile), now);
+    return payment_id;
   });
   if (!written.ok()) return written.errors();
   PspSession after = session;
@@ -192,6 +253,40 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
   return CollectionResult{after, session.installment_id, *written,
                           append_payment_intent(session.success_url, session.payment_intent_id)};
 }
+
+namespace {
+
+// A recurring setup without an initial payment: the payer only authorised
+// the mandate, so nothing is collected; the mandate becomes Active.
+Result<CollectionResult> complete_setup(Org& org, const PspSession& session, const PspOutcome& o) {
+  TimePoint now = org.clock().now();
+  auto written = org.records().write<bool>([&](Transaction& tx) -> Result<bool> {
+    auto rec = tx.get(session.recurring_id);
+    if (!rec)
+      return make_error(error_code::kInvalidData, "session",
+                        "The recurring record " + session.recurring_id + " of session " +
+                            session.id + " no longer exists (org reset?)",
+                        ErrorKind::kNotFound);
+    Record stub;  // the profile belongs to the recurring record's payer
+    stub.fields = rec->fields;
+    stub.fields[fields::installment::kContact] = rec->text(fields::recurring_payment::kContact);
+    std::string profile = upsert_profile(org, tx, stub, o, now);
+    activate_mandate(org, tx, rec->text(fields::recurring::kMandate), profile, now);
+    return true;
+  });
+  if (!written.ok()) return written.errors();
+  PspSession after = session;
+  org.psp_sessions().update(session.id, [&](PspSession& x) {
+    x.status = "completed";
+    x.last_outcome = "success";
+    ++x.attempts;
+    after = x;
+  });
+  return CollectionResult{after, "", "",
+                          append_payment_intent(session.success_url, session.payment_intent_id)};
+}
+
+}  // namespace
 
 Result<CollectionResult> decline_payment(Org& org, const std::string& id, const std::string&) {
   return record_attempt(org, id, "failure", "failed");

@@ -1,5 +1,6 @@
 #include "org.h"
 
+#include "collection_run.h"
 #include "events/webhook_engine.h"
 #include "events/webhook_event_sink.h"
 #include "events/webhook_sender.h"
@@ -30,6 +31,7 @@ std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
                  {fields::payment_profile::kContact, fields::payment_profile::kMethod,
                   fields::payment_profile::kProcessor},
                  false});
+  add_collection_indexes(config, out);
   return out;
 }
 
@@ -71,6 +73,7 @@ void Org::set_contract_monitor(std::shared_ptr<ContractMonitor> monitor) {
 }
 
 void Org::clock_changed() {
+  run_due_collections(*this);
   webhooks_->on_clock_changed();
 }
 

@@ -98,7 +98,10 @@ Record Transaction::edit(std::string_view id18) const {
 // ---- RecordStore -----------------------------------------------------------
 
 RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(indexes)) {
-  for (const auto& s : specs_) indexes_[s.name];
+  for (const auto& s : specs_) {
+    indexes_[s.name];
+    if (s.ordered) ordered_[s.name];
+  }
 }
 
 const IndexSpec* RecordStore::index_spec(std::string_view name) const {
@@ -136,6 +139,19 @@ const std::vector<std::string>& RecordStore::ids_of(std::string_view object) con
   return it == ids_by_object_.end() ? kNoIds : it->second;
 }
 
+std::vector<std::string> RecordStore::up_to(std::string_view index, const std::string& value,
+                                            size_t limit) const {
+  const IndexSpec* spec = index_spec(index);
+  if (!spec || !spec->ordered) throw std::logic_error("no ordered index " + std::string(index));
+  const std::string last = index_key(*spec, {value});
+  std::vector<std::string> out;
+  for (const auto& [key, id] : ordered_.at(spec->name)) {
+    if (last < key || out.size() >= limit) break;
+    out.push_back(id);
+  }
+  return out;
+}
+
 std::vector<std::string> RecordStore::objects() const {
   std::vector<std::string> out;
   for (const auto& [name, ids] : ids_by_object_) out.push_back(name);
@@ -144,6 +160,7 @@ std::vector<std::string> RecordStore::objects() const {
 
 std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
   if (r.object != spec.object) return std::nullopt;
+  if (spec.when && !spec.when(r)) return std::nullopt;
   std::vector<std::string> values;
   for (const auto& f : spec.fields) {
     std::string v = r.text(f);
@@ -155,13 +172,17 @@ std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Reco
 
 void RecordStore::index_insert(const Record& r) {
   for (const auto& s : specs_)
-    if (auto k = key_of(s, r)) indexes_[s.name][*k].insert(r.id);
+    if (auto k = key_of(s, r)) {
+      indexes_[s.name][*k].insert(r.id);
+      if (s.ordered) ordered_[s.name].emplace(*k, r.id);
+    }
 }
 
 void RecordStore::index_erase(const Record& r) {
   for (const auto& s : specs_) {
     auto k = key_of(s, r);
     if (!k) continue;
+    if (s.ordered) ordered_[s.name].erase({*k, r.id});
     auto& idx = indexes_[s.name];
     auto it = idx.find(*k);
     if (it == idx.end()) continue;
@@ -195,6 +216,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   auto old_by_guid = std::move(by_guid_);
   auto old_ids = std::move(ids_by_object_);
   auto old_indexes = indexes_;
+  auto old_ordered = ordered_;
   clear_locked();
   Transaction tx(*this);
   Status s = fn(tx);
@@ -205,6 +227,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
     by_guid_ = std::move(old_by_guid);
     ids_by_object_ = std::move(old_ids);
     indexes_ = std::move(old_indexes);
+    ordered_ = std::move(old_ordered);
   }
   return s;
 }
@@ -214,6 +237,7 @@ void RecordStore::clear_locked() {
   by_guid_.clear();
   ids_by_object_.clear();
   for (auto& [name, idx] : indexes_) idx.clear();
+  for (auto& [name, idx] : ordered_) idx.clear();
 }
 
 }  // namespace fake_org

@@ -8,11 +8,13 @@
 // (two concurrent deduplicating creates cannot both miss the same match).
 // Records are immutable once stored (shared_ptr<const Record>); a transaction
 // stages copies and commit swaps them in, so a failed request leaves nothing.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -50,6 +52,12 @@ struct IndexSpec {
   std::string object;
   std::vector<std::string> fields;
   bool case_insensitive = true;  // lower-case and trim text before keying
+  // Partial index: only records this accepts are indexed (empty: all), so a
+  // scheduler's "what is due" never walks records that can no longer be due.
+  std::function<bool(const Record&)> when = nullptr;
+  // Also kept in key order for range reads (up_to); keys compare as text, so
+  // YYYY-MM-DD dates sort by day.
+  bool ordered = false;
 };
 
 // Normalised key of values for an index (exposed for tests and lookups).
@@ -119,6 +127,10 @@ class RecordStore final : public RecordReader {
                                 const std::vector<std::string>& values) const;
   // Ids of one object in creation order (admin listing).
   const std::vector<std::string>& ids_of(std::string_view object) const;
+  // Ids of an ordered index whose key is at most `value` (inclusive), in key
+  // order; at most `limit`. Committed state only.
+  std::vector<std::string> up_to(std::string_view index, const std::string& value,
+                                 size_t limit = SIZE_MAX) const;
   std::vector<std::string> objects() const;
   size_t size() const { return by_id_.size(); }
   const IndexSpec* index_spec(std::string_view name) const;
@@ -143,6 +155,8 @@ class RecordStore final : public RecordReader {
   // index name -> key -> ids
   std::unordered_map<std::string, std::unordered_map<std::string, std::unordered_set<std::string>>>
       indexes_;
+  // ordered index name -> (key, id), for range reads
+  std::unordered_map<std::string, std::set<std::pair<std::string, std::string>>> ordered_;
 };
 
 }  // namespace fake_org

@@ -1,0 +1,349 @@
+#include "collection_run.h"
+
+#include <cctype>
+#include <set>
+
+#include "collections.h"
+#include "fields.h"
+#include "schedule.h"
+#include "views.h"
+
+namespace fake_org {
+
+namespace {
+
+namespace fi = fields::installment;
+
+// Collected by the org without the payer: a bank method whose processor has
+// no hosted page (the mandate was given with the request).
+bool collected_inline(const OrgConfig& config, const Record& r) {
+  const PaymentMethodDef* m = config.payment_method(r.text(fi::kMethod));
+  if (!m || m->bank_scheme == BankScheme::kNone) return false;
+  const ProcessorDef* p = m->processor(r.text(fi::kProcessor));
+  return p && !p->hosted_page;
+}
+
+bool open_amount(const Record& r) {
+  const auto* a = r.get(fi::kAmountOpen);
+  return a && a->is_number() && a->get<double>() > 0;
+}
+
+// Where each connector kind keeps what the scheduler reads and writes.
+struct SeriesFields {
+  const char* next_due;
+  const char* status;
+  const char* active;    // the status value that lets the series run
+  const char* finished;  // the status after the last due date
+};
+
+SeriesFields series_fields(ConnectorKind kind) {
+  switch (kind) {
+    case ConnectorKind::kNative:
+      return {fields::recurring_payment::kNextCollectionDate, fields::recurring_payment::kStatus,
+              "Active", "Completed"};
+    case ConnectorKind::kNonprofit:
+      return {fields::recurring_donation::kNextPaymentDate, fields::recurring_donation::kStatus,
+              "Active", "Closed"};
+    case ConnectorKind::kFundraising:
+      return {fields::gift_commitment::kNextTransactionDate, fields::gift_commitment::kStatus,
+              "Active", "Closed"};
+  }
+  return series_fields(ConnectorKind::kNative);
+}
+
+// One recurring record's series as the scheduler needs it.
+struct Series {
+  Date start;
+  Frequency frequency;
+  std::optional<Date> end;
+  nlohmann::json amount;
+  std::string contact, account, campaign;
+  const Record* schedule = nullptr;
+};
+
+std::optional<Series> read_series(const Record& r, ConnectorKind kind, const Record* schedule) {
+  Series s;
+  std::string start, end, freq;
+  int interval = 1;
+  switch (kind) {
+    case ConnectorKind::kNative: {
+      namespace f = fields::recurring_payment;
+      start = r.text(f::kStartDate);
+      end = r.text(f::kEndDate);
+      freq = r.text(f::kFrequency);
+      if (const auto* a = r.get(f::kAmount)) s.amount = *a;
+      s.contact = r.text(f::kContact);
+      s.account = r.text(f::kAccount);
+      s.campaign = r.text(f::kCampaign);
+      break;
+    }
+    case ConnectorKind::kNonprofit: {
+      namespace f = fields::recurring_donation;
+      start = r.text(f::kStartDate);
+      end = r.text(f::kEndDate);
+      freq = r.text(f::kPeriod);
+      if (const auto* a = r.get(f::kAmount)) s.amount = *a;
+      s.contact = r.text(f::kContact);
+      s.account = r.text(f::kOrganization);
+      s.campaign = r.text(f::kCampaign);
+      break;
+    }
+    case ConnectorKind::kFundraising: {
+      namespace g = fields::gift_commitment;
+      namespace f = fields::gift_schedule;
+      if (!schedule) return std::nullopt;
+      start = schedule->text(f::kStartDate);
+      end = schedule->text(f::kEndDate);
+      freq = schedule->text(f::kPeriod);
+      if (const auto* i = schedule->get(f::kInterval); i && i->is_number_integer())
+        interval = i->get<int>();
+      if (const auto* a = schedule->get(f::kAmount)) s.amount = *a;
+      s.account = r.text(g::kDonor);
+      s.campaign = r.text(g::kCampaign);
+      s.schedule = schedule;
+      break;
+    }
+  }
+  auto start_date = parse_date(start);
+  auto frequency = parse_frequency(freq, interval);
+  if (!start_date || !frequency || !s.amount.is_number()) return std::nullopt;
+  s.start = *start_date;
+  s.frequency = *frequency;
+  if (!end.empty()) s.end = parse_date(end);
+  return s;
+}
+
+const char* link_field(ConnectorKind kind) {
+  switch (kind) {
+    case ConnectorKind::kNative:
+      return fi::kRecurringPayment;
+    case ConnectorKind::kNonprofit:
+      return fi::kRecurringDonation;
+    case ConnectorKind::kFundraising:
+      return fi::kGiftCommitment;
+  }
+  return fi::kRecurringPayment;
+}
+
+std::string iban_returned() {
+  return "AC04 Account closed: the bank returned the direct debit (test IBAN " +
+         std::string(collection_magic::kIbanFailsAtCollection) + ")";
+}
+
+// Why the money will not come, or "" when it will (README: the magic values).
+std::string rejection_reason(const Record* profile) {
+  if (!profile) return "";
+  namespace pp = fields::payment_profile;
+  if (profile->text(pp::kIban) == collection_magic::kIbanFailsAtCollection) return iban_returned();
+  if (profile->text("cpm__Card_Last_Four__c") == collection_magic::kCardFailsAtCollectionLastFour)
+    return "Card declined at collection (test card ending " +
+           std::string(collection_magic::kCardFailsAtCollectionLastFour) + ")";
+  return "";
+}
+
+class Run {
+ public:
+  Run(Org& org, Transaction& tx, TimePoint now)
+      : org_(org), tx_(tx), now_(now), today_(date_of(now)) {}
+
+  void recurring(const SourceConnectorDef& conn, const std::string& id) {
+    auto current = tx_.get(id);
+    if (!current) return;
+    const SeriesFields sf = series_fields(conn.kind);
+    if (current->text(sf.status) != sf.active) return;
+    auto mandate = tx_.get(current->text(fields::recurring::kMandate));
+    // Waits for the payer: a hosted page activates the mandate (collections.h).
+    if (!mandate || mandate->text(fields::mandate::kStatus) != "Active") return;
+    RecordPtr schedule;
+    if (conn.kind == ConnectorKind::kFundraising)
+      schedule = tx_.get(current->text(fields::gift_commitment::kCurrentSchedule));
+    auto series = read_series(*current, conn.kind, schedule.get());
+    auto next = parse_date(current->text(sf.next_due));
+    if (!series || !next) return;
+
+    Record rec = *current;
+    const auto dates = due_dates(series->start, series->frequency, series->end, *next, today_);
+    for (const Date& d : dates) {
+      Record inst = new_installment(conn, rec, *series, *mandate, d);
+      collect_or_reject(inst, mandate->text(fields::mandate::kPaymentProfile));
+    }
+    Date last = dates.empty() ? add_days(*next, -1) : dates.back();
+    Date following = nth_due_date(series->start, series->frequency,
+                                  occurrence_at_or_before(series->start, series->frequency, last) +
+                                      (last < series->start ? 0 : 1));
+    if (series->end && *series->end < following) {
+      rec.fields.erase(sf.next_due);
+      rec.fields[sf.status] = sf.finished;
+    } else {
+      rec.fields[sf.next_due] = format_date(following);
+    }
+    rec.modified = now_;
+    tx_.put(rec);
+  }
+
+  void inline_installment(const std::string& id) {
+    auto current = tx_.get(id);
+    if (!current || !open_amount(*current)) return;
+    Record inst = *current;
+    std::string profile_id = inst.text(fi::kPaymentProfile);
+    if (auto mandate = tx_.get(inst.text(fi::kMandate)))
+      if (mandate->has(fields::mandate::kPaymentProfile))
+        profile_id = mandate->text(fields::mandate::kPaymentProfile);
+    collect_or_reject(inst, profile_id);
+  }
+
+  CollectionRunSummary summary;
+  std::vector<DomainEvent> events;
+
+ private:
+  // A scheduled installment, created on its due date.
+  Record new_installment(const SourceConnectorDef& conn, const Record& rec, const Series& s,
+                         const Record& mandate, const Date& due) {
+    const ObjectDef* def = org_.config().object(objects::kInstallment);
+    Record r;
+    r.object = objects::kInstallment;
+    r.id = org_.ids().record_id(def ? def->key_prefix : "a0F");
+    r.guid = org_.ids().guid();
+    r.created = r.modified = now_;
+    auto& x = r.fields;
+    x[fields::kName] = "INST-" + r.id.substr(9, 6);
+    x[fields::kGuid] = r.guid;
+    if (def && def->default_record_type())
+      x[fields::kRecordTypeName] = def->default_record_type()->name;
+    x[fi::kStatus] = org_.config().org.installment_initial_status;
+    x[fi::kAmount] = s.amount;
+    x[fi::kAmountOpen] = s.amount;
+    x[fields::kCurrency] = rec.text(fields::kCurrency);
+    x[fi::kDueDate] = format_date(due);
+    if (!s.contact.empty()) x[fi::kContact] = s.contact;
+    if (!s.account.empty()) x[fi::kAccount] = s.account;
+    if (!s.campaign.empty()) x[fi::kCampaign] = s.campaign;
+    x[fi::kMethod] = rec.text(fields::recurring::kMethod);
+    x[fi::kProcessor] = rec.text(fields::recurring::kProcessor);
+    if (rec.has(fields::recurring::kTarget)) x[fi::kTarget] = rec.text(fields::recurring::kTarget);
+    x[fi::kSourceConnector] = conn.name;
+    x[link_field(conn.kind)] = rec.id;
+    if (s.schedule) x[fi::kGiftCommitmentSchedule] = s.schedule->id;
+    x[fi::kMandate] = mandate.id;
+    if (mandate.has(fields::mandate::kPaymentProfile))
+      x[fi::kPaymentProfile] = mandate.text(fields::mandate::kPaymentProfile);
+    // Notifications go where the intent that set the series up asked.
+    const std::string pi = rec.text(fields::recurring::kPaymentIntentId);
+    x[fi::kPaymentIntentId] = pi;
+    for (const auto& report_id : tx_.find(index_name::kReportByIntent, {pi})) {
+      if (auto report = tx_.get(report_id)) {
+        namespace ir = fields::inbound_report;
+        if (report->has(ir::kWebhookUrl)) x[fi::kWebhookUrl] = report->text(ir::kWebhookUrl);
+        if (report->has(ir::kSuccessUrl)) x[fi::kSuccessUrl] = report->text(ir::kSuccessUrl);
+        if (report->has(ir::kFailureUrl)) x[fi::kFailureUrl] = report->text(ir::kFailureUrl);
+      }
+      break;
+    }
+    tx_.put(r);
+    ++summary.installments_created;
+    events.push_back({event_type::kInstallmentCreated, pi, r.text(fi::kWebhookUrl),
+                      installment_view(org_, tx_, r)});
+    return r;
+  }
+
+  void collect_or_reject(Record& inst, const std::string& profile_id) {
+    RecordPtr profile = profile_id.empty() ? nullptr : tx_.get(profile_id);
+    std::string reason = rejection_reason(profile.get());
+    PspOutcome o;
+    if (!profile) {
+      // A one-time inline direct debit keeps its account only in the request.
+      o = account_of_request(inst);
+      if (o.iban == collection_magic::kIbanFailsAtCollection) reason = iban_returned();
+    }
+    if (!reason.empty()) {
+      reject_installment(org_, tx_, inst, reason, now_, events);
+      ++summary.rejected;
+      return;
+    }
+    collect_installment(org_, tx_, inst, o, now_, events);
+    ++summary.collected;
+  }
+
+  // PaymentMethod.Parameters of the inbound report that created or last paid it.
+  PspOutcome account_of_request(const Record& inst) {
+    PspOutcome o;
+    auto report = tx_.get(inst.text(fi::kInboundReport));
+    if (!report) return o;
+    auto raw =
+        nlohmann::json::parse(report->text(fields::inbound_report::kRawRequest), nullptr, false);
+    if (!raw.is_object()) return o;
+    const auto params = raw.value("PaymentMethod", nlohmann::json::object())
+                            .value("Parameters", nlohmann::json::object());
+    if (!params.is_object()) return o;
+    std::string iban = params.value("IBAN", "");
+    for (char c : iban)
+      if (c != ' ') o.iban += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    o.holder = params.value("AccountHolderName", "");
+    return o;
+  }
+
+  Org& org_;
+  Transaction& tx_;
+  TimePoint now_;
+  Date today_;
+};
+
+}  // namespace
+
+void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out) {
+  // The config outlives the store that holds these predicates (Org members).
+  const OrgConfig* cfg = &config;
+  IndexSpec open_inline{
+      index_name::kOpenInlineByDueDate, objects::kInstallment, {fi::kDueDate}, false};
+  open_inline.ordered = true;
+  open_inline.when = [cfg](const Record& r) {
+    const std::string status = r.text(fi::kStatus);
+    return status != "Collected" && status != "Cancelled" && !r.has(fi::kFailureReason) &&
+           open_amount(r) && collected_inline(*cfg, r);
+  };
+  out.push_back(std::move(open_inline));
+  std::set<std::string> seen;
+  for (const auto& conn : config.source_connectors) {
+    if (!seen.insert(conn.recurring_object).second) continue;
+    const SeriesFields sf = series_fields(conn.kind);
+    IndexSpec spec{index_name::kRecurringByNextDuePrefix + conn.recurring_object,
+                   conn.recurring_object,
+                   {sf.next_due},
+                   false};
+    spec.ordered = true;
+    spec.when = [sf](const Record& r) { return r.text(sf.status) == sf.active; };
+    out.push_back(std::move(spec));
+  }
+}
+
+CollectionRunSummary run_due_collections(Org& org) {
+  const TimePoint now = org.clock().now();
+  const std::string today = format_date(date_of(now));
+  std::vector<DomainEvent> events;
+  auto result = org.records().write<CollectionRunSummary>(
+      [&](Transaction& tx) -> Result<CollectionRunSummary> {
+        Run run(org, tx, now);
+        // Inside write(): the store's lock is held, so its range reads are safe.
+        std::set<std::string> seen;
+        for (const auto& conn : org.config().source_connectors) {
+          if (!seen.insert(conn.recurring_object).second) continue;
+          for (const auto& id : org.records().up_to(
+                   index_name::kRecurringByNextDuePrefix + conn.recurring_object, today)) {
+            // The record's own connector, when several share its object.
+            auto rec = tx.get(id);
+            const SourceConnectorDef* own =
+                rec ? org.config().source_connector(rec->text(fields::recurring::kSourceConnector))
+                    : nullptr;
+            run.recurring(own && own->recurring_object == conn.recurring_object ? *own : conn, id);
+          }
+        }
+        for (const auto& id : org.records().up_to(index_name::kOpenInlineByDueDate, today))
+          run.inline_installment(id);
+        events = std::move(run.events);
+        return run.summary;
+      });
+  if (!events.empty()) org.events().publish(std::move(events));
+  return result.ok() ? *result : CollectionRunSummary{};
+}
+
+}  // namespace fake_org

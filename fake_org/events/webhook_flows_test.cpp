@@ -1,0 +1,439 @@
+// Issue 5, "Done when": every webhook event type reaches a real receiver on
+// loopback with the body of spec 6.3, for the payer flows and for collections
+// on the org clock. The org runs with --check-contracts (TestOrg), so every
+// body also satisfies the strict webhook schemas.
+#include <catch2/catch.hpp>
+
+#include "domain/collections.h"
+#include "events/webhook_test_support.h"
+#include "http/test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+std::string hook_url(int port) {
+  return "http://127.0.0.1:" + std::to_string(port) + "/hooks";
+}
+
+json payer(const std::string& last, const std::string& email) {
+  return {
+      {"Contact", {{"CrmFields", {{"FirstName", "Ada"}, {"LastName", last}, {"Email", email}}}}}};
+}
+
+json card_intent(const std::string& webhook, double amount = 25,
+                 const std::string& processing = "") {
+  json b = {{"SuccessURL", "https://shop.example/thanks"},
+            {"FailureURL", "https://shop.example/sorry"},
+            {"WebhookURL", webhook},
+            {"Payer", payer("Lovelace", "ada@example.org")},
+            {"OneTime", {{"Amount", amount}}},
+            {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  if (!processing.empty()) b["Settings"] = {{"ProcessingType", processing}};
+  return b;
+}
+
+json sepa_intent(const std::string& webhook, const std::string& iban) {
+  return {{"SuccessURL", "https://shop.example/thanks"},
+          {"FailureURL", "https://shop.example/sorry"},
+          {"WebhookURL", webhook},
+          {"Payer", payer("Weber", "weber@example.de")},
+          {"OneTime", {{"Amount", 10}}},
+          {"PaymentMethod",
+           {{"Name", "SEPA Direct Debit"},
+            {"Parameters", {{"IBAN", iban}, {"AccountHolderName", "Max Weber"}}}}}};
+}
+
+// The notifications of one payment intent, in arrival order.
+std::vector<json> bodies_of(const Receiver& r, const std::string& pi) {
+  std::vector<json> out;
+  for (const auto& req : r.requests()) {
+    auto b = json::parse(req.body, nullptr, false);
+    if (!b.is_object() || !b.contains("data")) continue;
+    const auto& d = b["data"];
+    if (d.value("Id", "") == pi || d.value("PaymentIntentId", "") == pi) out.push_back(b);
+  }
+  return out;
+}
+
+std::vector<std::string> types_of(const std::vector<json>& bodies) {
+  std::vector<std::string> out;
+  for (const auto& b : bodies) out.push_back(b["type"]);
+  return out;
+}
+
+// Waits until the intent's notifications number `n`.
+std::vector<json> await(const Receiver& r, const std::string& pi, size_t n) {
+  bool arrived = eventually([&] { return bodies_of(r, pi).size() >= n; }, 20s);
+  auto got = bodies_of(r, pi);
+  INFO("notifications so far: " << json(got).dump(2));
+  REQUIRE(arrived);
+  return got;
+}
+
+// Spec 6.3: paymentIntent.* data has Id, Status, Payer (Contact with Name), OneTime (installment
+// reference with Status).
+void check_intent_body(const json& b, const std::string& pi, const std::string& status) {
+  INFO(b.dump(2));
+  CHECK(b.size() == 2);  // type and data only
+  CHECK(b["data"]["Id"] == pi);
+  CHECK(b["data"]["Status"] == status);
+  CHECK(b["data"]["Payer"]["Contact"]["Name"].is_string());
+  CHECK(b["data"]["Payer"]["Contact"]["Type"] == "Contact");
+  CHECK(b["data"]["OneTime"]["Type"] == "cpm__Installment__c");
+  CHECK(b["data"]["OneTime"]["Status"].is_string());
+}
+
+// Spec 2.10: the installment fields of the installment notifications.
+void check_installment_body(const json& b, const std::string& pi, const std::string& status) {
+  INFO(b.dump(2));
+  CHECK(b.size() == 2);
+  const auto& d = b["data"];
+  for (const char* k :
+       {"Url", "Type", "Id", "Status", "RecordTypeName", "Payments", "PaymentProcessor",
+        "PaymentMethod", "PaymentIntentId", "AmountOpen", "Amount"})
+    CHECK(d.contains(k));
+  CHECK(d["Type"] == "cpm__Installment__c");
+  CHECK(d["PaymentIntentId"] == pi);
+  CHECK(d["Status"] == status);
+}
+
+struct Created {
+  std::string pi, session, installment;
+};
+
+Created create(TestOrg& t, const json& body) {
+  auto r = t.post("/PaymentIntent", body);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  Created c;
+  c.pi = r.json["Id"];
+  if (r.json.contains("RedirectURL")) {
+    std::string redirect = r.json["RedirectURL"];
+    c.session = redirect.substr(redirect.rfind('/') + 1);
+  }
+  c.installment = t.get("/PaymentIntent/" + c.pi).json["OneTime"].value("Id", "");
+  return c;
+}
+
+Response psp(TestOrg& t, const std::string& session, const std::string& outcome,
+             const std::string& card = "") {
+  json b = {{"outcome", outcome}};
+  if (!card.empty()) b["card_number"] = card;
+  return t.post("/__admin/psp/" + session + "/complete", b, false);
+}
+
+Response advance(TestOrg& t, const std::string& by) {
+  return t.post("/__admin/clock", {{"advance", by}}, false);
+}
+
+}  // namespace
+
+TEST_CASE("one-time card: created, processed, installment.created, then status_change",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, card_intent(hook_url(port)));
+  auto before = await(receiver, c.pi, 3);
+  CHECK(types_of(before) == std::vector<std::string>{"paymentIntent.created", "installment.created",
+                                                     "paymentIntent.processed"});
+  check_intent_body(before[0], c.pi, "New");
+  check_installment_body(before[1], c.pi, "Outstanding");
+  CHECK(before[1]["data"]["Payments"].empty());
+  check_intent_body(before[2], c.pi, "Matched");
+
+  REQUIRE(psp(t, c.session, "success").status == 200);
+  auto all = await(receiver, c.pi, 4);
+  REQUIRE(all.size() == 4);
+  CHECK(all[3]["type"] == "installment.status_change");
+  check_installment_body(all[3], c.pi, "Collected");
+  CHECK(all[3]["data"]["AmountOpen"] == 0);
+  REQUIRE(all[3]["data"]["Payments"].size() == 1);
+  CHECK(all[3]["data"]["Payments"][0]["Amount"] == 25);
+}
+
+TEST_CASE("decline then success: one status_change, only after the payment",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, card_intent(hook_url(port)));
+  await(receiver, c.pi, 3);
+  REQUIRE(psp(t, c.session, "success", "4000000000000002").json["status"] == "failed");
+  REQUIRE(psp(t, c.session, "cancel").json["status"] == "cancelled");
+  CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Outstanding");
+  REQUIRE(psp(t, c.session, "success").json["status"] == "completed");
+  auto all = await(receiver, c.pi, 4);
+  REQUIRE(t.org().webhooks().wait_idle(10s));
+  all = bodies_of(receiver, c.pi);
+  CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
+                                                  "paymentIntent.processed",
+                                                  "installment.status_change"});
+  check_installment_body(all.back(), c.pi, "Collected");
+}
+
+TEST_CASE("paymentIntent.in_review and paymentIntent.failed carry the report's status",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture_text(R"j(
+extends: default.yaml
+processing_types:
+  - name: Default
+  - name: HighValue
+    rules:
+      - {name: Large, path: OneTime.Amount, condition: greater_than, value: 10000,
+         outcome: Guided Review, reason: Large gift}
+  - name: Strict
+    rules:
+      - {name: No origin, path: Origin, condition: missing, outcome: Failed, reason: Origin missing}
+)j"));
+  auto review = create(t, card_intent(hook_url(port), 20000, "HighValue"));
+  auto r = await(receiver, review.pi, 3);
+  CHECK(r[2]["type"] == "paymentIntent.in_review");
+  check_intent_body(r[2], review.pi, "Guided Review");
+
+  auto failed = create(t, card_intent(hook_url(port), 5, "Strict"));
+  auto f = await(receiver, failed.pi, 3);
+  CHECK(f[2]["type"] == "paymentIntent.failed");
+  check_intent_body(f[2], failed.pi, "Failed");
+  // Spec 6.2: the payer can still complete the payment flow.
+  REQUIRE(psp(t, failed.session, "success").status == 200);
+  auto after = await(receiver, failed.pi, 4);
+  check_installment_body(after[3], failed.pi, "Collected");
+}
+
+TEST_CASE("emit_created false and the sample's installment type are honoured",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture_text(R"j(
+extends: default.yaml
+webhooks:
+  emit_created: false
+  installment_type_style: sample
+)j"));
+  auto c = create(t, card_intent(hook_url(port)));
+  REQUIRE(psp(t, c.session, "success").status == 200);
+  auto all = await(receiver, c.pi, 3);
+  REQUIRE(t.org().webhooks().wait_idle(10s));
+  CHECK(types_of(bodies_of(receiver, c.pi)) ==
+        std::vector<std::string>{"installment", "paymentIntent.processed", "installment"});
+}
+
+TEST_CASE("inline direct debit is collected when the org clock reaches its due date",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
+  auto c = create(t, sepa_intent(hook_url(port), "DE89370400440532013000"));
+  CHECK(c.session.empty());
+  await(receiver, c.pi, 3);
+  auto inst = t.get("/Installment/" + c.installment).json;
+  CHECK(inst["Status"] == "Outstanding");
+
+  REQUIRE(advance(t, "1d").status == 200);
+  auto all = await(receiver, c.pi, 4);
+  CHECK(all[3]["type"] == "installment.status_change");
+  check_installment_body(all[3], c.pi, "Collected");
+  REQUIRE(all[3]["data"]["Payments"].size() == 1);
+  CHECK(all[3]["data"]["Payments"][0]["CollectionDate"] == "2027-03-02");
+  CHECK(all[3]["data"]["Payments"][0]["PaymentMethod"] == "SEPA Direct Debit");
+  // A day on the org clock outlives the 2h access token: read through admin.
+  auto stored = t.get("/__admin/records/cpm__Installment__c/" + c.installment, false).json;
+  CHECK(stored["cpm__Status__c"] == "Collected");
+  CHECK(stored["cpm__Amount_Open__c"] == 0);
+  CHECK(stored["cpm__Collection_Date__c"] == "2027-03-02");
+  // The profile keeps the account the payer gave; collected once only.
+  auto profiles = t.get("/__admin/records/cpm__Payment_Profile__c", false).json;
+  REQUIRE(profiles["totalSize"] == 1);
+  CHECK(profiles["records"][0]["cpm__IBAN__c"] == "DE89370400440532013000");
+  REQUIRE(advance(t, "7d").status == 200);
+  CHECK(t.get("/__admin/records/cpm__Payment__c", false).json["totalSize"] == 1);
+}
+
+TEST_CASE("an IBAN that fails at collection sends the installment to the failed status",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, sepa_intent(hook_url(port), collection_magic::kIbanFailsAtCollection));
+  await(receiver, c.pi, 3);
+  REQUIRE(advance(t, "1d").status == 200);
+  auto all = await(receiver, c.pi, 4);
+  check_installment_body(all[3], c.pi, "Failed");
+  CHECK(all[3]["data"]["Payments"].empty());
+  CHECK(all[3]["data"]["AmountOpen"] == 10);
+  auto rec = t.get("/__admin/records/cpm__Installment__c/" + c.installment, false).json;
+  CHECK(rec.value("cpm__Failure_Reason__c", "").find("AC04") == 0);
+  // A rejected collection is not retried on every clock move.
+  REQUIRE(advance(t, "30d").status == 200);
+  REQUIRE(t.org().webhooks().wait_idle(10s));
+  CHECK(bodies_of(receiver, c.pi).size() == 4);
+}
+
+TEST_CASE("a monthly series from 31 January: 12 installments over a year, month ends kept",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-01-30T09:00:00Z"}}, false).status == 200);
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"WebhookURL", hook_url(port)},
+      {"Payer", payer("Weber", "weber@example.de")},
+      {"Recurring",
+       {{"Amount", 15},
+        {"Frequency", "Monthly"},
+        {"StartDate", "2027-01-31"},
+        {"EndDate", "2027-12-31"}}},
+      {"PaymentMethod",
+       {{"Name", "SEPA Direct Debit"},
+        {"Parameters", {{"IBAN", "DE89370400440532013000"}, {"AccountHolderName", "Max Weber"}}}}}};
+  auto r = t.post("/PaymentIntent", body);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  const std::string pi = r.json["Id"];
+  CHECK_FALSE(r.json.contains("RedirectURL"));
+  const auto pi_events = await(receiver, pi, 2);  // created, processed
+  CHECK(pi_events[1]["data"]["Recurring"]["Id"].is_string());
+
+  // Month by month (31 days a step), as a scheduler would see it.
+  for (int i = 0; i < 13; ++i) REQUIRE(advance(t, "31d").status == 200);
+  auto all = await(receiver, pi, 2 + 24);
+  REQUIRE(t.org().webhooks().wait_idle(20s));
+  all = bodies_of(receiver, pi);
+  REQUIRE(all.size() == 26);
+  for (size_t i = 2; i < all.size(); i += 2) {
+    CHECK(all[i]["type"] == "installment.created");
+    check_installment_body(all[i], pi, "Outstanding");
+    CHECK(all[i + 1]["type"] == "installment.status_change");
+    check_installment_body(all[i + 1], pi, "Collected");
+    CHECK(all[i]["data"]["Id"] == all[i + 1]["data"]["Id"]);
+  }
+  auto installments = t.get("/__admin/records/cpm__Installment__c?limit=100", false).json;
+  std::vector<std::string> due;
+  for (const auto& x : installments["records"]) due.push_back(x.value("cpm__Due_Date__c", ""));
+  std::sort(due.begin(), due.end());
+  CHECK(due == std::vector<std::string>{"2027-01-31", "2027-02-28", "2027-03-31", "2027-04-30",
+                                        "2027-05-31", "2027-06-30", "2027-07-31", "2027-08-31",
+                                        "2027-09-30", "2027-10-31", "2027-11-30", "2027-12-31"});
+  auto recurring = t.get("/__admin/records/cpm__Recurring_Payment__c", false).json["records"][0];
+  CHECK(recurring["cpm__Status__c"] == "Completed");
+  CHECK_FALSE(recurring.contains("cpm__Next_Collection_Date__c"));
+  CHECK(t.get("/__admin/records/cpm__Payment__c", false).json["totalSize"] == 12);
+}
+
+TEST_CASE("a recurring card series waits for its hosted page, then collects through the mandate",
+          "[webhooks][collections]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2028-01-31T09:00:00Z"}}, false).status == 200);
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"Payer", payer("Turing", "alan@example.org")},
+      {"OneTime", {{"Amount", 5}}},
+      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2028-01-31"}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  auto r = t.post("/PaymentIntent", body);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  std::string redirect = r.json["RedirectURL"];
+  std::string session = redirect.substr(redirect.rfind('/') + 1);
+  auto mandates = [&] { return t.get("/__admin/records/cpm__Mandate__c", false).json; };
+  CHECK(mandates()["records"][0]["cpm__Status__c"] == "Pending");
+  // Nothing is collected while the payer has not authorised the card.
+  REQUIRE(advance(t, "1d").status == 200);
+  CHECK(t.get("/__admin/records/cpm__Installment__c", false).json["totalSize"] == 1);
+
+  REQUIRE(psp(t, session, "success", "4000000000000341").status == 200);
+  CHECK(mandates()["records"][0]["cpm__Status__c"] == "Active");
+  auto rec = t.get("/__admin/records/cpm__Recurring_Payment__c", false).json["records"][0];
+  CHECK(rec["cpm__Status__c"] == "Active");
+  // 31 Jan and 29 Feb 2028 are due by 1 March; the card fails at collection.
+  REQUIRE(t.post("/__admin/clock", {{"set", "2028-03-01T09:00:00Z"}}, false).status == 200);
+  auto inst = t.get("/__admin/records/cpm__Installment__c?limit=10", false).json;
+  REQUIRE(inst["totalSize"] == 3);
+  std::vector<std::string> statuses, due;
+  for (const auto& x : inst["records"]) {
+    statuses.push_back(x["cpm__Status__c"]);
+    due.push_back(x.value("cpm__Due_Date__c", ""));
+  }
+  CHECK(statuses == std::vector<std::string>{"Collected", "Failed", "Failed"});
+  CHECK(due[1] == "2028-01-31");
+  CHECK(due[2] == "2028-02-29");
+  rec = t.get("/__admin/records/cpm__Recurring_Payment__c", false).json["records"][0];
+  CHECK(rec["cpm__Next_Collection_Date__c"] == "2028-03-31");
+}
+
+TEST_CASE("a WebhookURL outside the remote sites is logged blocked with the reason, never sent",
+          "[webhooks][collections]") {
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, card_intent("http://hooks.example.net:" + std::to_string(port) + "/hooks"));
+  REQUIRE(psp(t, c.session, "success").status == 200);
+  REQUIRE(t.org().webhooks().wait_idle(10s));
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  REQUIRE(log.size() == 4);
+  for (const auto& e : log) {
+    INFO(e.dump(2));
+    CHECK(e["state"] == "blocked");
+    CHECK(e["reason"].get<std::string>().find("hooks.example.net") != std::string::npos);
+    CHECK(e["attempts"].empty());
+  }
+  CHECK(receiver.requests().empty());
+}
+
+TEST_CASE("a receiver down for the first attempts gets each event once, in order",
+          "[webhooks][collections]") {
+  // Fast backoff so the retries come while the test waits.
+  TestOrg t(fixture_text(R"j(
+extends: default.yaml
+webhooks:
+  max_attempts: 50
+  backoff_initial: 10ms
+  backoff_max: 200ms
+)j"));
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  receiver.stop();  // the port is known, nobody listens yet
+  auto c = create(t, card_intent(hook_url(port)));
+  REQUIRE(psp(t, c.session, "success").status == 200);
+  auto failed_attempts = [&] {
+    auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+    return log.empty() ? size_t(0) : log[0]["attempts"].size();
+  };
+  REQUIRE(eventually([&] { return failed_attempts() >= 3; }, 20s));
+  REQUIRE(receiver.start(port) == port);
+  auto all = await(receiver, c.pi, 4);
+  REQUIRE(t.org().webhooks().wait_idle(20s));
+  all = bodies_of(receiver, c.pi);
+  CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
+                                                  "paymentIntent.processed",
+                                                  "installment.status_change"});
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  REQUIRE(log.size() == 4);
+  for (const auto& e : log) CHECK(e["state"] == "delivered");
+  const auto& first = log[0]["attempts"];
+  REQUIRE(first.size() >= 4);
+  for (size_t i = 0; i + 1 < first.size(); ++i) {
+    CHECK(first[i]["status"] == 0);
+    CHECK_FALSE(first[i]["error"].get<std::string>().empty());
+  }
+  CHECK(first.back()["status"] == 200);
+}
