@@ -11,6 +11,9 @@ void add_info_routes(Router& router, Org& org);
 // POST /PaymentIntent, GET /PaymentIntent/{ID}, GET /Installment/{ID} (spec 4.1-4.3).
 void add_payment_intent_routes(Router& router, Org& org, bool tls);
 
+// POST /Payment, GET /Payment/{ID}: the older interface (spec 4.7).
+void add_legacy_payment_routes(Router& router, Org& org, bool tls);
+
 // GET /Recurring/{ID} (spec 2.11, 4.4).
 void add_recurring_routes(Router& router, Org& org);
 

@@ -117,6 +117,7 @@ void Server::configure() {
   auto api = std::make_shared<Router>();
   add_info_routes(*api, org);
   add_payment_intent_routes(*api, org, tls);
+  add_legacy_payment_routes(*api, org, tls);
   add_recurring_routes(*api, org);
   std::string base = org.config().base_path();
   auto api_handler = [api, base, &org](const httplib::Request& req, httplib::Response& res) {
