@@ -1,6 +1,5 @@
 // New one-time payment and pay existing installment (spec 4.1).
 #include "bank_parameters.h"
-#include "crm_fields.h"
 #include "fields.h"
 #include "payer.h"
 #include "payment_intent_ops.h"
@@ -9,27 +8,6 @@
 namespace fake_org {
 
 namespace {
-
-nlohmann::json response_body(const OperationContext& op, const ResolvedMethod& method,
-                             const std::string& redirect_url) {
-  nlohmann::json body = {{"Id", op.payment_intent_id},
-                         {"PaymentMethod", method.echo()},
-                         {"Settings", op.settings.echo()}};
-  if (!redirect_url.empty()) body["RedirectURL"] = redirect_url;
-  return body;
-}
-
-// CrmFields of a block for `object`; errors carry the block's path.
-Result<nlohmann::json> crm_values(const OperationContext& op, const nlohmann::json& crm,
-                                  const char* object, const std::string& path) {
-  const ObjectDef* def = op.config.object(object);
-  if (!def)
-    return make_error(error_code::kUncategorised, path,
-                      "The org has no object " + std::string(object));
-  auto check = check_crm_fields(crm, *def, path, &op.config);
-  if (!check.ok()) return check.errors;
-  return check.values;
-}
 
 void link_report(Record& report, const Record& installment, const std::string& contact,
                  const std::string& account, const std::string& campaign,
@@ -50,29 +28,30 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   const auto& req = op.req;
   ApiErrors errors;
   auto method = resolve_payment_method(op.config, *req.payment_method);
-  if (!method.ok()) errors.insert(errors.end(), method.errors().begin(), method.errors().end());
+  collect(errors, method);
+  std::vector<PackageActionUse> actions;
   if (method.ok()) {
-    ApiErrors bank = validate_bank_parameters(*method);
-    errors.insert(errors.end(), bank.begin(), bank.end());
+    collect(errors, validate_bank_parameters(*method));
+    auto checked = check_request_package_actions(op, *method);
+    collect(errors, checked);
+    if (checked.ok()) actions = *checked;
   }
   auto amount =
       resolve_amount(op.config, *req.one_time->amount, req.one_time->currency, "OneTime.Amount");
-  if (!amount.ok()) errors.insert(errors.end(), amount.errors().begin(), amount.errors().end());
+  collect(errors, amount);
   auto campaign = resolve_campaign(op);
-  if (!campaign.ok())
-    errors.insert(errors.end(), campaign.errors().begin(), campaign.errors().end());
+  collect(errors, campaign);
   auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  if (!report_crm.ok())
-    errors.insert(errors.end(), report_crm.errors().begin(), report_crm.errors().end());
+  collect(errors, report_crm);
   auto inst_crm =
       crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-  if (!inst_crm.ok())
-    errors.insert(errors.end(), inst_crm.errors().begin(), inst_crm.errors().end());
+  collect(errors, inst_crm);
   if (!errors.empty()) return errors;
 
   auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
+  stage_package_actions(op, actions, payer->contact_id, payer->account_id);
 
   Record inst =
       new_installment(op, *amount, *method, payer->contact_id, payer->account_id, *campaign);
@@ -85,26 +64,16 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   op.tx.put(inst);
   finish_inbound_report(op, std::move(report),
                         {installment_event(op, event_type::kInstallmentCreated, inst)});
-  return IntentResult{response_body(op, *method, redirect), op.payment_intent_id};
+  return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 
 Result<IntentResult> pay_existing_installment(OperationContext& op) {
   namespace f = fields::installment;
   const auto& req = op.req;
   const std::string& given = req.one_time->id;
-  RecordPtr inst;
-  if (is_guid(given)) {
-    inst = op.tx.get_by_guid(given);
-  } else if (auto id18 = to_id18(given)) {
-    inst = op.tx.get(*id18);
-  } else {
-    return make_error(
-        error_code::kInvalidData, "OneTime.Id",
-        "OneTime.Id '" + given + "' is neither a record id nor a GUID of an installment");
-  }
-  if (!inst)
-    return make_error(error_code::kInvalidData, "OneTime.Id",
-                      "No installment found with id '" + given + "'", ErrorKind::kNotFound);
+  auto found = find_by_id_or_guid(op.tx, given, "OneTime.Id", "installment");
+  if (!found.ok()) return found.errors();
+  RecordPtr inst = *found;
   if (inst->object != objects::kInstallment)
     return make_error(
         error_code::kInvalidData, "OneTime.Id",
@@ -127,17 +96,14 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
   }
   ApiErrors errors;
   auto method = resolve_payment_method(op.config, method_in);
-  if (!method.ok()) errors.insert(errors.end(), method.errors().begin(), method.errors().end());
+  collect(errors, method);
   auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  if (!report_crm.ok())
-    errors.insert(errors.end(), report_crm.errors().begin(), report_crm.errors().end());
+  collect(errors, report_crm);
   auto inst_crm =
       crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-  if (!inst_crm.ok())
-    errors.insert(errors.end(), inst_crm.errors().begin(), inst_crm.errors().end());
+  collect(errors, inst_crm);
   auto campaign = resolve_campaign(op);
-  if (!campaign.ok())
-    errors.insert(errors.end(), campaign.errors().begin(), campaign.errors().end());
+  collect(errors, campaign);
   if (!errors.empty()) return errors;
 
   Record updated = *inst;
@@ -164,7 +130,7 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
               campaign->empty() ? inst->text(f::kCampaign) : *campaign, *method);
   op.tx.put(updated);
   finish_inbound_report(op, std::move(report), {});
-  return IntentResult{response_body(op, *method, redirect), op.payment_intent_id};
+  return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 
 }  // namespace fake_org

@@ -8,6 +8,7 @@
 #include "events.h"
 #include "money.h"
 #include "org.h"
+#include "package_actions.h"
 #include "payment_intent_request.h"
 #include "payment_intents.h"
 #include "payment_method_resolution.h"
@@ -42,6 +43,41 @@ struct OperationContext {
   std::vector<std::string> review_reasons;
   std::vector<std::string> notes;
 };
+
+// Appends the errors of a failed step, so an operation reports all at once.
+template <typename T>
+void collect(ApiErrors& errors, const Result<T>& r) {
+  if (!r.ok()) errors.insert(errors.end(), r.errors().begin(), r.errors().end());
+}
+inline void collect(ApiErrors& errors, const ApiErrors& more) {
+  errors.insert(errors.end(), more.begin(), more.end());
+}
+
+// CrmFields of a block checked against `object` (spec 2.1); errors carry the
+// block's path, e.g. "OneTime.CrmFields".
+Result<nlohmann::json> crm_values(const OperationContext& op, const nlohmann::json& crm,
+                                  const std::string& object, const std::string& path);
+
+// The response body of every operation (spec 4.1): Id, PaymentMethod,
+// Settings and RedirectURL when the payer must act.
+nlohmann::json intent_response_body(const OperationContext& op, const ResolvedMethod& method,
+                                    const std::string& redirect_url);
+
+// The record that `given` (record id or GUID) names, inside the transaction:
+// 200 when `given` is neither, 200 with ErrorKind::kNotFound when no record
+// has it. `what` names the expected record in the messages ("installment").
+Result<RecordPtr> find_by_id_or_guid(const Transaction& tx, const std::string& given,
+                                     const std::string& path, const std::string& what);
+
+// The request's PackageActions checked against the org and the method's
+// RequiredPackageActions (spec 2.8): 010 / 200 as package_actions.h says.
+Result<std::vector<PackageActionUse>> check_request_package_actions(const OperationContext& op,
+                                                                    const ResolvedMethod& method);
+
+// Stages the records the actions create (a Gift Aid declaration) for the
+// payer, in the operation's transaction.
+void stage_package_actions(OperationContext& op, const std::vector<PackageActionUse>& uses,
+                           const std::string& contact, const std::string& account);
 
 // Pre-checks that need no records: amount and currency of a block.
 Result<Money> resolve_amount(const OrgConfig& config, const nlohmann::json& amount,

@@ -1,11 +1,33 @@
 #pragma once
 // Internal to the recurring operations (recurring_payments.cpp,
-// recurring_update.cpp): the steps a setup and an update share.
+// recurring_update.cpp): the steps a setup and an update share
+// (recurring_ops.cpp).
 #include <string>
 
 #include "payment_intent_ops.h"
 
 namespace fake_org {
+
+// PaymentMethod of a setup or update ("setup" / "update"), checked for
+// recurring: 200 when the processor cannot do recurring, 201..206 for bad
+// bank data, 010 for the initial payment rule (spec 2.6) naming rule, method
+// and processor.
+// The package actions of the request are checked here too (spec 2.8).
+//
+// Spec 4.1 rule 3: PaymentMethod.Parameters may carry optional additional
+// parameters for the related records: "MandateReference" (up to 35
+// characters, SEPA's limit) and "SignatureDate" (YYYY-MM-DD, not in the
+// future) of a mandate signed elsewhere, and "Mandate.<field>" /
+// "PaymentProfile.<field>" for the writable fields of those objects (as
+// CrmFields: unknown or system fields are 200 naming the object).
+struct RecurringMethod {
+  ResolvedMethod method;
+  std::vector<PackageActionUse> actions;
+  nlohmann::json mandate_fields = nlohmann::json::object();  // field -> value
+  nlohmann::json profile_fields = nlohmann::json::object();
+};
+Result<RecurringMethod> resolve_recurring_method(const OperationContext& op,
+                                                 const std::string& verb);
 
 // The installment's / mandate's lookup to the connector's recurring object.
 const char* installment_link_field(ConnectorKind kind);
@@ -13,12 +35,14 @@ const char* mandate_link_field(ConnectorKind kind);
 
 // A new mandate (not staged): Pending when the payer acts on a hosted page,
 // Active otherwise.
-Record new_mandate(OperationContext& op, const ResolvedMethod& method, const std::string& contact,
+// `extra` (RecurringMethod::mandate_fields) is written over the defaults.
+Record new_mandate(OperationContext& op, const RecurringMethod& method, const std::string& contact,
                    const std::string& account, ConnectorKind kind, const std::string& recurring_id);
 
 // The contact's active profile for method + processor, updated with the bank
 // data of PaymentMethod.Parameters, or a new one; staged.
-Record upsert_payment_profile(OperationContext& op, const ResolvedMethod& method,
+// RecurringMethod::profile_fields are written last.
+Record upsert_payment_profile(OperationContext& op, const RecurringMethod& method,
                               const std::string& contact, const std::string& account);
 
 // The inbound report of a recurring operation (not staged).
@@ -32,11 +56,12 @@ std::string open_recurring_session(OperationContext& op, const ResolvedMethod& m
                                    const Record* installment, const std::string& recurring_id,
                                    const std::string& currency);
 
-// 200 when the processor cannot do recurring; 201..206 for bad bank data.
-ApiErrors check_recurring_method(const ResolvedMethod& method);
-// The initial payment rule (spec 2.6): 010 naming rule, method and processor.
-ApiErrors check_one_time_for_recurring(const ResolvedMethod& method,
-                                       const PaymentIntentRequest& req, const std::string& verb);
+// A new record of `object` with id, GUID, Name and default record type.
+Record new_record(OperationContext& op, const std::string& object, const char* fallback_prefix,
+                  const std::string& name_prefix);
+
+// The gift commitment schedule's PaymentMethod picklist value for a method.
+std::string schedule_payment_method(const ResolvedMethod& m);
 
 // The first installment of a setup or update, linked to the recurring record.
 Record new_initial_installment(OperationContext& op, const Money& amount,

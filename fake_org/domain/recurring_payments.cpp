@@ -1,4 +1,4 @@
-// New recurring payment and update of an existing one (spec 2.5, 2.6, 4.1).
+// New recurring payment (spec 2.5, 2.6, 4.1).
 //
 // Decisions (docs/decisions.md):
 // - The initial payment rule (spec 2.6) is the processor's
@@ -73,99 +73,6 @@ Result<RecurringCrm> recurring_crm(const OperationContext& op, const SourceConne
   return out;
 }
 
-Result<nlohmann::json> crm_values(const OperationContext& op, const nlohmann::json& crm,
-                                  const char* object, const std::string& path) {
-  const ObjectDef* def = op.config.object(object);
-  if (!def)
-    return make_error(error_code::kUncategorised, path,
-                      "The org has no object " + std::string(object));
-  auto check = check_crm_fields(crm, *def, path, &op.config);
-  if (!check.ok()) return check.errors;
-  return check.values;
-}
-
-template <typename T>
-void collect(ApiErrors& errors, const Result<T>& r) {
-  if (!r.ok()) errors.insert(errors.end(), r.errors().begin(), r.errors().end());
-}
-
-Record new_record(OperationContext& op, const std::string& object, const char* fallback_prefix,
-                  const std::string& name_prefix) {
-  const ObjectDef* def = op.config.object(object);
-  Record r;
-  r.object = object;
-  r.id = op.org.ids().record_id(def ? def->key_prefix : fallback_prefix);
-  r.guid = op.org.ids().guid();
-  r.created = r.modified = op.now;
-  if (!def || def->field(fields::kName)) r.fields[fields::kName] = name_prefix + r.id.substr(9, 6);
-  r.fields[fields::kGuid] = r.guid;
-  if (def && def->default_record_type())
-    r.fields[fields::kRecordTypeName] = def->default_record_type()->name;
-  return r;
-}
-
-// The schedule's PaymentMethod picklist (Salesforce Fundraising's values).
-std::string schedule_payment_method(const ResolvedMethod& m) {
-  if (m.method->bank_scheme != BankScheme::kNone) return "Direct Debit";
-  std::string n = m.method->name;
-  if (n.find("Card") != std::string::npos || n.find("card") != std::string::npos)
-    return "Credit Card";
-  if (n == "PayPal") return "PayPal";
-  if (n == "ACH") return "ACH";
-  return "Other";
-}
-
-const char* bank_scheme_name(BankScheme s) {
-  switch (s) {
-    case BankScheme::kSepa:
-      return "SEPA";
-    case BankScheme::kBacs:
-      return "Bacs";
-    case BankScheme::kAutogiro:
-      return "Autogiro";
-    case BankScheme::kNone:
-      break;
-  }
-  return "None";
-}
-
-std::string param_text(const nlohmann::json& params, const char* name) {
-  auto it = params.find(name);
-  if (it == params.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-nlohmann::json response_body(const OperationContext& op, const ResolvedMethod& method,
-                             const std::string& redirect_url) {
-  nlohmann::json body = {{"Id", op.payment_intent_id},
-                         {"PaymentMethod", method.echo()},
-                         {"Settings", op.settings.echo()}};
-  if (!redirect_url.empty()) body["RedirectURL"] = redirect_url;
-  return body;
-}
-
-// The initial payment rule (spec 2.6) for `method`; `verb` is "setup" or "update".
-ApiErrors check_initial_payment(const ResolvedMethod& method, const PaymentIntentRequest& req,
-                                const std::string& verb) {
-  const InitialPayment rule = method.processor->initial_payment_on_recurring;
-  const bool one_time = req.one_time.has_value();
-  const std::string who = method.method->name + " with processor " + method.processor->name;
-  if (rule == InitialPayment::kRequired && (!one_time || !req.one_time->amount))
-    return {make_error(error_code::kMissingCoreParameter, "OneTime.Amount",
-                       "A recurring " + verb + " with " + who +
-                           " needs an initial payment (InitialPaymentonRecurring = Required, spec "
-                           "2.6): add OneTime with Amount")};
-  if (rule == InitialPayment::kNo && one_time)
-    return {make_error(error_code::kMissingCoreParameter, "OneTime",
-                       "A recurring " + verb + " with " + who +
-                           " takes no initial payment (InitialPaymentonRecurring = No, spec 2.6): "
-                           "remove the OneTime block")};
-  if (one_time && !req.one_time->amount)
-    return {make_error(error_code::kMissingCoreParameter, "OneTime.Amount",
-                       "OneTime needs Amount for the initial payment of a recurring " + verb)};
-  return {};
-}
-
 Result<Date> check_date(const std::string& text, const std::string& path) {
   auto d = parse_date(text);
   if (!d)
@@ -176,178 +83,14 @@ Result<Date> check_date(const std::string& text, const std::string& path) {
 
 }  // namespace
 
-// ---- shared with the update ------------------------------------------------
-
-const char* installment_link_field(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return fields::installment::kRecurringPayment;
-    case ConnectorKind::kNonprofit:
-      return fields::installment::kRecurringDonation;
-    case ConnectorKind::kFundraising:
-      return fields::installment::kGiftCommitment;
-  }
-  return fields::installment::kRecurringPayment;
-}
-
-const char* mandate_link_field(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return fields::mandate::kRecurringPayment;
-    case ConnectorKind::kNonprofit:
-      return fields::mandate::kRecurringDonation;
-    case ConnectorKind::kFundraising:
-      return fields::mandate::kGiftCommitment;
-  }
-  return fields::mandate::kRecurringPayment;
-}
-
-Record new_mandate(OperationContext& op, const ResolvedMethod& method, const std::string& contact,
-                   const std::string& account, ConnectorKind kind,
-                   const std::string& recurring_id) {
-  namespace f = fields::mandate;
-  Record m = new_record(op, objects::kMandate, "a0D", "MD-");
-  auto& x = m.fields;
-  const bool pending = method.processor->hosted_page;
-  x[f::kStatus] = pending ? "Pending" : "Active";
-  if (!contact.empty()) x[f::kContact] = contact;
-  if (!account.empty()) x[f::kAccount] = account;
-  x[mandate_link_field(kind)] = recurring_id;
-  x[f::kMethod] = method.method->name;
-  x[f::kProcessor] = method.processor->name;
-  if (method.target) x[f::kTarget] = method.target->name;
-  x[f::kBankScheme] = bank_scheme_name(method.method->bank_scheme);
-  if (method.method->bank_scheme != BankScheme::kNone) {
-    x[f::kReference] = "CPM-" + op.org.ids().random_base36(16);
-    if (!pending) x[f::kSignatureDate] = format_date(date_of(op.now));
-  } else if (!pending) {
-    x[f::kToken] = "tok_" + op.org.ids().random_base36(20);
-  }
-  x[f::kPaymentIntentId] = op.payment_intent_id;
-  return m;
-}
-
-Record upsert_payment_profile(OperationContext& op, const ResolvedMethod& method,
-                              const std::string& contact, const std::string& account) {
-  namespace f = fields::payment_profile;
-  Record p;
-  bool found = false;
-  if (!contact.empty()) {
-    for (const auto& id : op.tx.find(index_name::kProfileByContactMethod,
-                                     {contact, method.method->name, method.processor->name})) {
-      auto r = op.tx.get(id);
-      if (!r) continue;
-      const auto* active = r->get(f::kActive);
-      if (active && active->is_boolean() && active->get<bool>()) {
-        p = *r;
-        p.modified = op.now;
-        found = true;
-        break;
-      }
-    }
-  }
-  if (!found) {
-    p = new_record(op, objects::kPaymentProfile, "a0H", "PP-");
-    auto& x = p.fields;
-    if (!contact.empty()) x[f::kContact] = contact;
-    if (!account.empty()) x[f::kAccount] = account;
-    x[f::kMethod] = method.method->name;
-    x[f::kProcessor] = method.processor->name;
-    x[f::kActive] = true;
-    x[f::kToken] = "tok_" + op.org.ids().random_base36(20);
-  }
-  const std::pair<const char*, const char*> bank[] = {{"IBAN", f::kIban},
-                                                      {"BIC", f::kBic},
-                                                      {"AccountHolderName", f::kAccountHolderName},
-                                                      {"SortCode", f::kSortCode},
-                                                      {"AccountNumber", f::kAccountNumber},
-                                                      {"ClearingNumber", f::kClearingNumber}};
-  for (const auto& [param, field] : bank) {
-    std::string v = param_text(method.parameters, param);
-    if (!v.empty()) p.fields[field] = v;
-  }
-  op.tx.put(p);
-  return p;
-}
-
-Record new_recurring_report(OperationContext& op, const nlohmann::json& report_crm,
-                            const Record& recurring, const std::string& contact,
-                            const std::string& account, const std::string& campaign,
-                            const ResolvedMethod& method, const Record* installment) {
-  namespace f = fields::inbound_report;
-  Record report = new_inbound_report(op, report_crm);
-  auto& x = report.fields;
-  x[f::kRecurringId] = recurring.id;
-  x[f::kRecurringObject] = recurring.object;
-  if (installment) x[f::kInstallment] = installment->id;
-  if (!contact.empty()) x[f::kContact] = contact;
-  if (!account.empty()) x[f::kAccount] = account;
-  if (!campaign.empty()) x[f::kCampaign] = campaign;
-  x[f::kMethod] = method.method->name;
-  x[f::kProcessor] = method.processor->name;
-  if (method.target) x[f::kTarget] = method.target->name;
-  return report;
-}
-
-std::string open_recurring_session(OperationContext& op, const ResolvedMethod& method,
-                                   const Record* installment, const std::string& recurring_id,
-                                   const std::string& currency) {
-  if (installment) return open_session_if_hosted(op, method, *installment, recurring_id);
-  // A setup without initial payment: amount 0, no installment.
-  Record stub;
-  stub.fields[fields::kCurrency] = currency;
-  stub.fields[fields::installment::kAmountOpen] = 0;
-  return open_session_if_hosted(op, method, stub, recurring_id);
-}
-
-ApiErrors check_recurring_method(const ResolvedMethod& method) {
-  ApiErrors errors;
-  if (!method.processor->supports_recurring)
-    errors.push_back(make_error(error_code::kInvalidData, "PaymentMethod.Processor",
-                                method.method->name + " with processor " + method.processor->name +
-                                    " does not support recurring payments; GET /PaymentMethods "
-                                    "lists the processors of each method"));
-  ApiErrors bank = validate_bank_parameters(method);
-  errors.insert(errors.end(), bank.begin(), bank.end());
-  return errors;
-}
-
-ApiErrors check_one_time_for_recurring(const ResolvedMethod& method,
-                                       const PaymentIntentRequest& req, const std::string& verb) {
-  return check_initial_payment(method, req, verb);
-}
-
-Record new_initial_installment(OperationContext& op, const Money& amount,
-                               const ResolvedMethod& method, const std::string& contact,
-                               const std::string& account, const std::string& campaign,
-                               const nlohmann::json& crm, const SourceConnectorDef& conn,
-                               const Record& recurring, const Record* schedule,
-                               const Record& mandate, const Record& profile) {
-  Record inst = new_installment(op, amount, method, contact, account, campaign);
-  for (const auto& [k, v] : crm.items()) inst.fields[k] = v;
-  inst.fields[installment_link_field(conn.kind)] = recurring.id;
-  if (schedule) inst.fields[fields::installment::kGiftCommitmentSchedule] = schedule->id;
-  inst.fields[fields::installment::kMandate] = mandate.id;
-  inst.fields[fields::installment::kPaymentProfile] = profile.id;
-  return inst;
-}
-
-// ---- new recurring payment -------------------------------------------------
-
 Result<IntentResult> new_recurring_payment(OperationContext& op) {
   const auto& req = op.req;
   const RecurringInput& rin = *req.recurring;
   const SourceConnectorDef& conn = *op.settings.connector;
   ApiErrors errors;
 
-  auto method = resolve_payment_method(op.config, *req.payment_method);
-  collect(errors, method);
-  if (method.ok()) {
-    ApiErrors more = check_recurring_method(*method);
-    errors.insert(errors.end(), more.begin(), more.end());
-    more = check_initial_payment(*method, req, "setup");
-    errors.insert(errors.end(), more.begin(), more.end());
-  }
+  auto resolved = resolve_recurring_method(op, "setup");
+  collect(errors, resolved);
   auto amount = resolve_amount(op.config, *rin.amount, rin.currency, "Recurring.Amount");
   collect(errors, amount);
   if (!conn.frequencies.empty() && std::find(conn.frequencies.begin(), conn.frequencies.end(),
@@ -401,10 +144,12 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   auto rec_crm = recurring_crm(op, conn, rin.crm_fields);
   collect(errors, rec_crm);
   if (!errors.empty()) return errors;
+  const ResolvedMethod* method = &resolved->method;
 
   auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
+  stage_package_actions(op, resolved->actions, payer->contact_id, payer->account_id);
   const std::string& contact = payer->contact_id;
   const std::string& account = payer->account_id;
   const std::string start_text = format_date(*start);
@@ -483,8 +228,8 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
     for (const auto& [k, v] : rec_crm->main.items()) x[k] = v;
   }
 
-  Record profile = upsert_payment_profile(op, *method, contact, account);
-  Record mandate = new_mandate(op, *method, contact, account, conn.kind, rec.id);
+  Record profile = upsert_payment_profile(op, *resolved, contact, account);
+  Record mandate = new_mandate(op, *resolved, contact, account, conn.kind, rec.id);
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
   rec.fields[fields::recurring::kMandate] = mandate.id;
   rec.fields[fields::recurring::kPaymentProfile] = profile.id;
@@ -515,7 +260,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
     created.push_back(installment_event(op, event_type::kInstallmentCreated, *inst));
   }
   finish_inbound_report(op, std::move(report), std::move(created));
-  return IntentResult{response_body(op, *method, redirect), op.payment_intent_id};
+  return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 
 }  // namespace fake_org

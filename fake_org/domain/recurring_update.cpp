@@ -22,19 +22,6 @@ namespace fake_org {
 
 namespace {
 
-template <typename T>
-void collect(ApiErrors& errors, const Result<T>& r) {
-  if (!r.ok()) errors.insert(errors.end(), r.errors().begin(), r.errors().end());
-}
-
-Result<nlohmann::json> report_values(const OperationContext& op) {
-  const ObjectDef* def = op.config.object(objects::kInboundReport);
-  if (!def) return nlohmann::json::object();
-  auto check = check_crm_fields(op.req.crm_fields, *def, "CrmFields", &op.config);
-  if (!check.ok()) return check.errors;
-  return check.values;
-}
-
 // Contact and account of an existing recurring record.
 std::pair<std::string, std::string> payer_of(const OperationContext& op, const Record& rec,
                                              ConnectorKind kind) {
@@ -85,19 +72,9 @@ std::string currency_of(const Record& rec, const OrgConfig& config) {
 Result<IntentResult> update_recurring_payment(OperationContext& op) {
   const auto& req = op.req;
   const std::string& given = req.recurring->id;
-  RecordPtr found;
-  if (is_guid(given)) {
-    found = op.tx.get_by_guid(given);
-  } else if (auto id18 = to_id18(given)) {
-    found = op.tx.get(*id18);
-  } else {
-    return make_error(
-        error_code::kInvalidData, "Recurring.Id",
-        "Recurring.Id '" + given + "' is neither a record id nor a GUID of a recurring record");
-  }
-  if (!found)
-    return make_error(error_code::kInvalidData, "Recurring.Id",
-                      "No recurring record found with id '" + given + "'", ErrorKind::kNotFound);
+  auto lookup = find_by_id_or_guid(op.tx, given, "Recurring.Id", "recurring record");
+  if (!lookup.ok()) return lookup.errors();
+  RecordPtr found = *lookup;
   const SourceConnectorDef* conn = op.config.connector_for_object(found->object);
   if (!conn)
     return make_error(error_code::kInvalidData, "Recurring.Id",
@@ -135,14 +112,8 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
   op.settings.connector = conn;
 
   ApiErrors errors;
-  auto method = resolve_payment_method(op.config, *req.payment_method);
-  collect(errors, method);
-  if (method.ok()) {
-    ApiErrors more = check_recurring_method(*method);
-    errors.insert(errors.end(), more.begin(), more.end());
-    more = check_one_time_for_recurring(*method, req, "update");
-    errors.insert(errors.end(), more.begin(), more.end());
-  }
+  auto resolved = resolve_recurring_method(op, "update");
+  collect(errors, resolved);
   std::optional<Money> first;
   const std::string currency = currency_of(*rec, op.config);
   if (req.one_time && req.one_time->amount) {
@@ -154,24 +125,24 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
   }
   auto campaign = resolve_campaign(op);
   collect(errors, campaign);
-  auto report_crm = report_values(op);
+  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
   collect(errors, report_crm);
   nlohmann::json inst_crm = nlohmann::json::object();
   if (req.one_time) {
-    if (const ObjectDef* def = op.config.object(objects::kInstallment)) {
-      auto check =
-          check_crm_fields(req.one_time->crm_fields, *def, "OneTime.CrmFields", &op.config);
-      errors.insert(errors.end(), check.errors.begin(), check.errors.end());
-      inst_crm = check.values;
-    }
+    auto checked =
+        crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
+    collect(errors, checked);
+    if (checked.ok()) inst_crm = *checked;
   }
   if (!req.recurring->crm_fields.empty())
     errors.push_back(make_error(error_code::kInvalidData, "Recurring.CrmFields",
                                 "An update changes the payment method only (spec 4.1); "
                                 "Recurring.CrmFields cannot be combined with Recurring.Id"));
   if (!errors.empty()) return errors;
+  const ResolvedMethod* method = &resolved->method;
 
   auto [contact, account] = payer_of(op, *rec, conn->kind);
+  stage_package_actions(op, resolved->actions, contact, account);
   std::string campaign_id = campaign->empty() ? campaign_of(*rec, conn->kind) : *campaign;
 
   // The previous mandate ends; a new one and the profile take over.
@@ -183,8 +154,8 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
       m.fields[fields::mandate::kDeactivationDate] = format_date(date_of(op.now));
       op.tx.put(m);
     }
-  Record profile = upsert_payment_profile(op, *method, contact, account);
-  Record mandate = new_mandate(op, *method, contact, account, conn->kind, rec->id);
+  Record profile = upsert_payment_profile(op, *resolved, contact, account);
+  Record mandate = new_mandate(op, *resolved, contact, account, conn->kind, rec->id);
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
 
   Record updated = *rec;
@@ -219,10 +190,7 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
   if (schedule) {
     Record s = *schedule;
     s.modified = op.now;
-    s.fields[fields::gift_schedule::kPaymentMethod] =
-        method->method->bank_scheme != BankScheme::kNone         ? "Direct Debit"
-        : method->method->name.find("Card") != std::string::npos ? "Credit Card"
-                                                                 : "Other";
+    s.fields[fields::gift_schedule::kPaymentMethod] = schedule_payment_method(*method);
     op.tx.put(s);
   }
 
@@ -237,11 +205,7 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
     created.push_back(installment_event(op, event_type::kInstallmentCreated, *inst));
   }
   finish_inbound_report(op, std::move(report), std::move(created));
-  nlohmann::json body = {{"Id", op.payment_intent_id},
-                         {"PaymentMethod", method->echo()},
-                         {"Settings", op.settings.echo()}};
-  if (!redirect.empty()) body["RedirectURL"] = redirect;
-  return IntentResult{body, op.payment_intent_id};
+  return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 
 }  // namespace fake_org

@@ -3,78 +3,12 @@
 // codes 201 to 206, over real HTTP.
 #include <catch2/catch.hpp>
 
-#include "domain/fields.h"
-#include "test_support.h"
+#include "recurring_routes_test_support.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
+using namespace fake_org::recurring_test;
 using nlohmann::json;
-
-namespace {
-
-const json kAda = json::parse(
-    R"({"Contact":{"CrmFields":{"FirstName":"Ada","LastName":"Lovelace","Email":"ada@example.org"}}})");
-const json kSepaParams =
-    json::parse(R"({"IBAN":"DE89370400440532013000","AccountHolderName":"Ada Lovelace"})");
-const json kBacsParams = json::parse(
-    R"({"SortCode":"60-16-13","AccountNumber":"31926819","AccountHolderName":"Ada Lovelace"})");
-
-json recurring(json method, json one_time = nullptr, json payer = kAda) {
-  json b = {{"SuccessURL", "https://shop.example/thanks"},
-            {"FailureURL", "https://shop.example/sorry"},
-            {"Payer", payer},
-            {"Recurring", {{"Amount", 10}, {"Frequency", "Monthly"}, {"StartDate", "2027-02-01"}}},
-            {"PaymentMethod", method}};
-  if (!one_time.is_null()) b["OneTime"] = one_time;
-  return b;
-}
-
-json update(const std::string& id, json method, json one_time = nullptr) {
-  json b = {{"SuccessURL", "https://shop.example/thanks"},
-            {"FailureURL", "https://shop.example/sorry"},
-            {"Recurring", {{"Id", id}}},
-            {"PaymentMethod", method}};
-  if (!one_time.is_null()) b["OneTime"] = one_time;
-  return b;
-}
-
-const json kCard = {{"Name", "CreditCard"}};
-const json kCardStripe = {{"Name", "CreditCard"}, {"Processor", "Stripe"}};
-const json kSepa = {{"Name", "SEPA Direct Debit"}, {"Parameters", kSepaParams}};
-const json kSepaGc = {
-    {"Name", "SEPA Direct Debit"}, {"Processor", "GoCardless"}, {"Parameters", kSepaParams}};
-const json kBacs = {{"Name", "Bacs Direct Debit"}, {"Parameters", kBacsParams}};
-const json kFirst = {{"Amount", 10}};
-
-std::string code_of(const Response& r) {
-  return r.json["Errors"][0]["error_code"].get<std::string>();
-}
-std::string message_of(const Response& r) {
-  return r.json["Errors"][0]["error_message"].get<std::string>();
-}
-
-Record record(TestOrg& t, const std::string& id) {
-  auto r = t.org().records().read([&](const RecordStore& s) { return s.get(id); });
-  REQUIRE(r);
-  return *r;
-}
-std::vector<Record> all(TestOrg& t, const std::string& object) {
-  return t.org().records().read([&](const RecordStore& s) {
-    std::vector<Record> out;
-    for (const auto& id : s.ids_of(object)) out.push_back(*s.get(id));
-    return out;
-  });
-}
-
-// The recurring record id of a successful intent.
-std::string recurring_id(TestOrg& t, const Response& created) {
-  REQUIRE(created.status == 200);
-  auto pi = t.get("/PaymentIntent/" + created.json["Id"].get<std::string>());
-  REQUIRE(pi.status == 200);
-  return pi.json["Recurring"]["Id"];
-}
-
-}  // namespace
 
 TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL",
           "[http][recurring]") {
