@@ -72,9 +72,12 @@ struct AwaitWebhookStep {
 };
 
 struct PspStep {
-  std::string redirect;  // a RedirectURL; the session is its last path segment
-  std::string session;   // or the session itself
-  std::string outcome;   // success | failure | cancel
+  std::string redirect;               // a RedirectURL; the session is its last path segment
+  std::string session;                // or the session itself
+  std::string outcome;                // success | failure | cancel
+  std::string card_number;            // optional: a magic test card
+  std::string challenge;              // optional: pass | fail, the answer to a challenge card
+  std::optional<Expectation> expect;  // on the driver's answer {session, status, redirect}
 };
 
 struct ClockStep {

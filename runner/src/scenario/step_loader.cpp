@@ -213,7 +213,7 @@ AwaitWebhookStep load_await(LoadContext& ctx, const YAML::Node& n,
 PspStep load_psp(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined) {
   PspStep p;
   if (!ctx.expect_map(n, "psp")) return p;
-  ctx.check_keys(n, {"redirect", "session", "outcome"}, "psp");
+  ctx.check_keys(n, {"redirect", "session", "outcome", "card_number", "challenge"}, "psp");
   if (n["redirect"]) p.redirect = ctx.string(n["redirect"], "psp.redirect").value_or("");
   if (n["session"]) p.session = ctx.string(n["session"], "psp.session").value_or("");
   if (p.redirect.empty() == p.session.empty())
@@ -226,6 +226,16 @@ PspStep load_psp(LoadContext& ctx, const YAML::Node& n, const std::set<std::stri
     p.outcome = ctx.string(n["outcome"], "psp.outcome").value_or("");
     if (p.outcome != "success" && p.outcome != "failure" && p.outcome != "cancel")
       ctx.error(n["outcome"], "psp.outcome is success, failure or cancel");
+  }
+  if (n["card_number"]) {
+    p.card_number = ctx.string(n["card_number"], "psp.card_number").value_or("");
+    ctx.check_refs_text(p.card_number, n["card_number"], defined);
+  }
+  if (n["challenge"]) {
+    p.challenge = ctx.string(n["challenge"], "psp.challenge").value_or("");
+    if (p.challenge != "pass" && p.challenge != "fail")
+      ctx.error(n["challenge"],
+                "psp.challenge is pass or fail (the payer's answer to a challenge card)");
   }
   return p;
 }
@@ -317,8 +327,9 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
   s.pos = ctx.pos(node);
   const std::string kind = kinds[0];
   std::set<std::string> allowed = {"name", kind};
-  if (kind == "request") allowed.insert("expect");
-  if (kind == "request" || kind == "await_webhook" || kind == "poll") allowed.insert("capture");
+  if (kind == "request" || kind == "psp") allowed.insert("expect");
+  if (kind == "request" || kind == "await_webhook" || kind == "poll" || kind == "psp")
+    allowed.insert("capture");
   ctx.check_keys(node, allowed, where + " (" + kind + ")");
   if (node["name"]) s.name = ctx.string(node["name"], "name").value_or("");
 
@@ -333,7 +344,12 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
     s.body = load_await(ctx, node["await_webhook"], defined);
   } else if (kind == "psp") {
     s.kind = StepKind::kPsp;
-    s.body = load_psp(ctx, node["psp"], defined);
+    PspStep p = load_psp(ctx, node["psp"], defined);
+    if (node["expect"]) {
+      p.expect = load_expect(ctx, node["expect"], defined, "expect");
+      p.expect->contract = false;  // the admin API has no contract
+    }
+    s.body = std::move(p);
   } else if (kind == "clock") {
     s.kind = StepKind::kClock;
     s.body = load_clock(ctx, node["clock"], defined);

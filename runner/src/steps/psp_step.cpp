@@ -1,5 +1,6 @@
 // Completing a hosted payment session the way a payer would, through the
 // fake's headless admin call instead of a browser.
+#include "steps/expectation.h"
 #include "steps/http_exchange.h"
 
 namespace runner {
@@ -22,11 +23,20 @@ void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out) {
       return;
     }
   }
-  SentRequest sent = ctx.org.admin("POST", "/psp/" + percent_encode(session) + "/complete",
-                                   {{"outcome", step.outcome}});
+  nlohmann::json body = {{"outcome", step.outcome}};
+  if (!step.card_number.empty()) body["card_number"] = in.text(step.card_number);
+  if (!step.challenge.empty()) body["challenge"] = step.challenge;
+  SentRequest sent =
+      ctx.org.admin("POST", "/psp/" + percent_encode(session) + "/complete", std::move(body));
   out.exchange = to_exchange(sent);
   out.detail =
       "session " + session + " " + step.outcome + ": " + std::to_string(sent.response.status);
+  // An expect block says what the answer must be (a 400 included);
+  // without one the driver must succeed.
+  if (step.expect) {
+    out.failures = check_expectation(*step.expect, in, sent.response);
+    return;
+  }
   if (sent.response.status < 200 || sent.response.status > 299)
     out.failures.push_back({"status",
                             "completing PSP session " + session + " answered " +
