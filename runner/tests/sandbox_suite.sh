@@ -61,10 +61,12 @@ echo "== the embedded target in two shards"
 "$runner" "$scenarios" -j 2 --shard 2/2 --report-json shard2.json || fail "shard 2/2 failed"
 
 files_of sandbox.json >all.txt
-cat <(files_of shard1.json) <(files_of shard2.json) | sort >shards.txt
+files_of shard1.json >shard1.txt
+files_of shard2.json >shard2.txt
+sort shard1.txt shard2.txt >shards.txt
 [ -s all.txt ] || fail "the sandbox report names no scenario"
 dups=$(uniq -d shards.txt)
 [ -z "$dups" ] || fail "scenarios run by both shards: $dups"
 diff -u all.txt shards.txt || fail "the shards together do not run exactly the whole suite"
-[ -s <(files_of shard1.json) ] && [ -s <(files_of shard2.json) ] || fail "a shard was empty"
+[ -s shard1.txt ] && [ -s shard2.txt ] || fail "a shard was empty"
 echo "ok: $(wc -l <all.txt) scenarios; both shards together run each exactly once"
