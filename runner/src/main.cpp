@@ -6,6 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/run_command.h"
+#include "har/import_har_command.h"
+#include "parity/parity_command.h"
+#include "record/record_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Replays scenario files against the Payment Intent Service API (fake or sandbox)",
@@ -14,6 +17,12 @@ int main(int argc, char** argv) {
   runner::add_run_options(app, options);
   // Subcommands (record, import-har, parity) register here; with none given,
   // the app itself runs the scenarios.
+  runner::record::RecordOptions record;
+  CLI::App* record_cmd = runner::record::add_record_command(app, record);
+  runner::har::ImportHarOptions har;
+  CLI::App* har_cmd = runner::har::add_import_har_command(app, har);
+  runner::parity::ParityCommandOptions parity;
+  CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -22,5 +31,8 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  if (record_cmd->parsed()) return runner::record::record_command(record, std::cout, std::cerr);
+  if (har_cmd->parsed()) return runner::har::import_har_command(har, std::cout, std::cerr);
+  if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
   return runner::run_command(options, std::cout, std::cerr);
 }

@@ -172,6 +172,13 @@ class SandboxTarget final : public Target {
 
 }  // namespace
 
+SandboxUpstream read_sandbox_upstream(const std::string& config_file,
+                                      const TargetOptions& options) {
+  SandboxConfig c = read_config(config_file, options);
+  return {c.session.instance_url, c.session.api_base.substr(c.session.instance_url.size()),
+          c.grant, c.session.tls};
+}
+
 std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,
                                             const TargetOptions& options) {
   return std::make_unique<SandboxTarget>(config_file, options);

@@ -35,6 +35,16 @@ struct TargetOptions {
 // "embedded", "http(s)://host:port" or a sandbox .yaml file. Throws TargetError.
 std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& options);
 
+// What a sandbox configuration says about reaching the org, for the
+// recording proxy (scenario-runner record --upstream-config). Throws TargetError.
+struct SandboxUpstream {
+  std::string instance_url;
+  std::string api_path;
+  OAuthGrant grant;
+  TlsOptions tls;
+};
+SandboxUpstream read_sandbox_upstream(const std::string& config_file, const TargetOptions& options);
+
 std::unique_ptr<Target> make_embedded_target();
 std::unique_ptr<Target> make_url_target(const std::string& url, const TargetOptions& options);
 std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,

@@ -1,0 +1,81 @@
+#include "parity/parity_command.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <CLI/CLI.hpp>
+
+#include "parity/allow_list.h"
+#include "parity/parity_report.h"
+
+namespace runner::parity {
+
+CLI::App* add_parity_command(CLI::App& app, ParityCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "parity", "Run the same scenarios against two targets and report where their answers differ");
+  sub->add_option("paths", o.paths, "Scenario files or folders (default: scenarios/)");
+  sub->add_option("--target,-t", o.targets,
+                  "Twice: embedded, embedded:FIXTURE (every scenario on that fixture), a fake-org "
+                  "URL, or a sandbox .yaml")
+      ->required()
+      ->expected(2);
+  sub->add_option("--allow", o.allow,
+                  "Known differences to accept (YAML; see docs/record-replay.md)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--report-json", o.report_json, "Write the differences as JSON to FILE");
+  sub->add_option("--ca-file", o.ca_file, "Trust this CA (PEM) for HTTPS targets")
+      ->check(CLI::ExistingFile);
+  sub->add_option("-j,--jobs", o.jobs, "Scenarios run at once per target")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  return sub;
+}
+
+int parity_command(const ParityCommandOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.targets.size() != 2) {
+    err << "parity needs exactly two --target options\n";
+    return 2;
+  }
+  AllowList allow;
+  if (!o.allow.empty()) {
+    try {
+      allow = AllowList::load_file(o.allow);
+    } catch (const AllowListError& e) {
+      err << e.what() << "\n";
+      return 2;
+    }
+  }
+  ParityOptions po;
+  po.a = o.targets[0];
+  po.b = o.targets[1];
+  po.paths = o.paths;
+  if (po.paths.empty()) {
+    if (!std::filesystem::is_directory("scenarios")) {
+      err << "no scenarios/ folder here; pass scenario files or folders\n";
+      return 2;
+    }
+    po.paths = {"scenarios"};
+  }
+  po.ca_file = o.ca_file;
+  po.jobs = o.jobs;
+  std::vector<std::string> errors;
+  ParityResult r = run_parity(po, errors);
+  if (!errors.empty()) {
+    for (const auto& e : errors) err << e << "\n";
+    err << errors.size() << " error(s); nothing was compared\n";
+    return 2;
+  }
+  allow.apply(r.differences);
+  print_table(r, out);
+  if (!o.report_json.empty()) {
+    std::ofstream f(o.report_json, std::ios::binary);
+    f << json_report(r).dump(2) << "\n";
+    if (!f) {
+      err << "cannot write " << o.report_json << "\n";
+      return 2;
+    }
+  }
+  return r.unallowed() > 0 ? 1 : 0;
+}
+
+}  // namespace runner::parity

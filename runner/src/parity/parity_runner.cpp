@@ -1,0 +1,145 @@
+#include "parity/parity_runner.h"
+
+#include <filesystem>
+
+#include "run/plan.h"
+#include "run/suite_runner.h"
+
+namespace runner::parity {
+namespace {
+
+// `embedded:FIXTURE` runs every scenario on the embedded fake with that
+// fixture instead of its own, so two fixtures can be compared.
+struct Side {
+  std::unique_ptr<Target> target;
+  std::string fixture;  // override, empty for none
+  std::string describe;
+};
+
+Side make_side(const std::string& spec, const std::string& ca_file) {
+  Side s;
+  const std::string prefix = "embedded:";
+  if (spec.rfind(prefix, 0) == 0) {
+    s.fixture = spec.substr(prefix.size());
+    s.target = make_embedded_target();
+    s.describe = "embedded (fixture " + s.fixture + ")";
+  } else {
+    s.target = make_target(spec, TargetOptions{ca_file});
+    s.describe = s.target->describe();
+  }
+  return s;
+}
+
+// The scenario as parity runs it: no expectations or contract checks, and
+// the side's fixture.
+Scenario for_parity(Scenario s, const std::string& fixture) {
+  if (!fixture.empty()) {
+    s.fixture = fixture;
+    s.fixture_path.clear();
+    if (std::filesystem::is_regular_file(fixture))
+      s.fixture_path = std::filesystem::path(fixture).lexically_normal().string();
+  }
+  for (auto& step : s.steps) {
+    if (auto* r = std::get_if<RequestStep>(&step.body)) {
+      SourcePos pos = r->expect.pos;
+      r->expect = Expectation{};
+      r->expect.contract = false;
+      r->expect.pos = pos;
+    } else if (auto* p = std::get_if<PollStep>(&step.body)) {
+      p->expect.contract = false;
+      if (p->halt) p->halt->contract = false;
+    } else if (auto* w = std::get_if<AwaitWebhookStep>(&step.body)) {
+      w->contract = false;
+    }
+  }
+  return s;
+}
+
+RunResult run_side(Side& side, const std::vector<Scenario>& scenarios, int jobs,
+                   std::vector<std::string>& errors) {
+  std::vector<Scenario> mine;
+  for (const auto& s : scenarios) mine.push_back(for_parity(s, side.fixture));
+  std::vector<const Scenario*> ptrs;
+  for (const auto& s : mine) ptrs.push_back(&s);
+  for (const auto& e : side.target->prepare(ptrs)) errors.push_back(side.describe + ": " + e.str());
+  if (!errors.empty()) return {};
+  SuiteOptions so;
+  so.jobs = jobs;
+  so.profile = contracts::Profile::kLenient;
+  return run_suite(mine, *side.target, so);
+}
+
+}  // namespace
+
+size_t ParityResult::unallowed() const {
+  size_t n = 0;
+  for (const auto& d : differences) n += d.allowed ? 0 : 1;
+  return n;
+}
+
+std::vector<Difference> compare_runs(const RunResult& a, const RunResult& b) {
+  std::vector<Difference> out;
+  for (size_t i = 0; i < a.scenarios.size() && i < b.scenarios.size(); ++i) {
+    const ScenarioResult& sa = a.scenarios[i];
+    const ScenarioResult& sb = b.scenarios[i];
+    if (sa.outcome == Outcome::kSkipped || sb.outcome == Outcome::kSkipped) continue;
+    std::vector<Difference> here;
+    if (sa.error != sb.error) {
+      Difference d;
+      d.kind = "step";
+      d.a = sa.error.empty() ? "set up" : sa.error;
+      d.b = sb.error.empty() ? "set up" : sb.error;
+      here.push_back(d);
+    }
+    for (size_t k = 0; k < sa.steps.size() && k < sb.steps.size(); ++k) {
+      auto d = compare_steps(sa.steps[k], sb.steps[k]);
+      here.insert(here.end(), d.begin(), d.end());
+    }
+    for (auto& d : here) {
+      d.file = sa.file;
+      d.scenario = sa.name;
+    }
+    out.insert(out.end(), here.begin(), here.end());
+  }
+  return out;
+}
+
+ParityResult run_parity(const ParityOptions& o, std::vector<std::string>& errors) {
+  ParityResult result;
+  Plan plan = load_plan(o.paths);
+  for (const auto& e : plan.errors) errors.push_back(e.str());
+  if (!errors.empty()) return result;
+  Side a, b;
+  try {
+    a = make_side(o.a, o.ca_file);
+    b = make_side(o.b, o.ca_file);
+  } catch (const std::exception& e) {
+    errors.push_back(e.what());
+    return result;
+  }
+  result.a = a.describe;
+  result.b = b.describe;
+  result.scenarios = plan.scenarios.size();
+  // A scenario one side cannot run is left out on both, and listed.
+  std::vector<Scenario> runnable;
+  for (auto& s : plan.scenarios) {
+    auto why = a.target->skip_reason(for_parity(s, a.fixture));
+    if (!why) why = b.target->skip_reason(for_parity(s, b.fixture));
+    if (why)
+      result.skipped.push_back(s.file + ": " + *why);
+    else
+      runnable.push_back(std::move(s));
+  }
+  try {
+    RunResult ra = run_side(a, runnable, o.jobs, errors);
+    if (!errors.empty()) return result;
+    RunResult rb = run_side(b, runnable, o.jobs, errors);
+    if (!errors.empty()) return result;
+    result.differences = compare_runs(ra, rb);
+  } catch (const std::exception& e) {
+    errors.push_back(std::string("cannot run: ") + e.what());
+  }
+  return result;
+}
+
+}  // namespace runner::parity
