@@ -18,7 +18,7 @@ CLI::App* add_parity_command(CLI::App& app, ParityCommandOptions& o) {
                   "Twice: embedded, embedded:FIXTURE (every scenario on that fixture), a fake-org "
                   "URL, or a sandbox .yaml")
       ->required()
-      ->expected(2);
+      ->allow_extra_args(false);  // one value per --target; paths stay positional
   sub->add_option("--allow", o.allow,
                   "Known differences to accept (YAML; see docs/record-replay.md)")
       ->check(CLI::ExistingFile);

@@ -161,7 +161,9 @@ void find_generated(State& st, size_t step, const Parsed& p) {
       note(v.get<std::string>(), Site{0, path, "", ""});
     } else if (v.is_object()) {
       for (auto it = v.begin(); it != v.end(); ++it)
-        walk(it.value(), json_path_step(path, it.key()));
+        // Tokens are opaque: ids inside them are not the org's records.
+        if (classify(it.key(), "") != ValueKind::kToken)
+          walk(it.value(), json_path_step(path, it.key()));
     } else if (v.is_array()) {
       for (size_t i = 0; i < v.size(); ++i) walk(v[i], path + "[" + std::to_string(i) + "]");
     }
