@@ -155,6 +155,98 @@ TEST_CASE("Cancel on the page goes to the FailureURL and leaves the installment 
   CHECK(t.org().psp_sessions().get(i.session)->status == "cancelled");
 }
 
+TEST_CASE("a challenge card shows the 3-D Secure page; failing declines, passing pays", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto asked = press(t, i.session, "pay", "4000 0000 0000 3220");
+  REQUIRE(asked);
+  CHECK(asked->status == 200);
+  for (const char* b : {"id=\"challenge\"", "id=\"challenge-pass\"", "id=\"challenge-fail\"",
+                        "/psp/checkout/", "3220"})
+    CHECK(asked->body.find(b) != std::string::npos);
+  CHECK(asked->body.find("http") == std::string::npos);
+  // Nothing reaches the org before the payer answers.
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
+
+  auto c = page_client(t);
+  auto answer = [&](const std::string& challenge) {
+    httplib::Params form{{"card_number", psp_magic::kCardChallenge}, {"challenge", challenge}};
+    return c.Post(("/psp/checkout/" + i.session + "/challenge").c_str(), form);
+  };
+  auto bad = answer("maybe");
+  REQUIRE(bad);
+  CHECK(bad->status == 400);
+  CHECK(bad->body.find("challenge-pass") != std::string::npos);
+  CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
+
+  auto failed = answer("fail");
+  REQUIRE(failed);
+  CHECK(failed->status == 303);
+  CHECK(failed->get_header_value("Location") ==
+        "https://shop.example/sorry?step=2&payment_intent=" + i.id);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->status == "failed");
+
+  auto passed = answer("pass");
+  REQUIRE(passed);
+  CHECK(passed->status == 303);
+  CHECK(passed->get_header_value("Location") ==
+        "https://shop.example/thanks?payment_intent=" + i.id);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+  auto profile = t.get("/__admin/records/cpm__Payment_Profile__c", false).json["records"][0];
+  CHECK(profile["cpm__Card_Last_Four__c"] == "3220");
+
+  auto late = answer("pass");  // a paid session is never charged twice
+  REQUIRE(late);
+  CHECK(late->body.find("already completed") != std::string::npos);
+  CHECK(t.get("/Installment/" + i.installment).json["Payments"].size() == 1);
+}
+
+TEST_CASE("the admin driver needs the challenge answer for a challenge card", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto path = "/__admin/psp/" + i.session + "/complete";
+  json card = {{"outcome", "success"}, {"card_number", psp_magic::kCardChallenge}};
+
+  auto missing = t.post(path, card, false);
+  CHECK(missing.status == 400);
+  CHECK(missing.json["Errors"][0]["error_message"].get<std::string>().find("\"challenge\"") !=
+        std::string::npos);
+  json maybe = card;
+  maybe["challenge"] = "maybe";
+  auto refused = t.post(path, maybe, false);
+  CHECK(refused.status == 422);  // invalid data (200), as the org answers it
+  CHECK(refused.json["Errors"][0]["error_code"] == "200");
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
+
+  // Decline and Cancel never ask for the challenge.
+  auto declined =
+      t.post(path, {{"outcome", "failure"}, {"card_number", psp_magic::kCardChallenge}}, false);
+  CHECK(declined.status == 200);
+  CHECK(declined.json["status"] == "failed");
+
+  json fail = card;
+  fail["challenge"] = "fail";
+  auto failed = t.post(path, fail, false);
+  CHECK(failed.status == 200);
+  CHECK(failed.json["status"] == "failed");
+  CHECK(failed.json["redirect"] == "https://shop.example/sorry?step=2&payment_intent=" + i.id);
+
+  json pass = card;
+  pass["challenge"] = "pass";
+  auto paid = t.post(path, pass, false);
+  CHECK(paid.status == 200);
+  CHECK(paid.json["status"] == "completed");
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+  // A challenge answer on a frictionless card is ignored, as a PSP would.
+  auto other = create(t);
+  auto frictionless = t.post("/__admin/psp/" + other.session + "/complete",
+                             {{"outcome", "success"}, {"challenge", "fail"}}, false);
+  CHECK(frictionless.json["status"] == "completed");
+}
+
 TEST_CASE("the admin driver completes a session through the callback", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);
