@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace fake_org::http {
+#include "http/html.h"
 
-std::string html_escape(std::string_view text);
+namespace fake_org::http {
 
 struct ApprovalPage {
   std::string org_name;

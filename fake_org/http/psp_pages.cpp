@@ -52,33 +52,6 @@ std::string details(const std::string& merchant, const PspSession& s) {
 
 }  // namespace
 
-std::string html_escape(const std::string& s) {
-  std::string o;
-  o.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      case '\'':
-        o += "&#39;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
-
 std::string psp_page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta "
          "name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>" +

@@ -8,11 +8,9 @@
 #include <string>
 
 #include "domain/psp_sessions.h"
+#include "http/html.h"
 
 namespace fake_org::http {
-
-// Escapes &, <, >, " and ' for HTML text and attribute values.
-std::string html_escape(const std::string& s);
 
 // A whole document: title, the shared style sheet, `body` inside the card.
 std::string psp_page(const std::string& title, const std::string& body);
