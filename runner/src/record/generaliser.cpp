@@ -138,7 +138,9 @@ void collect_client_values(State& st, const Parsed& p) {
   for (const auto& v : generated_values_in(p.request_text)) st.client_values.insert(v);
   std::function<void(const OJson&)> walk = [&](const OJson& v) {
     if (v.is_string()) st.client_strings.insert(v.get<std::string>());
-    for (const auto& item : v) walk(item);
+    // Only containers: iterating a primitive json yields the value itself.
+    if (v.is_structured())
+      for (const auto& item : v) walk(item);
   };
   if (p.request_json) walk(*p.request_json);
   for (const auto& [k, v] : p.query) st.client_strings.insert(v);
