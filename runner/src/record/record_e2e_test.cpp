@@ -1,0 +1,200 @@
+// End to end: a fake-org over TLS as the upstream, a realistic flow through
+// the recording proxy with a plain HTTP client, the scenario written, and
+// replayed green against a fresh embedded fake with the same fixture.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+
+#include "eval/interpolate.h"
+#include "record/generaliser.h"
+#include "record/proxy.h"
+#include "record/write_scenario.h"
+#include "testing/child_process.h"
+#include "testing/run_helpers.h"
+#include "testing/test_cert.h"
+
+using namespace runner;
+using namespace runner::record;
+using namespace runner::testing;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("runner_record_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+const std::string kApi = "/services/apexrest/cpm/v2";
+
+// A client of the API as an integration would write it: it takes a token,
+// then uses the ids each answer gives it.
+struct Client {
+  httplib::Client http;
+  std::string token;
+  explicit Client(int port) : http("127.0.0.1", port) {}
+
+  json call(const std::string& method, const std::string& path, const json& body = nullptr,
+            int want = 200) {
+    httplib::Headers h;
+    if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
+    httplib::Result r = method == "GET"
+                            ? http.Get((kApi + path).c_str(), h)
+                            : http.Post((kApi + path).c_str(), h, body.dump(), "application/json");
+    REQUIRE(r);
+    INFO(method << " " << path << " -> " << r->status << " " << r->body);
+    REQUIRE(r->status == want);
+    return json::parse(r->body);
+  }
+};
+
+json intent(json extra) {
+  json b = {{"SuccessURL", "https://shop.example/thanks"},
+            {"FailureURL", "https://shop.example/sorry"},
+            {"IdempotencyKey", make_uuid_v4()}};
+  b.update(extra);
+  return b;
+}
+
+const json kSepa = {
+    {"Name", "SEPA Direct Debit"},
+    {"Parameters", {{"IBAN", "DE89370400440532013000"}, {"AccountHolderName", "Ada Lovelace"}}}};
+const json kAda = {
+    {"Contact",
+     {{"CrmFields",
+       {{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "ada@example.org"}}}}}};
+
+// Drives the flow; returns the access token the client was given.
+std::string drive_flow(int proxy_port) {
+  Client c(proxy_port);
+  auto tok =
+      c.http.Post("/services/oauth2/token",
+                  "grant_type=client_credentials&client_id=local-client&client_secret=local-secret",
+                  "application/x-www-form-urlencoded");
+  REQUIRE(tok);
+  REQUIRE(tok->status == 200);
+  c.token = json::parse(tok->body)["access_token"];
+  c.call("GET", "/PaymentMethods");
+  json one =
+      c.call("POST", "/PaymentIntent",
+             intent({{"Payer", kAda}, {"OneTime", {{"Amount", 25}}}, {"PaymentMethod", kSepa}}));
+  const std::string pi = one["Id"];
+  json read = c.call("GET", "/PaymentIntent/" + pi);
+  const std::string installment = read["OneTime"]["Id"];
+  json inst = c.call("GET", "/Installment/" + installment);
+  c.call("POST", "/PaymentIntent",
+         intent({{"Payer", kAda},
+                 {"Recurring",
+                  {{"Amount", 10}, {"Frequency", "Monthly"}, {"StartDate", "2027-02-01"}}},
+                 {"PaymentMethod", kSepa}}));
+  json pay = c.call(
+      "POST", "/PaymentIntent",
+      intent({{"OneTime", {{"Id", inst["GUID"]}}}, {"PaymentMethod", {{"Name", "CreditCard"}}}}));
+  c.call("GET", "/PaymentIntent/" + pay["Id"].get<std::string>());
+  c.call("POST", "/PaymentIntent",
+         intent({{"Payer", kAda}, {"OneTime", {{"Amount", 0}}}, {"PaymentMethod", kSepa}}), 422);
+  return c.token;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green on a fresh fake",
+          "[record][process]") {
+  const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+  if (!fs::exists(bin)) {
+    WARN("fake-org is not built; build the fake-org target to run this test");
+    return;
+  }
+  TempDir dir;
+  TestCert cert = TestCert::make();
+  const std::string cert_file = (dir.path / "cert.pem").string();
+  cert.write(cert_file, (dir.path / "key.pem").string());
+  ChildProcess upstream({bin, "--port", "0", "--log-level", "quiet", "--tls-cert", cert_file,
+                         "--tls-key", (dir.path / "key.pem").string()});
+  const std::string line = upstream.read_line();
+  REQUIRE(line.rfind("listening on https://", 0) == 0);
+
+  ProxyOptions po;
+  po.upstream = line.substr(std::string("listening on ").size());
+  po.ca_file = cert_file;
+  RecordingProxy proxy(po);
+  const int port = proxy.start();
+  const std::string token = drive_flow(port);
+  proxy.stop();
+  const auto exchanges = proxy.exchanges();
+  REQUIRE(exchanges.size() == 9);
+
+  GeneraliseOptions go;
+  go.name = "recorded flow";
+  go.fixture = "default.yaml";
+  const fs::path out = dir.path / "recorded.yaml";
+  std::ostringstream msg, err;
+  Generalised g = generalise(exchanges, go);
+  REQUIRE(write_scenario(g, out.string(), msg, err) == 0);
+  const std::string text = read_file(out);
+  INFO(text);
+  CHECK(text.find(token) == std::string::npos);
+  CHECK(text.find("local-secret") == std::string::npos);
+  CHECK(text.find("DE89370400440532013000") == std::string::npos);
+  CHECK(text.find("GET /PaymentIntent/${pi}") != std::string::npos);
+  CHECK(text.find("GET /Installment/${onetime_id}") != std::string::npos);
+  CHECK(text.find("Id: ${installment_guid}") != std::string::npos);
+
+  for (const auto& name : g.env) INFO("env " << name);
+  REQUIRE(g.env == std::vector<std::string>{"ORG_CLIENT_SECRET", "IBAN"});
+  setenv("ORG_CLIENT_SECRET", "local-secret", 1);
+  setenv("IBAN", "DE89370400440532013000", 1);
+  auto target = make_embedded_target();
+  ScenarioResult r = run_text(*target, text);
+  std::string failures;
+  for (const auto& s : r.steps)
+    for (const auto& f : s.failures) failures += s.name + ": " + f.kind + ": " + f.message + "\n";
+  INFO(failures);
+  CHECK(r.outcome == Outcome::kPassed);
+  CHECK(r.steps.size() == 9);
+}
+
+TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself",
+          "[record][process]") {
+  const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+  if (!fs::exists(bin)) {
+    WARN("fake-org is not built; build the fake-org target to run this test");
+    return;
+  }
+  TempDir dir;
+  ChildProcess upstream({bin, "--port", "0", "--log-level", "quiet"});
+  const std::string line = upstream.read_line();
+  REQUIRE(line.rfind("listening on http://", 0) == 0);
+  setenv("RECORD_TEST_SECRET", "local-secret", 1);
+  const fs::path config = dir.path / "sandbox.yaml";
+  std::ofstream(config) << "instance_url: " << line.substr(std::string("listening on ").size())
+                        << "\noauth: {grant: client_credentials, client_id: local-client, "
+                           "client_secret: \"${env:RECORD_TEST_SECRET}\"}\n";
+  ProxyOptions po;
+  po.upstream_config = config.string();
+  po.max_requests = 1;
+  RecordingProxy proxy(po);
+  httplib::Client c("127.0.0.1", proxy.start());
+  auto r = c.Get((kApi + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  proxy.wait();  // --max-requests 1 reached
+  proxy.stop();
+  REQUIRE(proxy.exchanges().size() == 1);
+  CHECK(proxy.exchanges()[0].authenticated);
+}
