@@ -29,3 +29,28 @@ function(collect_tests out)
   endforeach()
   set(${out} ${result} PARENT_SCOPE)
 endfunction()
+
+# Precompiled headers: nlohmann/json, cpp-httplib and Catch2 are parsed by most
+# translation units, and parsing them is most of a compile here. Each target
+# builds its own PCH with its own flags, so httplib's pkg-config definitions
+# stay consistent with the library.
+option(FAKE_ORG_PCH "Precompile the heavy third-party headers" ON)
+set(FAKE_ORG_PCH_COMMON <string> <vector> <map> <set> <optional> <memory> <functional>
+    <algorithm> <mutex> <regex> <nlohmann/json.hpp>)
+function(fake_org_pch target)
+  if(NOT FAKE_ORG_PCH)
+    return()
+  endif()
+  cmake_parse_arguments(PCH "HTTPLIB;CATCH;YAML" "" "" ${ARGN})
+  set(headers ${FAKE_ORG_PCH_COMMON})
+  if(PCH_HTTPLIB)
+    list(APPEND headers <httplib.h>)
+  endif()
+  if(PCH_YAML)
+    list(APPEND headers <yaml-cpp/yaml.h>)
+  endif()
+  if(PCH_CATCH)
+    list(APPEND headers <catch2/catch.hpp>)
+  endif()
+  target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()

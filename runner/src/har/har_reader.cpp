@@ -1,4 +1,5 @@
 #include "har/har_reader.h"
+#include "auth/crypto.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,28 +35,16 @@ bool has_header(const Headers& h, const std::string& name) {
 }  // namespace
 
 std::string base64_decode(const std::string& text) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  int bits = 0, acc = 0;
+  // Browsers wrap long bodies and some tools write the URL-safe alphabet.
+  std::string standard;
+  standard.reserve(text.size());
   for (char c : text) {
-    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    int v = value(c);
-    if (v < 0) throw HarError("content.text is not valid base64");
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
+    if (c == '\n' || c == '\r' || c == ' ') continue;
+    standard += c == '-' ? '+' : c == '_' ? '/' : c;
   }
-  return out;
+  auto decoded = fake_org::crypto::base64_decode(standard);
+  if (!decoded) throw HarError("content.text is not valid base64");
+  return *decoded;
 }
 
 HarImport read_har(const std::string& text, const std::string& base_in) {

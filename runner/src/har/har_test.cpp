@@ -13,6 +13,7 @@
 #include "embedded.h"
 #include "fixture/fixture_loader.h"
 #include "har/har_reader.h"
+#include "auth/crypto.h"
 #include "har/import_har_command.h"
 #include "testing/run_helpers.h"
 
@@ -24,22 +25,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string base64(const std::string& in) {
-  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -6;
-  for (unsigned char c : in) {
-    val = (val << 8) + c;
-    bits += 8;
-    while (bits >= 0) {
-      out.push_back(t[(val >> bits) & 0x3F]);
-      bits -= 6;
-    }
-  }
-  if (bits > -6) out.push_back(t[((val << 8) >> (bits + 8)) & 0x3F]);
-  while (out.size() % 4) out.push_back('=');
-  return out;
-}
+std::string base64(const std::string& in) { return fake_org::crypto::base64_encode(in); }
 
 json har_headers(const httplib::Headers& h, const std::string& authority, bool request) {
   json out = json::array();
