@@ -134,7 +134,10 @@ std::string iban_returned() {
 std::string rejection_reason(const Record* profile) {
   if (!profile) return "";
   namespace pp = fields::payment_profile;
-  if (profile->text(pp::kIban) == collection_magic::kIbanFailsAtCollection) return iban_returned();
+  std::string iban;  // as the payer typed it: spaces and case do not matter
+  for (char c : profile->text(pp::kIban))
+    if (c != ' ') iban += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (iban == collection_magic::kIbanFailsAtCollection) return iban_returned();
   if (profile->text("cpm__Card_Last_Four__c") == collection_magic::kCardFailsAtCollectionLastFour)
     return "Card declined at collection (test card ending " +
            std::string(collection_magic::kCardFailsAtCollectionLastFour) + ")";
@@ -246,40 +249,18 @@ class Run {
     return r;
   }
 
+  // Through the mandate's payment profile (the account the payer gave with
+  // the mandate); the magic values decide whether the money comes.
   void collect_or_reject(Record& inst, const std::string& profile_id) {
     RecordPtr profile = profile_id.empty() ? nullptr : tx_.get(profile_id);
-    std::string reason = rejection_reason(profile.get());
-    PspOutcome o;
-    if (!profile) {
-      // A one-time inline direct debit keeps its account only in the request.
-      o = account_of_request(inst);
-      if (o.iban == collection_magic::kIbanFailsAtCollection) reason = iban_returned();
-    }
+    const std::string reason = rejection_reason(profile.get());
     if (!reason.empty()) {
       reject_installment(org_, tx_, inst, reason, now_, events);
       ++summary.rejected;
       return;
     }
-    collect_installment(org_, tx_, inst, o, now_, events);
+    collect_installment(org_, tx_, inst, PspOutcome{}, now_, events);
     ++summary.collected;
-  }
-
-  // PaymentMethod.Parameters of the inbound report that created or last paid it.
-  PspOutcome account_of_request(const Record& inst) {
-    PspOutcome o;
-    auto report = tx_.get(inst.text(fi::kInboundReport));
-    if (!report) return o;
-    auto raw =
-        nlohmann::json::parse(report->text(fields::inbound_report::kRawRequest), nullptr, false);
-    if (!raw.is_object()) return o;
-    const auto params = raw.value("PaymentMethod", nlohmann::json::object())
-                            .value("Parameters", nlohmann::json::object());
-    if (!params.is_object()) return o;
-    std::string iban = params.value("IBAN", "");
-    for (char c : iban)
-      if (c != ' ') o.iban += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    o.holder = params.value("AccountHolderName", "");
-    return o;
   }
 
   Org& org_;

@@ -12,8 +12,10 @@
 //      Active yet (a hosted page still open) waits. After the last date the
 //      record is finished (native Completed, donation and commitment Closed).
 //   2. Every open installment of an inline direct debit (no hosted page)
-//      whose due date has come is collected, or rejected (IBAN that fails at
-//      collection) into the fixture's installment_failed_status.
+//      whose due date has come is collected through the mandate created with
+//      its request (one_time_payments.cpp) and that mandate's payment
+//      profile, or rejected (IBAN that fails at collection) into the
+//      fixture's installment_failed_status.
 //
 // One RecordStore transaction per run; events are published after it commits,
 // installment.created before installment.status_change of each installment.

@@ -3,6 +3,7 @@
 #include "fields.h"
 #include "payer.h"
 #include "payment_intent_ops.h"
+#include "recurring_ops.h"
 #include "views.h"
 
 namespace fake_org {
@@ -20,6 +21,23 @@ void link_report(Record& report, const Record& installment, const std::string& c
   report.fields[f::kMethod] = method.method->name;
   report.fields[f::kProcessor] = method.processor->name;
   if (method.target) report.fields[f::kTarget] = method.target->name;
+}
+
+// An inline direct debit (bank method, processor without a hosted page) has
+// its mandate given with the request (issue 5: "the mandate is created at
+// once"): an Active mandate signed today and the contact's payment profile
+// holding the account, in the request's transaction. The scheduler collects
+// the installment through that mandate on its due date (collection_run.h).
+void attach_inline_mandate(OperationContext& op, const ResolvedMethod& method, Record& inst,
+                           const std::string& contact, const std::string& account) {
+  if (method.method->bank_scheme == BankScheme::kNone || method.processor->hosted_page) return;
+  RecurringMethod rm{method, {}, {}, {}};
+  Record profile = upsert_payment_profile(op, rm, contact, account);  // staged
+  Record mandate = new_mandate(op, rm, contact, account, ConnectorKind::kNative, "");
+  mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
+  op.tx.put(mandate);
+  inst.fields[fields::installment::kMandate] = mandate.id;
+  inst.fields[fields::installment::kPaymentProfile] = profile.id;
 }
 
 }  // namespace
@@ -56,6 +74,7 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   Record inst =
       new_installment(op, *amount, *method, payer->contact_id, payer->account_id, *campaign);
   for (const auto& [k, v] : inst_crm->items()) inst.fields[k] = v;
+  attach_inline_mandate(op, *method, inst, payer->contact_id, payer->account_id);
   std::string redirect = open_session_if_hosted(op, *method, inst, "");
   if (!redirect.empty()) inst.fields[fields::installment::kPayUrl] = redirect;
   Record report = new_inbound_report(op, *report_crm);
@@ -97,6 +116,8 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
   ApiErrors errors;
   auto method = resolve_payment_method(op.config, method_in);
   collect(errors, method);
+  // The account of a new inline mandate is checked as for a new payment.
+  if (method.ok() && req.payment_method) collect(errors, validate_bank_parameters(*method));
   auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
   collect(errors, report_crm);
   auto inst_crm =
@@ -121,6 +142,10 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
   if (!req.webhook_url.empty()) x[f::kWebhookUrl] = req.webhook_url;
   x[f::kSuccessUrl] = req.success_url;
   x[f::kFailureUrl] = req.failure_url;
+  // New account data for an inline direct debit: a mandate of its own
+  // (without a PaymentMethod block the installment keeps the one it has).
+  if (req.payment_method)
+    attach_inline_mandate(op, *method, updated, inst->text(f::kContact), inst->text(f::kAccount));
   std::string redirect = open_session_if_hosted(op, *method, updated, "");
   if (!redirect.empty()) x[f::kPayUrl] = redirect;
 

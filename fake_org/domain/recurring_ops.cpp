@@ -116,7 +116,8 @@ Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::s
   x[f::kStatus] = pending ? "Pending" : "Active";
   if (!contact.empty()) x[f::kContact] = contact;
   if (!account.empty()) x[f::kAccount] = account;
-  x[mandate_link_field(kind)] = recurring_id;
+  // A one-time inline direct debit has a mandate of its own, with no series.
+  if (!recurring_id.empty()) x[mandate_link_field(kind)] = recurring_id;
   x[f::kMethod] = method.method->name;
   x[f::kProcessor] = method.processor->name;
   if (method.target) x[f::kTarget] = method.target->name;

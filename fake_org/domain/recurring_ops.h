@@ -36,6 +36,7 @@ const char* mandate_link_field(ConnectorKind kind);
 // A new mandate (not staged): Pending when the payer acts on a hosted page,
 // Active otherwise.
 // `extra` (RecurringMethod::mandate_fields) is written over the defaults.
+// An empty recurring_id (a one-time inline direct debit) links no series.
 Record new_mandate(OperationContext& op, const RecurringMethod& method, const std::string& contact,
                    const std::string& account, ConnectorKind kind, const std::string& recurring_id);
 

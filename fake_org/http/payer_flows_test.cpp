@@ -1,0 +1,156 @@
+// Payer flows the review found missing (issue 5): the mandate of a one-time
+// inline direct debit, and what the PSP returns for each kind of method.
+#include <catch2/catch.hpp>
+
+#include "domain/collections.h"
+#include "http/test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+json payer(const std::string& last, const std::string& email) {
+  return {
+      {"Contact", {{"CrmFields", {{"FirstName", "Ada"}, {"LastName", last}, {"Email", email}}}}}};
+}
+
+json intent(const json& method, double amount = 10) {
+  return {{"SuccessURL", "https://shop.example/thanks"},
+          {"FailureURL", "https://shop.example/sorry"},
+          {"Payer", payer("Weber", "weber@example.de")},
+          {"OneTime", {{"Amount", amount}}},
+          {"PaymentMethod", method}};
+}
+
+json sepa(const std::string& iban) {
+  return {{"Name", "SEPA Direct Debit"},
+          {"Parameters", {{"IBAN", iban}, {"AccountHolderName", "Max Weber"}}}};
+}
+
+json admin_record(TestOrg& t, const std::string& object, const std::string& id) {
+  auto r = t.get("/__admin/records/" + object + "/" + id, false);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  return r.json;
+}
+
+json admin_records(TestOrg& t, const std::string& object) {
+  auto r = t.get("/__admin/records/" + object, false);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  return r.json["records"];
+}
+
+struct Created {
+  std::string pi, installment, redirect;
+};
+
+Created create(TestOrg& t, const json& body) {
+  auto r = t.post("/PaymentIntent", body);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  Created c;
+  c.pi = r.json["Id"];
+  c.redirect = r.json.value("RedirectURL", "");
+  c.installment = t.get("/PaymentIntent/" + c.pi).json["OneTime"].value("Id", "");
+  REQUIRE_FALSE(c.installment.empty());
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a one-time inline direct debit creates its mandate and profile with the request",
+          "[collections][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
+  auto c = create(t, intent(sepa("DE89 3704 0044 0532 0130 00")));
+  CHECK(c.redirect.empty());
+
+  // At once, in the request's transaction: an Active mandate signed today,
+  // and the contact's profile holding the account.
+  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  const std::string mandate_id = inst.value("cpm__Mandate__c", "");
+  const std::string profile_id = inst.value("cpm__Payment_Profile__c", "");
+  REQUIRE_FALSE(mandate_id.empty());
+  REQUIRE_FALSE(profile_id.empty());
+  auto mandate = admin_record(t, "cpm__Mandate__c", mandate_id);
+  CHECK(mandate["cpm__Status__c"] == "Active");
+  CHECK(mandate["cpm__Signature_Date__c"] == "2027-03-01");
+  CHECK(mandate["cpm__Bank_Scheme__c"] == "SEPA");
+  CHECK(mandate["cpm__Payment_Method__c"] == "SEPA Direct Debit");
+  CHECK(mandate["cpm__Payment_Processor__c"] == "GoCardless");
+  CHECK(mandate["cpm__Payment_Intent_Id__c"] == c.pi);
+  CHECK(mandate["cpm__Payment_Profile__c"] == profile_id);
+  CHECK(mandate["cpm__Contact__c"] == inst["cpm__Contact__c"]);
+  CHECK(mandate.value("cpm__Mandate_Reference__c", "").rfind("CPM-", 0) == 0);
+  CHECK_FALSE(mandate.contains("cpm__Recurring_Payment__c"));
+  auto profile = admin_record(t, "cpm__Payment_Profile__c", profile_id);
+  CHECK(profile["cpm__Contact__c"] == inst["cpm__Contact__c"]);
+  CHECK(profile["cpm__IBAN__c"] == "DE89 3704 0044 0532 0130 00");
+  CHECK(profile["cpm__Account_Holder_Name__c"] == "Max Weber");
+  CHECK(profile["cpm__Active__c"] == true);
+  CHECK(admin_records(t, "cpm__Payment__c").empty());
+
+  // Due today: collected when the clock moves, through that mandate's profile.
+  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  inst = admin_record(t, "cpm__Installment__c", c.installment);
+  CHECK(inst["cpm__Status__c"] == "Collected");
+  CHECK(inst["cpm__Mandate__c"] == mandate_id);
+  auto payments = admin_records(t, "cpm__Payment__c");
+  REQUIRE(payments.size() == 1);
+  CHECK(payments[0]["cpm__Payment_Profile__c"] == profile_id);
+  CHECK(payments[0]["cpm__Collection_Date__c"] == "2027-03-02");
+  CHECK(admin_records(t, "cpm__Payment_Profile__c").size() == 1);
+}
+
+TEST_CASE("a second inline direct debit of the contact reuses the profile, with its own mandate",
+          "[collections][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto first = create(t, intent(sepa("DE89370400440532013000")));
+  auto a = admin_record(t, "cpm__Installment__c", first.installment);
+  json again = intent(sepa(collection_magic::kIbanFailsAtCollection));
+  again["Payer"] = {{"Contact", {{"Id", a["cpm__Contact__c"]}}}};
+  auto second = create(t, again);
+  auto b = admin_record(t, "cpm__Installment__c", second.installment);
+  REQUIRE(a["cpm__Contact__c"] == b["cpm__Contact__c"]);
+  CHECK(a["cpm__Payment_Profile__c"] == b["cpm__Payment_Profile__c"]);
+  CHECK(a["cpm__Mandate__c"] != b["cpm__Mandate__c"]);
+  CHECK(admin_records(t, "cpm__Mandate__c").size() == 2);
+  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  REQUIRE(profiles.size() == 1);
+  // The profile holds the latest account: the one that fails at collection.
+  CHECK(profiles[0]["cpm__IBAN__c"] == collection_magic::kIbanFailsAtCollection);
+  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  b = admin_record(t, "cpm__Installment__c", second.installment);
+  CHECK(b["cpm__Status__c"] == "Failed");
+  CHECK(b.value("cpm__Failure_Reason__c", "").rfind("AC04", 0) == 0);
+}
+
+TEST_CASE("a Bacs one-time debit gets a Bacs mandate with the sort code on the profile",
+          "[collections][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, intent({{"Name", "Bacs Direct Debit"},
+                             {"Parameters",
+                              {{"SortCode", "601613"},
+                               {"AccountNumber", "31926819"},
+                               {"AccountHolderName", "Max Weber"}}}}));
+  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  auto mandate = admin_record(t, "cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
+  CHECK(mandate["cpm__Bank_Scheme__c"] == "Bacs");
+  CHECK(mandate["cpm__Status__c"] == "Active");
+  auto profile =
+      admin_record(t, "cpm__Payment_Profile__c", inst.value("cpm__Payment_Profile__c", "?"));
+  CHECK(profile["cpm__Sort_Code__c"] == "601613");
+  CHECK(profile["cpm__Account_Number__c"] == "31926819");
+}
+
+TEST_CASE("a hosted card payment creates no mandate up front", "[collections][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, intent({{"Name", "CreditCard"}}));
+  CHECK_FALSE(c.redirect.empty());
+  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  CHECK_FALSE(inst.contains("cpm__Mandate__c"));
+  CHECK(admin_records(t, "cpm__Mandate__c").empty());
+}
