@@ -11,7 +11,7 @@ namespace fake_org::http {
 void add_legacy_payment_routes(Router& router, Org& org, bool tls) {
   auto service = std::make_shared<LegacyPayments>(org);
   router.add("POST", "/Payment", [service, tls](Call& c) {
-    auto body = parse_json_body(c.req);
+    auto body = parse_json_body(c.req, EmptyBody::kMissing);
     if (!body.ok()) return send_json(c.res, 200, legacy_failure_body(body.errors()));
     auto r = service->create(*body, IntentContext{origin_of(c.req, tls)});
     request_log_context().payment_intent_id = r.payment_intent_id;

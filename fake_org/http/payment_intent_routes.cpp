@@ -8,7 +8,7 @@ namespace fake_org::http {
 void add_payment_intent_routes(Router& router, Org& org, bool tls) {
   auto service = std::make_shared<PaymentIntents>(org);
   router.add("POST", "/PaymentIntent", [&org, service, tls](Call& c) {
-    auto body = parse_json_body(c.req);
+    auto body = parse_json_body(c.req, EmptyBody::kMissing);
     if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
     auto r = service->create(*body, IntentContext{origin_of(c.req, tls)});
     if (!r.ok()) return send_errors(c.res, org.config(), r.errors());

@@ -52,8 +52,18 @@ void send_platform_error(httplib::Response& res, int status, std::string_view er
             nlohmann::json::array({{{"message", message}, {"errorCode", error_code}}}));
 }
 
-Result<nlohmann::json> parse_json_body(const httplib::Request& req) {
-  if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) return nlohmann::json::object();
+ApiError missing_body_error() {
+  return make_error(error_code::kMissingCoreParameter, "",
+                    "The request body is missing: send a JSON object with "
+                    "Content-Type: application/json and a Content-Length header",
+                    ErrorKind::kBadJson);
+}
+
+Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody empty) {
+  if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (empty == EmptyBody::kMissing) return missing_body_error();
+    return nlohmann::json::object();
+  }
   try {
     return nlohmann::json::parse(req.body);
   } catch (const nlohmann::json::parse_error& e) {

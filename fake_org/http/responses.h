@@ -27,9 +27,17 @@ void send_errors(httplib::Response& res, const OrgConfig& config, const ApiError
 void send_platform_error(httplib::Response& res, int status, std::string_view error_code,
                          std::string_view message);
 
-// Parses a JSON request body; an empty body is an empty object. On failure the
-// error says where the JSON breaks.
-Result<nlohmann::json> parse_json_body(const httplib::Request& req);
+// What an empty (or all-whitespace) body means: the API's operations need a
+// body, so there it is error 010; the fake's own endpoints read it as {}.
+enum class EmptyBody { kMissing, kEmptyObject };
+
+// Parses a JSON request body. On failure the error says where the JSON breaks
+// or that the body is missing.
+Result<nlohmann::json> parse_json_body(const httplib::Request& req,
+                                       EmptyBody empty = EmptyBody::kEmptyObject);
+
+// The 010 error for an API request without a body.
+ApiError missing_body_error();
 
 // scheme://host[:port] as the client reached us (Host header), for instance_url.
 std::string origin_of(const httplib::Request& req, bool tls);

@@ -61,6 +61,25 @@ void log_request(LogLevel level, const httplib::Request& req, const httplib::Res
                ms, ctx.payment_intent_id.empty() ? "" : " ", ctx.payment_intent_id.c_str());
 }
 
+// HTTP/1.1 (RFC 9112 section 6.3): a request with neither Content-Length nor
+// Transfer-Encoding has an empty body. cpp-httplib 0.11 instead reads a POST,
+// PUT or PATCH body until the connection closes, so `curl -X POST URL` waited
+// out the 5 s read timeout and got a 400 from httplib. The pre-routing handler
+// runs before httplib reads the body, and the Request it is given is the
+// non-const local of httplib's process_request, so declaring the length here
+// makes httplib read nothing and route the request at once; the handlers then
+// see an empty body and say that it is missing.
+void declare_empty_body_if_unframed(const httplib::Request& req) {
+  if (req.method != "POST" && req.method != "PUT" && req.method != "PATCH") return;
+  if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) return;
+  const_cast<httplib::Request&>(req).headers.emplace("Content-Length", "0");
+}
+
+bool under(std::string_view path, std::string_view base) {
+  return path.substr(0, base.size()) == base &&
+         (path.size() == base.size() || path[base.size()] == '/');
+}
+
 }  // namespace
 
 Server::Server(std::shared_ptr<Org> org, ServerOptions options)
@@ -85,10 +104,11 @@ void Server::configure() {
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   s.set_keep_alive_max_count(1000);
 
-  s.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+  s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.payment_intent_id.clear();
+    declare_empty_body_if_unframed(req);
     return httplib::Server::HandlerResponse::Unhandled;
   });
   LogLevel level = options_.log_level;
@@ -173,11 +193,19 @@ void Server::configure() {
   s.Post("/__admin/.*", admin_handler);
   s.Delete("/__admin/.*", admin_handler);
 
-  // Whatever no route took: a JSON answer, never an empty or HTML one.
-  s.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+  // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
+  // from httplib itself (a body it could not read) on the API is the spec's
+  // Errors body, like any other unreadable body there.
+  s.set_error_handler(httplib::Server::HandlerWithResponse(
+      [&org, base](const httplib::Request& req, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        if (res.status == 404)
+        if (res.status == 400 && under(req.path, base))
+          send_errors(res, org.config(),
+                      {make_error(error_code::kMissingCoreParameter, "",
+                                  "The request body could not be read: send a Content-Length "
+                                  "header (or Transfer-Encoding: chunked) and the whole JSON body",
+                                  ErrorKind::kBadJson)});
+        else if (res.status == 404)
           send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
         else if (res.status == 405)
           send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
