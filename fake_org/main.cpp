@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--check-contracts", options.check_contracts,
       "Validate every response and webhook against the strict contracts; log each mismatch loudly "
-      "(count in GET /__admin/health, details in GET /__admin/contracts)");
+      "(at every --log-level; count in GET /__admin/health, details in GET /__admin/contracts) "
+      "and exit with status 3 on SIGINT/SIGTERM if there was any");
   std::string capture_dir;
   app.add_option(
       "--capture-dir", capture_dir,
@@ -96,5 +97,14 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "fake-org: %s received, shutting down\n",
                sig == SIGINT ? "SIGINT" : "SIGTERM");
   server.stop();
+  // A self-check that only logs is easy to miss in a script: the exit status
+  // says it too (README, "Contract self-check").
+  if (const auto* monitor = (*org)->contract_monitor(); monitor && monitor->violations() > 0) {
+    std::fprintf(stderr,
+                 "fake-org: %zu contract violation(s) while running (each logged above as "
+                 "CONTRACT VIOLATION); exiting with status 3\n",
+                 monitor->violations());
+    return 3;
+  }
   return 0;
 }

@@ -47,7 +47,9 @@ function check(cond, what) {
 function startFakeOrg() {
   return new Promise((resolve, reject) => {
     if (!existsSync(fakeOrgBin)) return reject(new Error(`no fake-org binary at ${fakeOrgBin}`));
-    const proc = spawn(fakeOrgBin, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // --check-contracts: fake-org exits 3 at the end if any body broke the contract.
+    const proc = spawn(fakeOrgBin, ['--port', '0', '--check-contracts'],
+                       { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
     const timer = setTimeout(() => {
@@ -272,7 +274,14 @@ async function main() {
     if (merchant) merchant.server.close();
     if (org) {
       org.proc.removeAllListeners('exit');
-      org.proc.kill('SIGTERM');
+      const code = await new Promise((resolve) => {
+        org.proc.once('exit', (c) => resolve(c));
+        org.proc.kill('SIGTERM');
+      });
+      if (code !== 0) {
+        failed++;
+        console.log(`FAILED  fake-org exited ${code}: it broke its own contract\n${org.stderr()}`);
+      }
     }
   }
   const total = Object.keys(cases).length;

@@ -119,7 +119,8 @@ void Server::configure() {
   Org& org = *org_;
   bool tls = tls_;
   if (options_.check_contracts) {
-    auto monitor = std::make_shared<ContractMonitor>(options_.log_level != LogLevel::kQuiet);
+    // A violation is an error: logged whatever the log level.
+    auto monitor = std::make_shared<ContractMonitor>(true);
     org.set_contract_monitor(monitor);
     s.set_post_routing_handler([monitor](const httplib::Request& req, httplib::Response& res) {
       if (req.path.rfind("/__admin", 0) == 0) return;  // the fake's own API has no contract

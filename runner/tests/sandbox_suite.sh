@@ -23,7 +23,8 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
 
 # Line-buffered stdout on a pipe would still deliver the readiness line; a file
 # avoids keeping a pipe open for the child's whole life.
-"$fake_org" --port 0 --log-level quiet --tls-cert cert.pem --tls-key key.pem >org.out 2>org.err &
+"$fake_org" --port 0 --log-level quiet --check-contracts --tls-cert cert.pem --tls-key key.pem \
+  >org.out 2>org.err &
 org_pid=$!
 trap 'kill "$org_pid" 2>/dev/null || true; wait "$org_pid" 2>/dev/null || true' EXIT
 url=
@@ -70,3 +71,13 @@ dups=$(uniq -d shards.txt)
 diff -u all.txt shards.txt || fail "the shards together do not run exactly the whole suite"
 [ -s shard1.txt ] && [ -s shard2.txt ] || fail "a shard was empty"
 echo "ok: $(wc -l <all.txt) scenarios; both shards together run each exactly once"
+
+# fake-org --check-contracts exits 3 on SIGTERM when any response or webhook it
+# sent broke the strict contract (each logged as CONTRACT VIOLATION).
+echo "== the fake's contract self-check"
+trap - EXIT
+kill -TERM "$org_pid"
+org_status=0
+wait "$org_pid" || org_status=$?
+[ "$org_status" -eq 0 ] || { cat org.err >&2; fail "fake-org exited $org_status: it broke its own contract"; }
+echo "ok: fake-org sent nothing outside the contract"
