@@ -86,6 +86,10 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
     if (o.expiry_year > 0) x["cpm__Card_Expiry_Year__c"] = o.expiry_year;
     if (!o.holder.empty()) x["cpm__Card_Holder_Name__c"] = o.holder;
   }
+  if (!o.wallet_email.empty() || !o.wallet_account.empty()) {
+    if (!o.wallet_email.empty()) x["cpm__Wallet_Email__c"] = o.wallet_email;
+    if (!o.wallet_account.empty()) x["cpm__Wallet_Account_Id__c"] = o.wallet_account;
+  }
   if (!o.iban.empty()) {
     x[pp::kIban] = o.iban;
     if (!o.holder.empty()) x[pp::kAccountHolderName] = o.holder;

@@ -27,13 +27,15 @@ namespace fake_org {
 
 // What the PSP returns about the payment instrument.
 struct PspOutcome {
-  std::string card_brand;     // "Visa"
-  std::string last_four;      // "4242"
-  int expiry_month = 0;       // 1..12; 0: not a card
-  int expiry_year = 0;        // 2029
-  std::string iban;           // for bank methods
-  std::string holder;         // account or card holder name
-  std::string psp_reference;  // the PSP's id of the charge; generated when empty
+  std::string card_brand;      // "Visa"
+  std::string last_four;       // "4242"
+  int expiry_month = 0;        // 1..12; 0: not a card
+  int expiry_year = 0;         // 2029
+  std::string iban;            // for bank methods
+  std::string holder;          // account or card holder name
+  std::string wallet_email;    // for wallet methods: the payer's login
+  std::string wallet_account;  // the wallet's id of the payer (PayPal's payer id)
+  std::string psp_reference;   // the PSP's id of the charge; generated when empty
 };
 
 struct CollectionResult {

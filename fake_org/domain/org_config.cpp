@@ -28,6 +28,18 @@ const char* to_string(InitialPayment v) {
   return "Optional";
 }
 
+const char* to_string(MethodKind v) {
+  switch (v) {
+    case MethodKind::kCard:
+      return "card";
+    case MethodKind::kBank:
+      return "bank";
+    case MethodKind::kWallet:
+      return "wallet";
+  }
+  return "card";
+}
+
 const char* to_string(ConnectorKind v) {
   switch (v) {
     case ConnectorKind::kNative:

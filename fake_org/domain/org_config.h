@@ -88,6 +88,12 @@ struct TargetDef {
 // Which bank-account rules (codes 201..206) apply to a method's account data.
 enum class BankScheme { kNone, kSepa, kBacs, kAutogiro };
 
+// What the payer pays with, and so what the PSP asks on its hosted page and
+// returns: card data (brand, last four, expiry), a bank account (IBAN and
+// holder), or a wallet login (payer email and the wallet's account id).
+enum class MethodKind { kCard, kBank, kWallet };
+const char* to_string(MethodKind v);  // "card" | "bank" | "wallet"
+
 struct ProcessorDef {
   std::string name;
   bool is_default = false;
@@ -107,6 +113,8 @@ struct PaymentMethodDef {
   std::string name;  // "CreditCard", "SEPA Direct Debit"
   std::string label;
   BankScheme bank_scheme = BankScheme::kNone;
+  // Fixture `kind`; default: bank when bank_scheme is set, card otherwise.
+  MethodKind kind = MethodKind::kCard;
   std::vector<ProcessorDef> processors;
 
   const ProcessorDef* processor(std::string_view name) const;

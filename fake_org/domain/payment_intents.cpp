@@ -95,6 +95,7 @@ std::string open_session_if_hosted(OperationContext& op, const ResolvedMethod& m
   s.installment_id = installment.id;
   s.recurring_id = recurring_id;
   s.method = method.method->name;
+  s.kind = method.method->kind;
   s.processor = method.processor->name;
   s.target = method.target ? method.target->name : "";
   s.currency = installment.text(fields::kCurrency);

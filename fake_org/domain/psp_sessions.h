@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "clock.h"
+#include "org_config.h"
 
 namespace fake_org {
 
@@ -20,6 +21,7 @@ struct PspSession {
   std::string installment_id;  // may be empty (a recurring setup without initial payment)
   std::string recurring_id;
   std::string method, processor, target;
+  MethodKind kind = MethodKind::kCard;  // the fixture's: what the page asks, what the PSP returns
   std::string currency;
   nlohmann::json amount;  // as shown on the page
   std::string success_url, failure_url;

@@ -49,8 +49,21 @@ std::string reference() {
   return s;
 }
 
-bool is_bank_method(const PspSession& s) {
-  return s.method.find("Debit") != std::string::npos || s.method.find("SEPA") != std::string::npos;
+// A wallet's id of its payer: stable per login, as PayPal's payer id is
+// (13 characters of A-Z0-9), so a repeat payment updates the same profile.
+std::string wallet_account_id(const std::string& email) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (char c : email) {
+    h ^= static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c)));
+    h *= 1099511628211ull;
+  }
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string id;
+  for (int i = 0; i < 13; ++i) {
+    id += alphabet[h % 36];
+    h = h / 36 + (h % 7) * 0x9E3779B97F4A7C15ull;
+  }
+  return id;
 }
 
 }  // namespace
@@ -64,8 +77,9 @@ bool is_challenge_answer(const std::string& challenge) {
 }
 
 bool needs_challenge(const PspSession& session, const PayerAction& action) {
-  return action.outcome == "success" && action.challenge.empty() && !is_bank_method(session) &&
-         action.iban.empty() && digits_only(action.card_number) == psp_magic::kCardChallenge;
+  return action.outcome == "success" && action.challenge.empty() &&
+         session.kind == MethodKind::kCard &&
+         digits_only(action.card_number) == psp_magic::kCardChallenge;
 }
 
 nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& action, int year) {
@@ -74,7 +88,14 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
                       {"outcome", action.outcome},
                       {"psp_reference", reference()}};
   if (action.outcome == "cancel") return j;
-  if (is_bank_method(session) || !action.iban.empty()) {
+  // What the PSP returns depends on the method's kind in the fixture, never
+  // on its name.
+  if (session.kind == MethodKind::kWallet) {
+    std::string email = action.email.empty() ? psp_magic::kWalletEmail : action.email;
+    j["wallet"] = {{"email", email}, {"payer_id", wallet_account_id(email)}};
+    return j;
+  }
+  if (session.kind == MethodKind::kBank) {
     std::string iban = compact_upper(action.iban);
     if (iban.empty()) iban = psp_magic::kIbanSuccess;
     if (iban == psp_magic::kIbanDecline && action.outcome == "success") j["outcome"] = "failure";

@@ -14,6 +14,9 @@
 //   any other number     success with that number's brand and last four
 //   4000 0000 0000 0341  pays here; later charges through the mandate are
 //                        declined at collection (domain: collection_magic)
+// The fixture's method kind decides what the page asks and the callback
+// carries: card (number; brand, last four, expiry), bank (IBAN, holder) or
+// wallet (the payer's login email; the wallet's payer id, no card data).
 // Magic IBANs (hosted bank methods):
 //   DE89370400440532013000 (or any other)  success
 //   DE62370400440532013001                 declined
@@ -32,6 +35,8 @@ inline constexpr const char* kCardDecline = "4000000000000002";
 inline constexpr const char* kCardChallenge = "4000000000003220";
 inline constexpr const char* kIbanSuccess = "DE89370400440532013000";
 inline constexpr const char* kIbanDecline = "DE62370400440532013001";
+// The wallet login the page suggests (any address pays).
+inline constexpr const char* kWalletEmail = "wallet.payer@example.com";
 // The domain rejects these at collection (collections.h, collection_magic).
 inline constexpr const char* kCardFailsAtCollection = "4000000000000341";
 inline constexpr const char* kIbanFailsAtCollection = "DE35370400440532013002";
@@ -42,6 +47,7 @@ struct PayerAction {
   std::string card_number;  // optional, spaces allowed
   int expiry_month = 0, expiry_year = 0;
   std::string iban, holder;
+  std::string email;      // wallet methods: the payer's login
   std::string challenge;  // "" (not asked yet) | pass | fail: the payer's answer to a challenge
 };
 
@@ -53,7 +59,8 @@ bool needs_challenge(const PspSession& session, const PayerAction& action);
 
 bool is_psp_outcome(const std::string& outcome);
 
-// The callback body: {"session", "outcome", "psp_reference", "card": {...} | "bank": {...}}.
+// The callback body: {"session", "outcome", "psp_reference", "card": {...} | "bank": {...} |
+// "wallet": {"email", "payer_id"}}, by the session's method kind.
 // A magic decline number, or a failed challenge, turns "success" into "failure"
 // (decline_reason card_declined / authentication_failed). `year` is the org's
 // current year (default expiry: December, year + 3).

@@ -154,3 +154,106 @@ TEST_CASE("a hosted card payment creates no mandate up front", "[collections][ps
   CHECK_FALSE(inst.contains("cpm__Mandate__c"));
   CHECK(admin_records(t, "cpm__Mandate__c").empty());
 }
+
+namespace {
+
+std::string session_of(const Created& c) {
+  REQUIRE_FALSE(c.redirect.empty());
+  return c.redirect.substr(c.redirect.rfind('/') + 1);
+}
+
+httplib::Client page_client(TestOrg& t) {
+  httplib::Client c("127.0.0.1", t.embedded().port());
+  c.set_follow_location(false);
+  return c;
+}
+
+const char* kCardFields[] = {"cpm__Card_Brand__c", "cpm__Card_Last_Four__c",
+                             "cpm__Card_Expiry_Month__c", "cpm__Card_Expiry_Year__c",
+                             "cpm__Card_Holder_Name__c"};
+
+}  // namespace
+
+TEST_CASE("a wallet method's profile holds the payer's login, never card data", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, intent({{"Name", "PayPal"}}));
+  const std::string session = session_of(c);
+  auto page = page_client(t).Get(("/psp/checkout/" + session).c_str());
+  REQUIRE(page);
+  CHECK(page->body.find("name=\"email\"") != std::string::npos);
+  CHECK(page->body.find("card_number") == std::string::npos);
+  CHECK(page->body.find("name=\"iban\"") == std::string::npos);
+
+  auto paid =
+      page_client(t).Post(("/psp/checkout/" + session).c_str(),
+                          httplib::Params{{"action", "pay"}, {"email", "ada@wallet.example"}});
+  REQUIRE(paid);
+  CHECK(paid->status == 303);
+  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  REQUIRE(profiles.size() == 1);
+  const auto& p = profiles[0];
+  INFO(p.dump(2));
+  CHECK(p["cpm__Payment_Method__c"] == "PayPal");
+  CHECK(p["cpm__Wallet_Email__c"] == "ada@wallet.example");
+  const std::string payer_id = p.value("cpm__Wallet_Account_Id__c", "");
+  CHECK(payer_id.size() == 13);
+  for (const char* f : kCardFields) CHECK_FALSE(p.contains(f));
+  CHECK_FALSE(p.contains("cpm__IBAN__c"));
+
+  // The same login pays again (headless driver): same payer id, same profile.
+  json again = intent({{"Name", "PayPal"}});
+  again["Payer"] = {{"Contact", {{"Id", p["cpm__Contact__c"]}}}};
+  auto second = create(t, again);
+  auto done = t.post("/__admin/psp/" + session_of(second) + "/complete",
+                     {{"outcome", "success"}, {"email", "ada@wallet.example"}}, false);
+  INFO(done.body);
+  REQUIRE(done.status == 200);
+  profiles = admin_records(t, "cpm__Payment_Profile__c");
+  REQUIRE(profiles.size() == 1);
+  CHECK(profiles[0]["cpm__Wallet_Account_Id__c"] == payer_id);
+}
+
+TEST_CASE("the fixture's method kind, not the method's name, decides card or bank", "[psp]") {
+  // Names that once fooled the name test: a card method without "Card" in
+  // its name, and a hosted bank method with "Card" in it.
+  TestOrg t(fixture_text(R"y(
+extends: default.yaml
+payment_methods:
+  - name: QuickPay
+    kind: card
+    processors:
+      - {name: Nets, default: true, hosted_page: true}
+  - name: Bank Card Transfer
+    kind: bank
+    processors:
+      - {name: Trustly, default: true, hosted_page: true}
+)y"));
+  auto card = create(t, intent({{"Name", "QuickPay"}}));
+  auto page = page_client(t).Get(("/psp/checkout/" + session_of(card)).c_str());
+  REQUIRE(page);
+  CHECK(page->body.find("card_number") != std::string::npos);
+  CHECK(page->body.find("name=\"iban\"") == std::string::npos);
+  REQUIRE(t.post("/__admin/psp/" + session_of(card) + "/complete",
+                 {{"outcome", "success"}, {"card_number", "5555555555554444"}}, false)
+              .status == 200);
+
+  auto bank = create(t, intent({{"Name", "Bank Card Transfer"}}));
+  page = page_client(t).Get(("/psp/checkout/" + session_of(bank)).c_str());
+  REQUIRE(page);
+  CHECK(page->body.find("name=\"iban\"") != std::string::npos);
+  CHECK(page->body.find("card_number") == std::string::npos);
+  REQUIRE(t.post("/__admin/psp/" + session_of(bank) + "/complete",
+                 {{"outcome", "success"}, {"iban", "DE89370400440532013000"}}, false)
+              .status == 200);
+
+  auto card_inst = admin_record(t, "cpm__Installment__c", card.installment);
+  auto bank_inst = admin_record(t, "cpm__Installment__c", bank.installment);
+  auto card_profile = admin_record(t, "cpm__Payment_Profile__c",
+                                   card_inst["cpm__Payment_Profile__c"].get<std::string>());
+  auto bank_profile = admin_record(t, "cpm__Payment_Profile__c",
+                                   bank_inst["cpm__Payment_Profile__c"].get<std::string>());
+  CHECK(card_profile["cpm__Card_Brand__c"] == "Mastercard");
+  CHECK(card_profile["cpm__Card_Last_Four__c"] == "4444");
+  CHECK(bank_profile["cpm__IBAN__c"] == "DE89370400440532013000");
+  for (const char* f : kCardFields) CHECK_FALSE(bank_profile.contains(f));
+}

@@ -24,14 +24,6 @@ const char* kCss =
     ".hint{color:#888;font-size:.8rem}.notice{background:#fff4e5;border-left:4px solid "
     "#e8a33d;padding:.5rem .8rem;margin:0 0 1rem;font-size:.9rem}";
 
-bool is_card(const PspSession& s) {
-  return s.method.find("Card") != std::string::npos;
-}
-
-bool is_bank(const PspSession& s) {
-  return s.method.find("Debit") != std::string::npos || s.method.find("SEPA") != std::string::npos;
-}
-
 // What the payer sees about the previous attempt on a session kept open.
 std::string last_attempt_notice(const PspSession& s) {
   if (s.attempts == 0 || s.last_outcome.empty() || s.last_outcome == "success") return "";
@@ -77,13 +69,20 @@ std::string checkout_body(const std::string& merchant, const PspSession& s) {
   b += "<p class=\"amount\" id=\"amount\">" + html_escape(amount_text(s)) + " " +
        html_escape(s.currency) + "</p>" + last_attempt_notice(s) + details(merchant, s);
   b += "<form method=\"post\" action=\"/psp/checkout/" + html_escape(s.id) + "\">";
-  if (is_card(s))
+  // The fixture's method kind decides what the page asks, never its name.
+  if (s.kind == MethodKind::kCard)
     b += "<label for=\"card_number\">Card number</label><input id=\"card_number\" "
          "name=\"card_number\" value=\"4242 4242 4242 4242\" autocomplete=\"off\" "
          "inputmode=\"numeric\"><p class=\"hint\">Test cards: 4242 4242 4242 4242 succeeds, "
          "4000 0000 0000 0002 is declined, 4000 0000 0000 3220 asks for a 3-D Secure "
          "challenge.</p>";
-  else if (is_bank(s))
+  else if (s.kind == MethodKind::kWallet)
+    b += "<label for=\"email\">" + html_escape(s.method) +
+         " login (email)</label><input id=\"email\" name=\"email\" type=\"email\" value=\"" +
+         std::string(psp_magic::kWalletEmail) +
+         "\" autocomplete=\"off\"><p class=\"hint\">Any address logs in; the wallet "
+         "returns it and its payer id, no card data.</p>";
+  else if (s.kind == MethodKind::kBank)
     b += "<label for=\"iban\">IBAN</label><input id=\"iban\" name=\"iban\" value=\"" +
          std::string(psp_magic::kIbanSuccess) +
          "\"><label for=\"holder\">Account holder</label><input id=\"holder\" name=\"holder\" "

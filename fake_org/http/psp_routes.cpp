@@ -44,6 +44,7 @@ PayerAction action_from_json(const nlohmann::json& b, std::string outcome) {
   a.expiry_year = num("exp_year");
   a.iban = str("iban");
   a.holder = str("holder");
+  a.email = str("email");
   a.challenge = str("challenge");
   return a;
 }
@@ -71,6 +72,10 @@ void handle_callback(Org& org, const httplib::Request& req, httplib::Response& r
       o.expiry_month = c.value("exp_month", 0);
       o.expiry_year = c.value("exp_year", 0);
       o.holder = c.value("holder", "");
+    }
+    if (b.contains("wallet") && b["wallet"].is_object()) {
+      o.wallet_email = b["wallet"].value("email", "");
+      o.wallet_account = b["wallet"].value("payer_id", "");
     }
     if (b.contains("bank") && b["bank"].is_object()) {
       o.iban = b["bank"].value("iban", "");
@@ -148,6 +153,7 @@ void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
     a.card_number = form_value(req, "card_number");
     a.iban = form_value(req, "iban");
     a.holder = form_value(req, "holder");
+    a.email = form_value(req, "email");
     // A challenge card: the issuer's page comes first; nothing is
     // reported to the org until the payer answers it.
     if (needs_challenge(*s, a)) {
@@ -196,7 +202,7 @@ void add_psp_admin_routes(Router& router, Org& org) {
                          {make_error(error_code::kMissingCoreParameter, "outcome",
                                      "Send {\"outcome\": \"success\"|\"failure\"|\"cancel\"}, "
                                      "optionally with card_number, exp_month, exp_year, iban, "
-                                     "holder, challenge")});
+                                     "holder, email (wallet methods), challenge")});
     PayerAction action = action_from_json(b, outcome);
     if (b.contains("challenge") && !is_challenge_answer(action.challenge))
       return send_errors(c.res, org.config(),
