@@ -121,8 +121,8 @@ OJson request_value(State& st, const std::string& key, const OJson& v) {
 
 namespace {
 
-OJson matcher(ValueKind kind) {
-  std::string re = kind_regex(kind);
+OJson matcher(ValueKind kind, const std::string& value) {
+  std::string re = value_regex(kind, value);
   if (re.empty()) return OJson{{"$type", "string"}};
   return OJson{{"$regex", re}};
 }
@@ -173,7 +173,7 @@ Expected expected_value(State& st, size_t step, const std::string& key, const OJ
     auto site = st.first_seen.find(s);
     if (site != st.first_seen.end() && site->second.step == step && site->second.regex.empty() &&
         site->second.header.empty())
-      return {true, matcher(kind)};  // captured right here
+      return {true, matcher(kind, s)};  // captured right here
     return {true, "${" + var->second + "}"};
   }
   if (st.client_strings.count(s)) return {true, st.substitute(s)};
@@ -183,10 +183,12 @@ Expected expected_value(State& st, size_t step, const std::string& key, const OJ
     case ValueKind::kGuid:
     case ValueKind::kUrl:
     case ValueKind::kUrlWithId:
-      return {true, matcher(kind)};
+    case ValueKind::kOpaqueId:
+    case ValueKind::kAutoNumber:
+      return {true, matcher(kind, s)};
     case ValueKind::kTimestamp:
     case ValueKind::kDate:
-      if (strict) return {true, matcher(kind)};
+      if (strict) return {true, matcher(kind, s)};
       return {};
     case ValueKind::kToken:
     case ValueKind::kPlain:

@@ -121,13 +121,21 @@ std::string capture_regex(const std::string& text, const std::string& value) {
     prefix = text.substr(at > 8 ? at - 8 : 0, at > 8 ? 8 : at);
   }
   std::string shape;
-  switch (classify("", value)) {
+  const ValueKind kind = classify("", value);
+  switch (kind) {
     case ValueKind::kPaymentIntentId:
       shape = "pi_[A-Za-z0-9]+";
       break;
     case ValueKind::kGuid:
       shape = "[0-9a-fA-F-]{36}";
       break;
+    case ValueKind::kOpaqueId:
+    case ValueKind::kAutoNumber: {
+      // value_regex is anchored: the capture group is its body.
+      std::string re = value_regex(kind, value);
+      shape = re.substr(1, re.size() - 2);
+      break;
+    }
     default:
       shape = "[A-Za-z0-9]{" + std::to_string(value.size()) + "}";
   }

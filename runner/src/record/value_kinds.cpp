@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
 
 namespace runner::record {
 namespace {
@@ -48,6 +49,23 @@ const std::regex& date_re() {
   return re;
 }
 
+// prefix, separator, token: "cs_" + random, "CPM-" + random or digits.
+const std::regex& prefixed_re() {
+  static const std::regex re("^([A-Za-z][A-Za-z0-9]{0,11})([_-])([A-Za-z0-9]+)$");
+  return re;
+}
+// Autonumbers need 4 digits, so "ERR-200" style codes stay enums.
+const std::regex& autonumber_re() {
+  static const std::regex re("^[A-Za-z][A-Za-z0-9]{0,11}-[0-9]{4,}$");
+  return re;
+}
+
+bool opaque_id_shape(const std::string& v) {
+  std::smatch m;
+  if (!std::regex_match(v, m, prefixed_re())) return false;
+  return high_entropy(m[3].str());
+}
+
 bool luhn(const std::string& digits) {
   int sum = 0;
   bool twice = false;
@@ -83,6 +101,8 @@ ValueKind classify(const std::string& key, const std::string& value) {
   if (std::regex_match(value, pi_re())) return ValueKind::kPaymentIntentId;
   if (std::regex_match(value, guid_re())) return ValueKind::kGuid;
   if (record_id_shape(value)) return ValueKind::kRecordId;
+  if (std::regex_match(value, autonumber_re())) return ValueKind::kAutoNumber;
+  if (opaque_id_shape(value)) return ValueKind::kOpaqueId;
   if (std::regex_match(value, timestamp_re())) return ValueKind::kTimestamp;
   if (k == "issued_at" && !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c));
@@ -95,7 +115,64 @@ ValueKind classify(const std::string& key, const std::string& value) {
 }
 
 bool is_generated(ValueKind k) {
-  return k == ValueKind::kPaymentIntentId || k == ValueKind::kRecordId || k == ValueKind::kGuid;
+  return k == ValueKind::kPaymentIntentId || k == ValueKind::kRecordId || k == ValueKind::kGuid ||
+         k == ValueKind::kOpaqueId || k == ValueKind::kAutoNumber;
+}
+
+bool high_entropy(const std::string& t) {
+  if (t.size() < 8) return false;
+  size_t digits = 0, letters = 0, transitions = 0, consonants = 0, longest = 0;
+  std::set<char> distinct;
+  int last = 0;  // 1 letter, 2 digit
+  char prev = 0;
+  for (char c : t) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u)) return false;
+    distinct.insert(static_cast<char>(std::tolower(u)));
+    const int cls = std::isdigit(u) ? 2 : 1;
+    if (cls == 2)
+      ++digits;
+    else
+      ++letters;
+    if (last && cls != last) ++transitions;
+    last = cls;
+    // Consonant runs; a lower-to-upper hump starts a new word ("FirstName").
+    const bool consonant = cls == 1 && std::string("aeiouAEIOU").find(c) == std::string::npos;
+    if (!consonant)
+      consonants = 0;
+    else if (std::islower(static_cast<unsigned char>(prev)) && std::isupper(u))
+      consonants = 1;
+    else
+      ++consonants;
+    longest = std::max(longest, consonants);
+    prev = c;
+  }
+  // Letters and digits interleaved ("tr2gfpkfb407"), not a word and a number ("Transfer1").
+  if (digits && letters && transitions >= 2) return true;
+  // A long number (a reference, epoch milliseconds).
+  if (!letters) return t.size() >= 10;
+  // Long, varied, and with a run of four consonants no word has
+  // ("hqhqzbcoycszbtxfak92"); random base 36 almost always has one.
+  return t.size() >= 12 && distinct.size() >= 8 && longest >= 4;
+}
+
+std::string shape_of(const std::string& text) {
+  static const std::regex run("[A-Za-z0-9]{12,}");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), run); it != std::sregex_iterator();
+       ++it) {
+    const std::string r = it->str();
+    // Camel-case words ("PartiallyPaid") keep their letters: they are names.
+    const bool upper = std::any_of(
+        r.begin(), r.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+    const bool digit = std::any_of(
+        r.begin(), r.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    out += text.substr(last, it->position() - last);
+    out += upper && !digit ? r : "<" + std::to_string(r.size()) + ">";
+    last = it->position() + it->length();
+  }
+  return out + text.substr(last);
 }
 
 std::string kind_regex(ValueKind k) {
@@ -113,11 +190,25 @@ std::string kind_regex(ValueKind k) {
     case ValueKind::kUrl:
     case ValueKind::kUrlWithId:
       return "^https?://";
+    case ValueKind::kOpaqueId:
+      return "^[A-Za-z][A-Za-z0-9]{0,11}[_-][A-Za-z0-9]{8,}$";
+    case ValueKind::kAutoNumber:
+      return "^[A-Za-z][A-Za-z0-9]{0,11}-[0-9]{4,}$";
     case ValueKind::kToken:
     case ValueKind::kPlain:
       break;
   }
   return "";
+}
+
+// The prefix and separator are letters, digits, '_' or '-': literal in a regex.
+std::string value_regex(ValueKind k, const std::string& value) {
+  std::smatch m;
+  if (k == ValueKind::kOpaqueId && std::regex_match(value, m, prefixed_re()))
+    return "^" + m[1].str() + m[2].str() + "[A-Za-z0-9]+$";
+  if (k == ValueKind::kAutoNumber && std::regex_match(value, m, prefixed_re()))
+    return "^" + m[1].str() + m[2].str() + "[0-9]+$";
+  return kind_regex(k);
 }
 
 std::vector<std::string> generated_values_in(const std::string& text) {
@@ -127,8 +218,9 @@ std::vector<std::string> generated_values_in(const std::string& text) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), token);
        it != std::sregex_iterator(); ++it) {
     std::string t = it->str();
-    // pi_ ids and GUIDs contain '_' and '-', record ids neither.
-    if (std::regex_match(t, pi_re()) || std::regex_match(t, guid_re())) {
+    // pi_ ids, GUIDs, prefixed ids and autonumbers contain '_' or '-', record ids neither.
+    if (std::regex_match(t, pi_re()) || std::regex_match(t, guid_re()) ||
+        std::regex_match(t, autonumber_re()) || opaque_id_shape(t)) {
       out.push_back(t);
       continue;
     }
@@ -137,6 +229,57 @@ std::vector<std::string> generated_values_in(const std::string& text) {
       if (record_id_shape(w->str())) out.push_back(w->str());
   }
   return out;
+}
+
+std::string normalise_generated(const std::string& text) {
+  static const std::regex run("[A-Za-z0-9]+");
+  std::string out;
+  size_t from = 0;
+  // Whole generated values first (they may hold '_' and '-'), then runs.
+  for (const auto& g : generated_values_in(text)) {
+    size_t at = text.find(g, from);
+    if (at == std::string::npos) continue;
+    out += text.substr(from, at - from) + "<" + to_string(classify("", g)) + ">";
+    from = at + g.size();
+  }
+  out += text.substr(from);
+  std::string result;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), run); it != std::sregex_iterator();
+       ++it) {
+    result += out.substr(last, it->position() - last);
+    result += high_entropy(it->str()) ? std::string("<token>") : it->str();
+    last = it->position() + it->length();
+  }
+  return result + out.substr(last);
+}
+
+std::string to_string(ValueKind k) {
+  switch (k) {
+    case ValueKind::kPlain:
+      return "plain";
+    case ValueKind::kPaymentIntentId:
+      return "pi";
+    case ValueKind::kRecordId:
+      return "record-id";
+    case ValueKind::kGuid:
+      return "guid";
+    case ValueKind::kTimestamp:
+      return "timestamp";
+    case ValueKind::kDate:
+      return "date";
+    case ValueKind::kUrlWithId:
+      return "url-with-id";
+    case ValueKind::kUrl:
+      return "url";
+    case ValueKind::kToken:
+      return "token";
+    case ValueKind::kOpaqueId:
+      return "opaque-id";
+    case ValueKind::kAutoNumber:
+      return "autonumber";
+  }
+  return "plain";
 }
 
 bool is_secret_key(const std::string& key) {
