@@ -107,7 +107,12 @@ std::optional<std::string> response_schema(const Match& m, int status, Profile p
   const bool lenient = profile == Profile::kLenient;
   if (m.area == Area::kOutside) return std::nullopt;
   if (m.area == Area::kOAuth) {
-    if (!m.route) return std::nullopt;
+    // A known OAuth path with the wrong method: the platform's 405.
+    if (!m.route) {
+      if (m.path_known && status == 405) return std::string("platform_error_response");
+      if (lenient && m.path_known && status >= 400) return std::string("any_error_response");
+      return std::nullopt;
+    }
     if (status == 200) return std::string(m.route->success_schema);
     bool token = std::string_view(m.route->path) == "/services/oauth2/token";
     if (status == 400 || (token && status == 401) || (lenient && status >= 400)) {
@@ -139,6 +144,8 @@ std::string allowed_statuses(const Match& m, Profile profile) {
       add("200");
       add("400");
       if (std::string_view(m.route->path) == "/services/oauth2/token") add("401");
+    } else if (m.path_known) {
+      add("405");
     }
   } else if (m.route) {
     add("200");

@@ -34,6 +34,11 @@ struct Match {
 
 const std::vector<Route>& all();
 Match match(std::string_view method, std::string_view path);
+// The request is on a route of the contract (perhaps with the wrong method),
+// or anywhere under the API base: its answers are JSON with a schema.
+inline bool in_contract(const Match& m) {
+  return m.area == Area::kApi || (m.area == Area::kOAuth && m.path_known);
+}
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
 // The statuses with a schema, for messages ("200, 400, 401, ...").
 std::string allowed_statuses(const Match& m, Profile profile);

@@ -10,6 +10,7 @@
 #include "auth/crypto.h"
 #include "domain/ids.h"
 #include "http/oauth_pages.h"
+#include "http/router.h"
 
 namespace fake_org::http {
 
@@ -324,6 +325,9 @@ void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
   };
   server.Post("/services/oauth2/revoke", revoke);
   server.Get("/services/oauth2/revoke", revoke);
+  answer_other_methods_with_405(server, "/services/oauth2/authorize", "GET, POST");
+  answer_other_methods_with_405(server, "/services/oauth2/token", "POST");
+  answer_other_methods_with_405(server, "/services/oauth2/revoke", "GET, POST");
 }
 
 std::optional<TokenInfo> authenticate_request(const httplib::Request& req, TokenStore& tokens) {

@@ -59,6 +59,14 @@ ApiError missing_body_error() {
                     ErrorKind::kBadJson);
 }
 
+void send_method_not_allowed(httplib::Response& res, std::string_view method,
+                             const std::string& allowed) {
+  res.set_header("Allow", allowed);
+  send_platform_error(
+      res, 405, "METHOD_NOT_ALLOWED",
+      "HTTP Method '" + std::string(method) + "' not allowed. Allowed are " + allowed);
+}
+
 Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody empty) {
   if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) {
     if (empty == EmptyBody::kMissing) return missing_body_error();

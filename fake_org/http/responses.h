@@ -31,6 +31,10 @@ void send_platform_error(httplib::Response& res, int status, std::string_view er
 // body, so there it is error 010; the fake's own endpoints read it as {}.
 enum class EmptyBody { kMissing, kEmptyObject };
 
+// 405 with an Allow header ("GET, POST") and the platform's body.
+void send_method_not_allowed(httplib::Response& res, std::string_view method,
+                             const std::string& allowed);
+
 // Parses a JSON request body. On failure the error says where the JSON breaks
 // or that the body is missing.
 Result<nlohmann::json> parse_json_body(const httplib::Request& req,

@@ -1,5 +1,7 @@
 #include "router.h"
 
+#include "responses.h"
+
 namespace fake_org::http {
 
 namespace {
@@ -53,6 +55,21 @@ Router::Match Router::match(std::string_view method, std::string_view path) cons
       m.allowed += (m.allowed.empty() ? "" : ", ") + r.method;
   }
   return m;
+}
+
+void answer_other_methods_with_405(httplib::Server& server, const std::string& pattern,
+                                   const std::string& allowed) {
+  auto handler = [allowed](const httplib::Request& req, httplib::Response& res) {
+    send_method_not_allowed(res, req.method, allowed);
+  };
+  auto allows = [&allowed](std::string_view method) {
+    return allowed.find(method) != std::string::npos;
+  };
+  if (!allows("GET")) server.Get(pattern, handler);
+  if (!allows("POST")) server.Post(pattern, handler);
+  if (!allows("PUT")) server.Put(pattern, handler);
+  if (!allows("PATCH")) server.Patch(pattern, handler);
+  if (!allows("DELETE")) server.Delete(pattern, handler);
 }
 
 }  // namespace fake_org::http

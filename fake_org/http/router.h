@@ -44,4 +44,10 @@ class Router {
   std::vector<Route> routes_;
 };
 
+// cpp-httplib routes by method, so a path it serves for POST only answers a
+// GET with 404. This registers every other method of pattern (GET, POST, PUT,
+// PATCH, DELETE) to answer 405 with Allow: allowed ("GET, POST").
+void answer_other_methods_with_405(httplib::Server& server, const std::string& pattern,
+                                   const std::string& allowed);
+
 }  // namespace fake_org::http

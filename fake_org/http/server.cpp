@@ -132,6 +132,10 @@ void Server::configure() {
                       [tls](const httplib::Request& r) { return origin_of(r, tls); }});
 
   register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
+  // The PSP's paths (psp_routes.cpp) with another method: 405, not 404.
+  answer_other_methods_with_405(s, R"(/psp/checkout/([A-Za-z0-9_]+))", "GET, POST");
+  answer_other_methods_with_405(s, R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)", "POST");
+  answer_other_methods_with_405(s, "/psp/callback", "POST");
 
   // The API: bearer token first (the platform answers 401 before routing),
   // then the route table.
@@ -153,12 +157,8 @@ void Server::configure() {
     auto m = api->match(req.method, path);
     if (m.outcome == Router::Outcome::kNotFound)
       return send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
-    if (m.outcome == Router::Outcome::kMethodNotAllowed) {
-      res.set_header("Allow", m.allowed);
-      return send_platform_error(
-          res, 405, "METHOD_NOT_ALLOWED",
-          "HTTP Method '" + req.method + "' not allowed. Allowed are " + m.allowed);
-    }
+    if (m.outcome == Router::Outcome::kMethodNotAllowed)
+      return send_method_not_allowed(res, req.method, m.allowed);
     Call call{req, res, std::move(m.params), token->client_id};
     (*m.handler)(call);
   };
@@ -181,17 +181,16 @@ void Server::configure() {
                           std::string_view(req.path).substr(std::string_view("/__admin").size()));
     if (m.outcome == Router::Outcome::kNotFound)
       return send_platform_error(res, 404, "NOT_FOUND", "No admin endpoint " + req.path);
-    if (m.outcome == Router::Outcome::kMethodNotAllowed) {
-      res.set_header("Allow", m.allowed);
-      return send_platform_error(
-          res, 405, "METHOD_NOT_ALLOWED",
-          "HTTP Method '" + req.method + "' not allowed. Allowed are " + m.allowed);
-    }
+    if (m.outcome == Router::Outcome::kMethodNotAllowed)
+      return send_method_not_allowed(res, req.method, m.allowed);
     Call call{req, res, std::move(m.params), ""};
     (*m.handler)(call);
   };
+  // Every method reaches the admin router, so a known path answers 405.
   s.Get("/__admin/.*", admin_handler);
   s.Post("/__admin/.*", admin_handler);
+  s.Put("/__admin/.*", admin_handler);
+  s.Patch("/__admin/.*", admin_handler);
   s.Delete("/__admin/.*", admin_handler);
 
   // Whatever no route took: a JSON answer, never an empty or HTML one. A 400

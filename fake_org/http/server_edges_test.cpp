@@ -86,3 +86,42 @@ TEST_CASE("a body httplib cannot read gets the spec's Errors body on the API", "
   CHECK(r.json()["Errors"][0]["error_message"].get<std::string>().find("could not be read") !=
         std::string::npos);
 }
+
+TEST_CASE("a known path with the wrong method gets 405, Allow and a JSON body", "[http][405]") {
+  TestOrg t(fixture("default.yaml"));
+  struct Case {
+    const char* method;
+    const char* path;
+    const char* allow;
+  };
+  for (const Case& c :
+       {Case{"GET", "/services/oauth2/token", "POST"},
+        Case{"PUT", "/services/oauth2/token", "POST"},
+        Case{"DELETE", "/services/oauth2/revoke", "GET, POST"},
+        Case{"PATCH", "/services/oauth2/authorize", "GET, POST"},
+        Case{"PUT", "/__admin/clock", "GET, POST"}, Case{"PATCH", "/__admin/reset", "POST"},
+        Case{"PUT", "/services/apexrest/cpm/v2/PaymentMethods", "GET"}}) {
+    auto r = t.send(c.method, c.path, "{}");
+    INFO(c.method << " " << c.path << ": " << r.body);
+    CHECK(r.status == 405);
+    auto allow = r.headers.find("Allow");
+    REQUIRE(allow != r.headers.end());
+    CHECK(allow->second == c.allow);
+    REQUIRE(r.json.is_array());
+    CHECK(r.json[0]["errorCode"] == "METHOD_NOT_ALLOWED");
+    CHECK(r.json[0]["message"].get<std::string>().find(c.method) != std::string::npos);
+  }
+  // The PSP's pages (TestOrg::send would put them under the API base).
+  auto callback = t.client().Put("/psp/callback", "{}", "application/json");
+  REQUIRE(callback);
+  CHECK(callback->status == 405);
+  CHECK(callback->get_header_value("Allow") == "POST");
+  auto checkout = t.client().Delete("/psp/checkout/abc123");
+  REQUIRE(checkout);
+  CHECK(checkout->status == 405);
+  CHECK(checkout->get_header_value("Allow") == "GET, POST");
+  CHECK(json::parse(checkout->body)[0]["errorCode"] == "METHOD_NOT_ALLOWED");
+  // Unknown paths stay 404 whatever the method.
+  CHECK(t.send("PUT", "/__admin/no-such-thing", "{}").status == 404);
+  CHECK(t.send("GET", "/services/oauth2/no-such-thing", "").status == 404);
+}
