@@ -199,10 +199,11 @@ struct WebhookSettings {
   // (spec 6.3)
   std::string installment_type_style = "event";
   std::string signing_secret;  // empty: unsigned
-  int max_attempts = 6;
+  // As the default fixture: ~17 minutes of retries on average (decisions row 21).
+  int max_attempts = 40;
   Millis attempt_timeout{5000};
-  Millis backoff_initial{500};
-  Millis backoff_max{30000};
+  Millis backoff_initial{1000};
+  Millis backoff_max{60000};
 };
 
 // ---- auth (spec 5) ---------------------------------------------------------

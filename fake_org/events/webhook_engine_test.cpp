@@ -37,9 +37,10 @@ TEST_CASE("backoff ceilings double from the initial wait up to the maximum", "[w
   CHECK(backoff_ceiling(s, 6) == Millis(50));
   CHECK(backoff_ceiling(s, 1000) == Millis(50));  // no overflow on long series
 
-  WebhookSettings d;  // the fixture defaults: 500ms doubling to 30s
-  CHECK(backoff_ceiling(d, 6) == Millis(16000));
-  CHECK(backoff_ceiling(d, 7) == Millis(30000));
+  WebhookSettings d;  // the fixture defaults: 1s doubling to a minute
+  CHECK(backoff_ceiling(d, 6) == Millis(32000));
+  CHECK(backoff_ceiling(d, 7) == Millis(60000));
+  CHECK(backoff_ceiling(d, 39) == Millis(60000));
 }
 
 TEST_CASE("full jitter spans zero to the ceiling", "[webhooks]") {

@@ -437,3 +437,55 @@ webhooks:
   }
   CHECK(first.back()["status"] == 200);
 }
+
+TEST_CASE("the default retry policy outlasts a receiver down for ten minutes",
+          "[webhooks][collections]") {
+  // The default fixture's own policy, unchanged. Its real-time waits (up to a
+  // minute) are brought forward by the org clock: moving it past a retry's
+  // due instant makes the retry due at once (decisions row 21).
+  TestOrg t(fixture("default.yaml"));
+  const WebhookSettings& policy = t.org().config().webhooks;
+  // Full jitter waits half the ceilings on average: those must add up to at
+  // least 20 minutes for the average retry series to last ten.
+  Millis ceilings{0};
+  for (int n = 1; n < policy.max_attempts; ++n) ceilings += backoff_ceiling(policy, n);
+  CHECK(ceilings >= Millis(20 * 60 * 1000));
+  CHECK(backoff_ceiling(policy, policy.max_attempts) <= Millis(60 * 1000));
+
+  Receiver receiver;
+  int port = receiver.start();
+  REQUIRE(port > 0);
+  receiver.stop();  // the port is known, nobody listens yet
+  auto c = create(t, card_intent(hook_url(port)));
+  REQUIRE(psp(t, c.session, "success").status == 200);
+  auto failed_attempts = [&] {
+    auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+    return log.empty() ? size_t(0) : log[0]["attempts"].size();
+  };
+  // Twelve failed attempts, two org minutes apart: 22 minutes down.
+  const size_t down_for = 12;
+  REQUIRE(eventually([&] { return failed_attempts() >= 1; }, 20s));
+  for (size_t n = 1; n < down_for; ++n) {
+    REQUIRE(advance(t, "2m").status == 200);
+    INFO("attempts so far: " << failed_attempts());
+    REQUIRE(eventually([&] { return failed_attempts() >= n + 1; }, 20s));
+  }
+  CHECK(failed_attempts() == down_for);
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  CHECK(log[0]["state"] == "pending");  // not given up
+
+  REQUIRE(receiver.start(port) == port);
+  REQUIRE(advance(t, "2m").status == 200);
+  auto all = await(receiver, c.pi, 4);
+  REQUIRE(t.org().webhooks().wait_idle(20s));
+  CHECK(types_of(bodies_of(receiver, c.pi)) ==
+        std::vector<std::string>{"paymentIntent.created", "installment.created",
+                                 "paymentIntent.processed", "installment.status_change"});
+  log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  REQUIRE(log.size() == 4);
+  for (const auto& e : log) CHECK(e["state"] == "delivered");
+  const auto& first = log[0]["attempts"];
+  REQUIRE(first.size() == down_for + 1);
+  for (size_t i = 0; i < down_for; ++i) CHECK(first[i]["status"] == 0);
+  CHECK(first.back()["status"] == 200);
+}
