@@ -1,6 +1,7 @@
 #include "parity/parity_report.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace runner::parity {
 namespace {
@@ -12,6 +13,22 @@ std::string clip(const std::string& s, size_t n) {
 
 std::string pad(const std::string& s, size_t n) {
   return s.size() >= n ? s : s + std::string(n - s.size(), ' ');
+}
+
+// The file as the user would type it (relative to here when below here)
+// and the step number always; the step name is what gets clipped.
+std::string where(const Difference& d) {
+  std::string file = d.file;
+  std::error_code ec;
+  const auto here = std::filesystem::current_path(ec);
+  if (!ec && std::filesystem::path(file).is_absolute()) {
+    auto rel = std::filesystem::path(file).lexically_relative(here).string();
+    if (!rel.empty() && rel.rfind("..", 0) != 0) file = rel;
+  }
+  const std::string head = file + " #" + std::to_string(d.step);
+  if (d.step_name.empty()) return head;
+  const size_t room = head.size() + 1 < 60 ? 60 - head.size() - 1 : 0;
+  return head + " " + clip(d.step_name, std::max<size_t>(room, 16));
 }
 
 }  // namespace
@@ -26,8 +43,7 @@ void print_table(const ParityResult& r, std::ostream& out) {
     std::vector<Row> rows;
     rows.push_back({"SCENARIO / STEP", "KIND", "PATH", "A", "B", ""});
     for (const auto& d : r.differences)
-      rows.push_back({clip(d.file + " #" + std::to_string(d.step) + " " + d.step_name, 60), d.kind,
-                      clip(d.path, 40), clip(d.a, 30), clip(d.b, 30),
+      rows.push_back({where(d), d.kind, clip(d.path, 40), clip(d.a, 30), clip(d.b, 30),
                       d.allowed ? "allowed: " + d.reason : ""});
     size_t w[5] = {0, 0, 0, 0, 0};
     for (const auto& row : rows) {
