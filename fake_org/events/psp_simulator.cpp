@@ -98,7 +98,10 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
   if (session.kind == MethodKind::kBank) {
     std::string iban = compact_upper(action.iban);
     if (iban.empty()) iban = psp_magic::kIbanSuccess;
-    if (iban == psp_magic::kIbanDecline && action.outcome == "success") j["outcome"] = "failure";
+    if (iban == psp_magic::kIbanDecline && action.outcome == "success") {
+      j["outcome"] = "failure";
+      j["decline_reason"] = "account_declined";
+    }
     j["bank"] = {{"iban", iban}, {"holder", action.holder}};
     return j;
   }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "domain/collections.h"
+#include "events/psp_simulator.h"
 #include "http/test_support.h"
 
 using namespace fake_org;
@@ -256,4 +257,48 @@ payment_methods:
   CHECK(card_profile["cpm__Card_Last_Four__c"] == "4444");
   CHECK(bank_profile["cpm__IBAN__c"] == "DE89370400440532013000");
   for (const char* f : kCardFields) CHECK_FALSE(bank_profile.contains(f));
+}
+
+TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then pays", "[psp]") {
+  TestOrg t(fixture("multi_connector.yaml"));
+  auto methods = t.get("/PaymentMethods");
+  REQUIRE(methods.status == 200);
+  bool listed = false;
+  for (const auto& m : methods.json["PaymentMethods"]) listed = listed || m["Name"] == "iDEAL";
+  CHECK(listed);
+
+  auto c = create(t, intent({{"Name", "iDEAL"}}, 15));
+  const std::string session = session_of(c);
+  auto page = page_client(t).Get(("/psp/checkout/" + session).c_str());
+  REQUIRE(page);
+  CHECK(page->body.find("name=\"iban\"") != std::string::npos);
+  CHECK(page->body.find(psp_magic::kIbanDecline) != std::string::npos);  // the hint names it
+
+  auto declined = page_client(t).Post(
+      ("/psp/checkout/" + session).c_str(),
+      httplib::Params{{"action", "pay"}, {"iban", "DE62 3704 0044 0532 0130 01"}, {"holder", "A"}});
+  REQUIRE(declined);
+  CHECK(declined->status == 303);
+  CHECK(declined->get_header_value("Location") ==
+        "https://shop.example/sorry?payment_intent=" + c.pi);
+  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  CHECK(inst["cpm__Status__c"] == "Outstanding");
+  CHECK(inst["cpm__Amount_Open__c"] == 15);
+  CHECK(admin_records(t, "cpm__Payment__c").empty());
+  CHECK(admin_records(t, "cpm__Payment_Profile__c").empty());
+
+  // The payer retries from the same page with a good account.
+  auto paid = page_client(t).Post(
+      ("/psp/checkout/" + session).c_str(),
+      httplib::Params{{"action", "pay"}, {"iban", "DE89370400440532013000"}, {"holder", "A"}});
+  REQUIRE(paid);
+  CHECK(paid->status == 303);
+  CHECK(paid->get_header_value("Location") == "https://shop.example/thanks?payment_intent=" + c.pi);
+  inst = admin_record(t, "cpm__Installment__c", c.installment);
+  CHECK(inst["cpm__Status__c"] == "Collected");
+  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  REQUIRE(profiles.size() == 1);
+  CHECK(profiles[0]["cpm__IBAN__c"] == "DE89370400440532013000");
+  CHECK(profiles[0]["cpm__Payment_Method__c"] == "iDEAL");
+  CHECK(admin_records(t, "cpm__Payment__c").size() == 1);
 }

@@ -76,6 +76,8 @@ struct PspStep {
   std::string session;                // or the session itself
   std::string outcome;                // success | failure | cancel
   std::string card_number;            // optional: a magic test card
+  std::string iban;                   // optional: the account on a bank method's page
+  std::string email;                  // optional: the login on a wallet's page
   std::string challenge;              // optional: pass | fail, the answer to a challenge card
   std::optional<Expectation> expect;  // on the driver's answer {session, status, redirect}
 };

@@ -213,7 +213,8 @@ AwaitWebhookStep load_await(LoadContext& ctx, const YAML::Node& n,
 PspStep load_psp(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined) {
   PspStep p;
   if (!ctx.expect_map(n, "psp")) return p;
-  ctx.check_keys(n, {"redirect", "session", "outcome", "card_number", "challenge"}, "psp");
+  ctx.check_keys(n, {"redirect", "session", "outcome", "card_number", "iban", "email", "challenge"},
+                 "psp");
   if (n["redirect"]) p.redirect = ctx.string(n["redirect"], "psp.redirect").value_or("");
   if (n["session"]) p.session = ctx.string(n["session"], "psp.session").value_or("");
   if (p.redirect.empty() == p.session.empty())
@@ -230,6 +231,12 @@ PspStep load_psp(LoadContext& ctx, const YAML::Node& n, const std::set<std::stri
   if (n["card_number"]) {
     p.card_number = ctx.string(n["card_number"], "psp.card_number").value_or("");
     ctx.check_refs_text(p.card_number, n["card_number"], defined);
+  }
+  // What the payer types on a bank method's page (IBAN) or a wallet's (login).
+  for (auto [key, field] : {std::pair{"iban", &p.iban}, std::pair{"email", &p.email}}) {
+    if (!n[key]) continue;
+    *field = ctx.string(n[key], std::string("psp.") + key).value_or("");
+    ctx.check_refs_text(*field, n[key], defined);
   }
   if (n["challenge"]) {
     p.challenge = ctx.string(n["challenge"], "psp.challenge").value_or("");

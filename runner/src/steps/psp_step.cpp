@@ -25,6 +25,8 @@ void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out) {
   }
   nlohmann::json body = {{"outcome", step.outcome}};
   if (!step.card_number.empty()) body["card_number"] = in.text(step.card_number);
+  if (!step.iban.empty()) body["iban"] = in.text(step.iban);
+  if (!step.email.empty()) body["email"] = in.text(step.email);
   if (!step.challenge.empty()) body["challenge"] = step.challenge;
   SentRequest sent =
       ctx.org.admin("POST", "/psp/" + percent_encode(session) + "/complete", std::move(body));
