@@ -29,9 +29,11 @@ bool write_file(const std::string& path, const std::string& text, std::ostream& 
 void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("paths", o.paths,
                  "Scenario files or folders (default: every *.yaml under scenarios/)");
-  app.add_option("--target,-t", o.target,
-                 "embedded (a fresh fake org per scenario), a fake-org URL, or a sandbox .yaml")
-      ->capture_default_str();
+  app.add_option("--target,-t", o.targets,
+                 "embedded (default: a fresh fake org per scenario), a fake-org URL, or a sandbox "
+                 ".yaml; repeat with one sandbox or URL per fixture to run each scenario on the "
+                 "org of its fixture")
+      ->allow_extra_args(false);  // one value per --target; paths stay positional
   app.add_option("-j,--jobs", o.jobs, "Scenarios run at once (embedded and sandbox targets)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -83,7 +85,10 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   Plan plan = load_plan(paths);
   std::unique_ptr<Target> target;
   try {
-    target = make_target(o.target, TargetOptions{o.ca_file});
+    std::vector<std::unique_ptr<Target>> targets;
+    for (const auto& spec : o.targets) targets.push_back(make_target(spec, {o.ca_file}));
+    if (targets.empty()) targets.push_back(make_embedded_target());
+    target = make_routed_target(std::move(targets));
   } catch (const std::exception& e) {
     err << e.what() << "\n";
     return 2;

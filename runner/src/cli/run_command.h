@@ -13,7 +13,9 @@ namespace runner {
 
 struct RunOptions {
   std::vector<std::string> paths;  // default: scenarios/
-  std::string target = "embedded";
+  // "embedded" when empty; several: one org configuration each, every
+  // scenario runs on the first whose fixture fits it (make_routed_target).
+  std::vector<std::string> targets;
   int jobs = 1;
   std::string shard;  // "K/N"
   std::vector<std::string> tags;

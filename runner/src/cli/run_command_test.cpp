@@ -95,7 +95,7 @@ TEST_CASE("CLI: load and usage errors exit 2 with positions", "[runner][cli]") {
   CHECK(run(shard).code == 2);
   RunOptions target;
   target.paths = {kData + "/pass"};
-  target.target = "ftp://nowhere";
+  target.targets = {"ftp://nowhere"};
   CHECK(run(target).code == 2);
   RunOptions nowhere;
   nowhere.paths = {kData + "/no-such-folder"};

@@ -146,13 +146,18 @@ class SandboxTarget final : public Target {
   contracts::Profile default_profile() const override { return config_.profile; }
   std::vector<LoadError> prepare(const std::vector<const Scenario*>&) override { return {}; }
 
-  std::optional<std::string> skip_reason(const Scenario& s) const override {
+  std::optional<std::string> fixture_mismatch(const Scenario& s) const override {
     // A real org has one configuration; scenarios written for another cannot pass on it.
     const std::string wanted = s.fixture.empty() ? "default.yaml" : s.fixture;
     if (config_.fixture != "any" && std::filesystem::path(wanted).filename() !=
                                         std::filesystem::path(config_.fixture).filename())
       return "needs fixture " + wanted + "; " + file_ + " describes the org as " + config_.fixture +
              " (its fixture: key)";
+    return std::nullopt;
+  }
+
+  std::optional<std::string> skip_reason(const Scenario& s) const override {
+    if (auto why = fixture_mismatch(s)) return why;
     auto i = s.first_admin_step();
     if (!i) return std::nullopt;
     const Step& step = s.steps[*i];
@@ -175,8 +180,8 @@ class SandboxTarget final : public Target {
 SandboxUpstream read_sandbox_upstream(const std::string& config_file,
                                       const TargetOptions& options) {
   SandboxConfig c = read_config(config_file, options);
-  return {c.session.instance_url, c.session.api_base.substr(c.session.instance_url.size()),
-          c.grant, c.session.tls};
+  return {c.session.instance_url, c.session.api_base.substr(c.session.instance_url.size()), c.grant,
+          c.session.tls};
 }
 
 std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,

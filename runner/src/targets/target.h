@@ -24,6 +24,12 @@ class Target {
   virtual std::vector<LoadError> prepare(const std::vector<const Scenario*>& scenarios) = 0;
   // Why this target cannot run the scenario, if it cannot.
   virtual std::optional<std::string> skip_reason(const Scenario& scenario) const = 0;
+  // Why the scenario's fixture does not fit the one org configuration this
+  // target has (a sandbox's `fixture:`, what a running fake-org serves); the
+  // first part of skip_reason(). Targets that make an org per scenario fit all.
+  virtual std::optional<std::string> fixture_mismatch(const Scenario&) const {
+    return std::nullopt;
+  }
   // A connection for one scenario run. Throws TargetError.
   virtual std::unique_ptr<OrgSession> open(const Scenario& scenario) = 0;
 };
@@ -46,6 +52,10 @@ struct SandboxUpstream {
 SandboxUpstream read_sandbox_upstream(const std::string& config_file, const TargetOptions& options);
 
 std::unique_ptr<Target> make_embedded_target();
+// Several targets of one org configuration each (`--target` repeated: sandbox
+// configurations or fake-org URLs, one per fixture): every scenario runs on
+// the first whose fixture fits it. Throws TargetError when `targets` is empty.
+std::unique_ptr<Target> make_routed_target(std::vector<std::unique_ptr<Target>> targets);
 std::unique_ptr<Target> make_url_target(const std::string& url, const TargetOptions& options);
 std::unique_ptr<Target> make_sandbox_target(const std::string& config_file,
                                             const TargetOptions& options);

@@ -92,6 +92,51 @@ oauth: {grant: client_credentials, client_id: local-client, client_secret: "${en
   }
 }
 
+TEST_CASE("repeated targets: each scenario runs on the org of its fixture", "[runner][targets]") {
+  // Two stand-in orgs, one described as the default org, one as nonprofit.
+  MiniOrg def, np;
+  TempDir dir;
+  setenv("RUNNER_TEST_SECRET", "local-secret", 1);
+  auto config = [&](const std::string& name, const MiniOrg& org, const std::string& fixture) {
+    return dir.write(name, "instance_url: " + org.url() +
+                               "\noauth: {grant: client_credentials, client_id: local-client, "
+                               "client_secret: \"${env:RUNNER_TEST_SECRET}\"}\nfixture: " +
+                               fixture + "\n");
+  };
+  std::vector<std::unique_ptr<Target>> targets;
+  targets.push_back(make_target(config("def.yaml", def, "default.yaml"), {}));
+  targets.push_back(make_target(config("np.yaml", np, "nonprofit.yaml"), {}));
+  auto routed = make_routed_target(std::move(targets));
+  CHECK(routed->describe() == "sandbox " + def.url() + " + sandbox " + np.url());
+
+  ScenarioResult on_np =
+      run_text(*routed,
+               "name: np\nfixture: nonprofit.yaml\nsteps: [{request: GET /Echo, expect: "
+               "{contract: false}}]\n");
+  INFO(on_np.error);
+  CHECK(on_np.outcome == Outcome::kPassed);
+  CHECK(np.tokens_issued() == 1);
+  CHECK(def.tokens_issued() == 0);
+  ScenarioResult on_def =
+      run_text(*routed, "name: d\nsteps: [{request: GET /Echo, expect: {contract: false}}]\n");
+  CHECK(on_def.outcome == Outcome::kPassed);
+  CHECK(def.tokens_issued() == 1);
+
+  // A fixture no target serves: skipped, naming every target's configuration.
+  ScenarioResult none = run_text(*routed,
+                                 "name: f\nfixture: fundraising.yaml\nsteps: [{request: "
+                                 "GET /Echo}]\n");
+  CHECK(none.outcome == Outcome::kSkipped);
+  CHECK(contains(none.skip_reason, "no --target fits its fixture"));
+  CHECK(contains(none.skip_reason, "describes the org as default.yaml"));
+  CHECK(contains(none.skip_reason, "describes the org as nonprofit.yaml"));
+  // The fitting target's own reasons still apply (admin steps).
+  ScenarioResult admin =
+      run_text(*routed, "name: a\nfixture: nonprofit.yaml\nsteps: [{clock: {advance: 1d}}]\n");
+  CHECK(admin.outcome == Outcome::kSkipped);
+  CHECK(contains(admin.skip_reason, "needs the fake's admin API"));
+}
+
 TEST_CASE("sandbox configuration mistakes are reported with positions", "[runner][targets]") {
   TempDir dir;
   const std::string config = dir.write("bad.yaml", R"(instance_url: ftp://x

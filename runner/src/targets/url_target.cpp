@@ -45,6 +45,10 @@ class UrlTarget final : public Target {
   }
 
   std::optional<std::string> skip_reason(const Scenario& s) const override {
+    return fixture_mismatch(s);
+  }
+
+  std::optional<std::string> fixture_mismatch(const Scenario& s) const override {
     if (served_fixture_.empty()) return std::nullopt;
     std::string wanted = base_name(FixtureCache::key(s));
     if (wanted == base_name(served_fixture_)) return std::nullopt;
