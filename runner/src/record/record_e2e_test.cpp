@@ -1,6 +1,7 @@
 // End to end: a fake-org over TLS as the upstream, a realistic flow through
 // the recording proxy with a plain HTTP client, the scenario written, and
-// replayed green against a fresh embedded fake with the same fixture.
+// replayed green against a fresh embedded fake with the same fixture and
+// against the same upstream (reset by URL, and as a sandbox).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -167,6 +168,31 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
   INFO(failures);
   CHECK(r.outcome == Outcome::kPassed);
   CHECK(r.steps.size() == 9);
+
+  // And against the same upstream it was recorded from: by URL (the fake is
+  // reset through its admin API first, as the url target does), then as a
+  // sandbox over TLS (OAuth and API only, the org as the recording left it).
+  auto same = make_target(po.upstream, TargetOptions{cert_file});
+  ScenarioResult again = run_text(*same, text);
+  failures.clear();
+  for (const auto& s : again.steps)
+    for (const auto& f : s.failures) failures += s.name + ": " + f.kind + ": " + f.message + "\n";
+  INFO("same upstream by URL: " << again.error << failures);
+  CHECK(again.outcome == Outcome::kPassed);
+  CHECK(again.steps.size() == 9);
+
+  setenv("RECORD_E2E_SECRET", "local-secret", 1);
+  const fs::path sandbox = dir.path / "sandbox.yaml";
+  std::ofstream(sandbox) << "instance_url: " << po.upstream
+                         << "\noauth: {grant: client_credentials, client_id: local-client, "
+                            "client_secret: \"${env:RECORD_E2E_SECRET}\"}\nca_file: cert.pem\n";
+  auto as_sandbox = make_target(sandbox.string(), {});
+  ScenarioResult third = run_text(*as_sandbox, text);
+  failures.clear();
+  for (const auto& s : third.steps)
+    for (const auto& f : s.failures) failures += s.name + ": " + f.kind + ": " + f.message + "\n";
+  INFO("same upstream as a sandbox: " << third.error << failures);
+  CHECK(third.outcome == Outcome::kPassed);
 }
 
 TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself",

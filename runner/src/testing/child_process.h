@@ -38,13 +38,31 @@ class ChildProcess {
     out_ = fdopen(fds[0], "r");
   }
   ~ChildProcess() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
+    if (!reaped_) {
+      kill(pid_, SIGTERM);
+      int status = 0;
+      waitpid(pid_, &status, 0);
+    }
     if (out_) fclose(out_);
   }
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
+
+  void signal(int sig) { kill(pid_, sig); }
+  // Blocks until the child exits; its exit status, or 128 + the signal that
+  // ended it.
+  int wait() {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    reaped_ = true;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  // The rest of the child's stdout, up to EOF.
+  std::string read_rest() {
+    std::string text;
+    for (int c = fgetc(out_); c != EOF; c = fgetc(out_)) text += static_cast<char>(c);
+    return text;
+  }
 
   // The next line of the child's stdout (blocks until it is written); "" at EOF.
   std::string read_line() {
@@ -56,6 +74,7 @@ class ChildProcess {
  private:
   pid_t pid_ = -1;
   FILE* out_ = nullptr;
+  bool reaped_ = false;
 };
 
 }  // namespace runner::testing
