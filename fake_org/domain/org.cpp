@@ -63,6 +63,13 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
   org_id_ = config_->org.org_id.empty() ? std::string("00D5J0000000Fak") : config_->org.org_id;
   if (auto id18 = to_id18(org_id_)) org_id_ = *id18;
   tokens_ = std::make_unique<TokenStore>(config_->auth, clock_, ids_, org_id_);
+  uint8_t key[32];
+  OsRandom().fill(key, sizeof key);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (uint8_t b : key) {
+    psp_callback_secret_ += kHex[b >> 4];
+    psp_callback_secret_ += kHex[b & 0xf];
+  }
 }
 
 Org::~Org() = default;

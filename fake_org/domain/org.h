@@ -2,8 +2,8 @@
 // One org: its configuration, clock, ids and records. An object, not a
 // global, so one process can later serve several orgs side by side.
 //
-// Locking rule: config is immutable; the clock and id generator are
-// internally thread-safe; records are guarded by RecordStore's own lock.
+// Locking rule: config and the PSP callback secret are immutable; the clock
+// and id generator are internally thread-safe; records are guarded by RecordStore's own lock.
 // TokenStore has its own lock. Org adds no lock of its own.
 #include <functional>
 #include <memory>
@@ -49,6 +49,10 @@ class Org {
   TokenStore& tokens() { return *tokens_; }
   IdempotencyStore& idempotency() { return idempotency_; }
   PspSessionStore& psp_sessions() { return psp_sessions_; }
+  // The simulated PSP's key for signing its callbacks (events/psp_signature.h):
+  // random at each start, from the OS (not the possibly seeded id generator),
+  // never shown; a reset keeps it.
+  const std::string& psp_callback_secret() const { return psp_callback_secret_; }
   // Where committed changes announce themselves (webhooks). Set once while
   // wiring, before requests arrive; a RecordingEventSink until then.
   EventSink& events() { return *events_; }
@@ -85,6 +89,7 @@ class Org {
   std::unique_ptr<TokenStore> tokens_;
   IdempotencyStore idempotency_;
   PspSessionStore psp_sessions_;
+  std::string psp_callback_secret_;
   std::unique_ptr<WebhookEngine> webhooks_;
   std::shared_ptr<EventSink> events_;  // feeds webhooks_, so it is destroyed first
   std::shared_ptr<WebhookEventSink> webhook_sink_;

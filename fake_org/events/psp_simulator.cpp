@@ -5,6 +5,8 @@
 #include <cctype>
 #include <random>
 
+#include "events/psp_signature.h"
+
 namespace fake_org {
 
 namespace {
@@ -125,7 +127,7 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
 }
 
 CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
-                                 const nlohmann::json& body) {
+                                 const nlohmann::json& body, const std::string& secret) {
   std::unique_ptr<httplib::ClientImpl> client;
   if (tls) {
     auto ssl = std::make_unique<httplib::SSLClient>(host, port);
@@ -137,7 +139,9 @@ CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
   client->set_connection_timeout(5);
   client->set_read_timeout(10);
   CallbackAnswer out;
-  auto r = client->Post("/psp/callback", body.dump(), "application/json");
+  const std::string payload = body.dump();  // the exact bytes signed and sent
+  httplib::Headers headers{{kPspSignatureHeader, psp_signature(secret, unix_now(), payload)}};
+  auto r = client->Post("/psp/callback", headers, payload, "application/json");
   if (!r) {
     out.error = httplib::to_string(r.error());
     return out;

@@ -73,9 +73,11 @@ struct CallbackAnswer {
   std::string raw;      // the raw body
 };
 
-// POST {scheme}://{host}:{port}/psp/callback. With tls the certificate is not
-// verified (the fake's own, often self-signed, certificate).
+// POST {scheme}://{host}:{port}/psp/callback, signed with `secret` (the
+// org's PSP key, events/psp_signature.h) as a real PSP signs its callbacks.
+// With tls the certificate is not verified (the fake's own, often
+// self-signed, certificate).
 CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
-                                 const nlohmann::json& body);
+                                 const nlohmann::json& body, const std::string& secret);
 
 }  // namespace fake_org

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "domain/collections.h"
+#include "events/psp_signature.h"
 #include "events/psp_simulator.h"
 #include "http/test_support.h"
 
@@ -301,4 +302,70 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   CHECK(profiles[0]["cpm__IBAN__c"] == "DE89370400440532013000");
   CHECK(profiles[0]["cpm__Payment_Method__c"] == "iDEAL");
   CHECK(admin_records(t, "cpm__Payment__c").size() == 1);
+}
+
+TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and changes nothing",
+          "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto c = create(t, intent({{"Name", "CreditCard"}}));
+  const std::string session = session_of(c);
+  const std::string body =
+      json{{"session", session},
+           {"payment_intent", c.pi},
+           {"outcome", "success"},
+           {"psp_reference", "psp_forged"},
+           {"card", {{"brand", "Visa"}, {"last4", "4242"}, {"exp_month", 12}, {"exp_year", 2030}}}}
+          .dump();
+  const std::string& key = t.org().psp_callback_secret();
+  CHECK(key.size() == 64);
+  struct Case {
+    const char* what;
+    std::string signature;  // empty: no header
+  };
+  const Case cases[] = {
+      {"unsigned", ""},
+      {"signed with another key", psp_signature("not the org's key", unix_now(), body)},
+      {"signed over another body", psp_signature(key, unix_now(), body + " ")},
+      {"stale", psp_signature(key, unix_now() - kPspSignatureTolerance - 60, body)},
+      {"malformed", "v1=forged"},
+  };
+  auto client = page_client(t);
+  for (const auto& k : cases) {
+    CAPTURE(k.what);
+    httplib::Headers headers;
+    if (!k.signature.empty()) headers.emplace(kPspSignatureHeader, k.signature);
+    auto r = client.Post("/psp/callback", headers, body, "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 401);
+    auto errors = json::parse(r->body, nullptr, false);
+    INFO(r->body);
+    REQUIRE(errors.contains("Errors"));
+    REQUIRE(errors["Errors"].size() == 1);
+    CHECK(errors["Errors"][0]["error_code"] == "999");
+    CHECK(errors["Errors"][0]["error_message"].get<std::string>().find(kPspSignatureHeader) !=
+          std::string::npos);
+  }
+  // Nothing changed: the installment is open, no payment, the session untouched.
+  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  CHECK(inst["cpm__Status__c"] == "Outstanding");
+  CHECK(admin_records(t, "cpm__Payment__c").empty());
+  CHECK(admin_records(t, "cpm__Payment_Profile__c").empty());
+  auto s = t.org().psp_sessions().get(session);
+  REQUIRE(s);
+  CHECK(s->status == "pending");
+  CHECK(s->attempts == 0);
+
+  // Signed with the org's key, the same callback is applied.
+  httplib::Headers signed_headers{{kPspSignatureHeader, psp_signature(key, unix_now(), body)}};
+  auto ok = client.Post("/psp/callback", signed_headers, body, "application/json");
+  REQUIRE(ok);
+  INFO(ok->body);
+  CHECK(ok->status == 200);
+  CHECK(admin_record(t, "cpm__Installment__c", c.installment)["cpm__Status__c"] == "Collected");
+}
+
+TEST_CASE("each org start has its own PSP key", "[psp]") {
+  TestOrg a(fixture("default.yaml"));
+  TestOrg b(fixture("default.yaml"));
+  CHECK(a.org().psp_callback_secret() != b.org().psp_callback_secret());
 }

@@ -1,6 +1,7 @@
 #include "http/psp_routes.h"
 
 #include "domain/collections.h"
+#include "events/psp_signature.h"
 #include "events/psp_simulator.h"
 #include "http/psp_pages.h"
 #include "http/responses.h"
@@ -49,8 +50,14 @@ PayerAction action_from_json(const nlohmann::json& b, std::string outcome) {
   return a;
 }
 
-// Applies the PSP's callback to the org's records.
+// Applies the PSP's callback to the org's records, once its signature shows
+// it came from the org's PSP; anything else is 401 and changes nothing.
 void handle_callback(Org& org, const httplib::Request& req, httplib::Response& res) {
+  const PspSignatureCheck check = verify_psp_signature(
+      org.psp_callback_secret(), req.get_header_value(kPspSignatureHeader), req.body, unix_now());
+  if (check != PspSignatureCheck::kValid)
+    return send_json(res, 401,
+                     errors_body({make_error(error_code::kUncategorised, "", describe(check))}));
   auto body = parse_json_body(req);
   if (!body.ok()) return send_errors(res, org.config(), body.errors());
   const auto& b = *body;
@@ -98,13 +105,14 @@ std::string form_value(const httplib::Request& req, const char* name) {
 }
 
 // The PSP calls the org back; with no TLS hint it tries HTTP, then HTTPS.
-CallbackAnswer call_org(const httplib::Request& req, std::optional<bool> tls,
+CallbackAnswer call_org(Org& org, const httplib::Request& req, std::optional<bool> tls,
                         const nlohmann::json& body) {
   std::string host = req.local_addr.empty() ? "127.0.0.1" : req.local_addr;
   if (host == "0.0.0.0" || host == "::") host = "127.0.0.1";
-  if (tls) return post_psp_callback(host, req.local_port, *tls, body);
-  auto a = post_psp_callback(host, req.local_port, false, body);
-  if (a.status == 0) a = post_psp_callback(host, req.local_port, true, body);
+  const std::string& key = org.psp_callback_secret();
+  if (tls) return post_psp_callback(host, req.local_port, *tls, body, key);
+  auto a = post_psp_callback(host, req.local_port, false, body, key);
+  if (a.status == 0) a = post_psp_callback(host, req.local_port, true, body, key);
   return a;
 }
 
@@ -112,7 +120,7 @@ CallbackAnswer call_org(const httplib::Request& req, std::optional<bool> tls,
 // browser where the org says (303 to SuccessURL/FailureURL).
 void finish_payer_action(Org& org, const httplib::Request& req, httplib::Response& res, bool tls,
                          const PspSession& s, const PayerAction& a) {
-  auto answer = call_org(req, tls, psp_callback_body(s, a, current_year(org)));
+  auto answer = call_org(org, req, tls, psp_callback_body(s, a, current_year(org)));
   if (answer.status == 404) return send_unknown_page(res, s.id);
   if (answer.status == 409) {
     auto now = org.psp_sessions().get(s.id);
@@ -227,7 +235,8 @@ void add_psp_admin_routes(Router& router, Org& org) {
                       "Card " + action.card_number +
                           " asks for a 3-D Secure challenge: add \"challenge\": \"pass\" (pays) "
                           "or \"fail\" (declines)")});
-    auto answer = call_org(c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));
+    auto answer =
+        call_org(org, c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));
     if (answer.status == 0)
       return send_errors(
           c.res, org.config(),

@@ -4,7 +4,9 @@
 //   POST /psp/checkout/{session}   the payer's form: action=pay|decline|cancel, card_number;
 //                                  the PSP calls back POST /psp/callback over HTTP, then
 //                                  303 to SuccessURL/FailureURL?payment_intent=pi_...
-//   POST /psp/callback             the PSP -> org callback: applies complete/decline/cancel
+//   POST /psp/callback             the PSP -> org callback: applies complete/decline/cancel;
+//                                  only when signed by the org's PSP (X-PSP-Signature,
+//                                  events/psp_signature.h), else 401 with Errors, no change
 // and on the admin API (mounted under /__admin):
 //   POST /psp/{session}/complete   {"outcome":"success"|"failure"|"cancel", card fields...}
 //                                  the headless driver: same callback path; answers
