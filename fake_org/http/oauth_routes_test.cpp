@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/crypto.h"
+#include "events/contract_monitor.h"
+#include "http/server.h"
 
 using namespace fake_org;
 using namespace fake_org::http;
@@ -56,11 +58,15 @@ struct OAuthServer {
   std::thread thread;
   int port = 0;
 
+  // Checked against the contracts like every other server of the tests.
+  std::shared_ptr<ContractMonitor> monitor = std::make_shared<ContractMonitor>();
+
   explicit OAuthServer(bool sandbox = false)
       : config(test_config(sandbox)),
         tokens(config.auth, clock, std::make_shared<IdGenerator>(std::make_shared<SeededRandom>(7)),
                config.org.org_id) {
     server.set_tcp_nodelay(true);
+    install_contract_check(server, monitor);
     register_oauth_routes(server, OAuthContext{&config, &tokens, [this](const httplib::Request&) {
                                                  return instance_url();
                                                }});
@@ -80,6 +86,8 @@ struct OAuthServer {
   ~OAuthServer() {
     server.stop();
     thread.join();
+    INFO("contract violations:\n" << monitor->recent().dump(2));
+    CHECK(monitor->violations() == 0);
   }
 
   std::string instance_url() const { return "http://127.0.0.1:" + std::to_string(port); }

@@ -18,12 +18,14 @@ struct Process {
   FILE* out = nullptr;
   std::string first_line;
 
-  explicit Process(std::vector<std::string> args) {
+  // `stderr_file`: where the child's standard error goes (inherited if empty).
+  explicit Process(std::vector<std::string> args, const std::string& stderr_file = "") {
     int fds[2];
     REQUIRE(pipe(fds) == 0);
     pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
+      if (!stderr_file.empty() && !std::freopen(stderr_file.c_str(), "w", stderr)) _exit(126);
       dup2(fds[1], 1);
       close(fds[0]);
       close(fds[1]);
@@ -53,6 +55,32 @@ struct Process {
 };
 
 const std::string kBinary = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+
+std::string read_file(const std::string& path) {
+  std::string out;
+  if (FILE* f = std::fopen(path.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    std::fclose(f);
+  }
+  return out;
+}
+
+std::string client_token(httplib::Client& c) {
+  auto r = c.Post("/services/oauth2/token", httplib::Params{{"grant_type", "client_credentials"},
+                                                            {"client_id", "local-client"},
+                                                            {"client_secret", "local-secret"}});
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  return nlohmann::json::parse(r->body)["access_token"].get<std::string>();
+}
+
+// A payment method the org does not have: error code 200 (wrong data).
+const char* kUnknownMethodBody = R"({"SuccessURL":"https://shop.example/thanks",
+  "FailureURL":"https://shop.example/sorry","OneTime":{"Amount":25},
+  "Payer":{"Contact":{"CrmFields":{"FirstName":"Ada","LastName":"Lovelace","Email":"ada@example.org"}}},
+  "PaymentMethod":{"Name":"NoSuchMethod"}})";
 
 }  // namespace
 
@@ -117,4 +145,59 @@ TEST_CASE("fake-org serves HTTPS with --tls-cert and --tls-key", "[process][tls]
     CHECK(p.stop(SIGINT) == 0);
   }
   if (std::system(("rm -rf " + dir).c_str()) != 0) WARN("could not remove " << dir);
+}
+
+TEST_CASE("fake-org --check-contracts catches a deliberately broken response, even when quiet",
+          "[process][contracts]") {
+  // An org that answers wrong data with 418, a status no contract lists.
+  const std::string dir = "/tmp/fake-org-contracts-" + std::to_string(getpid());
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  {
+    FILE* f = std::fopen((dir + "/broken.yaml").c_str(), "w");
+    REQUIRE(f);
+    std::fputs("extends: default.yaml\norg:\n  error_status: {\"200\": 418}\n", f);
+    std::fclose(f);
+  }
+  Process p({kBinary, "--port", "0", "--log-level", "quiet", "--check-contracts", "--fixture",
+             dir + "/broken.yaml"},
+            dir + "/stderr.txt");
+  REQUIRE(p.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+  httplib::Client c("127.0.0.1", p.port());
+  const std::string token = client_token(c);
+  auto r = c.Post("/services/apexrest/cpm/v2/PaymentIntent", {{"Authorization", "Bearer " + token}},
+                  kUnknownMethodBody, "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 418);
+  auto health = c.Get("/__admin/health");
+  REQUIRE(health);
+  CHECK(nlohmann::json::parse(health->body)["contract_violations"] == 1);
+  int status = p.stop(SIGTERM);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
+  const std::string err = read_file(dir + "/stderr.txt");
+  INFO(err);
+  CHECK(err.find("CONTRACT VIOLATION: POST /services/apexrest/cpm/v2/PaymentIntent -> 418") !=
+        std::string::npos);
+  CHECK(err.find("HTTP 418 is not in the strict contract") != std::string::npos);
+  CHECK(err.find("1 contract violation(s)") != std::string::npos);
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}
+
+TEST_CASE("fake-org --check-contracts exits 0 when every response kept the contract",
+          "[process][contracts]") {
+  Process p({kBinary, "--port", "0", "--log-level", "quiet", "--check-contracts"});
+  REQUIRE(p.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+  httplib::Client c("127.0.0.1", p.port());
+  const std::string token = client_token(c);
+  auto r = c.Post("/services/apexrest/cpm/v2/PaymentIntent", {{"Authorization", "Bearer " + token}},
+                  kUnknownMethodBody, "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 422);
+  auto pm =
+      c.Get("/services/apexrest/cpm/v2/PaymentMethods", {{"Authorization", "Bearer " + token}});
+  REQUIRE(pm);
+  CHECK(pm->status == 200);
+  int status = p.stop(SIGTERM);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

@@ -82,6 +82,38 @@ bool under(std::string_view path, std::string_view base) {
 
 }  // namespace
 
+namespace {
+
+// httplib compresses the body (for a client's Accept-Encoding) before the
+// post-routing handler runs; the contract is about the JSON, so undo that.
+std::string decoded_body(const httplib::Response& res) {
+  const std::string encoding = res.get_header_value("Content-Encoding");
+  std::unique_ptr<httplib::detail::decompressor> d;
+  if (encoding == "gzip" || encoding == "deflate")
+    d = std::make_unique<httplib::detail::gzip_decompressor>();
+  else if (encoding == "br")
+    d = std::make_unique<httplib::detail::brotli_decompressor>();
+  else
+    return res.body;
+  std::string out;
+  bool ok = d->is_valid() &&
+            d->decompress(res.body.data(), res.body.size(), [&out](const char* data, size_t n) {
+              out.append(data, n);
+              return true;
+            });
+  return ok ? out : res.body;
+}
+
+}  // namespace
+
+void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMonitor> monitor) {
+  server.set_post_routing_handler(
+      [monitor = std::move(monitor)](const httplib::Request& req, httplib::Response& res) {
+        if (req.path.rfind("/__admin", 0) == 0) return;  // the fake's own API has no contract
+        monitor->check_response(req.method, req.path, res.status, decoded_body(res));
+      });
+}
+
 Server::Server(std::shared_ptr<Org> org, ServerOptions options)
     : org_(std::move(org)), options_(std::move(options)) {}
 
@@ -122,10 +154,7 @@ void Server::configure() {
     // A violation is an error: logged whatever the log level.
     auto monitor = std::make_shared<ContractMonitor>(true);
     org.set_contract_monitor(monitor);
-    s.set_post_routing_handler([monitor](const httplib::Request& req, httplib::Response& res) {
-      if (req.path.rfind("/__admin", 0) == 0) return;  // the fake's own API has no contract
-      monitor->check_response(req.method, req.path, res.status, res.body);
-    });
+    install_contract_check(s, monitor);
   }
   register_oauth_routes(
       s, OAuthContext{&org.config(), &org.tokens(),

@@ -17,6 +17,10 @@ namespace httplib {
 class Server;
 }
 
+namespace fake_org {
+class ContractMonitor;
+}
+
 namespace fake_org::http {
 
 enum class LogLevel { kQuiet, kError, kInfo, kDebug };
@@ -32,6 +36,10 @@ struct ServerOptions {
   LogLevel log_level = LogLevel::kInfo;
   bool check_contracts = false;  // validate every response and webhook against contracts/
 };
+
+// Validates every response `server` sends, except the admin API's, with
+// `monitor` (`--check-contracts`; also what the OAuth tests' own server uses).
+void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMonitor> monitor);
 
 class Server {
  public:

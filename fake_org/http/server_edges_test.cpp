@@ -125,3 +125,23 @@ TEST_CASE("a known path with the wrong method gets 405, Allow and a JSON body", 
   CHECK(t.send("PUT", "/__admin/no-such-thing", "{}").status == 404);
   CHECK(t.send("GET", "/services/oauth2/no-such-thing", "").status == 404);
 }
+
+TEST_CASE("the contract self-check reads compressed responses", "[http][contracts]") {
+  // httplib compresses "application/json" bodies (the token endpoint's) for a
+  // client that accepts it, before the self-check sees them. TestOrg's
+  // destructor fails the test on any violation the monitor saw.
+  TestOrg t(fixture("default.yaml"));
+  t.client().set_decompress(false);  // to see the Content-Encoding the server chose
+  for (const char* encoding : {"gzip", "br"}) {
+    auto r =
+        t.client().Post("/services/oauth2/token", httplib::Headers{{"Accept-Encoding", encoding}},
+                        httplib::Params{{"grant_type", "client_credentials"},
+                                        {"client_id", "local-client"},
+                                        {"client_secret", "local-secret"}});
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    CHECK(r->get_header_value("Content-Encoding") == encoding);
+  }
+  REQUIRE(t.org().contract_monitor() != nullptr);
+  CHECK(t.org().contract_monitor()->violations() == 0);
+}

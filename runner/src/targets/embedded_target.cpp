@@ -2,14 +2,39 @@
 // ephemeral loopback port, configured by the scenario's fixture. Scenarios
 // never share records, so they run in parallel.
 #include "embedded.h"
+#include "events/contract_monitor.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
 
 namespace runner {
 namespace {
 
+// A scenario during which the fake sent something outside the strict
+// contract (a response, or a webhook the scenario never awaited) fails with
+// the monitor's reports: the fake is the project's statement of the contract.
+std::string contract_self_check(fake_org::EmbeddedOrg& org) {
+  const fake_org::ContractMonitor* monitor = org.org().contract_monitor();
+  if (!monitor || monitor->violations() == 0) return "";
+  std::string text = "the embedded fake org broke its own contract " +
+                     std::to_string(monitor->violations()) +
+                     " time(s) during this scenario (fix the fake or contracts/schemas):";
+  for (const auto& v : monitor->recent()) {
+    text += "\n  " + v.value("what", std::string()) + "\n";
+    std::string report = v.value("report", std::string());
+    for (size_t at = 0; at < report.size();) {
+      size_t end = report.find('\n', at);
+      if (end == std::string::npos) end = report.size();
+      text += "    " + report.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+  }
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 class EmbeddedTarget final : public Target {
  public:
+  explicit EmbeddedTarget(bool self_check) : self_check_(self_check) {}
   std::string describe() const override { return "embedded"; }
   bool parallel() const override { return true; }
   contracts::Profile default_profile() const override { return contracts::Profile::kStrict; }
@@ -23,7 +48,9 @@ class EmbeddedTarget final : public Target {
     if (!config) throw TargetError("fixture " + FixtureCache::key(scenario) + " is not loaded");
     std::shared_ptr<fake_org::EmbeddedOrg> org;
     try {
-      org = fake_org::EmbeddedOrg::start(*config);
+      fake_org::EmbeddedOptions options;
+      options.check_contracts = self_check_;
+      org = fake_org::EmbeddedOrg::start(*config, std::move(options));
     } catch (const std::exception& e) {
       throw TargetError(std::string("cannot start the embedded fake org: ") + e.what());
     }
@@ -32,17 +59,22 @@ class EmbeddedTarget final : public Target {
     sc.api_base = org->api_base();
     sc.admin = true;
     auto tokens = fixture_client_credentials(*config, sc.instance_url, sc.tls);
-    return std::make_unique<OrgSession>(sc, tokens, org);
+    auto session = std::make_unique<OrgSession>(sc, tokens, org);
+    // The session keeps the org alive, so the raw pointer outlives the check.
+    if (self_check_)
+      session->set_self_check([raw = org.get()] { return contract_self_check(*raw); });
+    return session;
   }
 
  private:
   FixtureCache fixtures_;
+  bool self_check_;
 };
 
 }  // namespace
 
-std::unique_ptr<Target> make_embedded_target() {
-  return std::make_unique<EmbeddedTarget>();
+std::unique_ptr<Target> make_embedded_target(bool contract_self_check) {
+  return std::make_unique<EmbeddedTarget>(contract_self_check);
 }
 
 }  // namespace runner

@@ -2,6 +2,7 @@
 // One scenario's connection to an org: where its API and OAuth endpoints are,
 // the runner's bearer token, and the fake's admin API when there is one.
 // Used by one thread (the scenario's); the TokenProvider may be shared.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,12 @@ class OrgSession {
   std::string today();
   std::string now();
 
+  // The serving org's own contract self-check (the embedded fake's monitor):
+  // what it recorded so far, "" when nothing. Orgs that cannot tell have none.
+  using SelfCheck = std::function<std::string()>;
+  void set_self_check(SelfCheck check) { self_check_ = std::move(check); }
+  std::string self_check() const { return self_check_ ? self_check_() : std::string(); }
+
  private:
   // Declared first so it is destroyed last: the org must outlive every
   // client connection to it, or its server waits out their keep-alive.
@@ -58,6 +65,7 @@ class OrgSession {
   SessionConfig config_;
   std::shared_ptr<TokenProvider> tokens_;
   HttpClient http_;
+  SelfCheck self_check_;
 };
 
 }  // namespace runner

@@ -51,7 +51,10 @@ struct SandboxUpstream {
 };
 SandboxUpstream read_sandbox_upstream(const std::string& config_file, const TargetOptions& options);
 
-std::unique_ptr<Target> make_embedded_target();
+// `contract_self_check`: the embedded fake validates what it sends against
+// the strict contracts and a violation fails the scenario (off for parity,
+// which compares orgs that break the contract on purpose).
+std::unique_ptr<Target> make_embedded_target(bool contract_self_check = true);
 // Several targets of one org configuration each (`--target` repeated: sandbox
 // configurations or fake-org URLs, one per fixture): every scenario runs on
 // the first whose fixture fits it. Throws TargetError when `targets` is empty.

@@ -189,6 +189,45 @@ steps:
   CHECK(errors[0].message.find("embedded fixtures: ") != std::string::npos);
 }
 
+TEST_CASE("embedded target: a contract violation by the fake fails the scenario readably",
+          "[runner][targets][contracts]") {
+  // An org answering wrong data with 418, a status no contract lists; the
+  // step itself accepts it (contract: false), so only the fake's own monitor
+  // can fail the scenario. The same step on the default org passes.
+  TempDir dir;
+  dir.write("broken.yaml", "extends: default.yaml\norg:\n  error_status: {\"200\": 418}\n");
+  const std::string scenario = R"(
+steps:
+  - request:
+      method: POST
+      path: /PaymentIntent
+      json: {SuccessURL: "https://shop.example/ok", FailureURL: "https://shop.example/ko",
+             OneTime: {Amount: 5}, PaymentMethod: {Name: NoSuchMethod},
+             Payer: {Contact: {CrmFields: {FirstName: Ada, LastName: Lovelace}}}}
+    expect: {status: [418, 422], contract: false}
+)";
+  LoadResult broken = load_scenario_file(dir.write(
+      "broken_org.yaml", "name: the fake breaks its contract\nfixture: broken.yaml" + scenario));
+  LoadResult fine =
+      load_scenario_file(dir.write("fine_org.yaml", "name: the fake keeps it" + scenario));
+  REQUIRE(broken.ok());
+  REQUIRE(fine.ok());
+  auto target = make_target("embedded", {});
+  REQUIRE(target->prepare({&*broken.scenario, &*fine.scenario}).empty());
+  RunResult r = run_suite({*broken.scenario, *fine.scenario}, *target, {});
+  REQUIRE(r.scenarios.size() == 2);
+  const ScenarioResult& s = r.scenarios[0];
+  INFO(s.error);
+  CHECK(s.outcome == Outcome::kFailed);
+  REQUIRE(s.steps.size() == 1);
+  CHECK(s.steps[0].outcome == Outcome::kPassed);
+  CHECK(contains(s.error, "the embedded fake org broke its own contract 1 time(s)"));
+  CHECK(contains(s.error, "POST /services/apexrest/cpm/v2/PaymentIntent -> 418"));
+  CHECK(contains(s.error, "HTTP 418 is not in the strict contract"));
+  INFO(r.scenarios[1].error);
+  CHECK(r.scenarios[1].outcome == Outcome::kPassed);
+}
+
 TEST_CASE(
     "the suite passes against a separately started fake-org, as a sandbox over TLS and by URL",
     "[runner][targets][process]") {

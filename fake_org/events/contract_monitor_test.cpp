@@ -1,0 +1,58 @@
+// What the fake's contract self-check counts: a body that breaks its schema,
+// a body that is not JSON on a route of the contract, and a status the
+// contract has no schema for; pages and redirects outside it are not counted.
+#include "events/contract_monitor.h"
+
+#include <catch2/catch.hpp>
+
+using fake_org::ContractMonitor;
+
+namespace {
+const std::string kApi = "/services/apexrest/cpm/v2";
+const std::string kPlatform404 =
+    R"([{"message":"Could not find a match for URL","errorCode":"NOT_FOUND"}])";
+}  // namespace
+
+TEST_CASE("the monitor counts a body that is not JSON on a route of the contract",
+          "[contracts][monitor]") {
+  ContractMonitor m(false);
+  m.check_response("GET", kApi + "/PaymentMethods", 200, "<html>PaymentMethods</html>");
+  CHECK(m.violations() == 1);
+  m.check_response("POST", "/services/oauth2/token", 200, "access_token=x");
+  CHECK(m.violations() == 2);
+  m.check_response("GET", kApi + "/NoSuchThing", 404, "not found");  // under the API base
+  CHECK(m.violations() == 3);
+  auto recent = m.recent();
+  REQUIRE(recent.size() == 3);
+  CHECK(recent[0]["what"] == "GET " + kApi + "/PaymentMethods -> 200");
+  CHECK(recent[0]["report"].get<std::string>().find("not JSON") != std::string::npos);
+}
+
+TEST_CASE("the monitor leaves pages and redirects outside the contract alone",
+          "[contracts][monitor]") {
+  ContractMonitor m(false);
+  m.check_response("GET", "/services/oauth2/authorize", 200, "<!doctype html><p>Allow?</p>");
+  m.check_response("POST", "/services/oauth2/authorize", 302, "");
+  m.check_response("GET", "/psp/checkout/abc", 200, "<!doctype html>");
+  m.check_response("GET", "/favicon.ico", 404, kPlatform404);
+  CHECK(m.violations() == 0);
+}
+
+TEST_CASE("the monitor counts a status the contract has no schema for", "[contracts][monitor]") {
+  ContractMonitor m(false);
+  const std::string errors = R"({"Errors":[{"error_code":"200","error_message":"x"}]})";
+  m.check_response("POST", kApi + "/PaymentIntent", 422, errors);  // in the contract
+  CHECK(m.violations() == 0);
+  m.check_response("POST", kApi + "/PaymentIntent", 418, errors);
+  CHECK(m.violations() == 1);
+  CHECK(m.recent()[0]["report"].get<std::string>().find("HTTP 418 is not in the strict contract") !=
+        std::string::npos);
+  m.check_response("POST", "/services/oauth2/token", 503,
+                   R"({"error":"server_error","error_description":"x"})");
+  CHECK(m.violations() == 2);
+  // A wrong method on a known OAuth path answers the platform's 405: in the contract.
+  m.check_response("GET", "/services/oauth2/token", 405,
+                   R"([{"message":"HTTP Method 'GET' not allowed. Allowed are POST",)"
+                   R"("errorCode":"METHOD_NOT_ALLOWED"}])");
+  CHECK(m.violations() == 2);
+}
