@@ -3,6 +3,10 @@
 namespace fake_org {
 
 std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, EmbeddedOptions options) {
+  // Quiet means quiet: the host (the runner, a test) owns the console, and
+  // webhooks still pending when a scenario's org stops are expected there.
+  if (!options.deps.notice && options.log_level == http::LogLevel::kQuiet)
+    options.deps.notice = [](const std::string&) {};
   auto org = Org::create(config, options.deps);
   if (!org.ok()) {
     std::string msg = "cannot create the org from " + config.source_name + ":";

@@ -16,7 +16,8 @@ struct EmbeddedOptions {
   int threads = 16;
   std::string tls_cert_file, tls_key_file;
   bool check_contracts = true;  // every response and webhook against the strict contracts
-  OrgDeps deps;                 // clock and randomness, for tests
+  OrgDeps deps;                 // clock and randomness, for tests; with kQuiet and no
+                                // deps.notice, the org's notices are dropped
 };
 
 class EmbeddedOrg {

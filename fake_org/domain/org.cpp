@@ -48,6 +48,7 @@ Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
   org->webhooks_ = std::make_unique<WebhookEngine>(
       cfg->webhooks, cfg->remote_sites, org->clock_,
       deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random);
+  if (deps.notice) org->webhooks_->set_notice(deps.notice);
   org->webhook_sink_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
   org->events_ = org->webhook_sink_;
   if (auto s = org->seed(); !s.ok()) return s.errors();

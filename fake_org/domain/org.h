@@ -30,6 +30,8 @@ struct OrgDeps {
   std::shared_ptr<RandomSource> random;     // default: OsRandom
   // Makes the webhook engine's HTTP sender; default: real HTTP (cpp-httplib).
   std::function<std::unique_ptr<WebhookSender>()> webhook_sender;
+  // The org's own notices (webhook deliveries abandoned at shutdown); default stderr.
+  std::function<void(const std::string&)> notice;
 };
 
 class Org {

@@ -60,9 +60,17 @@ WebhookEngine::~WebhookEngine() {
   }
   work_cv_.notify_all();
   for (auto& t : workers_) t.join();
-  if (abandoned > 0)
-    std::cerr << "webhooks: " << abandoned << " pending deliver" << (abandoned == 1 ? "y" : "ies")
-              << " abandoned at shutdown\n";
+  if (abandoned == 0) return;
+  const std::string line = "webhooks: " + std::to_string(abandoned) + " pending deliver" +
+                           (abandoned == 1 ? "y" : "ies") + " abandoned at shutdown";
+  if (notice_)
+    notice_(line);
+  else
+    std::cerr << line << "\n";
+}
+
+void WebhookEngine::set_notice(Notice notice) {
+  notice_ = std::move(notice);
 }
 
 std::string WebhookEngine::enqueue(WebhookEvent event) {

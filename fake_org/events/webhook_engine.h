@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -69,8 +70,15 @@ class WebhookEngine {
                 std::shared_ptr<const Clock> clock, std::unique_ptr<WebhookSender> sender,
                 std::shared_ptr<RandomSource> random, int workers = 2);
   // Stops the workers after their current attempt; pending deliveries are
-  // abandoned and counted on stderr.
+  // abandoned and counted through the notice sink (stderr by default).
   ~WebhookEngine();
+
+  // Where the engine's own notices go (one line each, no newline): the
+  // deliveries abandoned at shutdown. nullptr: stderr. A host with its own
+  // console (the runner's embedded org) routes or drops them, so they do not
+  // interleave with its report. Call before the engine is used.
+  using Notice = std::function<void(const std::string&)>;
+  void set_notice(Notice notice);
   WebhookEngine(const WebhookEngine&) = delete;
   WebhookEngine& operator=(const WebhookEngine&) = delete;
 
@@ -149,6 +157,8 @@ class WebhookEngine {
   const std::unique_ptr<WebhookSender> sender_;
   const std::shared_ptr<RandomSource> random_;
   IdGenerator ids_;  // thread-safe on its own
+
+  Notice notice_;  // set before use; read in the destructor
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;

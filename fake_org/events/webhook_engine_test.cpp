@@ -217,7 +217,11 @@ TEST_CASE("shutting down abandons a waiting retry without waiting for it", "[web
   REQUIRE(eventually([&] { return (*engine->event(id))["attempts"].size() == 1; }));
   CHECK_FALSE(engine->wait_idle(0ms));
   CHECK(fake->calls().size() == 1);
+  std::vector<std::string> notices;
+  engine->set_notice([&](const std::string& line) { notices.push_back(line); });
   engine = nullptr;  // returns although the retry is an hour away (the sender goes with it)
+  // Counted through the notice sink, not printed over the host's console.
+  CHECK(notices == std::vector<std::string>{"webhooks: 1 pending delivery abandoned at shutdown"});
 }
 
 TEST_CASE("URLs outside the permitted remote sites are blocked, never sent", "[webhooks]") {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <unistd.h>
@@ -120,4 +121,39 @@ TEST_CASE("CLI: --list, --tag and --shard select", "[runner][cli]") {
   for (const std::string name :
        {"informational", "oauth_and_clock", "wrong_expectation", "psp_unknown"})
     CHECK((a.out.find(name) != std::string::npos) != (b.out.find(name) != std::string::npos));
+}
+
+TEST_CASE("CLI: webhooks the fake still had pending at a scenario's end stay off the console",
+          "[runner][cli]") {
+  // The intent's webhook URL refuses connections, so its deliveries are
+  // waiting for a retry when the scenario's org stops. The fake's notice
+  // about them must not interleave with the console report.
+  const std::string file = std::filesystem::temp_directory_path().string() + "/runner_cli_hooks_" +
+                           std::to_string(::getpid()) + ".yaml";
+  std::ofstream(file) << R"(name: leaves webhooks pending
+steps:
+  - request:
+      method: POST
+      path: /PaymentIntent
+      json:
+        SuccessURL: https://shop.example/ok
+        FailureURL: https://shop.example/ko
+        WebhookURL: http://127.0.0.1:9/refused
+        Payer: {Contact: {CrmFields: {LastName: Hooks}}}
+        OneTime: {Amount: 5}
+        PaymentMethod: {Name: CreditCard}
+)";
+  std::ostringstream captured;
+  std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+  RunOptions o;
+  o.paths = {file};
+  Run r = run(o);
+  std::cerr.rdbuf(old);
+  std::filesystem::remove(file);
+  INFO(r.out << r.err << captured.str());
+  CHECK(r.code == 0);
+  CHECK(r.out.find("abandoned") == std::string::npos);
+  CHECK(r.err.find("abandoned") == std::string::npos);
+  CHECK(captured.str().find("abandoned") == std::string::npos);
+  CHECK(r.last_line() == "1 passed, 0 failed, 0 skipped");
 }
