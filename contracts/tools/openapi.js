@@ -465,7 +465,7 @@ const document = {
     securitySchemes: {
       production: {
         type: 'oauth2',
-        description: 'Web server flow of a production org (spec 5.3); token at {instance_url}/services/oauth2/token.',
+        description: 'Web server flow of a production org (spec 5.3); token at {instance_url}/services/oauth2/token. fake-org serves this login host locally as {instance_url}/login/services/oauth2/authorize.',
         flows: {
           authorizationCode: {
             authorizationUrl: 'https://login.crm.example/services/oauth2/authorize',
@@ -477,7 +477,7 @@ const document = {
       },
       sandbox: {
         type: 'oauth2',
-        description: 'Web server flow of a sandbox org (spec 5.3); token at {instance_url}/services/oauth2/token.',
+        description: 'Web server flow of a sandbox org (spec 5.3); token at {instance_url}/services/oauth2/token. fake-org serves this login host locally as {instance_url}/test/services/oauth2/authorize.',
         flows: {
           authorizationCode: {
             authorizationUrl: 'https://test.crm.example/services/oauth2/authorize',

@@ -34,7 +34,7 @@ std::string render_approval_page(const ApprovalPage& p) {
   body += "<h1>Allow access?</h1>\n";
   body += "<p><strong>" + html_escape(p.app_name) + "</strong> is asking to access the org.</p>\n";
   body += "<p>Scope: <code>" + html_escape(p.scope) + "</code> (full access)</p>\n";
-  body += "<form method=\"post\" action=\"/services/oauth2/authorize\">\n";
+  body += "<form method=\"post\" action=\"" + html_escape(p.action) + "\">\n";
   body += hidden("response_type", p.response_type);
   body += hidden("client_id", p.client_id);
   body += hidden("redirect_uri", p.redirect_uri);

@@ -167,7 +167,9 @@ void token_response(const OAuthContext& ctx, const httplib::Request& req, const 
                     httplib::Response& res) {
   std::string instance_url = ctx.instance_url(req);
   std::string org_id = to_id18(ctx.tokens->org_id()).value_or(ctx.tokens->org_id());
-  std::string id = instance_url + "/id/" + org_id + "/" + ctx.tokens->user_id();
+  // The identity URL lives on the org's login host (production or sandbox).
+  std::string id = instance_url + login_host_path(ctx.config->org.sandbox) + "/id/" + org_id + "/" +
+                   ctx.tokens->user_id();
   std::string issued_at = std::to_string(token.issued_at.time_since_epoch().count());
   // The platform's field order.
   nlohmann::ordered_json body;
@@ -276,6 +278,7 @@ void handle_authorize_page(const OAuthContext& ctx, const httplib::Request& req,
   page.redirect_uri = get(form, "redirect_uri");
   page.state = get(form, "state");
   page.requested_scope = get(form, "scope");
+  page.action = req.path;
   no_cache(res);
   res.status = 200;
   res.set_content(render_approval_page(page), kHtmlType);
@@ -306,7 +309,26 @@ void handle_authorize_decision(const OAuthContext& ctx, const httplib::Request& 
   }
 }
 
+// A login host of the other kind of org (production vs sandbox): the app
+// does not exist there, so the platform answers invalid_client_id. True when
+// it answered.
+bool wrong_login_host(const OAuthContext& ctx, bool sandbox_host, const httplib::Request& req,
+                      httplib::Response& res) {
+  const bool sandbox_org = ctx.config->org.sandbox;
+  if (sandbox_org == sandbox_host) return false;
+  html_error(res, "invalid_client_id",
+             std::string("client identifier invalid: this org is a ") +
+                 (sandbox_org ? "sandbox" : "production") + " org; authorize at " +
+                 ctx.instance_url(req) + login_host_path(sandbox_org) +
+                 "/services/oauth2/authorize");
+  return true;
+}
+
 }  // namespace
+
+std::string login_host_path(bool sandbox) {
+  return sandbox ? "/test" : "/login";
+}
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
   server.Get("/services/oauth2/authorize",
@@ -326,6 +348,16 @@ void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
   server.Post("/services/oauth2/revoke", revoke);
   server.Get("/services/oauth2/revoke", revoke);
   answer_other_methods_with_405(server, "/services/oauth2/authorize", "GET, POST");
+  for (bool sandbox_host : {false, true}) {
+    const std::string path = login_host_path(sandbox_host) + "/services/oauth2/authorize";
+    server.Get(path, [ctx, sandbox_host](const httplib::Request& req, httplib::Response& res) {
+      if (!wrong_login_host(ctx, sandbox_host, req, res)) handle_authorize_page(ctx, req, res);
+    });
+    server.Post(path, [ctx, sandbox_host](const httplib::Request& req, httplib::Response& res) {
+      if (!wrong_login_host(ctx, sandbox_host, req, res)) handle_authorize_decision(ctx, req, res);
+    });
+    answer_other_methods_with_405(server, path, "GET, POST");
+  }
   answer_other_methods_with_405(server, "/services/oauth2/token", "POST");
   answer_other_methods_with_405(server, "/services/oauth2/revoke", "GET, POST");
 }

@@ -9,8 +9,14 @@
 // Hosts: the real platform authorizes at login.salesforce.com for production
 // orgs and at test.salesforce.com for sandboxes (the spec's {auth_url} and
 // {sandbox_auth_url}), and issues tokens at the org's instance URL. The fake
-// serves both kinds of org, and every endpoint, on its own address; the
-// sandbox flag only shows on the approval page.
+// serves both login hosts locally as path prefixes of its own address:
+//   {instance}/login/services/oauth2/authorize   production ({auth_url})
+//   {instance}/test/services/oauth2/authorize    sandbox ({sandbox_auth_url})
+// The fixture's org.sandbox says which kind the org is; the other login host
+// answers as the platform does for a client it does not know there
+// (invalid_client_id), and the token response's `id` names the org's own
+// login host. {instance}/services/oauth2/authorize (My Domain style) serves
+// either kind.
 //
 // Token endpoint parameters come from an application/x-www-form-urlencoded
 // body (or, when there is no body, the query string, which the platform also
@@ -35,6 +41,9 @@ struct OAuthContext {
 };
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx);
+
+// "/login" for a production org, "/test" for a sandbox: the local login host.
+std::string login_host_path(bool sandbox);
 
 // The grant behind "Authorization: Bearer <token>" (scheme case-insensitive;
 // the platform's "OAuth <token>" is accepted too); nullopt when the header is

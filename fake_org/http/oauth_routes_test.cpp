@@ -266,7 +266,8 @@ TEST_CASE("web server flow: approve, exchange, refresh, revoke", "[oauth]") {
   json body = json::parse(exchanged->body);
   std::string issued_at =
       std::to_string((start_time() + Millis(90 * 1000)).time_since_epoch().count());
-  std::string id = org.instance_url() + "/id/" + org.config.org.org_id + "/0055J0000000001QAA";
+  std::string id =
+      org.instance_url() + "/login/id/" + org.config.org.org_id + "/0055J0000000001QAA";
   CHECK(body.size() == 8);
   CHECK(body["access_token"].get<std::string>().rfind(std::string(kOrgId15) + "!", 0) == 0);
   CHECK(body["refresh_token"].get<std::string>().size() == 48);
