@@ -245,7 +245,7 @@ class Run {
     tx_.put(r);
     ++summary.installments_created;
     events.push_back({event_type::kInstallmentCreated, pi, r.text(fi::kWebhookUrl),
-                      installment_view(org_, tx_, r)});
+                      installment_webhook_view(org_, tx_, r)});
     return r;
   }
 

@@ -162,7 +162,7 @@ std::string collect_installment(Org& org, Transaction& tx, Record& inst, const P
   inst.modified = now;
   tx.put(inst);
   events.push_back({event_type::kInstallmentStatusChange, inst.text(f::kPaymentIntentId),
-                    inst.text(f::kWebhookUrl), installment_view(org, tx, inst)});
+                    inst.text(f::kWebhookUrl), installment_webhook_view(org, tx, inst)});
   return pay.id;
 }
 
@@ -177,7 +177,7 @@ void reject_installment(Org& org, Transaction& tx, Record& inst, const std::stri
   tx.put(inst);
   if (before != after)
     events.push_back({event_type::kInstallmentStatusChange, inst.text(f::kPaymentIntentId),
-                      inst.text(f::kWebhookUrl), installment_view(org, tx, inst)});
+                      inst.text(f::kWebhookUrl), installment_webhook_view(org, tx, inst)});
 }
 
 void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,

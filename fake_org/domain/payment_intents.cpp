@@ -136,7 +136,7 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
 
 DomainEvent installment_event(OperationContext& op, const char* type, const Record& installment) {
   return {type, op.payment_intent_id, op.req.webhook_url,
-          installment_view(op.org, op.tx, installment)};
+          installment_webhook_view(op.org, op.tx, installment)};
 }
 
 void finish_inbound_report(OperationContext& op, Record report,

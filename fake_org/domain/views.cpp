@@ -44,10 +44,14 @@ nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
   return j;
 }
 
-nlohmann::json installment_view(const Org& org, const RecordReader& records, const Record& inst) {
+namespace {
+
+// Spec 2.10's fields, with the read endpoint's two extras when `extras`.
+nlohmann::json installment_body(const Org& org, const RecordReader& records, const Record& inst,
+                                bool extras) {
   namespace f = fields::installment;
   nlohmann::json j = {{"Url", org.record_url(inst)}, {"Type", inst.object}, {"Id", inst.id}};
-  if (!inst.guid.empty()) j["GUID"] = inst.guid;
+  if (extras && !inst.guid.empty()) j["GUID"] = inst.guid;
   put_text(j, "Target", inst, f::kTarget);
   j["Status"] = inst.text(f::kStatus);
   std::string rt = inst.text(fields::kRecordTypeName);
@@ -71,8 +75,19 @@ nlohmann::json installment_view(const Org& org, const RecordReader& records, con
   put_text(j, "PaymentIntentId", inst, f::kPaymentIntentId);
   j["AmountOpen"] = number_or_zero(inst, f::kAmountOpen);
   j["Amount"] = number_or_zero(inst, f::kAmount);
-  put_text(j, "CurrencyISOCode", inst, fields::kCurrency);
+  if (extras) put_text(j, "CurrencyISOCode", inst, fields::kCurrency);
   return j;
+}
+
+}  // namespace
+
+nlohmann::json installment_view(const Org& org, const RecordReader& records, const Record& inst) {
+  return installment_body(org, records, inst, true);
+}
+
+nlohmann::json installment_webhook_view(const Org& org, const RecordReader& records,
+                                        const Record& inst) {
+  return installment_body(org, records, inst, false);
 }
 
 }  // namespace fake_org

@@ -14,10 +14,15 @@ nlohmann::json record_ref(const Org& org, const Record& r);
 // GET /PaymentIntent/{ID} and the data of paymentIntent.* events.
 nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
                                    const Record& report);
-// GET /Installment/{ID} and the data of installment events.
+// GET /Installment/{ID}: the fields of spec 2.10 plus GUID and CurrencyISOCode
+// (4.3 leaves its list open; a reader by GUID wants both).
 // `records` is the committed store or the transaction that is changing them.
 nlohmann::json installment_view(const Org& org, const RecordReader& records,
                                 const Record& installment);
+// The data of installment events: exactly spec 2.10's list for the webhook
+// body (6.3), the same values as installment_view; empty fields omitted.
+nlohmann::json installment_webhook_view(const Org& org, const RecordReader& records,
+                                        const Record& installment);
 
 // Index names the domain uses beside the deduplication rules.
 namespace index_name {

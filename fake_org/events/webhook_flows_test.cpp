@@ -3,6 +3,7 @@
 // on the org clock. The org runs with --check-contracts (TestOrg), so every
 // body also satisfies the strict webhook schemas.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "domain/collections.h"
 #include "events/webhook_test_support.h"
@@ -86,7 +87,8 @@ void check_intent_body(const json& b, const std::string& pi, const std::string& 
   CHECK(b["data"]["OneTime"]["Status"].is_string());
 }
 
-// Spec 2.10: the installment fields of the installment notifications.
+// Spec 2.10: the installment fields of the installment notifications, and
+// nothing else (Target and PayUrl only when set on the record).
 void check_installment_body(const json& b, const std::string& pi, const std::string& status) {
   INFO(b.dump(2));
   CHECK(b.size() == 2);
@@ -95,6 +97,23 @@ void check_installment_body(const json& b, const std::string& pi, const std::str
        {"Url", "Type", "Id", "Status", "RecordTypeName", "Payments", "PaymentProcessor",
         "PaymentMethod", "PaymentIntentId", "AmountOpen", "Amount"})
     CHECK(d.contains(k));
+  static const std::set<std::string> spec_2_10 = {"Url",
+                                                  "Type",
+                                                  "Id",
+                                                  "Target",
+                                                  "Status",
+                                                  "RecordTypeName",
+                                                  "PayUrl",
+                                                  "Payments",
+                                                  "PaymentProcessor",
+                                                  "PaymentMethod",
+                                                  "PaymentIntentId",
+                                                  "AmountOpen",
+                                                  "Amount"};
+  for (const auto& [k, v] : d.items()) {
+    INFO("field " << k);
+    CHECK(spec_2_10.count(k) == 1);
+  }
   CHECK(d["Type"] == "cpm__Installment__c");
   CHECK(d["PaymentIntentId"] == pi);
   CHECK(d["Status"] == status);
