@@ -22,6 +22,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.log_level = options.log_level;
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;
+  so.admin_open = options.admin_open;
   so.check_contracts = options.check_contracts;
   e->server_ = std::make_unique<http::Server>(e->org_, so);
   std::string error;

@@ -16,6 +16,7 @@ struct EmbeddedOptions {
   int threads = 16;
   std::string tls_cert_file, tls_key_file;
   bool check_contracts = true;  // every response and webhook against the strict contracts
+  bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
   OrgDeps deps;                 // clock and randomness, for tests; with kQuiet and no
                                 // deps.notice, the org's notices are dropped
 };

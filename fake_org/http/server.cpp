@@ -36,11 +36,11 @@ bool parse_log_level(std::string_view s, LogLevel& out) {
   return true;
 }
 
-namespace {
-
-bool is_loopback(const std::string& addr) {
+bool is_loopback(std::string_view addr) {
   return addr.rfind("127.", 0) == 0 || addr == "::1" || addr.rfind("::ffff:127.", 0) == 0;
 }
+
+namespace {
 
 // Serialises log lines from worker threads so they never interleave.
 std::mutex& log_mutex() {

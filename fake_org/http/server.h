@@ -23,6 +23,10 @@ class ContractMonitor;
 
 namespace fake_org::http {
 
+// The admin API answers only these callers unless --admin-open: IPv4
+// 127.0.0.0/8, IPv6 ::1 and IPv4-mapped 127.x.
+bool is_loopback(std::string_view remote_addr);
+
 enum class LogLevel { kQuiet, kError, kInfo, kDebug };
 bool parse_log_level(std::string_view s, LogLevel& out);
 
