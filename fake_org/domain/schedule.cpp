@@ -41,6 +41,13 @@ std::optional<Frequency> parse_frequency(std::string_view name, int interval) {
   return f;
 }
 
+const std::vector<std::string>& frequency_names() {
+  static const std::vector<std::string> names = {
+      "Daily",         "Weekly",      "Biweekly",    "Fortnightly", "Monthly", "Quarterly",
+      "Semi-Annually", "Half-Yearly", "Bi-Annually", "Yearly",      "Annually"};
+  return names;
+}
+
 Date nth_due_date(const Date& start, const Frequency& f, int n) {
   if (f.unit == Frequency::Unit::kDay) return add_days(start, n * f.step);
   return add_months(start, n * f.step);

@@ -4,6 +4,7 @@
 // date, so a monthly series from 31 January gives 28/29 February, 31 March,
 // 30 April... and never drifts to the 28th.
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct Frequency {
 // Yearly/Annually (case-insensitive). `interval` multiplies the step (the
 // fundraising schedule's TransactionInterval). nullopt for unknown names.
 std::optional<Frequency> parse_frequency(std::string_view name, int interval = 1);
+
+// The names parse_frequency knows, in the spelling a picklist would use, for
+// messages (the fixture loader refuses a connector frequency not among them).
+const std::vector<std::string>& frequency_names();
 
 // The n-th due date of the series (n = 0 is the start date).
 Date nth_due_date(const Date& start, const Frequency& f, int n);
