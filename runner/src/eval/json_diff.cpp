@@ -10,12 +10,25 @@ namespace {
 
 using View = std::optional<Json>;
 
+// Items of an actual array shown beside a failed matcher ($contains over
+// 200 records): its message says what was missing, the first items show
+// the shape, the rest is counted.
+constexpr size_t kArrayItemsShown = 3;
+
+Json trimmed(const Json& a) {
+  if (!a.is_array() || a.size() <= kArrayItemsShown + 1) return a;
+  Json out = Json::array();
+  for (size_t i = 0; i < kArrayItemsShown; ++i) out.push_back(a[i]);
+  out.push_back("... " + std::to_string(a.size() - kArrayItemsShown) + " more items");
+  return out;
+}
+
 std::pair<View, View> views(const Json& e, const Json* a, const MatchOptions& o) {
   if (is_matcher(e)) {
     bool ok = match_json(e, a, o).empty();
     View actual = a ? View(*a) : std::nullopt;
     if (ok) return {actual, actual};
-    return {View(e), actual};
+    return {View(e), a ? View(trimmed(*a)) : std::nullopt};
   }
   if (!a) return {View(e), std::nullopt};
   if (e.is_object() && a->is_object()) {
@@ -58,7 +71,8 @@ std::vector<std::string> lines_of(const std::string& s) {
 
 }  // namespace
 
-std::string line_diff(const std::string& expected, const std::string& actual, int context) {
+std::string line_diff(const std::string& expected, const std::string& actual, int context,
+                      size_t max_lines) {
   const auto a = lines_of(expected), b = lines_of(actual);
   const size_t n = a.size(), m = b.size();
   if (n * m > 4'000'000) return "(bodies too large to diff)\n";
@@ -91,9 +105,14 @@ std::string line_diff(const std::string& expected, const std::string& actual, in
   if (!any) return "";
   std::string out = "--- expected\n+++ actual\n";
   bool gap = false;
+  size_t shown = 0, elided = 0;
   for (size_t k = 0; k < ops.size(); ++k) {
     if (!keep[k]) {
       gap = true;
+      continue;
+    }
+    if (shown >= max_lines) {
+      ++elided;
       continue;
     }
     if (gap) out += "  ...\n";
@@ -101,8 +120,13 @@ std::string line_diff(const std::string& expected, const std::string& actual, in
     out += ops[k].first;
     out += ' ';
     out += ops[k].second + "\n";
+    ++shown;
   }
-  if (gap) out += "  ...\n";
+  if (elided)
+    out += "  ... " + std::to_string(elided) + " more diff line" + (elided == 1 ? "" : "s") +
+           " elided\n";
+  else if (gap)
+    out += "  ...\n";
   return out;
 }
 

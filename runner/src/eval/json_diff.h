@@ -15,7 +15,9 @@ namespace runner {
 // or "  " (context).
 std::string json_diff(const Json& expected, const Json* actual, const MatchOptions& options = {});
 
-// Unified-style diff of two texts by lines, with `context` lines around changes.
-std::string line_diff(const std::string& expected, const std::string& actual, int context = 3);
+// Unified-style diff of two texts by lines, with `context` lines around
+// changes; past `max_lines` diff lines the rest is counted, not shown.
+std::string line_diff(const std::string& expected, const std::string& actual, int context = 3,
+                      size_t max_lines = 60);
 
 }  // namespace runner

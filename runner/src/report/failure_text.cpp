@@ -2,7 +2,17 @@
 
 #include <sstream>
 
+#include "net/curl.h"
+
 namespace runner {
+namespace {
+
+// Lines of a response body shown under a failure; fewer when a diff already
+// shows the disagreement.
+constexpr size_t kBodyLines = 60;
+constexpr size_t kBodyLinesAfterDiff = 15;
+
+}  // namespace
 
 std::string indent(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
@@ -21,7 +31,24 @@ std::string step_line(const StepResult& s) {
   return line;
 }
 
-std::string failure_text(const StepResult& s) {
+// At most `max` lines of `text`, then how many were left out.
+std::string cap_lines(const std::string& text, size_t max, const std::string& where) {
+  std::istringstream in(text);
+  std::string out;
+  size_t n = 0, elided = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (n++ < max)
+      out += line + "\n";
+    else
+      ++elided;
+  }
+  if (elided)
+    out += "... " + std::to_string(elided) + " more line" + (elided == 1 ? "" : "s") + " elided" +
+           where + "\n";
+  return out;
+}
+
+std::string failure_text(const StepResult& s, const std::string& file) {
   std::string out = "step " + std::to_string(s.index + 1) + " '" + s.name + "' (" + s.pos.str() +
                     ", " + to_string(s.kind) + ")\n";
   for (const auto& f : s.failures) {
@@ -41,17 +68,31 @@ std::string failure_text(const StepResult& s) {
       std::string body = ex.response->body;
       if (auto j = ex.response->json()) body = j->dump(2);
       if (body.size() > 4000) body = body.substr(0, 4000) + "\n...";
+      // A diff above already shows what disagrees: the body is context.
+      bool diffed = false;
+      for (const auto& f : s.failures) diffed = diffed || !f.diff.empty();
+      body = cap_lines(body, diffed ? kBodyLinesAfterDiff : kBodyLines,
+                       " (--report-json keeps the whole body)");
       out += "  response: " + std::to_string(ex.response->status) + "\n" + indent(body, "    ");
     }
     if (ex.token_refreshed) out += "  (the runner refreshed its token after a 401 and retried)\n";
-    out += "  reproduce (TOKEN is the runner's bearer token):\n    " + ex.curl + "\n";
+    if (!ex.curl_setup.empty()) {
+      out +=
+          "  reproduce (the scenario's org stopped with it: start one like it, take a token, "
+          "send the request; records from earlier steps are not there, so to replay them all "
+          "too: build/bin/scenario-runner --target http://127.0.0.1:8080 " +
+          (file.empty() ? std::string("FILE") : shell_quote(file)) + "):\n" +
+          indent(ex.curl_setup + ex.curl, "    ");
+    } else {
+      out += "  reproduce (TOKEN is the runner's bearer token):\n    " + ex.curl + "\n";
+    }
   }
   return out;
 }
 
 std::string scenario_failure_text(const ScenarioResult& r) {
   if (!r.error.empty()) return r.error + "\n";
-  if (const StepResult* s = r.first_failed_step()) return failure_text(*s);
+  if (const StepResult* s = r.first_failed_step()) return failure_text(*s, r.file);
   return "";
 }
 

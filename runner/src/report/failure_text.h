@@ -9,8 +9,11 @@ namespace runner {
 // "ok    3 POST /PaymentIntent  200 in 12 ms" / "FAIL ..." / "skip ..."
 std::string step_line(const StepResult& step);
 // Everything needed to act on a failed step: where it is, each failure with
-// its diff, the request and response, and the curl command reproducing it.
-std::string failure_text(const StepResult& step);
+// its diff, the request and response (long bodies capped, with a count of the
+// lines left out), and the commands reproducing it: for the embedded target,
+// starting a fake-org with the scenario's fixture and taking a token first.
+// `file` is the scenario's, for the hint to replay it whole.
+std::string failure_text(const StepResult& step, const std::string& file = "");
 // The failure of a scenario: its setup error, or its failed step's text.
 std::string scenario_failure_text(const ScenarioResult& scenario);
 std::string indent(const std::string& text, const std::string& prefix);

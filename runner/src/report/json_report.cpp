@@ -50,6 +50,7 @@ nlohmann::json step_json(const StepResult& s) {
                        {"body", body_json(ex.response->body)},
                        {"elapsed_ms", ex.response->elapsed_ms}};
     if (!ex.curl.empty()) j["curl"] = ex.curl;
+    if (!ex.curl_setup.empty()) j["curl_setup"] = ex.curl_setup;
   }
   return j;
 }

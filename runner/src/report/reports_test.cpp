@@ -1,10 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
+#include "eval/json_diff.h"
 #include "report/console_report.h"
+#include "report/failure_text.h"
 #include "report/json_report.h"
 #include "report/junit_report.h"
+#include "testing/run_helpers.h"
 
 using namespace runner;
 
@@ -179,4 +183,84 @@ TEST_CASE("the console ends with the summary line and shows each failure", "[run
   CHECK(text.find("curl -H") != std::string::npos);
   CHECK(text.find("target embedded: cannot start") != std::string::npos);
   CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) == "1 passed, 2 failed, 1 skipped\n");
+}
+
+TEST_CASE("an embedded failure reproduces on a fake-org the report says how to start",
+          "[runner][reports]") {
+  // The scenario's org and its port are gone when the report is read: the
+  // commands start one with the scenario's fixture on 8080, take a token
+  // with its connected app, and send the request there.
+  auto target = make_embedded_target();
+  ScenarioResult r = testing::run_text(*target, R"(name: wrong status
+fixture: nonprofit.yaml
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const std::string text = failure_text(*r.first_failed_step(), "scenarios/x.yaml");
+  INFO(text);
+  CHECK(testing::contains(
+      text,
+      "\n    build/bin/fake-org --fixture 'embedded:nonprofit.yaml' --port 8080 &\n"
+      "    TOKEN=$(curl -sS http://127.0.0.1:8080/services/oauth2/token -d "
+      "grant_type=client_credentials -d 'client_id=local-client' -d "
+      "'client_secret=local-secret' | sed -n "));
+  CHECK(testing::contains(
+      text, "\n    curl -sS -i 'http://127.0.0.1:8080/services/apexrest/cpm/v2/PaymentMethods'"));
+  CHECK(
+      testing::contains(text, "scenario-runner --target http://127.0.0.1:8080 'scenarios/x.yaml'"));
+  // The ephemeral port appears only in the request line, never in a command.
+  const std::string sent = r.first_failed_step()->exchange->request.url;
+  CHECK(text.find(sent) == text.find("request: GET ") + 13);
+  CHECK(text.find(sent, text.find("reproduce")) == std::string::npos);
+  RunResult run;
+  run.target = "embedded";
+  run.scenarios = {r};
+  nlohmann::json j = json_report(run);
+  CHECK(testing::contains(j["scenarios"][0]["steps"][0]["curl_setup"].get<std::string>(),
+                          "--fixture 'embedded:nonprofit.yaml'"));
+}
+
+TEST_CASE("a target whose org outlives the run keeps the plain curl with $TOKEN",
+          "[runner][reports]") {
+  RunResult run = sample_run();
+  const std::string text = failure_text(run.scenarios[1].steps[0]);
+  CHECK(testing::contains(text, "reproduce (TOKEN is the runner's bearer token):\n    curl -H"));
+  CHECK_FALSE(testing::contains(text, "fake-org --fixture"));
+}
+
+TEST_CASE("a failed $contains on a big array shows a few items and counts the rest",
+          "[runner][reports]") {
+  Json actual = {{"records", Json::array()}};
+  for (int i = 0; i < 200; ++i)
+    actual["records"].push_back({{"Id", "rec" + std::to_string(i)}, {"Name", "n"}, {"Amount", i}});
+  const Json want = {{"records", {{"$contains", {{"Name", "NoSuchThing"}}}}}};
+  const std::string diff = json_diff(want, &actual);
+  INFO(diff);
+  CHECK(testing::contains(diff, "\"... 197 more items\""));
+  CHECK(std::count(diff.begin(), diff.end(), '\n') < 40);
+
+  // Any long diff is capped with a count; the response after it too.
+  std::string a, b;
+  for (int i = 0; i < 300; ++i) {
+    a += "a" + std::to_string(i) + "\n";
+    b += "b" + std::to_string(i) + "\n";
+  }
+  const std::string long_diff = line_diff(a, b);
+  CHECK(testing::contains(long_diff, "  ... 540 more diff lines elided\n"));
+
+  StepResult step;
+  step.name = "GET /records";
+  step.outcome = Outcome::kFailed;
+  step.failures = {{"json", "/records: expected an array containing ...", {}, diff}};
+  Exchange ex;
+  ex.request = {"GET", "http://127.0.0.1:1/records", {}, ""};
+  ex.response = HttpResponse{200, {}, actual.dump(), 1};
+  ex.curl = "curl x";
+  step.exchange = ex;
+  const std::string text = failure_text(step);
+  INFO(text);
+  CHECK(testing::contains(text, " more lines elided (--report-json keeps the whole body)\n"));
+  CHECK(std::count(text.begin(), text.end(), '\n') < 60);
 }

@@ -27,6 +27,9 @@ struct Exchange {
   HttpRequest request;
   std::optional<HttpResponse> response;
   std::string curl;  // reproduces the request; the token is $TOKEN
+  // Shell lines to run before `curl` when the org is gone (the embedded
+  // fake): start one like it and set $TOKEN. Empty: the org is still there.
+  std::string curl_setup;
   bool token_refreshed = false;
 };
 

@@ -53,7 +53,14 @@ Exchange to_exchange(const SentRequest& sent) {
   Exchange ex;
   ex.request = sent.request;
   ex.response = sent.response;
-  ex.curl = to_curl(sent.request, sent.token);
+  if (sent.reproduce) {
+    HttpRequest again = sent.request;
+    again.url = sent.reproduce_url;
+    ex.curl = to_curl(again, sent.token);
+    ex.curl_setup = sent.reproduce->setup;
+  } else {
+    ex.curl = to_curl(sent.request, sent.token);
+  }
   ex.token_refreshed = sent.refreshed;
   return ex;
 }

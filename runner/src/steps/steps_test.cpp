@@ -289,7 +289,8 @@ TEST_CASE("a 401 makes the runner refresh its token once and retry", "[runner][s
       OAuthGrant{org.url() + "/services/oauth2/token", "client_credentials", "local-client",
                  "local-secret", ""},
       TlsOptions{});
-  OrgSession session({org.url(), org.url() + "/services/apexrest/cpm/v2", true, "", {}}, tokens);
+  OrgSession session(
+      {org.url(), org.url() + "/services/apexrest/cpm/v2", true, "", {}, std::nullopt}, tokens);
   HttpRequest req{"GET", session.url_for("/Echo"), {}, ""};
   SentRequest first = session.send(req, true, Millis(5000));
   CHECK(first.response.status == 200);

@@ -3,6 +3,7 @@
 // never share records, so they run in parallel.
 #include "embedded.h"
 #include "events/contract_monitor.h"
+#include "net/curl.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
 
@@ -32,6 +33,27 @@ std::string contract_self_check(fake_org::EmbeddedOrg& org) {
   return text;
 }
 
+// The org of a scenario stops with it, so a failure report's curl would
+// point at a dead port with a token nobody has: the reproduction starts a
+// fake-org with the scenario's fixture on 8080 and takes a token with the
+// fixture's first connected app (fixture_client_credentials uses the same).
+Reproduction reproduction(const fake_org::OrgConfig& config, const std::string& fixture,
+                          bool is_file) {
+  Reproduction r;
+  r.instance_url = "http://127.0.0.1:8080";
+  const std::string spec = is_file ? fixture : "embedded:" + fixture;
+  r.setup = "build/bin/fake-org --fixture " + shell_quote(spec) + " --port 8080 &\n";
+  if (!config.auth.connected_apps.empty()) {
+    const auto& app = config.auth.connected_apps.front();
+    r.setup += "TOKEN=$(curl -sS " + r.instance_url +
+               "/services/oauth2/token -d grant_type=client_credentials -d " +
+               shell_quote("client_id=" + app.client_id) + " -d " +
+               shell_quote("client_secret=" + app.client_secret) +
+               " | sed -n 's/.*\"access_token\": *\"\\([^\"]*\\)\".*/\\1/p')\n";
+  }
+  return r;
+}
+
 class EmbeddedTarget final : public Target {
  public:
   explicit EmbeddedTarget(bool self_check) : self_check_(self_check) {}
@@ -58,6 +80,8 @@ class EmbeddedTarget final : public Target {
     sc.instance_url = org->base_url();
     sc.api_base = org->api_base();
     sc.admin = true;
+    sc.reproduce =
+        reproduction(*config, FixtureCache::key(scenario), !scenario.fixture_path.empty());
     auto tokens = fixture_client_credentials(*config, sc.instance_url, sc.tls);
     auto session = std::make_unique<OrgSession>(sc, tokens, org);
     // The session keeps the org alive, so the raw pointer outlives the check.

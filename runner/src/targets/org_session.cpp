@@ -33,6 +33,14 @@ SentRequest OrgSession::send(HttpRequest request, bool with_auth, Millis timeout
     out.refreshed = true;
   }
   out.request = std::move(request);
+  if (config_.reproduce) {
+    out.reproduce = config_.reproduce;
+    const std::string& url = out.request.url;
+    out.reproduce_url =
+        url.rfind(config_.instance_url, 0) == 0
+            ? config_.reproduce->instance_url + url.substr(config_.instance_url.size())
+            : url;
+  }
   return out;
 }
 

@@ -13,12 +13,21 @@
 
 namespace runner {
 
+// How to send a request again after the run when the org does not outlive
+// it (the embedded fake, on a port that is gone): shell lines that start an
+// org like it and set $TOKEN, and that org's URL, which replaces instance_url.
+struct Reproduction {
+  std::string setup;         // shell lines, each ending in "\n"
+  std::string instance_url;  // http://127.0.0.1:8080
+};
+
 struct SessionConfig {
   std::string instance_url;         // scheme://host:port
   std::string api_base;             // instance_url + /services/apexrest/cpm/v2
   bool admin = false;               // the fake's /__admin API is reachable
   std::string webhook_public_base;  // empty: the receiver's loopback URL
   TlsOptions tls;
+  std::optional<Reproduction> reproduce;  // none: the org outlives the run
 };
 
 struct SentRequest {
@@ -26,6 +35,9 @@ struct SentRequest {
   HttpResponse response;
   std::string token;       // the bearer token used, "" without auth
   bool refreshed = false;  // a 401 made the runner refresh its token and retry
+  // The session's reproduction, with request.url moved to its org.
+  std::optional<Reproduction> reproduce;
+  std::string reproduce_url;
 };
 
 class OrgSession {
