@@ -142,6 +142,13 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
   if (!req.webhook_url.empty()) x[f::kWebhookUrl] = req.webhook_url;
   x[f::kSuccessUrl] = req.success_url;
   x[f::kFailureUrl] = req.failure_url;
+  // Another method or processor cannot collect through the installment's
+  // mandate and profile: the payment creates its own.
+  if (inst->text(f::kMethod) != method->method->name ||
+      inst->text(f::kProcessor) != method->processor->name) {
+    x.erase(f::kMandate);
+    x.erase(f::kPaymentProfile);
+  }
   // New account data for an inline direct debit: a mandate of its own
   // (without a PaymentMethod block the installment keeps the one it has).
   if (req.payment_method)

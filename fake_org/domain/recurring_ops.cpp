@@ -26,10 +26,10 @@ Record new_record(OperationContext& op, const std::string& object, const char* f
 
 // The schedule's PaymentMethod picklist (Salesforce Fundraising's values).
 std::string schedule_payment_method(const ResolvedMethod& m) {
+  // By the fixture's method kind (card / bank / wallet), not its name.
   if (m.method->bank_scheme != BankScheme::kNone) return "Direct Debit";
-  std::string n = m.method->name;
-  if (n.find("Card") != std::string::npos || n.find("card") != std::string::npos)
-    return "Credit Card";
+  if (m.method->kind == MethodKind::kCard) return "Credit Card";
+  const std::string& n = m.method->name;
   if (n == "PayPal") return "PayPal";
   if (n == "ACH") return "ACH";
   return "Other";

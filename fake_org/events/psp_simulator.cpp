@@ -5,6 +5,7 @@
 #include <cctype>
 #include <random>
 
+#include "auth/crypto.h"
 #include "events/psp_signature.h"
 
 namespace fake_org {
@@ -54,17 +55,12 @@ std::string reference() {
 // A wallet's id of its payer: stable per login, as PayPal's payer id is
 // (13 characters of A-Z0-9), so a repeat payment updates the same profile.
 std::string wallet_account_id(const std::string& email) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (char c : email) {
-    h ^= static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c)));
-    h *= 1099511628211ull;
-  }
+  std::string login;
+  for (char c : email) login += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string digest = crypto::sha256(login);
   static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::string id;
-  for (int i = 0; i < 13; ++i) {
-    id += alphabet[h % 36];
-    h = h / 36 + (h % 7) * 0x9E3779B97F4A7C15ull;
-  }
+  for (size_t i = 0; i < 13; ++i) id += alphabet[static_cast<unsigned char>(digest[i]) % 36];
   return id;
 }
 

@@ -369,3 +369,51 @@ TEST_CASE("each org start has its own PSP key", "[psp]") {
   TestOrg b(fixture("default.yaml"));
   CHECK(a.org().psp_callback_secret() != b.org().psp_callback_secret());
 }
+
+TEST_CASE("paying an open installment by another method uses that method's own mandate and profile",
+          "[collections][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
+  // A direct debit installment paid by card on the hosted page: the card
+  // gets its own profile, the account's profile keeps no card data.
+  auto debit = create(t, intent(sepa("DE89370400440532013000")));
+  json by_card = {{"SuccessURL", "https://shop.example/ok"},
+                  {"FailureURL", "https://shop.example/ko"},
+                  {"OneTime", {{"Id", debit.installment}}},
+                  {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  auto r = t.post("/PaymentIntent", by_card);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  const std::string redirect = r.json["RedirectURL"];
+  const std::string debit_profile = admin_record(t, "cpm__Installment__c", debit.installment)
+                                        .value("cpm__Payment_Profile__c", "");
+  CHECK(debit_profile.empty());
+  REQUIRE(t.post("/__admin/psp/" + redirect.substr(redirect.rfind('/') + 1) + "/complete",
+                 {{"outcome", "success"}}, false)
+              .status == 200);
+  auto inst = admin_record(t, "cpm__Installment__c", debit.installment);
+  CHECK(inst["cpm__Status__c"] == "Collected");
+  auto card_profile = admin_record(t, "cpm__Payment_Profile__c",
+                                   inst["cpm__Payment_Profile__c"].get<std::string>());
+  CHECK(card_profile["cpm__Payment_Method__c"] == "CreditCard");
+  CHECK(card_profile["cpm__Card_Last_Four__c"] == "4242");
+  for (const auto& p : admin_records(t, "cpm__Payment_Profile__c"))
+    if (p["cpm__Payment_Method__c"] == "SEPA Direct Debit")
+      CHECK_FALSE(p.contains("cpm__Card_Last_Four__c"));
+  // A card installment left open, then paid by SEPA direct debit.
+  auto card = create(t, intent({{"Name", "CreditCard"}}));
+  json by_debit = {{"SuccessURL", "https://shop.example/ok"},
+                   {"FailureURL", "https://shop.example/ko"},
+                   {"OneTime", {{"Id", card.installment}}},
+                   {"PaymentMethod", sepa("DE89370400440532013000")}};
+  r = t.post("/PaymentIntent", by_debit);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  CHECK_FALSE(r.json.contains("RedirectURL"));
+  inst = admin_record(t, "cpm__Installment__c", card.installment);
+  auto mandate = admin_record(t, "cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
+  CHECK(mandate["cpm__Status__c"] == "Active");
+  CHECK(mandate["cpm__Payment_Intent_Id__c"] == r.json["Id"]);
+  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  CHECK(admin_record(t, "cpm__Installment__c", card.installment)["cpm__Status__c"] == "Collected");
+}
