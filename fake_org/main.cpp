@@ -32,7 +32,11 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", options.tls_key_file, "PEM private key for --tls-cert")
       ->check(CLI::ExistingFile);
-  app.add_option("--log-level", log_level, "quiet, error, info (one line per request) or debug")
+  app.add_option("--log-level", log_level,
+                 "quiet (nothing but errors such as contract violations), error (requests "
+                 "answered 5xx), info (one line per request: method, path, status, ms, payment "
+                 "intent id) or debug (info plus each request and response body, with tokens, "
+                 "secrets, codes, signatures and card numbers redacted)")
       ->capture_default_str()
       ->check(CLI::IsMember({"quiet", "error", "info", "debug"}));
   app.add_flag(

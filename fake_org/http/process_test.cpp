@@ -201,3 +201,35 @@ TEST_CASE("fake-org --check-contracts exits 0 when every response kept the contr
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("fake-org --log-level debug logs bodies with secrets redacted; info logs none",
+          "[process][log]") {
+  const std::string dir = "/tmp/fake-org-debug-" + std::to_string(getpid());
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  for (const std::string level : {"debug", "info"}) {
+    const std::string log = dir + "/" + level + ".txt";
+    std::string token;
+    {
+      Process p({kBinary, "--port", "0", "--log-level", level}, log);
+      REQUIRE(p.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+      httplib::Client c("127.0.0.1", p.port());
+      token = client_token(c);
+      auto r =
+          c.Post("/services/apexrest/cpm/v2/PaymentIntent", {{"Authorization", "Bearer " + token}},
+                 kUnknownMethodBody, "application/json");
+      REQUIRE(r);
+      CHECK(p.stop(SIGTERM) == 0);
+    }
+    const std::string err = read_file(log);
+    INFO(level << ":\n" << err);
+    CHECK(err.find(token) == std::string::npos);
+    CHECK(err.find("local-secret") == std::string::npos);
+    CHECK(err.find("POST /services/oauth2/token 200") != std::string::npos);
+    const bool debug = level == "debug";
+    CHECK((err.find("  request: client_id=local-client&client_secret=[redacted]"
+                    "&grant_type=client_credentials") != std::string::npos) == debug);
+    CHECK((err.find(R"("access_token":"[redacted]")") != std::string::npos) == debug);
+    CHECK((err.find("NoSuchMethod") != std::string::npos) == debug);  // request and answer
+  }
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "debug_log.h"
 #include "events/contract_monitor.h"
 #include "oauth_routes.h"
 #include "psp_routes.h"
@@ -42,6 +43,26 @@ bool is_loopback(std::string_view addr) {
 
 namespace {
 
+// httplib compresses the body (for a client's Accept-Encoding) before the
+// post-routing handler runs; the contract is about the JSON, so undo that.
+std::string decoded_body(const httplib::Response& res) {
+  const std::string encoding = res.get_header_value("Content-Encoding");
+  std::unique_ptr<httplib::detail::decompressor> d;
+  if (encoding == "gzip" || encoding == "deflate")
+    d = std::make_unique<httplib::detail::gzip_decompressor>();
+  else if (encoding == "br")
+    d = std::make_unique<httplib::detail::brotli_decompressor>();
+  else
+    return res.body;
+  std::string out;
+  bool ok = d->is_valid() &&
+            d->decompress(res.body.data(), res.body.size(), [&out](const char* data, size_t n) {
+              out.append(data, n);
+              return true;
+            });
+  return ok ? out : res.body;
+}
+
 // Serialises log lines from worker threads so they never interleave.
 std::mutex& log_mutex() {
   static std::mutex mu;
@@ -56,9 +77,17 @@ void log_request(LogLevel level, const httplib::Request& req, const httplib::Res
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
           .count();
+  std::string bodies;
+  if (level == LogLevel::kDebug) {
+    bodies =
+        "  request: " + redact_body(req.get_header_value("Content-Type"), req.body) +
+        "\n  response: " + redact_body(res.get_header_value("Content-Type"), decoded_body(res)) +
+        "\n";
+  }
   std::lock_guard lock(log_mutex());
-  std::fprintf(stderr, "%s %s %d %.1fms%s%s\n", req.method.c_str(), req.path.c_str(), res.status,
-               ms, ctx.payment_intent_id.empty() ? "" : " ", ctx.payment_intent_id.c_str());
+  std::fprintf(stderr, "%s %s %d %.1fms%s%s\n%s", req.method.c_str(), req.path.c_str(), res.status,
+               ms, ctx.payment_intent_id.empty() ? "" : " ", ctx.payment_intent_id.c_str(),
+               bodies.c_str());
 }
 
 // HTTP/1.1 (RFC 9112 section 6.3): a request with neither Content-Length nor
@@ -78,30 +107,6 @@ void declare_empty_body_if_unframed(const httplib::Request& req) {
 bool under(std::string_view path, std::string_view base) {
   return path.substr(0, base.size()) == base &&
          (path.size() == base.size() || path[base.size()] == '/');
-}
-
-}  // namespace
-
-namespace {
-
-// httplib compresses the body (for a client's Accept-Encoding) before the
-// post-routing handler runs; the contract is about the JSON, so undo that.
-std::string decoded_body(const httplib::Response& res) {
-  const std::string encoding = res.get_header_value("Content-Encoding");
-  std::unique_ptr<httplib::detail::decompressor> d;
-  if (encoding == "gzip" || encoding == "deflate")
-    d = std::make_unique<httplib::detail::gzip_decompressor>();
-  else if (encoding == "br")
-    d = std::make_unique<httplib::detail::brotli_decompressor>();
-  else
-    return res.body;
-  std::string out;
-  bool ok = d->is_valid() &&
-            d->decompress(res.body.data(), res.body.size(), [&out](const char* data, size_t n) {
-              out.append(data, n);
-              return true;
-            });
-  return ok ? out : res.body;
 }
 
 }  // namespace

@@ -1,0 +1,77 @@
+#include "debug_log.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace fake_org::http {
+namespace {
+
+constexpr const char* kRedacted = "[redacted]";
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Names compared lower case, without '_' or '-' ("client_secret", "clientSecret").
+bool is_secret(std::string_view name) {
+  static constexpr std::array<std::string_view, 12> kSecrets = {
+      "accesstoken", "refreshtoken", "clientsecret", "code", "token",     "password",
+      "signature",   "cardnumber",   "cvc",          "cvv",  "assertion", "secret"};
+  std::string key;
+  for (char c : lower(name))
+    if (c != '_' && c != '-') key += c;
+  return std::find(kSecrets.begin(), kSecrets.end(), key) != kSecrets.end();
+}
+
+void redact_json(nlohmann::json& j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (is_secret(it.key()) && !it.value().is_null())
+        it.value() = kRedacted;
+      else
+        redact_json(it.value());
+    }
+  } else if (j.is_array()) {
+    for (auto& v : j) redact_json(v);
+  }
+}
+
+std::string redact_form(std::string_view body) {
+  std::string out;
+  while (!body.empty()) {
+    size_t amp = body.find('&');
+    std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    size_t eq = pair.find('=');
+    std::string name = httplib::detail::decode_url(std::string(pair.substr(0, eq)), true);
+    if (!out.empty()) out += '&';
+    out += is_secret(name) && eq != std::string_view::npos
+               ? std::string(pair.substr(0, eq)) + "=" + kRedacted
+               : std::string(pair);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string redact_body(std::string_view content_type, const std::string& body) {
+  if (body.empty()) return "(empty)";
+  const std::string type = lower(content_type);
+  if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_discarded()) {
+    redact_json(j);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  return "(" + std::to_string(body.size()) + " bytes" +
+         (content_type.empty() ? std::string() : " of " + std::string(content_type)) + ")";
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,33 @@
+// --log-level debug shows bodies, never secrets.
+#include "debug_log.h"
+
+#include <catch2/catch.hpp>
+
+using fake_org::http::redact_body;
+
+TEST_CASE("debug bodies: secrets in forms are redacted, the rest is kept", "[log]") {
+  CHECK(redact_body("application/x-www-form-urlencoded",
+                    "grant_type=authorization_code&code=abc&client_id=local-client&client_secret=s3"
+                    "&redirect_uri=http%3A%2F%2Flocalhost") ==
+        "grant_type=authorization_code&code=[redacted]&client_id=local-client"
+        "&client_secret=[redacted]&redirect_uri=http%3A%2F%2Flocalhost");
+  CHECK(redact_body("application/x-www-form-urlencoded; charset=utf-8", "token=t0k&x") ==
+        "token=[redacted]&x");
+}
+
+TEST_CASE("debug bodies: secrets in JSON are redacted at any depth", "[log]") {
+  CHECK(redact_body("application/json",
+                    R"({"access_token":"00D!x","instance_url":"http://h","signature":"c2ln",)"
+                    R"("nested":[{"CardNumber":"4242424242424242","cvc":"123","Name":"Ada"}]})") ==
+        R"({"access_token":"[redacted]","instance_url":"http://h","nested":[{"CardNumber":)"
+        R"("[redacted]","Name":"Ada","cvc":"[redacted]"}],"signature":"[redacted]"})");
+  CHECK(redact_body("application/json;charset=UTF-8",
+                    R"({"Errors":[{"error_code":"010","error_message":"x"}]})") ==
+        R"({"Errors":[{"error_code":"010","error_message":"x"}]})");
+}
+
+TEST_CASE("debug bodies: other bodies only by size and type", "[log]") {
+  CHECK(redact_body("text/html; charset=utf-8", "<p>card 4242</p>") ==
+        "(16 bytes of text/html; charset=utf-8)");
+  CHECK(redact_body("", "") == "(empty)");
+}
