@@ -113,7 +113,7 @@ std::string junit_xml(const RunResult& run, bool per_step) {
                attr("line", std::to_string(s.pos.line)) + attr("time", secs(s.ms)) + ">\n";
       if (s.outcome == Outcome::kFailed) {
         ++f;
-        const std::string text = failure_text(s);
+        const std::string text = failure_text(s, r.file);
         cases +=
             "      <failure" +
             attr("message", s.failures.empty()
