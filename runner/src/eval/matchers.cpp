@@ -252,7 +252,7 @@ void validate_into(const Json& e, const std::string& ptr, std::vector<MatcherIss
     return;
   }
   for (const auto& [k, arg] : e.items()) {
-    auto issue = [&](const std::string& m) { out.push_back({ptr, k + ": " + m}); };
+    auto issue = [&, key = k](const std::string& m) { out.push_back({ptr, key + ": " + m}); };
     if (!matcher_names().count(k)) {
       std::string known;
       for (const auto& n : matcher_names()) known += (known.empty() ? "" : ", ") + n;
