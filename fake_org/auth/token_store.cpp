@@ -15,9 +15,8 @@ namespace {
 constexpr size_t kTokenChars = 48;
 // Expired tokens are forgotten only this long after expiry, so an admin who
 // sets the clock back a little still finds them (and finds them expired or
-// valid as the clock says). Sweeping runs every kSweepEvery issues.
+// valid as the clock says).
 constexpr Millis kSweepGrace{24 * 3600 * 1000};
-constexpr size_t kSweepEvery = 1024;
 
 std::string integration_user_id() {
   // Key prefix 005 (User), like every other id of the org.
@@ -84,10 +83,9 @@ std::string TokenStore::issue_code(std::string_view client_id, std::string_view 
   std::string code = ids_->token(kTokenChars);
   TimePoint now = clock_->now();
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto it = codes_.begin(); it != codes_.end();) {
-    it = it->second.expires_at <= now ? codes_.erase(it) : std::next(it);
-  }
+  purge_locked(now);
   codes_[code] = CodeEntry{std::string(client_id), std::string(redirect_uri), now + kCodeLifetime};
+  code_expiry_.emplace(now + kCodeLifetime, code);
   return code;
 }
 
@@ -102,6 +100,7 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
     return fail("invalid_grant", oauth_error::kInvalidCodeDescription);
   }
   CodeEntry entry = std::move(it->second);
+  code_expiry_.erase({entry.expires_at, it->first});
   codes_.erase(it);
   if (entry.expires_at <= now) return fail("invalid_grant", oauth_error::kInvalidCodeDescription);
   if (entry.redirect_uri != redirect_uri) {
@@ -111,6 +110,7 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
   RefreshEntry r{client.client_id, now, std::nullopt, {}};
   if (settings_.refresh_token_lifetime.count() > 0) {
     r.expires_at = now + settings_.refresh_token_lifetime;
+    refresh_expiry_.emplace(*r.expires_at, refresh_token);
   }
   refresh_.emplace(refresh_token, std::move(r));
   return success(issue_access_locked(client.client_id, refresh_token, now));
@@ -145,33 +145,46 @@ GrantResult TokenStore::client_credentials(const ClientCredentials& client) {
 
 IssuedToken TokenStore::issue_access_locked(const std::string& client_id,
                                             const std::string& refresh_token, TimePoint now) {
-  if (++issued_since_sweep_ >= kSweepEvery) {
-    issued_since_sweep_ = 0;
-    sweep_locked(now);
-  }
+  purge_locked(now);
   std::string access_token = token_prefix_ + ids_->token(kTokenChars);
   TokenInfo info{client_id, now, now + settings_.token_lifetime, kScope};
   access_.emplace(access_token, AccessEntry{info, refresh_token});
-  if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.push_back(access_token);
+  access_expiry_.emplace(info.expires_at, access_token);
+  if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.insert(access_token);
   return IssuedToken{access_token,   refresh_token,   client_id,
                      info.issued_at, info.expires_at, kScope};
 }
 
-void TokenStore::sweep_locked(TimePoint now) {
-  for (auto it = access_.begin(); it != access_.end();) {
-    it = it->second.info.expires_at + kSweepGrace <= now ? access_.erase(it) : std::next(it);
+void TokenStore::purge_locked(TimePoint now) {
+  while (!code_expiry_.empty() && code_expiry_.begin()->first <= now) {
+    codes_.erase(code_expiry_.begin()->second);
+    code_expiry_.erase(code_expiry_.begin());
   }
-  for (auto it = refresh_.begin(); it != refresh_.end();) {
-    if (it->second.expires_at && *it->second.expires_at + kSweepGrace <= now) {
-      it = refresh_.erase(it);
-      continue;
+  while (!access_expiry_.empty() && access_expiry_.begin()->first + kSweepGrace <= now)
+    erase_access_locked(access_expiry_.begin()->second);
+  while (!refresh_expiry_.empty() && refresh_expiry_.begin()->first + kSweepGrace <= now) {
+    auto it = refresh_.find(refresh_expiry_.begin()->second);
+    refresh_expiry_.erase(refresh_expiry_.begin());
+    // Its access tokens stay until their own expiry; they no longer cascade.
+    if (it == refresh_.end()) continue;
+    for (const std::string& t : it->second.access_tokens) {
+      auto a = access_.find(t);
+      if (a != access_.end()) a->second.refresh_token.clear();
     }
-    auto& list = it->second.access_tokens;
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const std::string& t) { return access_.count(t) == 0; }),
-               list.end());
-    ++it;
+    refresh_.erase(it);
   }
+}
+
+// Erases an access token, its expiry index entry and its refresh token's link.
+void TokenStore::erase_access_locked(const std::string& token) {
+  auto it = access_.find(token);
+  if (it == access_.end()) return;
+  access_expiry_.erase({it->second.info.expires_at, token});
+  if (!it->second.refresh_token.empty()) {
+    auto r = refresh_.find(it->second.refresh_token);
+    if (r != refresh_.end()) r->second.access_tokens.erase(token);
+  }
+  access_.erase(it);
 }
 
 std::optional<TokenInfo> TokenStore::authenticate(std::string_view bearer) const {
@@ -185,10 +198,16 @@ std::optional<TokenInfo> TokenStore::authenticate(std::string_view bearer) const
 bool TokenStore::revoke(std::string_view token) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key(token);
-  if (access_.erase(key) > 0) return true;
+  if (access_.count(key) > 0) {
+    erase_access_locked(key);
+    return true;
+  }
   auto it = refresh_.find(key);
   if (it == refresh_.end()) return false;
-  for (const std::string& access_token : it->second.access_tokens) access_.erase(access_token);
+  // A copy: erasing an access token unlinks it from this set.
+  const auto issued = it->second.access_tokens;
+  for (const std::string& access_token : issued) erase_access_locked(access_token);
+  if (it->second.expires_at) refresh_expiry_.erase({*it->second.expires_at, key});
   refresh_.erase(it);
   return true;
 }
@@ -198,7 +217,14 @@ void TokenStore::reset() {
   codes_.clear();
   access_.clear();
   refresh_.clear();
-  issued_since_sweep_ = 0;
+  code_expiry_.clear();
+  access_expiry_.clear();
+  refresh_expiry_.clear();
+}
+
+size_t TokenStore::stored() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return codes_.size() + access_.size() + refresh_.size();
 }
 
 std::string TokenStore::sign(std::string_view client_id, std::string_view data) const {

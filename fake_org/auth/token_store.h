@@ -12,15 +12,23 @@
 // Client secrets are compared in constant time over SHA-256 digests, so
 // neither content nor length leaks through timing.
 //
-// Locking: one mutex guards every map; each public method holds it for its
-// whole body, and none calls another public method while holding it.
+// Locking rule: one mutex (mu_) guards every map and expiry index; each
+// public method holds it for its whole body, and none calls another public
+// method while holding it. The clock and id generator are thread-safe on
+// their own and take no lock of ours.
+//
+// Bounded without scans: each map has an expiry index ordered by time, and
+// every issue purges only the entries at its front that have expired (codes
+// at expiry, tokens kSweepGrace after it), so no request walks all tokens.
 #include <cstddef>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "domain/clock.h"
@@ -111,6 +119,10 @@ class TokenStore {
   // Forgets every code and token (admin reset).
   void reset();
 
+  // Codes, access and refresh tokens held (expired ones not yet purged
+  // included); for tests of the purge.
+  size_t stored() const;
+
   // base64(HMAC-SHA256(key = the client's secret, data)), the platform's
   // `signature` of a token response; empty for an unknown client.
   std::string sign(std::string_view client_id, std::string_view data) const;
@@ -133,13 +145,16 @@ class TokenStore {
     std::string client_id;
     TimePoint issued_at;
     std::optional<TimePoint> expires_at;
-    std::vector<std::string> access_tokens;  // issued from it, for the revoke cascade
+    std::unordered_set<std::string> access_tokens;  // issued from it, for the revoke cascade
   };
+  using ExpiryIndex = std::set<std::pair<TimePoint, std::string>>;
 
   // Callers hold mu_.
   IssuedToken issue_access_locked(const std::string& client_id, const std::string& refresh_token,
                                   TimePoint now);
-  void sweep_locked(TimePoint now);
+  // Drops what expired (tokens: kSweepGrace before `now`), front of each index only.
+  void purge_locked(TimePoint now);
+  void erase_access_locked(const std::string& token);
 
   const AuthSettings settings_;
   const std::shared_ptr<const Clock> clock_;
@@ -152,7 +167,10 @@ class TokenStore {
   std::unordered_map<std::string, CodeEntry> codes_;
   std::unordered_map<std::string, AccessEntry> access_;
   std::unordered_map<std::string, RefreshEntry> refresh_;
-  size_t issued_since_sweep_ = 0;
+  // (expires_at, key) of every entry above that has an expiry.
+  ExpiryIndex code_expiry_;
+  ExpiryIndex access_expiry_;
+  ExpiryIndex refresh_expiry_;
 };
 
 }  // namespace fake_org

@@ -261,6 +261,47 @@ TEST_CASE("many grants over a long time keep working across sweeps", "[oauth]") 
   CHECK_FALSE(s.tokens.authenticate(last));
 }
 
+TEST_CASE("expired codes and tokens are purged by the next issue, not kept until a sweep",
+          "[oauth]") {
+  Store s;
+  for (int i = 0; i < 5; ++i) {
+    s.tokens.issue_code("local-client", kCallback);
+    REQUIRE(s.tokens.client_credentials(kLocal).ok());
+  }
+  IssuedToken granted =
+      *s.tokens.exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback), kCallback)
+           .token;
+  CHECK(s.tokens.stored() == 5 + 5 + 2);
+  // Past every access token's expiry plus the day of grace; the refresh token lives on.
+  s.clock->advance(Millis(2 * 3600 * 1000) + Millis(24 * 3600 * 1000));
+  IssuedToken fresh = *s.tokens.refresh(kLocal, granted.refresh_token).token;
+  CHECK(s.tokens.stored() == 2);  // the refresh token and the new access token
+  CHECK(s.tokens.authenticate(fresh.access_token));
+  CHECK(s.tokens.revoke(granted.refresh_token));
+  CHECK_FALSE(s.tokens.authenticate(fresh.access_token));
+  CHECK(s.tokens.stored() == 0);
+}
+
+TEST_CASE("a purged refresh token no longer grants, and its access tokens stay until expiry",
+          "[oauth]") {
+  AuthSettings auth = test_auth();
+  auth.refresh_token_lifetime = Millis(3600 * 1000);
+  Store s(auth);
+  IssuedToken granted =
+      *s.tokens.exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback), kCallback)
+           .token;
+  s.clock->advance(Millis(25 * 3600 * 1000));
+  IssuedToken other = *s.tokens.client_credentials(kLocal).token;
+  // The refresh token went a day after its expiry; its access token (2 h) has a day to go.
+  CHECK(s.tokens.stored() == 2);
+  CHECK_FALSE(s.tokens.refresh(kLocal, granted.refresh_token).ok());
+  CHECK_FALSE(s.tokens.revoke(granted.refresh_token));
+  CHECK(s.tokens.authenticate(other.access_token));
+  s.clock->advance(Millis(3600 * 1000));
+  REQUIRE(s.tokens.client_credentials(kLocal).ok());
+  CHECK(s.tokens.stored() == 2);
+}
+
 TEST_CASE("the signature is base64 HMAC-SHA256 keyed with the client secret", "[oauth]") {
   AuthSettings auth;
   auth.connected_apps.push_back({"App", "app", "key", {}, true});
