@@ -12,6 +12,7 @@
 // - Bacs (201): sort code and account-number formats (no Vocalink modulus table).
 // - Sweden (206): Bankgirot's "Bankernas kontonummeruppbyggnad" (clearing
 //   ranges, type 1 comments 1/2, type 2 comments 1/2/3).
+// - US ACH (200, no scheme code): ABA routing number check digit (3-7-1).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@ struct BankAccountInput {
   std::string iban, bic, account_holder;
   std::string sort_code, account_number;  // Bacs; account_number also Sweden
   std::string clearing_number;            // Sweden
+  std::string routing_number;             // US ACH (ABA); account_number too
   std::string street, house_number_or_name, postal_code, city;
 };
 
@@ -34,6 +36,7 @@ inline constexpr const char* kIban = "PaymentMethod.Parameters.IBAN";
 inline constexpr const char* kBic = "PaymentMethod.Parameters.BIC";
 inline constexpr const char* kSortCode = "PaymentMethod.Parameters.SortCode";
 inline constexpr const char* kAccountNumber = "PaymentMethod.Parameters.AccountNumber";
+inline constexpr const char* kRoutingNumber = "PaymentMethod.Parameters.RoutingNumber";
 inline constexpr const char* kClearingNumber = "PaymentMethod.Parameters.ClearingNumber";
 inline constexpr const char* kStreet = "PaymentMethod.Parameters.Street";
 inline constexpr const char* kHouseNumberOrName = "PaymentMethod.Parameters.HouseNumberOrName";
@@ -81,6 +84,12 @@ bool bic_country_matches_iban(std::string_view bic_country, std::string_view iba
 ApiErrors validate_sepa_account(const BankAccountInput&);     // 202/203/204/205 (empty = ok)
 ApiErrors validate_bacs_account(const BankAccountInput&);     // 201
 ApiErrors validate_swedish_account(const BankAccountInput&);  // 206
+
+// ---- US ACH (bank_account_ach.cpp) -------------------------------------------
+
+ApiErrors validate_ach_account(const BankAccountInput&);  // 200, field named
+// 9 digits whose 3-7-1 weighted sum is a multiple of 10.
+bool aba_checksum_ok(std::string_view nine_digits);
 
 // ---- Sweden (bank_account_sweden.cpp) ---------------------------------------
 

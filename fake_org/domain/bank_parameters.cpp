@@ -24,6 +24,7 @@ ApiErrors validate_bank_parameters(const ResolvedMethod& method) {
   in.sort_code = param(p, "SortCode");
   in.account_number = param(p, "AccountNumber");
   in.clearing_number = param(p, "ClearingNumber");
+  in.routing_number = param(p, "RoutingNumber");
   in.street = param(p, "Street");
   in.house_number_or_name = param(p, "HouseNumberOrName");
   if (in.house_number_or_name.empty()) in.house_number_or_name = param(p, "HouseNameOrNumber");
@@ -40,6 +41,10 @@ ApiErrors validate_bank_parameters(const ResolvedMethod& method) {
       if (in.clearing_number.empty() && in.account_number.empty()) return {};
       return validate_swedish_account(in);
     case BankScheme::kNone:
+      // A bank account outside the European schemes: a US ACH account when
+      // it has a routing number (the fixtures' ACH methods).
+      if (method.method->kind == MethodKind::kBank && !in.routing_number.empty())
+        return validate_ach_account(in);
       break;
   }
   return {};

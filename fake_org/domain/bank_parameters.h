@@ -1,10 +1,11 @@
 #pragma once
 // Bank-account data in PaymentMethod.Parameters (spec 2.6, 4.1 rule 2) checked
 // by the rules of the method's bank scheme (spec 7, codes 201 to 206), for new
-// payments and for updates of recurring payments.
+// payments and for updates of recurring payments; a bank method without a
+// scheme that sends RoutingNumber is a US ACH account (200, bank_account.h).
 //
 // Parameter names: IBAN, BIC, AccountHolderName, SortCode, AccountNumber,
-// ClearingNumber, Street, HouseNumberOrName (the fixtures' HouseNameOrNumber
+// ClearingNumber, RoutingNumber, Street, HouseNumberOrName (the fixtures' HouseNameOrNumber
 // is read too), PostalCode, City. A scheme's check runs when its account data
 // is present; absent required parameters are the processor's error 011.
 #include "errors.h"

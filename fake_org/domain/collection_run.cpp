@@ -14,13 +14,10 @@ namespace {
 
 namespace fi = fields::installment;
 
-// Collected by the org without the payer: a bank method whose processor has
-// no hosted page (the mandate was given with the request).
 bool collected_inline(const OrgConfig& config, const Record& r) {
   const PaymentMethodDef* m = config.payment_method(r.text(fi::kMethod));
-  if (!m || m->bank_scheme == BankScheme::kNone) return false;
-  const ProcessorDef* p = m->processor(r.text(fi::kProcessor));
-  return p && !p->hosted_page;
+  const ProcessorDef* p = m ? m->processor(r.text(fi::kProcessor)) : nullptr;
+  return p && collected_inline(*m, *p);
 }
 
 bool open_amount(const Record& r) {
@@ -189,9 +186,12 @@ class Run {
     if (!current || !open_amount(*current)) return;
     Record inst = *current;
     std::string profile_id = inst.text(fi::kPaymentProfile);
-    if (auto mandate = tx_.get(inst.text(fi::kMandate)))
+    if (auto mandate = tx_.get(inst.text(fi::kMandate))) {
+      // An ended mandate authorises nothing (paid another way, replaced).
+      if (mandate->text(fields::mandate::kStatus) == "Inactive") return;
       if (mandate->has(fields::mandate::kPaymentProfile))
         profile_id = mandate->text(fields::mandate::kPaymentProfile);
+    }
     collect_or_reject(inst, profile_id);
   }
 
@@ -270,6 +270,11 @@ class Run {
 };
 
 }  // namespace
+
+bool collected_inline(const PaymentMethodDef& method, const ProcessorDef& processor) {
+  return (method.kind == MethodKind::kBank || method.bank_scheme != BankScheme::kNone) &&
+         !processor.hosted_page;
+}
 
 void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out) {
   // The config outlives the store that holds these predicates (Org members).

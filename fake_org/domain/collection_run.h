@@ -11,7 +11,7 @@
 //      (collection_magic in collections.h). A record whose mandate is not
 //      Active yet (a hosted page still open) waits. After the last date the
 //      record is finished (native Completed, donation and commitment Closed).
-//   2. Every open installment of an inline direct debit (no hosted page)
+//   2. Every open installment of an inline bank debit (no hosted page)
 //      whose due date has come is collected through the mandate created with
 //      its request (one_time_payments.cpp) and that mandate's payment
 //      profile, or rejected (IBAN that fails at collection) into the
@@ -32,6 +32,12 @@ inline constexpr const char* kOpenInlineByDueDate = "installment.open_inline.due
 // "recurring.next_due:<object>": active recurring records by next due date.
 inline constexpr const char* kRecurringByNextDuePrefix = "recurring.next_due:";
 }  // namespace index_name
+
+// Collected by the org without the payer: a bank method whose processor has
+// no hosted page (the mandate or debit authorisation comes with the request).
+// Any bank method, with a European scheme (SEPA, Bacs, Autogiro) or without
+// one (US ACH): the scheme only decides how the account data is checked.
+bool collected_inline(const PaymentMethodDef& method, const ProcessorDef& processor);
 
 // The ordered indexes the run reads; org_indexes() adds them.
 void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out);

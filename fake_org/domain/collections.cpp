@@ -205,6 +205,20 @@ void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
   }
 }
 
+void deactivate_one_off_mandate(Transaction& tx, const std::string& mandate_id, TimePoint now) {
+  namespace m = fields::mandate;
+  auto current = mandate_id.empty() ? nullptr : tx.get(mandate_id);
+  if (!current || current->object != objects::kMandate || current->text(m::kStatus) == "Inactive")
+    return;
+  for (const char* link : {m::kRecurringPayment, m::kRecurringDonation, m::kGiftCommitment})
+    if (current->has(link)) return;
+  Record mandate = *current;
+  mandate.fields[m::kStatus] = "Inactive";
+  mandate.fields[m::kDeactivationDate] = format_date(date_of(now));
+  mandate.modified = now;
+  tx.put(mandate);
+}
+
 std::string append_payment_intent(const std::string& url, const std::string& payment_intent_id) {
   if (url.empty()) return url;
   return url + (url.find('?') == std::string::npos ? "?" : "&") +
@@ -242,6 +256,8 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
     std::string payment_id = collect_installment(org, tx, inst, o, now, events);
     if (inst.has(f::kMandate))
       activate_mandate(org, tx, inst.text(f::kMandate), inst.text(f::kPaymentProfile), now);
+    // Paid another way: the inline debit it replaced must not run again.
+    deactivate_one_off_mandate(tx, session.superseded_mandate_id, now);
     return payment_id;
   });
   if (!written.ok()) return written.errors();

@@ -84,6 +84,12 @@ void reject_installment(Org& org, Transaction& tx, Record& inst, const std::stri
 void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
                       const std::string& profile_id, TimePoint now);
 
+// A one-time installment's own mandate (an inline debit's, no recurring
+// record) that another payment of the installment replaced: Inactive with a
+// deactivation date today. A series' mandate, or one already Inactive, is
+// left as it is.
+void deactivate_one_off_mandate(Transaction& tx, const std::string& mandate_id, TimePoint now);
+
 // url + "?payment_intent=pi_..." (or "&..." when url has a query already).
 std::string append_payment_intent(const std::string& url, const std::string& payment_intent_id);
 

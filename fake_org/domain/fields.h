@@ -179,6 +179,7 @@ inline constexpr const char* kAccountHolderName = "cpm__Account_Holder_Name__c";
 inline constexpr const char* kSortCode = "cpm__Sort_Code__c";
 inline constexpr const char* kAccountNumber = "cpm__Account_Number__c";
 inline constexpr const char* kClearingNumber = "cpm__Clearing_Number__c";
+inline constexpr const char* kRoutingNumber = "cpm__Routing_Number__c";  // US ACH (ABA)
 }  // namespace payment_profile
 
 namespace contact {

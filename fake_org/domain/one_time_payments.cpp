@@ -1,5 +1,7 @@
 // New one-time payment and pay existing installment (spec 4.1).
 #include "bank_parameters.h"
+#include "collection_run.h"
+#include "collections.h"
 #include "fields.h"
 #include "payer.h"
 #include "payment_intent_ops.h"
@@ -23,14 +25,15 @@ void link_report(Record& report, const Record& installment, const std::string& c
   if (method.target) report.fields[f::kTarget] = method.target->name;
 }
 
-// An inline direct debit (bank method, processor without a hosted page) has
-// its mandate given with the request (issue 5: "the mandate is created at
-// once"): an Active mandate signed today and the contact's payment profile
-// holding the account, in the request's transaction. The scheduler collects
-// the installment through that mandate on its due date (collection_run.h).
+// An inline bank debit (bank method, SEPA/Bacs/Autogiro or US ACH, processor
+// without a hosted page) has its mandate given with the request (issue 5:
+// "the mandate is created at once"): an Active mandate signed today and the
+// contact's payment profile holding the account, in the request's
+// transaction. The scheduler collects the installment through that mandate on
+// its due date (collection_run.h).
 void attach_inline_mandate(OperationContext& op, const ResolvedMethod& method, Record& inst,
                            const std::string& contact, const std::string& account) {
-  if (method.method->bank_scheme == BankScheme::kNone || method.processor->hosted_page) return;
+  if (!collected_inline(*method.method, *method.processor)) return;
   RecurringMethod rm{method, {}, {}, {}};
   Record profile = upsert_payment_profile(op, rm, contact, account);  // staged
   Record mandate = new_mandate(op, rm, contact, account, ConnectorKind::kNative, "");
@@ -155,6 +158,18 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
     attach_inline_mandate(op, *method, updated, inst->text(f::kContact), inst->text(f::kAccount));
   std::string redirect = open_session_if_hosted(op, *method, updated, "");
   if (!redirect.empty()) x[f::kPayUrl] = redirect;
+  // The installment's one-off inline mandate, when this payment replaces it
+  // (docs/decisions.md, installment transitions): Inactive once the hosted
+  // page collects (a payer who abandons the page keeps it), at once when a
+  // new inline mandate or a method without a page takes over. Either way the
+  // clock no longer collects through it.
+  if (const std::string old = inst->text(f::kMandate);
+      !old.empty() && old != updated.text(f::kMandate)) {
+    if (op.session)
+      op.session->superseded_mandate_id = old;
+    else
+      deactivate_one_off_mandate(op.tx, old, op.now);
+  }
 
   Record report = new_inbound_report(op, *report_crm);
   x[f::kInboundReport] = report.id;

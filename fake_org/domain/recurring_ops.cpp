@@ -122,7 +122,9 @@ Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::s
   x[f::kProcessor] = method.processor->name;
   if (method.target) x[f::kTarget] = method.target->name;
   x[f::kBankScheme] = bank_scheme_name(method.method->bank_scheme);
-  if (method.method->bank_scheme != BankScheme::kNone) {
+  // A bank debit (a European scheme or US ACH) has a mandate reference and
+  // a signature date; a card mandate keeps a token instead.
+  if (method.method->bank_scheme != BankScheme::kNone || method.method->kind == MethodKind::kBank) {
     x[f::kReference] = "CPM-" + op.org.ids().random_base36(16);
     if (!pending) x[f::kSignatureDate] = format_date(date_of(op.now));
   } else if (!pending) {
@@ -168,7 +170,8 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
                                                       {"AccountHolderName", f::kAccountHolderName},
                                                       {"SortCode", f::kSortCode},
                                                       {"AccountNumber", f::kAccountNumber},
-                                                      {"ClearingNumber", f::kClearingNumber}};
+                                                      {"ClearingNumber", f::kClearingNumber},
+                                                      {"RoutingNumber", f::kRoutingNumber}};
   for (const auto& [param, field] : bank) {
     std::string v = param_text(method.parameters, param);
     if (!v.empty()) p.fields[field] = v;
