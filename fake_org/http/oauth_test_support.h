@@ -1,0 +1,227 @@
+#pragma once
+// Shared by the OAuth route tests (oauth_routes_test.cpp: the authorize page
+// and the web server flow; oauth_token_test.cpp: the token endpoint's grants
+// and errors, revoke, bearer authentication): a server with the org's OAuth
+// endpoints on loopback and what a browser or client does with them.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/crypto.h"
+#include "events/contract_monitor.h"
+#include "http/oauth_routes.h"
+#include "http/server.h"
+
+namespace fake_org::oauth_testing {
+
+using namespace fake_org;
+using namespace fake_org::http;
+using nlohmann::json;
+
+inline constexpr const char* kOrgId15 = "00D5J0000001234";
+inline const std::string kCallback = "http://localhost:8081/callback";
+inline const std::string kQueryCallback = "https://app.example.org/cb?tenant=7";
+
+inline TimePoint start_time() {
+  return *parse_iso8601("2027-01-31T09:00:00Z");
+}
+
+inline OrgConfig test_config(bool sandbox) {
+  OrgConfig config;
+  config.source_name = "test";
+  config.org.name = "Helping Hands <Test>";
+  config.org.org_id = *to_id18(kOrgId15);
+  config.org.sandbox = sandbox;
+  config.auth.token_lifetime = Millis(2 * 3600 * 1000);
+  config.auth.connected_apps.push_back(
+      {"Donor Portal", "local-client", "local-secret", {kCallback, kQueryCallback}, true});
+  config.auth.connected_apps.push_back(
+      {"Web Only", "web-only", "web-secret", {"https://web.example.org/cb"}, false});
+  config.auth.connected_apps.push_back(
+      {"Odd Secret", "odd-client", "s3cr:t+", {"https://odd.example.org/cb"}, true});
+  return config;
+}
+
+// The org's OAuth endpoints on 127.0.0.1, plus /protected, which answers as
+// the API does: 200 for a valid bearer token, else 401.
+struct OAuthServer {
+  OrgConfig config;
+  std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>(start_time());
+  TokenStore tokens;
+  httplib::Server server;
+  std::thread thread;
+  int port = 0;
+
+  // Checked against the contracts like every other server of the tests.
+  std::shared_ptr<ContractMonitor> monitor = std::make_shared<ContractMonitor>();
+
+  explicit OAuthServer(bool sandbox = false)
+      : config(test_config(sandbox)),
+        tokens(config.auth, clock, std::make_shared<IdGenerator>(std::make_shared<SeededRandom>(7)),
+               config.org.org_id) {
+    server.set_tcp_nodelay(true);
+    install_contract_check(server, monitor);
+    register_oauth_routes(server, OAuthContext{&config, &tokens, [this](const httplib::Request&) {
+                                                 return instance_url();
+                                               }});
+    server.Get("/protected", [this](const httplib::Request& req, httplib::Response& res) {
+      if (auto info = authenticate_request(req, tokens)) {
+        res.set_content(info->client_id, "text/plain");
+      } else {
+        res.status = 401;
+        res.set_content(kInvalidSessionBody, "application/json");
+      }
+    });
+    port = server.bind_to_any_port("127.0.0.1");
+    REQUIRE(port > 0);
+    thread = std::thread([this] { server.listen_after_bind(); });
+    while (!server.is_running()) std::this_thread::yield();
+  }
+  ~OAuthServer() {
+    server.stop();
+    thread.join();
+    INFO("contract violations:\n" << monitor->recent().dump(2));
+    CHECK(monitor->violations() == 0);
+  }
+
+  std::string instance_url() const { return "http://127.0.0.1:" + std::to_string(port); }
+};
+
+inline std::string enc(const std::string& s) {
+  return httplib::detail::encode_query_param(s);
+}
+
+inline std::map<std::string, std::string> query_of(const std::string& url) {
+  httplib::Params params;
+  size_t q = url.find('?');
+  if (q != std::string::npos) httplib::detail::parse_query_text(url.substr(q + 1), params);
+  return {params.begin(), params.end()};
+}
+
+inline std::string html_unescape(const std::string& s) {
+  static const std::map<std::string, char> kEntities{
+      {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&amp;", '&'}};
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    bool replaced = false;
+    for (const auto& [entity, c] : kEntities) {
+      if (s.compare(i, entity.size(), entity) == 0) {
+        out += c;
+        i += entity.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += s[i++];
+  }
+  return out;
+}
+
+// What a browser submits: the page's hidden fields plus the chosen button.
+inline httplib::Params form_of(const std::string& html, const std::string& decision) {
+  httplib::Params params;
+  const std::string open = R"(<input type="hidden" name=")";
+  const std::string middle = R"(" value=")";
+  for (size_t at = html.find(open); at != std::string::npos; at = html.find(open, at)) {
+    at += open.size();
+    size_t name_end = html.find(middle, at);
+    size_t value_end = html.find(R"(">)", name_end);
+    REQUIRE(value_end != std::string::npos);
+    params.emplace(
+        html_unescape(html.substr(at, name_end - at)),
+        html_unescape(html.substr(name_end + middle.size(), value_end - name_end - middle.size())));
+  }
+  params.emplace("decision", decision);
+  return params;
+}
+
+inline httplib::Params form(
+    std::initializer_list<std::pair<const std::string, std::string>> fields) {
+  return httplib::Params(fields);
+}
+
+inline void check_oauth_error(const httplib::Result& res, const std::string& error,
+                              const std::string& description) {
+  REQUIRE(res);
+  CHECK(res->status == 400);
+  CHECK(res->get_header_value("Content-Type") == "application/json");
+  CHECK(res->get_header_value("Cache-Control") == "no-store");
+  CHECK(res->get_header_value("Pragma") == "no-cache");
+  CHECK(json::parse(res->body) == json{{"error", error}, {"error_description", description}});
+}
+
+inline std::string authorize_url(const std::string& client_id, const std::string& redirect_uri,
+                                 const std::string& state,
+                                 const std::string& response_type = "code") {
+  return "/services/oauth2/authorize?response_type=" + enc(response_type) +
+         "&client_id=" + enc(client_id) + "&redirect_uri=" + enc(redirect_uri) +
+         "&state=" + enc(state);
+}
+
+// Drives the approval page like a browser; returns the code.
+inline std::string approve(httplib::Client& cli, const std::string& redirect_uri = kCallback) {
+  auto page = cli.Get(authorize_url("local-client", redirect_uri, "s").c_str());
+  REQUIRE(page);
+  REQUIRE(page->status == 200);
+  auto res = cli.Post("/services/oauth2/authorize", form_of(page->body, "allow"));
+  REQUIRE(res);
+  REQUIRE(res->status == 302);
+  return query_of(res->get_header_value("Location"))["code"];
+}
+
+struct RawResponse {
+  int status = 0;
+  std::string location;
+};
+
+// Status and Location header exactly as sent: httplib 0.11's client
+// URL-decodes every response header value, so it cannot show the encoding.
+inline RawResponse raw_request(int port, const std::string& method, const std::string& target,
+                               const std::string& body = std::string()) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  std::string request = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                        "Connection: close\r\n" +
+                        "Content-Type: application/x-www-form-urlencoded\r\n" +
+                        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  REQUIRE(::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
+  std::string response;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+    response.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  RawResponse raw;
+  REQUIRE(response.rfind("HTTP/1.1 ", 0) == 0);
+  raw.status = std::stoi(response.substr(9, 3));
+  const std::string key = "\r\nLocation: ";
+  size_t at = response.find(key);
+  if (at != std::string::npos) {
+    at += key.size();
+    raw.location = response.substr(at, response.find("\r\n", at) - at);
+  }
+  return raw;
+}
+
+inline int protected_status(httplib::Client& cli, const std::string& token) {
+  auto res = cli.Get("/protected", {{"Authorization", "Bearer " + token}});
+  REQUIRE(res);
+  if (res->status == 401) CHECK(res->body == kInvalidSessionBody);
+  return res->status;
+}
+
+}  // namespace fake_org::oauth_testing
