@@ -6,7 +6,7 @@
 // Starts fake-org on an ephemeral port and a tiny merchant server (the
 // SuccessURL / FailureURL), then clicks through: Pay; Decline and a declined
 // card, then Pay from the same RedirectURL; Cancel; the 3-D Secure challenge
-// card, passed and failed. After each landing it asks the org's API for the
+// card, passed and failed; a wallet (PayPal) page. After each landing it asks the org's API for the
 // installment's status.
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
@@ -90,19 +90,27 @@ async function api(org, method, p, body) {
   return JSON.parse(text);
 }
 
-async function createCardIntent(org, merchant, firstName) {
+async function createCardIntent(org, merchant, firstName, method = 'CreditCard') {
   const pi = await api(org, 'POST', '/PaymentIntent', {
     SuccessURL: `${merchant.url}/thanks`,
     FailureURL: `${merchant.url}/sorry?from=psp`,
     Payer: { Contact: { CrmFields: { FirstName: firstName, LastName: 'Browser',
                                      Email: `${firstName.toLowerCase()}@example.org` } } },
     OneTime: { Amount: 25 },
-    PaymentMethod: { Name: 'CreditCard' },
+    PaymentMethod: { Name: method },
   });
   check(typeof pi.RedirectURL === 'string' && pi.RedirectURL.includes('/psp/checkout/'),
         `no hosted page RedirectURL: ${JSON.stringify(pi)}`);
   const read = await api(org, 'GET', `/PaymentIntent/${pi.Id}`);
   return { id: pi.Id, redirect: pi.RedirectURL, installment: read.OneTime.Id };
+}
+
+// Stored fields the API does not return (the payment profile): the fake's
+// admin records, which need no token.
+async function adminRecord(org, object, id) {
+  const r = await fetch(`${org.url}/__admin/records/${object}/${id}`);
+  check(r.status === 200, `admin ${object}/${id}: HTTP ${r.status}`);
+  return r.json();
 }
 
 async function installmentStatus(org, intent) {
@@ -153,6 +161,29 @@ const cases = {
     await page.click('#pay');
     await landOn(page, merchant, 'thanks', intent);
     check(await installmentStatus(org, intent) === 'Collected', 'installment not Collected');
+  },
+
+  async 'a wallet (PayPal) page asks for the login only; Pay collects with wallet data'(ctx) {
+    const { org, merchant, page } = ctx;
+    const intent = await createCardIntent(org, merchant, 'Mary', 'PayPal');
+    await page.goto(intent.redirect);
+    check((await page.textContent('#method')).includes('PayPal'), 'method not shown');
+    check(await page.isVisible('#email'), 'the wallet page asks for no login');
+    check(await page.locator('#card_number').count() === 0, 'the wallet page asks for a card');
+    check(await page.locator('#iban').count() === 0, 'the wallet page asks for an IBAN');
+    await shot(page, 'wallet');
+    await page.fill('#email', 'mary@wallet.example');
+    await page.click('#pay');
+    await landOn(page, merchant, 'thanks', intent);
+    check(await installmentStatus(org, intent) === 'Collected', 'wallet installment not Collected');
+    const inst = await adminRecord(org, 'cpm__Installment__c', intent.installment);
+    const profile = await adminRecord(org, 'cpm__Payment_Profile__c', inst.cpm__Payment_Profile__c);
+    check(profile.cpm__Wallet_Email__c === 'mary@wallet.example',
+          `profile has no wallet login: ${JSON.stringify(profile)}`);
+    check(typeof profile.cpm__Wallet_Account_Id__c === 'string', 'profile has no wallet payer id');
+    for (const f of ['cpm__Card_Brand__c', 'cpm__Card_Last_Four__c', 'cpm__Card_Expiry_Month__c',
+                     'cpm__Card_Expiry_Year__c', 'cpm__IBAN__c'])
+      check(!(f in profile), `wallet profile has ${f}: ${JSON.stringify(profile)}`);
   },
 
   async 'Decline, then a declined card, then Pay from the same RedirectURL'(ctx) {
