@@ -5,13 +5,21 @@
 // changes nothing; the same key with another body is a conflict. While one
 // request with a key runs, others with that key wait for its outcome.
 //
-// Locking rule: one mutex guards the map; waiters block on a condition
-// variable, never while holding anything else.
+// Locking rule: one mutex (mu_) guards the map and its expiry index; waiters
+// block on cv_ (which releases mu_), never while holding anything else, and
+// the request itself runs between claim() and complete()/abandon() without
+// mu_ held, so a store lock taken by the request never nests inside mu_.
+//
+// Bounded without scans: completed entries are indexed by expiry, and each
+// claim drops only the expired ones at the front of that index, so the map
+// holds the keys of one window plus those in flight.
 #include <condition_variable>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "clock.h"
 
@@ -34,6 +42,28 @@ class IdempotencyStore {
   void reset();
   size_t size() const;
 
+  // Holds a kExecute claim: abandons it when destroyed before complete(), so
+  // a request that throws cannot leave its key in flight for ever (every
+  // later request with the key would wait on cv_ without end, and a reset
+  // keeps in-flight entries).
+  class Pending {
+   public:
+    Pending(IdempotencyStore& store, std::string key) : store_(&store), key_(std::move(key)) {}
+    Pending(const Pending&) = delete;
+    Pending& operator=(const Pending&) = delete;
+    ~Pending() {
+      if (store_) store_->abandon(key_);
+    }
+    void complete(nlohmann::json response, TimePoint expires_at) {
+      store_->complete(key_, std::move(response), expires_at);
+      store_ = nullptr;
+    }
+
+   private:
+    IdempotencyStore* store_;
+    std::string key_;
+  };
+
  private:
   struct Entry {
     std::string digest;
@@ -44,7 +74,8 @@ class IdempotencyStore {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::unordered_map<std::string, Entry> entries_;
-  size_t claims_since_sweep_ = 0;
+  // (expires_at, key) of every completed entry.
+  std::set<std::pair<TimePoint, std::string>> expiry_;
 };
 
 }  // namespace fake_org

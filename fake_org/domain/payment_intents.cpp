@@ -196,12 +196,12 @@ Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const In
         ErrorKind::kConflict);
   if (claim.verdict == IdempotencyStore::Verdict::kReplay)
     return IntentResult{claim.response, claim.response.value("Id", ""), true};
+  // Abandoned on failure and on an exception (the server answers 500), so the
+  // key is never left in flight.
+  IdempotencyStore::Pending pending(org_.idempotency(), req.idempotency_key);
   auto result = execute(req, ctx);
   if (result.ok())
-    org_.idempotency().complete(req.idempotency_key, result->body,
-                                org_.clock().now() + org_.config().org.idempotency_window);
-  else
-    org_.idempotency().abandon(req.idempotency_key);
+    pending.complete(result->body, org_.clock().now() + org_.config().org.idempotency_window);
   return result;
 }
 
