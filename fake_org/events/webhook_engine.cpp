@@ -41,13 +41,14 @@ WebhookEngine::WebhookEngine(const WebhookSettings& settings,
                              std::vector<RemoteSiteDef> remote_sites,
                              std::shared_ptr<const Clock> clock,
                              std::unique_ptr<WebhookSender> sender,
-                             std::shared_ptr<RandomSource> random, int workers)
+                             std::shared_ptr<RandomSource> random, int workers, size_t log_limit)
     : settings_(settings),
       sites_(std::move(remote_sites)),
       clock_(std::move(clock)),
       sender_(std::move(sender)),
       random_(std::move(random)),
-      ids_(random_) {
+      ids_(random_),
+      log_limit_(std::max<size_t>(1, log_limit)) {
   for (int i = 0; i < std::max(1, workers); ++i) workers_.emplace_back([this] { worker(); });
 }
 
@@ -90,6 +91,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
   std::lock_guard<std::mutex> lk(mu_);
   log_.push_back(d);
   by_id_[d->id] = d;
+  trim_log_locked();
   if (!verdict.permitted) {
     d->state = State::kBlocked;
     d->reason = std::move(verdict.reason);
@@ -102,8 +104,19 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
 }
 
 void WebhookEngine::schedule_locked(const std::string& lane, Millis delay) {
-  schedule_.insert(Due{Steady::now() + delay, clock_->now() + delay, next_seq_++, lane});
+  Due due{Steady::now() + delay, clock_->now() + delay, next_seq_++, lane};
+  if (delay.count() > 0) by_org_.insert(due);
+  schedule_.insert(std::move(due));
   work_cv_.notify_all();
+}
+
+// Drops the oldest finished events beyond the limit; stops at a pending one,
+// which stays until it finishes (so a delivery is never lost from its lane).
+void WebhookEngine::trim_log_locked() {
+  while (log_.size() > log_limit_ && log_.front()->state != State::kPending) {
+    by_id_.erase(log_.front()->id);
+    log_.pop_front();
+  }
 }
 
 void WebhookEngine::worker() {
@@ -122,6 +135,7 @@ void WebhookEngine::worker() {
       continue;
     }
     auto lane = lanes_.find(first->lane);
+    by_org_.erase(*first);
     schedule_.erase(first);
     if (lane == lanes_.end() || lane->second.empty()) continue;
     std::shared_ptr<Delivery> d = lane->second.front();
@@ -216,6 +230,7 @@ void WebhookEngine::reset() {
   by_id_.clear();
   lanes_.clear();
   schedule_.clear();
+  by_org_.clear();
   if (idle_locked()) idle_cv_.notify_all();
 }
 
@@ -228,18 +243,19 @@ void WebhookEngine::on_clock_changed() {
   std::lock_guard<std::mutex> lk(mu_);
   const TimePoint org_now = clock_->now();
   const auto now = Steady::now();
-  std::vector<Due> due_now;
-  for (auto it = schedule_.begin(); it != schedule_.end();) {
-    if (it->steady > now && it->org <= org_now) {
-      due_now.push_back(*it);
-      due_now.back().steady = now;
-      it = schedule_.erase(it);
-    } else {
-      ++it;
-    }
+  bool any = false;
+  // Only the entries the org clock has reached: the front of by_org_.
+  while (!by_org_.empty() && by_org_.begin()->org <= org_now) {
+    Due due = *by_org_.begin();
+    by_org_.erase(by_org_.begin());
+    auto it = schedule_.find(due);
+    if (it == schedule_.end() || it->steady <= now) continue;  // already due
+    schedule_.erase(it);
+    due.steady = now;
+    schedule_.insert(std::move(due));
+    any = true;
   }
-  schedule_.insert(due_now.begin(), due_now.end());
-  if (!due_now.empty()) work_cv_.notify_all();
+  if (any) work_cv_.notify_all();
 }
 
 const char* WebhookEngine::state_name(State state) {

@@ -61,14 +61,23 @@ enum class ResendOutcome {
   kBlocked,     // its URL is not a permitted remote site; sending again would not change that
 };
 
-// Locking: one mutex (mu_) guards every member below it in the private part;
-// the sender is called without it held, so a slow receiver never blocks
-// enqueue, the log or the admin API. Workers wait on work_cv_; wait_idle on idle_cv_.
+//   - The log keeps the newest log_limit events (default kDefaultLogLimit);
+//     older finished ones are forgotten (their id answers unknown), so a
+//     long-running org's memory stays bounded. A pending event is never dropped.
+//
+// Locking rule: one mutex (mu_) guards every member below it in the private
+// part; the sender is called without it held, so a slow receiver never blocks
+// enqueue, the log or the admin API. Workers wait on work_cv_ (with the due
+// time as deadline, never sleeping); wait_idle on idle_cv_. mu_ is a leaf: the
+// engine calls nothing of the org while holding it, and the org publishes
+// events (enqueue) after its record store's lock is released.
 class WebhookEngine {
  public:
   WebhookEngine(const WebhookSettings& settings, std::vector<RemoteSiteDef> remote_sites,
                 std::shared_ptr<const Clock> clock, std::unique_ptr<WebhookSender> sender,
-                std::shared_ptr<RandomSource> random, int workers = 2);
+                std::shared_ptr<RandomSource> random, int workers = 2,
+                size_t log_limit = kDefaultLogLimit);
+  static constexpr size_t kDefaultLogLimit = 10000;
   // Stops the workers after their current attempt; pending deliveries are
   // abandoned and counted through the notice sink (stderr by default).
   ~WebhookEngine();
@@ -141,11 +150,19 @@ class WebhookEngine {
       return steady != o.steady ? steady < o.steady : seq < o.seq;
     }
   };
+  // The same entries by org-time due instant, so a clock change visits only
+  // those it makes due, not the whole schedule.
+  struct ByOrg {
+    bool operator()(const Due& a, const Due& b) const {
+      return a.org != b.org ? a.org < b.org : a.seq < b.seq;
+    }
+  };
 
   static const char* state_name(State state);
   void worker();
   void schedule_locked(const std::string& lane, Millis delay);
   void finish_locked(const std::shared_ptr<Delivery>& d);
+  void trim_log_locked();
   void record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
                      const HttpAttemptResult& result);
   nlohmann::json to_json_locked(const Delivery& d) const;
@@ -163,12 +180,14 @@ class WebhookEngine {
   mutable std::mutex mu_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::vector<std::shared_ptr<Delivery>> log_;  // creation order
+  const size_t log_limit_;
+  std::deque<std::shared_ptr<Delivery>> log_;  // creation order
   std::unordered_map<std::string, std::shared_ptr<Delivery>> by_id_;
   // Lane key ("pi:<id>" or "evt:<id>") -> its events in order; the head is the
   // only one eligible. A lane exists only while it holds a pending event.
   std::map<std::string, std::deque<std::shared_ptr<Delivery>>> lanes_;
-  std::set<Due> schedule_;  // at most one entry per lane: its head, when not in flight
+  std::set<Due> schedule_;       // at most one entry per lane: its head, when not in flight
+  std::set<Due, ByOrg> by_org_;  // schedule_'s entries not yet due on the org clock
   uint64_t next_seq_ = 0;
   int in_flight_ = 0;
   bool stopping_ = false;

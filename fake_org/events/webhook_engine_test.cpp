@@ -328,3 +328,61 @@ TEST_CASE("a sender that throws counts as a network error", "[webhooks]") {
   CHECK(e["state"] == "failed");
   CHECK(e["reason"] == "gave up after 1 attempt; last: sender failed: boom");
 }
+
+TEST_CASE("the log keeps the newest events up to its limit, never dropping a pending one",
+          "[webhooks]") {
+  auto sender = fake_sender(always(204), /*gated=*/true);
+  FakeSender* fake = sender.fake;
+  WebhookEngine engine(fast_settings(), loopback_sites(), start_clock(), std::move(sender.owned),
+                       std::make_shared<SeededRandom>(5), 2, /*log_limit=*/2);
+  std::string held = engine.enqueue(make_event("pi_1", kUrl));  // in flight at the gate
+  REQUIRE(fake->wait_for_calls(1));
+  std::vector<std::string> blocked;
+  for (int i = 0; i < 3; ++i)
+    blocked.push_back(engine.enqueue(make_event("pi_b", "https://example.com/hook")));
+  // The oldest is still pending, so nothing behind it goes either.
+  CHECK(engine.log().size() == 4);
+  CHECK(engine.event(held));
+
+  fake->open_gate();
+  REQUIRE(engine.wait_idle(10s));
+  std::string last = engine.enqueue(make_event("pi_b", "https://example.com/hook"));
+  auto log = engine.log();
+  REQUIRE(log.size() == 2);
+  CHECK(log[0]["id"] == blocked[2]);
+  CHECK(log[1]["id"] == last);
+  CHECK_FALSE(engine.event(held));
+  CHECK_FALSE(engine.event(blocked[0]));
+  CHECK(engine.resend(held) == ResendOutcome::kUnknown);
+}
+
+TEST_CASE("a clock change makes due only the retries it reaches", "[webhooks]") {
+  auto clock = std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z"));
+  WebhookSettings s = fast_settings();
+  s.backoff_initial = Millis(3600000);
+  s.backoff_max = Millis(3600000);
+  s.max_attempts = 2;
+  auto sender = fake_sender([](size_t index, const FakeSender::Call&) {
+    return HttpAttemptResult{index < 2 ? 502 : 204, ""};
+  });
+  FakeSender* fake = sender.fake;
+  WebhookEngine engine(s, loopback_sites(), clock, std::move(sender.owned),
+                       std::make_shared<ExtremeJitter>(0xFF));
+  std::string first = engine.enqueue(make_event("pi_1", kUrl));
+  REQUIRE(eventually([&] { return (*engine.event(first))["attempts"].size() == 1; }));
+  clock->advance(Millis(1800000));  // half an hour: the first retry is due at 10:00
+  std::string second = engine.enqueue(make_event("pi_2", kUrl));
+  REQUIRE(eventually([&] { return (*engine.event(second))["attempts"].size() == 1; }));
+
+  clock->advance(Millis(1800000));  // 10:00: the first retry only (the second's is at 10:30)
+  engine.on_clock_changed();
+  REQUIRE(fake->wait_for_calls(3));
+  REQUIRE(eventually([&] { return (*engine.event(first))["state"] == "delivered"; }));
+  CHECK((*engine.event(second))["attempts"].size() == 1);
+  CHECK_FALSE(engine.wait_idle(0ms));
+
+  clock->advance(Millis(1800000));
+  engine.on_clock_changed();
+  REQUIRE(engine.wait_idle(10s));
+  CHECK((*engine.event(second))["state"] == "delivered");
+}
