@@ -280,7 +280,13 @@ namespace {
 // the mandate, so nothing is collected; the mandate becomes Active.
 Result<CollectionResult> complete_setup(Org& org, const PspSession& session, const PspOutcome& o) {
   TimePoint now = org.clock().now();
+  PspSession after = session;
   auto written = org.records().write<bool>([&](Transaction& tx) -> Result<bool> {
+    // Checked and completed under the store's lock: the setup has no
+    // installment whose status would stop a second, concurrent completion.
+    if (auto current = org.psp_sessions().get(session.id);
+        current && current->status == "completed")
+      return already_completed(*current);
     auto rec = tx.get(session.recurring_id);
     if (!rec)
       return make_error(error_code::kInvalidData, "session",
@@ -292,16 +298,16 @@ Result<CollectionResult> complete_setup(Org& org, const PspSession& session, con
     stub.fields[fields::installment::kContact] = rec->text(fields::recurring_payment::kContact);
     std::string profile = upsert_profile(org, tx, stub, o, now);
     activate_mandate(org, tx, rec->text(fields::recurring::kMandate), profile, now);
+    // Nothing below can fail, so the transaction commits with this.
+    org.psp_sessions().update(session.id, [&](PspSession& x) {
+      x.status = "completed";
+      x.last_outcome = "success";
+      ++x.attempts;
+      after = x;
+    });
     return true;
   });
   if (!written.ok()) return written.errors();
-  PspSession after = session;
-  org.psp_sessions().update(session.id, [&](PspSession& x) {
-    x.status = "completed";
-    x.last_outcome = "success";
-    ++x.attempts;
-    after = x;
-  });
   return CollectionResult{after, "", "",
                           append_payment_intent(session.success_url, session.payment_intent_id)};
 }
