@@ -42,7 +42,8 @@ class AdjustableClock final : public Clock {
   std::atomic<int64_t> offset_ms_{0};
 };
 
-// A clock that stands still unless told; for unit tests.
+// A clock that stands still unless told; for unit tests. Thread-safe: the
+// time is one atomic, read by worker threads while the test moves it.
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(TimePoint start) : t_(start.time_since_epoch().count()) {}

@@ -43,6 +43,9 @@ std::optional<std::string> to_id18(std::string_view id);
 // 8-4-4-4-12 hexadecimal.
 bool is_guid(std::string_view s);
 
+// Locking rule: thread-safe without a lock: the sequence is one atomic and
+// the random source is thread-safe on its own. reset_sequence() runs inside
+// the record store's exclusive replace_all, so no record id is being made.
 class IdGenerator {
  public:
   explicit IdGenerator(std::shared_ptr<RandomSource> random);

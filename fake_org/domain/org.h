@@ -2,9 +2,16 @@
 // One org: its configuration, clock, ids and records. An object, not a
 // global, so one process can later serve several orgs side by side.
 //
-// Locking rule: config and the PSP callback secret are immutable; the clock
-// and id generator are internally thread-safe; records are guarded by RecordStore's own lock.
-// TokenStore has its own lock. Org adds no lock of its own.
+// Locking rule: Org adds no lock of its own. Config and the PSP callback
+// secret are immutable; the clock and id generator are internally
+// thread-safe (atomics); records, tokens, idempotency entries, PSP sessions
+// and the webhook engine each guard themselves with one mutex. The event
+// sink and contract monitor are set while wiring, before requests arrive.
+// Lock order: RecordStore's lock may be held while taking PspSessionStore's
+// (a collection completes its session inside the transaction); every other
+// lock is a leaf, taken with none of the others held: idempotency claims wrap
+// a request from outside the store lock, and events reach the webhook engine
+// only after the transaction committed and released the store lock.
 #include <functional>
 #include <memory>
 #include <string>
