@@ -72,11 +72,14 @@ std::vector<std::string> Transaction::find(std::string_view index,
   std::string want = index_key(*spec, values);
   std::vector<std::string> out;
   // Committed matches unless this transaction changed them, then every staged
-  // record that matches now; staged records are the request's own handful.
+  // record that matches now (through the staged records' own index).
   for (const auto& id : store_.find(index, values))
     if (staged_.find(id) == staged_.end()) out.push_back(id);
-  for (const auto& id : order_)
-    if (auto k = store_.key_of(*spec, *staged_.at(id)); k && *k == want) out.push_back(id);
+  auto idx = staged_keys_.find(spec->name);
+  if (idx == staged_keys_.end()) return out;
+  auto hit = idx->second.find(want);
+  if (hit == idx->second.end()) return out;
+  for (size_t pos : hit->second) out.push_back(order_[pos]);
   return out;
 }
 
@@ -85,7 +88,24 @@ void Transaction::put(Record record) {
     throw std::logic_error("record needs an object and an 18-character id");
   std::string id = record.id;
   if (!record.guid.empty()) staged_guids_[record.guid] = id;
-  if (staged_.find(id) == staged_.end()) order_.push_back(id);
+  auto [at, fresh] = position_.emplace(id, order_.size());
+  const size_t pos = at->second;
+  if (fresh) {
+    order_.push_back(id);
+    filed_.emplace_back();
+  }
+  for (const auto& [spec, key] : filed_[pos]) {  // its keys as staged before
+    auto& by_key = staged_keys_[spec->name];
+    auto it = by_key.find(key);
+    it->second.erase(pos);
+    if (it->second.empty()) by_key.erase(it);
+  }
+  filed_[pos].clear();
+  for (const auto& spec : store_.specs_)
+    if (auto k = store_.key_of(spec, record)) {
+      staged_keys_[spec.name][*k].insert(pos);
+      filed_[pos].emplace_back(&spec, std::move(*k));
+    }
   staged_[id] = std::make_shared<const Record>(std::move(record));
 }
 

@@ -99,6 +99,13 @@ class Transaction final : public RecordReader {
   std::unordered_map<std::string, RecordPtr> staged_;
   std::unordered_map<std::string, std::string> staged_guids_;
   std::vector<std::string> order_;
+  // The staged records' index keys, so find() never walks every staged record
+  // (a collection run stages thousands in one transaction): index name -> key
+  // -> positions in order_ (staging order, as callers see it); and per
+  // position, the (index, key) pairs it is filed under, to move it on re-put.
+  std::unordered_map<std::string, std::unordered_map<std::string, std::set<size_t>>> staged_keys_;
+  std::unordered_map<std::string, size_t> position_;
+  std::vector<std::vector<std::pair<const IndexSpec*, std::string>>> filed_;
 };
 
 class RecordStore final : public RecordReader {

@@ -138,3 +138,36 @@ TEST_CASE("concurrent check-then-insert writes are serialised", "[store]") {
   CHECK(created == 1);
   CHECK(store.find("dedup:Contact:0", {"race@example.org"}).size() == 1);
 }
+
+TEST_CASE("a transaction finds its staged records by index, in staging order, as they are now",
+          "[store]") {
+  RecordStore store(specs());
+  const std::string kId3 = "003000000000003AAA";
+  const std::string kId4 = "003000000000004AAA";
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId4, "old@example.org"));
+    return ok_status();
+  });
+  store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId3, "x@example.org"));
+    tx.put(contact(kId1, "x@example.org"));
+    tx.put(contact(kId2, "X@example.org "));
+    CHECK(tx.find("dedup:Contact:0", {"x@example.org"}) ==
+          std::vector<std::string>{kId3, kId1, kId2});
+    tx.put(contact(kId1, "y@example.org"));  // moves to another key, keeps its place
+    CHECK(tx.find("dedup:Contact:0", {"x@example.org"}) == std::vector<std::string>{kId3, kId2});
+    CHECK(tx.find("dedup:Contact:0", {"y@example.org"}) == std::vector<std::string>{kId1});
+    tx.put(contact(kId1, "x@example.org"));
+    CHECK(tx.find("dedup:Contact:0", {"x@example.org"}) ==
+          std::vector<std::string>{kId3, kId1, kId2});
+    CHECK(tx.find("dedup:Contact:0", {"y@example.org"}).empty());
+    // A committed record staged with a new value is found only under it.
+    tx.put(contact(kId4, "", "Ada", "Lovelace"));
+    CHECK(tx.find("dedup:Contact:0", {"old@example.org"}).empty());
+    CHECK(tx.find("dedup:Contact:1", {"ada", "lovelace"}) == std::vector<std::string>{kId4});
+    return ok_status();
+  });
+  // Committed: sorted by id.
+  CHECK(store.find("dedup:Contact:0", {"x@example.org"}) ==
+        std::vector<std::string>{kId1, kId2, kId3});
+}
