@@ -62,7 +62,12 @@ std::string WebhookReceiver::url_for(const std::string& slot,
 void WebhookReceiver::deliver(const std::string& slot, ReceivedWebhook event) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    inboxes_[slot].push_back(std::move(event));
+    // Only open slots: a late delivery (a retry landing after its scenario
+    // ended and forgot the slot) would otherwise reopen it and stay for the
+    // rest of the run.
+    auto inbox = inboxes_.find(slot);
+    if (inbox == inboxes_.end()) return;
+    inbox->second.push_back(std::move(event));
   }
   changed_.notify_all();
 }

@@ -56,7 +56,8 @@ class WebhookReceiver {
                                        const std::function<bool(const ReceivedWebhook&)>& accept,
                                        std::chrono::milliseconds timeout);
   std::vector<ReceivedWebhook> events(const std::string& slot) const;
-  void forget(const std::string& slot);  // frees a finished scenario's events
+  // Frees a finished scenario's events; later deliveries to it are dropped.
+  void forget(const std::string& slot);
 
  private:
   void deliver(const std::string& slot, ReceivedWebhook event);

@@ -206,6 +206,16 @@ TEST_CASE("webhooks of parallel scenarios stay apart", "[runner][steps]") {
   CHECK(hooks.url_for(a, "https://tunnel.example/") == "https://tunnel.example/hooks/" + a);
 }
 
+TEST_CASE("a webhook arriving after its scenario forgot the slot is dropped", "[runner][steps]") {
+  WebhookReceiver hooks;
+  std::string a = hooks.new_slot("a");
+  hooks.forget(a);
+  HttpClient http;
+  CHECK(http.send({"POST", hooks.url_for(a), {}, R"({"type":"late"})"}).status == 200);
+  CHECK(hooks.events(a).empty());  // not reopened
+  CHECK(hooks.events("s99-never-opened").empty());
+}
+
 TEST_CASE("psp steps complete a session or fail readably", "[runner][steps]") {
   Fixture f;
   ScenarioResult ok = run_text(*f.target, R"(name: psp
