@@ -118,6 +118,7 @@ Record Transaction::edit(std::string_view id18) const {
 // ---- RecordStore -----------------------------------------------------------
 
 RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(indexes)) {
+  for (size_t i = 0; i < specs_.size(); ++i) spec_by_name_.emplace(specs_[i].name, i);
   for (const auto& s : specs_) {
     indexes_[s.name];
     if (s.ordered) ordered_[s.name];
@@ -125,9 +126,8 @@ RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(inde
 }
 
 const IndexSpec* RecordStore::index_spec(std::string_view name) const {
-  for (const auto& s : specs_)
-    if (s.name == name) return &s;
-  return nullptr;
+  auto it = spec_by_name_.find(name);
+  return it == spec_by_name_.end() ? nullptr : &specs_[it->second];
 }
 
 RecordPtr RecordStore::get(std::string_view id18) const {

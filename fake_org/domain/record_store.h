@@ -159,6 +159,7 @@ class RecordStore final : public RecordReader {
   std::unordered_map<std::string, std::string> by_guid_;
   std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
+  std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
   // index name -> key -> ids
   std::unordered_map<std::string, std::unordered_map<std::string, std::unordered_set<std::string>>>
       indexes_;
