@@ -160,8 +160,13 @@ void TokenStore::purge_locked(TimePoint now) {
     codes_.erase(code_expiry_.begin()->second);
     code_expiry_.erase(code_expiry_.begin());
   }
-  while (!access_expiry_.empty() && access_expiry_.begin()->first + kSweepGrace <= now)
-    erase_access_locked(access_expiry_.begin()->second);
+  while (!access_expiry_.empty() && access_expiry_.begin()->first + kSweepGrace <= now) {
+    // A copy: the index entry owns the string, and it goes first so that the
+    // loop always advances.
+    const std::string token = access_expiry_.begin()->second;
+    access_expiry_.erase(access_expiry_.begin());
+    erase_access_locked(token);
+  }
   while (!refresh_expiry_.empty() && refresh_expiry_.begin()->first + kSweepGrace <= now) {
     auto it = refresh_.find(refresh_expiry_.begin()->second);
     refresh_expiry_.erase(refresh_expiry_.begin());
