@@ -52,6 +52,14 @@ struct IbanInfo {
   bool eea = false;        // EEA member (or EU outermost region)
 };
 
+// ---- Account-number text (bank_account_bacs.cpp) ----------------------------
+
+// The digits of `raw` once spaces and dashes are dropped (payers copy numbers
+// as printed: "12-34-56", "1234 5678"), or "" with *bad set to the first
+// other character.
+std::string digits_without_separators(const std::string& raw, char* bad);
+bool all_zero_digits(const std::string& digits);
+
 // ---- IBAN (bank_account_iban.cpp) ------------------------------------------
 
 // Print format ("DE89 3704 ..."), an "IBAN " prefix and lower case are accepted.

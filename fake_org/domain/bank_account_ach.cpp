@@ -16,29 +16,10 @@
 namespace fake_org {
 namespace {
 
-// Digits without spaces and dashes, or "" with *bad set to the first other
-// character.
-std::string ach_digits(const std::string& raw, char* bad) {
-  std::string out;
-  for (char c : raw) {
-    if (c == ' ' || c == '-') continue;
-    if (c < '0' || c > '9') {
-      *bad = c;
-      return "";
-    }
-    out += c;
-  }
-  return out;
-}
-
-bool all_zero(const std::string& digits) {
-  return digits.find_first_not_of('0') == std::string::npos;
-}
-
 std::string routing_problem(const std::string& raw) {
   const std::string shown = "RoutingNumber '" + raw + "'";
   char bad = '\0';
-  const std::string d = ach_digits(raw, &bad);
+  const std::string d = digits_without_separators(raw, &bad);
   if (bad != '\0')
     return shown + " contains '" + std::string(1, bad) +
            "'; an ABA routing number has 9 digits (e.g. 011000015)";
@@ -46,7 +27,7 @@ std::string routing_problem(const std::string& raw) {
   if (d.size() != 9)
     return shown + " has " + std::to_string(d.size()) +
            " digits; an ABA routing number has exactly 9 (e.g. 011000015)";
-  if (all_zero(d)) return shown + " is all zeros and identifies no bank";
+  if (all_zero_digits(d)) return shown + " is all zeros and identifies no bank";
   if (!aba_checksum_ok(d))
     return shown + " fails the ABA check digit (3-7-1 weights); check for a typo";
   return "";
@@ -55,7 +36,7 @@ std::string routing_problem(const std::string& raw) {
 std::string account_problem(const std::string& raw) {
   const std::string shown = "AccountNumber '" + raw + "'";
   char bad = '\0';
-  const std::string d = ach_digits(raw, &bad);
+  const std::string d = digits_without_separators(raw, &bad);
   if (bad != '\0')
     return shown + " contains '" + std::string(1, bad) +
            "'; a US bank account number has only digits";
@@ -63,7 +44,7 @@ std::string account_problem(const std::string& raw) {
   if (d.size() < 4 || d.size() > 17)
     return shown + " has " + std::to_string(d.size()) +
            " digits; a US bank account number has 4 to 17";
-  if (all_zero(d)) return shown + " is all zeros and identifies no account";
+  if (all_zero_digits(d)) return shown + " is all zeros and identifies no account";
   return "";
 }
 

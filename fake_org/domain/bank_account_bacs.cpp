@@ -11,11 +11,8 @@
 #include "bank_account.h"
 
 namespace fake_org {
-namespace {
 
-// Digits of `raw` without spaces and dashes, or "" with *bad set to the first
-// other character.
-std::string bacs_digits(const std::string& raw, char* bad) {
+std::string digits_without_separators(const std::string& raw, char* bad) {
   std::string out;
   for (char c : raw) {
     if (c == ' ' || c == '-') continue;
@@ -28,15 +25,17 @@ std::string bacs_digits(const std::string& raw, char* bad) {
   return out;
 }
 
-bool all_zero(const std::string& digits) {
+bool all_zero_digits(const std::string& digits) {
   return digits.find_first_not_of('0') == std::string::npos;
 }
+
+namespace {
 
 std::string check_part(const std::string& raw, std::size_t length, const char* what,
                        const char* example) {
   const std::string shown = "'" + raw + "'";
   char bad = '\0';
-  const std::string digits = bacs_digits(raw, &bad);
+  const std::string digits = digits_without_separators(raw, &bad);
   if (bad != '\0') {
     return std::string(what) + " " + shown + " contains '" + std::string(1, bad) +
            "'; only digits, spaces and dashes are allowed (e.g. " + example + ")";
@@ -50,7 +49,7 @@ std::string check_part(const std::string& raw, std::size_t length, const char* w
            " digits; a UK " + what + " has exactly " + std::to_string(length) + " (e.g. " +
            example + ")";
   }
-  if (all_zero(digits)) {
+  if (all_zero_digits(digits)) {
     return std::string(what) + " " + shown + " is all zeros and identifies no account";
   }
   return "";
