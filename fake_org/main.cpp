@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
   app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
   app.add_option("--port", options.port, "Port to listen on; 0 picks a free port")
       ->capture_default_str();
-  app.add_option("--threads", options.threads, "Worker threads (0: sized for the machine)")
+  app.add_option(
+         "--threads", options.threads,
+         "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds one)")
       ->capture_default_str();
   app.add_option("--tls-cert", options.tls_cert_file,
                  "PEM certificate: serve HTTPS instead of HTTP")

@@ -136,10 +136,14 @@ void Server::configure() {
   s.set_tcp_nodelay(true);  // without it every small response waits ~40 ms for Nagle
   int threads = options_.threads > 0
                     ? options_.threads
-                    : std::max(8, static_cast<int>(std::thread::hardware_concurrency()) * 4);
-  // Keep-alive clients hold a worker each, so the pool is wider than the core count.
+                    : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8);
+  // httplib gives each connection a worker for as long as it is kept alive, so
+  // a client pool wider than the worker pool waits for a whole connection to
+  // end: with 8 workers, wrk -c16 saw a 42 ms mean latency at 27k req/s. Hence
+  // a pool far wider than the cores (idle workers cost only their stacks) and
+  // a connection that yields its worker after 100 requests.
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-  s.set_keep_alive_max_count(1000);
+  s.set_keep_alive_max_count(100);
 
   s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
