@@ -10,10 +10,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "auth/crypto.h"
 #include "embedded.h"
 #include "fixture/fixture_loader.h"
 #include "har/har_reader.h"
-#include "auth/crypto.h"
 #include "har/import_har_command.h"
 #include "testing/run_helpers.h"
 
@@ -25,7 +25,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string base64(const std::string& in) { return fake_org::crypto::base64_encode(in); }
+std::string base64(const std::string& in) {
+  return fake_org::crypto::base64_encode(in);
+}
 
 json har_headers(const httplib::Headers& h, const std::string& authority, bool request) {
   json out = json::array();

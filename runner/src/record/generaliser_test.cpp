@@ -92,7 +92,8 @@ TEST_CASE("generalised recordings capture generated ids and write no secrets", "
   CHECK(s.vars.size() == 1);
 }
 
-TEST_CASE("strict generalising (--strict) keeps volatile values as matchers and objects exact", "[record]") {
+TEST_CASE("strict generalising (--strict) keeps volatile values as matchers and objects exact",
+          "[record]") {
   GeneraliseOptions o;
   o.strict = true;
   std::string text = scenario_yaml(generalise(flow(), o));
