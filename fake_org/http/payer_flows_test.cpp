@@ -31,20 +31,6 @@ json sepa(const std::string& iban) {
           {"Parameters", {{"IBAN", iban}, {"AccountHolderName", "Max Weber"}}}};
 }
 
-json admin_record(TestOrg& t, const std::string& object, const std::string& id) {
-  auto r = t.get("/__admin/records/" + object + "/" + id, false);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  return r.json;
-}
-
-json admin_records(TestOrg& t, const std::string& object) {
-  auto r = t.get("/__admin/records/" + object, false);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  return r.json["records"];
-}
-
 struct Created {
   std::string pi, installment, redirect;
 };
@@ -72,12 +58,12 @@ TEST_CASE("a one-time inline direct debit creates its mandate and profile with t
 
   // At once, in the request's transaction: an Active mandate signed today,
   // and the contact's profile holding the account.
-  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
   const std::string mandate_id = inst.value("cpm__Mandate__c", "");
   const std::string profile_id = inst.value("cpm__Payment_Profile__c", "");
   REQUIRE_FALSE(mandate_id.empty());
   REQUIRE_FALSE(profile_id.empty());
-  auto mandate = admin_record(t, "cpm__Mandate__c", mandate_id);
+  auto mandate = t.admin_record("cpm__Mandate__c", mandate_id);
   CHECK(mandate["cpm__Status__c"] == "Active");
   CHECK(mandate["cpm__Signature_Date__c"] == "2027-03-01");
   CHECK(mandate["cpm__Bank_Scheme__c"] == "SEPA");
@@ -88,44 +74,44 @@ TEST_CASE("a one-time inline direct debit creates its mandate and profile with t
   CHECK(mandate["cpm__Contact__c"] == inst["cpm__Contact__c"]);
   CHECK(mandate.value("cpm__Mandate_Reference__c", "").rfind("CPM-", 0) == 0);
   CHECK_FALSE(mandate.contains("cpm__Recurring_Payment__c"));
-  auto profile = admin_record(t, "cpm__Payment_Profile__c", profile_id);
+  auto profile = t.admin_record("cpm__Payment_Profile__c", profile_id);
   CHECK(profile["cpm__Contact__c"] == inst["cpm__Contact__c"]);
   CHECK(profile["cpm__IBAN__c"] == "DE89 3704 0044 0532 0130 00");
   CHECK(profile["cpm__Account_Holder_Name__c"] == "Max Weber");
   CHECK(profile["cpm__Active__c"] == true);
-  CHECK(admin_records(t, "cpm__Payment__c").empty());
+  CHECK(t.admin_records("cpm__Payment__c").empty());
 
   // Due today: collected when the clock moves, through that mandate's profile.
   REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
-  inst = admin_record(t, "cpm__Installment__c", c.installment);
+  inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
   CHECK(inst["cpm__Mandate__c"] == mandate_id);
-  auto payments = admin_records(t, "cpm__Payment__c");
+  auto payments = t.admin_records("cpm__Payment__c");
   REQUIRE(payments.size() == 1);
   CHECK(payments[0]["cpm__Payment_Profile__c"] == profile_id);
   CHECK(payments[0]["cpm__Collection_Date__c"] == "2027-03-02");
-  CHECK(admin_records(t, "cpm__Payment_Profile__c").size() == 1);
+  CHECK(t.admin_records("cpm__Payment_Profile__c").size() == 1);
 }
 
 TEST_CASE("a second inline direct debit of the contact reuses the profile, with its own mandate",
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
   auto first = create(t, intent(sepa("DE89370400440532013000")));
-  auto a = admin_record(t, "cpm__Installment__c", first.installment);
+  auto a = t.admin_record("cpm__Installment__c", first.installment);
   json again = intent(sepa(collection_magic::kIbanFailsAtCollection));
   again["Payer"] = {{"Contact", {{"Id", a["cpm__Contact__c"]}}}};
   auto second = create(t, again);
-  auto b = admin_record(t, "cpm__Installment__c", second.installment);
+  auto b = t.admin_record("cpm__Installment__c", second.installment);
   REQUIRE(a["cpm__Contact__c"] == b["cpm__Contact__c"]);
   CHECK(a["cpm__Payment_Profile__c"] == b["cpm__Payment_Profile__c"]);
   CHECK(a["cpm__Mandate__c"] != b["cpm__Mandate__c"]);
-  CHECK(admin_records(t, "cpm__Mandate__c").size() == 2);
-  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  CHECK(t.admin_records("cpm__Mandate__c").size() == 2);
+  auto profiles = t.admin_records("cpm__Payment_Profile__c");
   REQUIRE(profiles.size() == 1);
   // The profile holds the latest account: the one that fails at collection.
   CHECK(profiles[0]["cpm__IBAN__c"] == collection_magic::kIbanFailsAtCollection);
   REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
-  b = admin_record(t, "cpm__Installment__c", second.installment);
+  b = t.admin_record("cpm__Installment__c", second.installment);
   CHECK(b["cpm__Status__c"] == "Failed");
   CHECK(b.value("cpm__Failure_Reason__c", "").rfind("AC04", 0) == 0);
 }
@@ -138,12 +124,12 @@ TEST_CASE("a Bacs one-time debit gets a Bacs mandate with the sort code on the p
                               {{"SortCode", "601613"},
                                {"AccountNumber", "31926819"},
                                {"AccountHolderName", "Max Weber"}}}}));
-  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
-  auto mandate = admin_record(t, "cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
+  auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Bank_Scheme__c"] == "Bacs");
   CHECK(mandate["cpm__Status__c"] == "Active");
   auto profile =
-      admin_record(t, "cpm__Payment_Profile__c", inst.value("cpm__Payment_Profile__c", "?"));
+      t.admin_record("cpm__Payment_Profile__c", inst.value("cpm__Payment_Profile__c", "?"));
   CHECK(profile["cpm__Sort_Code__c"] == "601613");
   CHECK(profile["cpm__Account_Number__c"] == "31926819");
 }
@@ -152,9 +138,9 @@ TEST_CASE("a hosted card payment creates no mandate up front", "[collections][ps
   TestOrg t(fixture("default.yaml"));
   auto c = create(t, intent({{"Name", "CreditCard"}}));
   CHECK_FALSE(c.redirect.empty());
-  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK_FALSE(inst.contains("cpm__Mandate__c"));
-  CHECK(admin_records(t, "cpm__Mandate__c").empty());
+  CHECK(t.admin_records("cpm__Mandate__c").empty());
 }
 
 namespace {
@@ -191,7 +177,7 @@ TEST_CASE("a wallet method's profile holds the payer's login, never card data", 
                           httplib::Params{{"action", "pay"}, {"email", "ada@wallet.example"}});
   REQUIRE(paid);
   CHECK(paid->status == 303);
-  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  auto profiles = t.admin_records("cpm__Payment_Profile__c");
   REQUIRE(profiles.size() == 1);
   const auto& p = profiles[0];
   INFO(p.dump(2));
@@ -210,7 +196,7 @@ TEST_CASE("a wallet method's profile holds the payer's login, never card data", 
                      {{"outcome", "success"}, {"email", "ada@wallet.example"}}, false);
   INFO(done.body);
   REQUIRE(done.status == 200);
-  profiles = admin_records(t, "cpm__Payment_Profile__c");
+  profiles = t.admin_records("cpm__Payment_Profile__c");
   REQUIRE(profiles.size() == 1);
   CHECK(profiles[0]["cpm__Wallet_Account_Id__c"] == payer_id);
 }
@@ -248,12 +234,12 @@ payment_methods:
                  {{"outcome", "success"}, {"iban", "DE89370400440532013000"}}, false)
               .status == 200);
 
-  auto card_inst = admin_record(t, "cpm__Installment__c", card.installment);
-  auto bank_inst = admin_record(t, "cpm__Installment__c", bank.installment);
-  auto card_profile = admin_record(t, "cpm__Payment_Profile__c",
-                                   card_inst["cpm__Payment_Profile__c"].get<std::string>());
-  auto bank_profile = admin_record(t, "cpm__Payment_Profile__c",
-                                   bank_inst["cpm__Payment_Profile__c"].get<std::string>());
+  auto card_inst = t.admin_record("cpm__Installment__c", card.installment);
+  auto bank_inst = t.admin_record("cpm__Installment__c", bank.installment);
+  auto card_profile = t.admin_record("cpm__Payment_Profile__c",
+                                     card_inst["cpm__Payment_Profile__c"].get<std::string>());
+  auto bank_profile = t.admin_record("cpm__Payment_Profile__c",
+                                     bank_inst["cpm__Payment_Profile__c"].get<std::string>());
   CHECK(card_profile["cpm__Card_Brand__c"] == "Mastercard");
   CHECK(card_profile["cpm__Card_Last_Four__c"] == "4444");
   CHECK(bank_profile["cpm__IBAN__c"] == "DE89370400440532013000");
@@ -282,11 +268,11 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   CHECK(declined->status == 303);
   CHECK(declined->get_header_value("Location") ==
         "https://shop.example/sorry?payment_intent=" + c.pi);
-  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Outstanding");
   CHECK(inst["cpm__Amount_Open__c"] == 15);
-  CHECK(admin_records(t, "cpm__Payment__c").empty());
-  CHECK(admin_records(t, "cpm__Payment_Profile__c").empty());
+  CHECK(t.admin_records("cpm__Payment__c").empty());
+  CHECK(t.admin_records("cpm__Payment_Profile__c").empty());
 
   // The payer retries from the same page with a good account.
   auto paid = page_client(t).Post(
@@ -295,13 +281,13 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   REQUIRE(paid);
   CHECK(paid->status == 303);
   CHECK(paid->get_header_value("Location") == "https://shop.example/thanks?payment_intent=" + c.pi);
-  inst = admin_record(t, "cpm__Installment__c", c.installment);
+  inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
-  auto profiles = admin_records(t, "cpm__Payment_Profile__c");
+  auto profiles = t.admin_records("cpm__Payment_Profile__c");
   REQUIRE(profiles.size() == 1);
   CHECK(profiles[0]["cpm__IBAN__c"] == "DE89370400440532013000");
   CHECK(profiles[0]["cpm__Payment_Method__c"] == "iDEAL");
-  CHECK(admin_records(t, "cpm__Payment__c").size() == 1);
+  CHECK(t.admin_records("cpm__Payment__c").size() == 1);
 }
 
 TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and changes nothing",
@@ -346,10 +332,10 @@ TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and c
           std::string::npos);
   }
   // Nothing changed: the installment is open, no payment, the session untouched.
-  auto inst = admin_record(t, "cpm__Installment__c", c.installment);
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Outstanding");
-  CHECK(admin_records(t, "cpm__Payment__c").empty());
-  CHECK(admin_records(t, "cpm__Payment_Profile__c").empty());
+  CHECK(t.admin_records("cpm__Payment__c").empty());
+  CHECK(t.admin_records("cpm__Payment_Profile__c").empty());
   auto s = t.org().psp_sessions().get(session);
   REQUIRE(s);
   CHECK(s->status == "pending");
@@ -361,7 +347,7 @@ TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and c
   REQUIRE(ok);
   INFO(ok->body);
   CHECK(ok->status == 200);
-  CHECK(admin_record(t, "cpm__Installment__c", c.installment)["cpm__Status__c"] == "Collected");
+  CHECK(t.admin_record("cpm__Installment__c", c.installment)["cpm__Status__c"] == "Collected");
 }
 
 TEST_CASE("each org start has its own PSP key", "[psp]") {
@@ -385,19 +371,19 @@ TEST_CASE("paying an open installment by another method uses that method's own m
   INFO(r.body);
   REQUIRE(r.status == 200);
   const std::string redirect = r.json["RedirectURL"];
-  const std::string debit_profile = admin_record(t, "cpm__Installment__c", debit.installment)
-                                        .value("cpm__Payment_Profile__c", "");
+  const std::string debit_profile =
+      t.admin_record("cpm__Installment__c", debit.installment).value("cpm__Payment_Profile__c", "");
   CHECK(debit_profile.empty());
   REQUIRE(t.post("/__admin/psp/" + redirect.substr(redirect.rfind('/') + 1) + "/complete",
                  {{"outcome", "success"}}, false)
               .status == 200);
-  auto inst = admin_record(t, "cpm__Installment__c", debit.installment);
+  auto inst = t.admin_record("cpm__Installment__c", debit.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
-  auto card_profile = admin_record(t, "cpm__Payment_Profile__c",
-                                   inst["cpm__Payment_Profile__c"].get<std::string>());
+  auto card_profile =
+      t.admin_record("cpm__Payment_Profile__c", inst["cpm__Payment_Profile__c"].get<std::string>());
   CHECK(card_profile["cpm__Payment_Method__c"] == "CreditCard");
   CHECK(card_profile["cpm__Card_Last_Four__c"] == "4242");
-  for (const auto& p : admin_records(t, "cpm__Payment_Profile__c"))
+  for (const auto& p : t.admin_records("cpm__Payment_Profile__c"))
     if (p["cpm__Payment_Method__c"] == "SEPA Direct Debit")
       CHECK_FALSE(p.contains("cpm__Card_Last_Four__c"));
   // A card installment left open, then paid by SEPA direct debit.
@@ -410,10 +396,10 @@ TEST_CASE("paying an open installment by another method uses that method's own m
   INFO(r.body);
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
-  inst = admin_record(t, "cpm__Installment__c", card.installment);
-  auto mandate = admin_record(t, "cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
+  inst = t.admin_record("cpm__Installment__c", card.installment);
+  auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Status__c"] == "Active");
   CHECK(mandate["cpm__Payment_Intent_Id__c"] == r.json["Id"]);
   REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
-  CHECK(admin_record(t, "cpm__Installment__c", card.installment)["cpm__Status__c"] == "Collected");
+  CHECK(t.admin_record("cpm__Installment__c", card.installment)["cpm__Status__c"] == "Collected");
 }

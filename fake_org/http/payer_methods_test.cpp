@@ -11,20 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-json admin_record(TestOrg& t, const std::string& object, const std::string& id) {
-  auto r = t.get("/__admin/records/" + object + "/" + id, false);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  return r.json;
-}
-
-json admin_records(TestOrg& t, const std::string& object) {
-  auto r = t.get("/__admin/records/" + object, false);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  return r.json["records"];
-}
-
 json ach(const std::string& routing = "011000015", const std::string& account = "000123456789") {
   return {{"Name", "ACH"},
           {"Parameters",
@@ -69,29 +55,29 @@ TEST_CASE("a one-time ACH debit is collected on its due date through its own man
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
   const std::string id = installment_of(t, r.json["Id"]);
-  auto inst = admin_record(t, "cpm__Installment__c", id);
-  auto mandate = admin_record(t, "cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
+  auto inst = t.admin_record("cpm__Installment__c", id);
+  auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Status__c"] == "Active");
   CHECK(mandate["cpm__Signature_Date__c"] == "2027-03-01");
   CHECK(mandate.value("cpm__Mandate_Reference__c", "").rfind("CPM-", 0) == 0);
   auto profile =
-      admin_record(t, "cpm__Payment_Profile__c", inst.value("cpm__Payment_Profile__c", "?"));
+      t.admin_record("cpm__Payment_Profile__c", inst.value("cpm__Payment_Profile__c", "?"));
   CHECK(profile["cpm__Routing_Number__c"] == "011000015");
   CHECK(profile["cpm__Account_Number__c"] == "000123456789");
-  CHECK(admin_records(t, "cpm__Payment__c").empty());
+  CHECK(t.admin_records("cpm__Payment__c").empty());
 
   // The clock outruns the test's token: read through the admin records.
   advance(t, "1d");
-  inst = admin_record(t, "cpm__Installment__c", id);
+  inst = t.admin_record("cpm__Installment__c", id);
   CHECK(inst["cpm__Status__c"] == "Collected");
   CHECK(inst["cpm__Amount_Open__c"] == 0);
-  auto payments = admin_records(t, "cpm__Payment__c");
+  auto payments = t.admin_records("cpm__Payment__c");
   REQUIRE(payments.size() == 1);
   CHECK(payments[0]["cpm__Payment_Method__c"] == "ACH");
   CHECK(payments[0]["cpm__Collection_Date__c"] == "2027-03-02");
   CHECK(payments[0]["cpm__Payment_Profile__c"] == inst["cpm__Payment_Profile__c"]);
   advance(t, "30d");
-  CHECK(admin_records(t, "cpm__Payment__c").size() == 1);
+  CHECK(t.admin_records("cpm__Payment__c").size() == 1);
 }
 
 TEST_CASE("a recurring ACH donation is collected on every due date, its initial payment too",
@@ -111,14 +97,14 @@ TEST_CASE("a recurring ACH donation is collected on every due date, its initial 
   REQUIRE_FALSE(first.empty());
 
   advance(t, "1d");  // 1 February: the initial payment is due
-  CHECK(admin_record(t, "cpm__Installment__c", first)["cpm__Status__c"] == "Collected");
+  CHECK(t.admin_record("cpm__Installment__c", first)["cpm__Status__c"] == "Collected");
   advance(t, "90d");  // 1 May: 28 February, 28 March, 28 April
-  auto insts = admin_records(t, "cpm__Installment__c");
+  auto insts = t.admin_records("cpm__Installment__c");
   REQUIRE(insts.size() == 4);
   int collected = 0;
   for (const auto& i : insts) collected += i["cpm__Status__c"] == "Collected";
   CHECK(collected == 4);
-  CHECK(admin_records(t, "cpm__Payment__c").size() == 4);
+  CHECK(t.admin_records("cpm__Payment__c").size() == 4);
 }
 
 TEST_CASE("ACH account data is checked: error 200 naming the parameter", "[ach][http]") {
@@ -133,7 +119,7 @@ TEST_CASE("ACH account data is checked: error 200 naming the parameter", "[ach][
   CHECK(r.json["Errors"][1]["error_code"] == "200");
   CHECK(r.json["Errors"][1]["error_message"].get<std::string>().find("AccountNumber '12'") !=
         std::string::npos);
-  CHECK(admin_records(t, "cpm__Installment__c").empty());
+  CHECK(t.admin_records("cpm__Installment__c").empty());
 }
 
 TEST_CASE("an inline debit's mandate ends when its installment is paid by card instead",
@@ -145,7 +131,7 @@ TEST_CASE("an inline debit's mandate ends when its installment is paid by card i
   REQUIRE(debit.status == 200);
   const std::string id = installment_of(t, debit.json["Id"]);
   const std::string mandate_id =
-      admin_record(t, "cpm__Installment__c", id).value("cpm__Mandate__c", "");
+      t.admin_record("cpm__Installment__c", id).value("cpm__Mandate__c", "");
   REQUIRE_FALSE(mandate_id.empty());
 
   json by_card = {{"SuccessURL", "https://shop.example/ok"},
@@ -159,19 +145,19 @@ TEST_CASE("an inline debit's mandate ends when its installment is paid by card i
   const std::string session = redirect.substr(redirect.rfind('/') + 1);
   // The page is open, not paid: the payer may still abandon it, so the
   // mandate stands until the money comes another way.
-  CHECK(admin_record(t, "cpm__Mandate__c", mandate_id)["cpm__Status__c"] == "Active");
+  CHECK(t.admin_record("cpm__Mandate__c", mandate_id)["cpm__Status__c"] == "Active");
   REQUIRE(t.post("/__admin/psp/" + session + "/complete", {{"outcome", "failure"}}, false).status ==
           200);
-  CHECK(admin_record(t, "cpm__Mandate__c", mandate_id)["cpm__Status__c"] == "Active");
+  CHECK(t.admin_record("cpm__Mandate__c", mandate_id)["cpm__Status__c"] == "Active");
 
   advance(t, "1d");
   REQUIRE(t.post("/__admin/psp/" + session + "/complete", {{"outcome", "success"}}, false).status ==
           200);
-  auto mandate = admin_record(t, "cpm__Mandate__c", mandate_id);
+  auto mandate = t.admin_record("cpm__Mandate__c", mandate_id);
   CHECK(mandate["cpm__Status__c"] == "Inactive");
   CHECK(mandate["cpm__Deactivation_Date__c"] == "2027-03-02");
   advance(t, "30d");
-  auto payments = admin_records(t, "cpm__Payment__c");
+  auto payments = t.admin_records("cpm__Payment__c");
   REQUIRE(payments.size() == 1);
   CHECK(payments[0]["cpm__Payment_Method__c"] == "CreditCard");
 }
@@ -184,7 +170,7 @@ TEST_CASE("a new inline account for an installment ends its previous one-off man
   REQUIRE(debit.status == 200);
   const std::string id = installment_of(t, debit.json["Id"]);
   const std::string old_mandate =
-      admin_record(t, "cpm__Installment__c", id).value("cpm__Mandate__c", "");
+      t.admin_record("cpm__Installment__c", id).value("cpm__Mandate__c", "");
   json again = {{"SuccessURL", "https://shop.example/ok"},
                 {"FailureURL", "https://shop.example/ko"},
                 {"OneTime", {{"Id", id}}},
@@ -193,10 +179,10 @@ TEST_CASE("a new inline account for an installment ends its previous one-off man
   INFO(r.body);
   REQUIRE(r.status == 200);
   const std::string new_mandate =
-      admin_record(t, "cpm__Installment__c", id).value("cpm__Mandate__c", "");
+      t.admin_record("cpm__Installment__c", id).value("cpm__Mandate__c", "");
   CHECK(new_mandate != old_mandate);
-  CHECK(admin_record(t, "cpm__Mandate__c", old_mandate)["cpm__Status__c"] == "Inactive");
-  CHECK(admin_record(t, "cpm__Mandate__c", new_mandate)["cpm__Status__c"] == "Active");
+  CHECK(t.admin_record("cpm__Mandate__c", old_mandate)["cpm__Status__c"] == "Inactive");
+  CHECK(t.admin_record("cpm__Mandate__c", new_mandate)["cpm__Status__c"] == "Active");
   advance(t, "1d");
-  CHECK(admin_records(t, "cpm__Payment__c").size() == 1);
+  CHECK(t.admin_records("cpm__Payment__c").size() == 1);
 }

@@ -75,6 +75,19 @@ class TestOrg {
   Response post_raw(const std::string& path, const std::string& body, bool auth = true) {
     return send("POST", path, body, auth);
   }
+  // One record, or every record of an object, as the admin API shows them.
+  nlohmann::json admin_record(const std::string& object, const std::string& id) {
+    auto r = get("/__admin/records/" + object + "/" + id, false);
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    return r.json;
+  }
+  nlohmann::json admin_records(const std::string& object) {
+    auto r = get("/__admin/records/" + object, false);
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    return r.json["records"];
+  }
   Response send(const std::string& method, const std::string& path, const std::string& body,
                 bool auth = true) {
     httplib::Headers headers;
