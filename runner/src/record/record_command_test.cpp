@@ -17,20 +17,13 @@
 #include "record/record_command.h"
 #include "testing/child_process.h"
 #include "testing/run_helpers.h"
+#include "testing/temp_dir.h"
 
 using namespace runner;
 using namespace runner::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("runner_record_cmd_" + std::to_string(::getpid()) + "_" + std::to_string(++n));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  static inline int n = 0;
-};
 
 const std::string kBin = FAKE_ORG_BIN_DIR;
 
@@ -79,7 +72,7 @@ TEST_CASE("record command: --max-requests writes the scenario and exits 0", "[re
     WARN("fake-org or scenario-runner is not built");
     return;
   }
-  TempDir dir;
+  TempDir dir("runner_record_cmd");
   ChildProcess upstream({kBin + "/fake-org", "--port", "0", "--log-level", "quiet"});
   const std::string url = after(upstream.read_line(), "listening on ");
   const fs::path out = dir.path / "recorded.yaml";
@@ -113,7 +106,7 @@ TEST_CASE("record command: SIGINT stops recording and writes what was recorded",
     WARN("fake-org or scenario-runner is not built");
     return;
   }
-  TempDir dir;
+  TempDir dir("runner_record_cmd");
   ChildProcess upstream({kBin + "/fake-org", "--port", "0", "--log-level", "quiet"});
   const std::string url = after(upstream.read_line(), "listening on ");
   const fs::path out = dir.path / "interrupted.yaml";

@@ -18,6 +18,7 @@
 #include "record/write_scenario.h"
 #include "testing/child_process.h"
 #include "testing/run_helpers.h"
+#include "testing/temp_dir.h"
 #include "testing/test_cert.h"
 
 using namespace runner;
@@ -27,12 +28,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("runner_record_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 const std::string kApi = "/services/apexrest/cpm/v2";
 
@@ -121,7 +116,7 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
     WARN("fake-org is not built; build the fake-org target to run this test");
     return;
   }
-  TempDir dir;
+  TempDir dir("runner_record");
   TestCert cert = TestCert::make();
   const std::string cert_file = (dir.path / "cert.pem").string();
   cert.write(cert_file, (dir.path / "key.pem").string());
@@ -202,7 +197,7 @@ TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself"
     WARN("fake-org is not built; build the fake-org target to run this test");
     return;
   }
-  TempDir dir;
+  TempDir dir("runner_record");
   ChildProcess upstream({bin, "--port", "0", "--log-level", "quiet"});
   const std::string line = upstream.read_line();
   REQUIRE(line.rfind("listening on http://", 0) == 0);

@@ -13,6 +13,7 @@
 #include "testing/child_process.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
+#include "testing/temp_dir.h"
 #include "testing/test_cert.h"
 
 using namespace runner;
@@ -20,18 +21,6 @@ using namespace runner::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("runner_targets_" + std::to_string(::getpid()) + "_" + std::to_string(++count));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-  static inline int count = 0;
-};
 
 std::unique_ptr<MiniOrg> tls_mini_org(const TestCert& cert) {
   return std::make_unique<MiniOrg>(
@@ -47,7 +36,7 @@ TEST_CASE("sandbox target: HTTPS verified against --ca-file, secrets from the en
           "[runner][targets]") {
   TestCert cert = TestCert::make();
   auto org = tls_mini_org(cert);
-  TempDir dir;
+  TempDir dir("runner_targets");
   dir.write("ca.pem", cert.cert_pem);
   setenv("RUNNER_TEST_SECRET", "local-secret", 1);
   setenv("RUNNER_TEST_REFRESH", "rt-1", 1);
@@ -95,7 +84,7 @@ oauth: {grant: client_credentials, client_id: local-client, client_secret: "${en
 TEST_CASE("repeated targets: each scenario runs on the org of its fixture", "[runner][targets]") {
   // Two stand-in orgs, one described as the default org, one as nonprofit.
   MiniOrg def, np;
-  TempDir dir;
+  TempDir dir("runner_targets");
   setenv("RUNNER_TEST_SECRET", "local-secret", 1);
   auto config = [&](const std::string& name, const MiniOrg& org, const std::string& fixture) {
     return dir.write(name, "instance_url: " + org.url() +
@@ -138,7 +127,7 @@ TEST_CASE("repeated targets: each scenario runs on the org of its fixture", "[ru
 }
 
 TEST_CASE("sandbox configuration mistakes are reported with positions", "[runner][targets]") {
-  TempDir dir;
+  TempDir dir("runner_targets");
   const std::string config = dir.write("bad.yaml", R"(instance_url: ftp://x
 oauth:
   grant: password
@@ -194,7 +183,7 @@ TEST_CASE("embedded target: a contract violation by the fake fails the scenario 
   // An org answering wrong data with 418, a status no contract lists; the
   // step itself accepts it (contract: false), so only the fake's own monitor
   // can fail the scenario. The same step on the default org passes.
-  TempDir dir;
+  TempDir dir("runner_targets");
   dir.write("broken.yaml", "extends: default.yaml\norg:\n  error_status: {\"200\": 418}\n");
   const std::string scenario = R"(
 steps:
@@ -236,7 +225,7 @@ TEST_CASE(
     WARN("fake-org is not built; build the fake-org target to run this test");
     return;
   }
-  TempDir dir;
+  TempDir dir("runner_targets");
   TestCert cert = TestCert::make();
   cert.write((dir.path / "cert.pem").string(), (dir.path / "key.pem").string());
   ChildProcess tls_org({bin, "--port", "0", "--log-level", "quiet", "--tls-cert",
