@@ -12,8 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_command.h"
+#include "testing/temp_dir.h"
 
 using namespace runner;
+
+using runner::testing::read_file;
 
 namespace {
 
@@ -35,13 +38,6 @@ Run run(RunOptions o) {
   return {code, out.str(), err.str()};
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 TEST_CASE("CLI: passing scenarios exit 0 and write both reports", "[runner][cli]") {
@@ -56,10 +52,10 @@ TEST_CASE("CLI: passing scenarios exit 0 and write both reports", "[runner][cli]
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK(r.last_line() == "2 passed, 0 failed, 0 skipped");
-  auto j = nlohmann::json::parse(slurp(o.report_json));
+  auto j = nlohmann::json::parse(read_file(o.report_json));
   CHECK(j["summary"]["passed"] == 2);
   CHECK(j["contract_profile"] == "strict");
-  CHECK(slurp(o.report_junit)
+  CHECK(read_file(o.report_junit)
             .find("<testsuites name=\"scenario-runner\" tests=\"2\" failures=\"0\"") !=
         std::string::npos);
   std::remove(o.report_junit.c_str());

@@ -58,13 +58,6 @@ void token_and_read(int port) {
   REQUIRE(pm->status == 200);
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 TEST_CASE("record command: --max-requests writes the scenario and exits 0", "[record][process]") {

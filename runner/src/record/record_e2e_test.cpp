@@ -100,13 +100,6 @@ std::string drive_flow(int proxy_port) {
   return c.token;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green on a fresh fake",

@@ -9,18 +9,14 @@
 #include "checker/checker.h"
 #include "scenario/loader.h"
 #include "scenario/yaml_json.h"
+#include "testing/temp_dir.h"
 
 using namespace runner;
 namespace fs = std::filesystem;
 
-namespace {
+using runner::testing::read_file;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace {
 
 // The checker's validator (valijson) rejects every object under a
 // "propertyNames" subschema, without detail; python-jsonschema accepts these
@@ -37,7 +33,7 @@ void strip_property_names(nlohmann::json& j) {
 std::shared_ptr<const contracts::Checker> schema() {
   static auto checker = [] {
     auto doc = nlohmann::json::parse(
-        slurp(fs::path(PROJECT_SOURCE_DIR) / "scenarios/schema/scenario.schema.json"));
+        read_file(fs::path(PROJECT_SOURCE_DIR) / "scenarios/schema/scenario.schema.json"));
     doc["$id"] = "https://schemas.fake-crm-org.invalid/cpm/v2/scenario.json";
     strip_property_names(doc);
     return contracts::Checker::from_files({{"scenario.json", doc.dump()}},
@@ -65,7 +61,7 @@ TEST_CASE("scenario files the loader accepts validate against the JSON Schema",
       LoadResult loaded = load_scenario_file(e.path().string());
       if (!loaded.ok()) continue;
       ++files;
-      contracts::CheckResult r = validate(slurp(e.path()));
+      contracts::CheckResult r = validate(read_file(e.path()));
       INFO(e.path().string() << "\n" << r.report());
       CHECK(r.ok());
     }

@@ -1,5 +1,6 @@
 #pragma once
-// A fresh folder under the system temp directory for one test, removed with it.
+// Files for tests: a fresh folder under the system temp directory for one
+// test, removed with it, and reading a whole file back.
 // Named by prefix, process id and a counter, so parallel test processes and
 // several folders in one test never share one.
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace runner::testing {
@@ -39,5 +41,13 @@ class TempDir {
     return n;
   }
 };
+
+// The whole file, or "" when it cannot be read (the test's checks then say so).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 }  // namespace runner::testing
