@@ -9,7 +9,8 @@ namespace fake_org::crypto {
 std::string base64_encode(std::string_view data);  // standard alphabet, padded
 // Standard alphabet; padding optional; nullopt on any other character.
 std::optional<std::string> base64_decode(std::string_view text);
-std::string sha256(std::string_view data);                             // 32 raw bytes
+std::string hex_encode(std::string_view bytes);  // lower case, two digits a byte
+std::string sha256(std::string_view data);       // 32 raw bytes
 std::string hmac_sha256(std::string_view key, std::string_view data);  // 32 raw bytes
 // Equal contents, in time that depends on neither content nor lengths:
 // both sides are hashed first, then compared with CRYPTO_memcmp.

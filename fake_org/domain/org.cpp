@@ -1,5 +1,6 @@
 #include "org.h"
 
+#include "auth/crypto.h"
 #include "collection_run.h"
 #include "events/webhook_engine.h"
 #include "events/webhook_event_sink.h"
@@ -66,11 +67,8 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
   tokens_ = std::make_unique<TokenStore>(config_->auth, clock_, ids_, org_id_);
   uint8_t key[32];
   OsRandom().fill(key, sizeof key);
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (uint8_t b : key) {
-    psp_callback_secret_ += kHex[b >> 4];
-    psp_callback_secret_ += kHex[b & 0xf];
-  }
+  psp_callback_secret_ =
+      crypto::hex_encode(std::string_view(reinterpret_cast<const char*>(key), sizeof key));
 }
 
 Org::~Org() = default;

@@ -1,9 +1,6 @@
 #include "events/webhook_signature.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
-#include <stdexcept>
+#include "auth/crypto.h"
 
 namespace fake_org {
 
@@ -12,18 +9,7 @@ std::string webhook_signature(std::string_view secret, std::string_view timestam
   std::string message;
   message.reserve(timestamp.size() + 1 + body.size());
   message.append(timestamp).append(".").append(body);
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int mac_len = 0;
-  if (!HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
-            reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &mac_len))
-    throw std::runtime_error("HMAC-SHA256 failed");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "v1=";
-  for (unsigned int i = 0; i < mac_len; ++i) {
-    out += kHex[mac[i] >> 4];
-    out += kHex[mac[i] & 0xf];
-  }
-  return out;
+  return "v1=" + crypto::hex_encode(crypto::hmac_sha256(secret, message));
 }
 
 HeaderList webhook_headers(const WebhookAttemptInfo& info, const std::string& body,
