@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "bank_account.h"
 #include "collections.h"
 #include "fields.h"
 #include "schedule.h"
@@ -131,10 +132,9 @@ std::string iban_returned() {
 std::string rejection_reason(const Record* profile) {
   if (!profile) return "";
   namespace pp = fields::payment_profile;
-  std::string iban;  // as the payer typed it: spaces and case do not matter
-  for (char c : profile->text(pp::kIban))
-    if (c != ' ') iban += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (iban == collection_magic::kIbanFailsAtCollection) return iban_returned();
+  // As the payer typed it: spaces and case do not matter.
+  if (iban_electronic_format(profile->text(pp::kIban)) == collection_magic::kIbanFailsAtCollection)
+    return iban_returned();
   if (profile->text("cpm__Card_Last_Four__c") == collection_magic::kCardFailsAtCollectionLastFour)
     return "Card declined at collection (test card ending " +
            std::string(collection_magic::kCardFailsAtCollectionLastFour) + ")";
@@ -272,8 +272,7 @@ class Run {
 }  // namespace
 
 bool collected_inline(const PaymentMethodDef& method, const ProcessorDef& processor) {
-  return (method.kind == MethodKind::kBank || method.bank_scheme != BankScheme::kNone) &&
-         !processor.hosted_page;
+  return method.kind == MethodKind::kBank && !processor.hosted_page;
 }
 
 void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out) {

@@ -114,6 +114,8 @@ struct PaymentMethodDef {
   std::string label;
   BankScheme bank_scheme = BankScheme::kNone;
   // Fixture `kind`; default: bank when bank_scheme is set, card otherwise.
+  // Always kBank when bank_scheme is set (the loader refuses anything else),
+  // so "is this a bank method" is `kind == kBank` alone.
   MethodKind kind = MethodKind::kCard;
   std::vector<ProcessorDef> processors;
 

@@ -124,7 +124,7 @@ Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::s
   x[f::kBankScheme] = bank_scheme_name(method.method->bank_scheme);
   // A bank debit (a European scheme or US ACH) has a mandate reference and
   // a signature date; a card mandate keeps a token instead.
-  if (method.method->bank_scheme != BankScheme::kNone || method.method->kind == MethodKind::kBank) {
+  if (method.method->kind == MethodKind::kBank) {
     x[f::kReference] = "CPM-" + op.org.ids().random_base36(16);
     if (!pending) x[f::kSignatureDate] = format_date(date_of(op.now));
   } else if (!pending) {

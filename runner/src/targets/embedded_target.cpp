@@ -4,6 +4,7 @@
 #include "embedded.h"
 #include "events/contract_monitor.h"
 #include "net/curl.h"
+#include "report/failure_text.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
 
@@ -21,13 +22,7 @@ std::string contract_self_check(fake_org::EmbeddedOrg& org) {
                      " time(s) during this scenario (fix the fake or contracts/schemas):";
   for (const auto& v : monitor->recent()) {
     text += "\n  " + v.value("what", std::string()) + "\n";
-    std::string report = v.value("report", std::string());
-    for (size_t at = 0; at < report.size();) {
-      size_t end = report.find('\n', at);
-      if (end == std::string::npos) end = report.size();
-      text += "    " + report.substr(at, end - at) + "\n";
-      at = end + 1;
-    }
+    text += indent(v.value("report", std::string()), "    ");
   }
   if (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
