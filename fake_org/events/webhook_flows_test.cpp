@@ -489,7 +489,9 @@ TEST_CASE("the default retry policy outlasts a receiver down for ten minutes",
     INFO("attempts so far: " << failed_attempts());
     REQUIRE(eventually([&] { return failed_attempts() >= n + 1; }, 20s));
   }
-  CHECK(failed_attempts() == down_for);
+  // At least: a short real-time backoff may fire between two clock moves
+  // (full jitter can pick a few milliseconds), which only adds attempts.
+  CHECK(failed_attempts() >= down_for);
   auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
   CHECK(log[0]["state"] == "pending");  // not given up
 
@@ -504,7 +506,7 @@ TEST_CASE("the default retry policy outlasts a receiver down for ten minutes",
   REQUIRE(log.size() == 4);
   for (const auto& e : log) CHECK(e["state"] == "delivered");
   const auto& first = log[0]["attempts"];
-  REQUIRE(first.size() == down_for + 1);
-  for (size_t i = 0; i < down_for; ++i) CHECK(first[i]["status"] == 0);
+  REQUIRE(first.size() >= down_for + 1);
+  for (size_t i = 0; i + 1 < first.size(); ++i) CHECK(first[i]["status"] == 0);
   CHECK(first.back()["status"] == 200);
 }
