@@ -200,6 +200,19 @@ Record new_recurring_report(OperationContext& op, const nlohmann::json& report_c
   return report;
 }
 
+IntentResult finish_recurring_intent(OperationContext& op, Record report,
+                                     std::optional<Record> installment,
+                                     const ResolvedMethod& method, const std::string& redirect) {
+  std::vector<DomainEvent> created;
+  if (installment) {
+    installment->fields[fields::installment::kInboundReport] = report.id;
+    op.tx.put(*installment);
+    created.push_back(installment_event(op, event_type::kInstallmentCreated, *installment));
+  }
+  finish_inbound_report(op, std::move(report), std::move(created));
+  return IntentResult{intent_response_body(op, method, redirect), op.payment_intent_id};
+}
+
 std::string open_recurring_session(OperationContext& op, const ResolvedMethod& method,
                                    const Record* installment, const std::string& recurring_id,
                                    const std::string& currency) {

@@ -2,6 +2,7 @@
 // Internal to the recurring operations (recurring_payments.cpp,
 // recurring_update.cpp): the steps a setup and an update share
 // (recurring_ops.cpp).
+#include <optional>
 #include <string>
 
 #include "payment_intent_ops.h"
@@ -51,6 +52,14 @@ Record new_recurring_report(OperationContext& op, const nlohmann::json& report_c
                             const Record& recurring, const std::string& contact,
                             const std::string& account, const std::string& campaign,
                             const ResolvedMethod& method, const Record* installment);
+
+// The end of a setup or update once the recurring record, its schedule and
+// mandate are staged: the initial installment (when there is one) is linked to
+// the report and staged with its installment.created event, the report is
+// filed, and the response body built.
+IntentResult finish_recurring_intent(OperationContext& op, Record report,
+                                     std::optional<Record> installment,
+                                     const ResolvedMethod& method, const std::string& redirect);
 
 // RedirectURL for a hosted processor ("" otherwise), with or without installment.
 std::string open_recurring_session(OperationContext& op, const ResolvedMethod& method,

@@ -253,14 +253,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   op.tx.put(rec);
   if (schedule) op.tx.put(*schedule);
   op.tx.put(mandate);
-  std::vector<DomainEvent> created;
-  if (inst) {
-    inst->fields[fields::installment::kInboundReport] = report.id;
-    op.tx.put(*inst);
-    created.push_back(installment_event(op, event_type::kInstallmentCreated, *inst));
-  }
-  finish_inbound_report(op, std::move(report), std::move(created));
-  return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
+  return finish_recurring_intent(op, std::move(report), std::move(inst), *method, redirect);
 }
 
 }  // namespace fake_org
