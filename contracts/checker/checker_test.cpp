@@ -124,10 +124,14 @@ TEST_CASE("a status outside the contract is one violation", "[check_response]") 
   REQUIRE(r.violations.size() == 1);
   CHECK(r.violations[0].keyword == "status");
   CHECK(r.violations[0].actual == "201");
-  CHECK(r.violations[0].expected == "200, 400, 401, 404, 409, 422, 500");
+  CHECK(r.violations[0].expected == "200, 400, 401, 404, 409, 413, 422, 500");
   CHECK(r.violations[0].message ==
         "HTTP 201 is not in the strict contract for POST /PaymentIntent; expected 200, 400, 401, "
-        "404, 409, 422, 500");
+        "404, 409, 413, 422, 500");
+  // 413 (body too large) belongs to the operations that take a body only.
+  CHECK(strict()
+            ->check_response("GET", kBase + "/PaymentMethods", 413, json::object())
+            .violations.size() == 1);
 
   CheckResult outside = strict()->check_response("GET", "/admin/webhooks", 200, json::array());
   CHECK(outside.ok());

@@ -127,6 +127,8 @@ std::optional<std::string> response_schema(const Match& m, int status, Profile p
     if (status == 404 || status == 409 || status == 422 || status == 500) {
       return std::string("error_response");
     }
+    // A body over the org's limit; only operations that take a body.
+    if (status == 413 && m.route->request_schema) return std::string("error_response");
   } else {
     // Unknown URL or wrong method: the platform answers before the API does.
     if (status == 401 || status == 404) return std::string("platform_error_response");
@@ -149,7 +151,10 @@ std::string allowed_statuses(const Match& m, Profile profile) {
     }
   } else if (m.route) {
     add("200");
-    for (const char* s : kApiErrorStatuses) add(s);
+    for (const char* s : kApiErrorStatuses) {
+      if (std::string_view(s) == "422" && m.route->request_schema) add("413");
+      add(s);
+    }
   } else {
     add("401");
     add("404");

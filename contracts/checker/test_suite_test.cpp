@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kSuite = "/usr/share/json-schema-test-suite";
+const fs::path kSuite = JSON_SCHEMA_TEST_SUITE_DIR;  // found by contracts/CMakeLists.txt
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -211,6 +211,10 @@ const R = {
     description: 'The IdempotencyKey was used before with a different body.',
     content: json('ErrorResponse', 'error_response', ['idempotency_conflict']),
   },
+  413: {
+    description: 'The body is larger than the org accepts (999; the fake\'s limit is the fixture\'s org.max_body_bytes, 6 MB by default).',
+    content: json('ErrorResponse', 'error_response', ['payload_too_large']),
+  },
   422: {
     description: 'Well formed but wrong data (codes 200-206, spec 7.2).',
     content: json('ErrorResponse', 'error_response', ['invalid_email', 'two_errors']),
@@ -316,7 +320,7 @@ const document = {
         requestBody: { required: true, content: json('PaymentIntentRequest', 'payment_intent_request') },
         responses: {
           200: { description: 'The payment intent was accepted.', content: json('PaymentIntentResponse', 'payment_intent_response') },
-          ...errors(400, 401, 404, 409, 422, 500),
+          ...errors(400, 401, 404, 409, 413, 422, 500),
         },
         callbacks: webhookCallbacks,
       },
@@ -401,7 +405,7 @@ const document = {
         requestBody: { required: true, content: json('PaymentRequest', 'payment_request') },
         responses: {
           200: { description: 'Success or failure, told by IsSuccess.', content: json('PaymentResponse', 'payment_response') },
-          ...errors(400, 401, 500),
+          ...errors(400, 401, 413, 500),
         },
       },
     },

@@ -258,6 +258,9 @@ struct OrgSettings {
   // account; "household" creates "<LastName> Household" of the Account's default
   // record type, as the nonprofit package does.
   std::string contact_without_account = "none";
+  // Spec 8 shows no payload limit; the fake takes Apex's synchronous heap,
+  // 6 MB, as the largest body an Apex REST endpoint could hold (decisions 43).
+  size_t max_body_bytes = 6 * 1024 * 1024;
 };
 
 struct OrgConfig {

@@ -144,6 +144,7 @@ void Server::configure() {
   // a connection that yields its worker after 100 requests.
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   s.set_keep_alive_max_count(100);
+  s.set_payload_max_length(org_->config().org.max_body_bytes);
 
   s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
@@ -234,24 +235,31 @@ void Server::configure() {
   // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
   // from httplib itself (a body it could not read) on the API is the spec's
   // Errors body, like any other unreadable body there.
-  s.set_error_handler(httplib::Server::HandlerWithResponse(
-      [&org, base](const httplib::Request& req, httplib::Response& res) {
-        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        if (res.status == 400 && under(req.path, base))
-          send_errors(res, org.config(),
-                      {make_error(error_code::kMissingCoreParameter, "",
-                                  "The request body could not be read: send a Content-Length "
-                                  "header (or Transfer-Encoding: chunked) and the whole JSON body",
-                                  ErrorKind::kBadJson)});
-        else if (res.status == 404)
-          send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
-        else if (res.status == 405)
-          send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
-        else
-          send_platform_error(res, res.status, "UNKNOWN_EXCEPTION",
-                              "HTTP status " + std::to_string(res.status));
-        return httplib::Server::HandlerResponse::Handled;
-      }));
+  s.set_error_handler(httplib::Server::HandlerWithResponse([&org, base](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    if (res.status == 400 && under(req.path, base))
+      send_errors(res, org.config(),
+                  {make_error(error_code::kMissingCoreParameter, "",
+                              "The request body could not be read: send a Content-Length "
+                              "header (or Transfer-Encoding: chunked) and the whole JSON body",
+                              ErrorKind::kBadJson)});
+    else if (res.status == 413)
+      send_json(res, 413,
+                errors_body(
+                    {make_error(error_code::kUncategorised, "",
+                                "The request body is larger than this org accepts (" +
+                                    std::to_string(org.config().org.max_body_bytes) +
+                                    " bytes, fixture org.max_body_bytes): send a smaller body")}));
+    else if (res.status == 404)
+      send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
+    else if (res.status == 405)
+      send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
+    else
+      send_platform_error(res, res.status, "UNKNOWN_EXCEPTION",
+                          "HTTP status " + std::to_string(res.status));
+    return httplib::Server::HandlerResponse::Handled;
+  }));
   s.set_exception_handler([&org](const httplib::Request&, httplib::Response& res,
                                  std::exception_ptr ep) {
     std::string what = "unknown exception";

@@ -87,6 +87,30 @@ TEST_CASE("a body httplib cannot read gets the spec's Errors body on the API", "
         std::string::npos);
 }
 
+TEST_CASE("a body over org.max_body_bytes gets 413 with the Errors body and creates nothing",
+          "[http][body]") {
+  TestOrg t(fixture_text(R"y(
+extends: default.yaml
+org:
+  max_body_bytes: 2048
+)y"));
+  auto before = t.get("/__admin/records/Contact", false).json["totalSize"];
+  json body = {{"Payer", {{"Contact", {{"LastName", "Big"}, {"Email", "big@example.org"}}}}},
+               {"OneTime", {{"Amount", 10}, {"CurrencyISOCode", "EUR"}}},
+               {"PaymentMethod", {{"Name", "Credit Card"}, {"Processor", "Stripe"}}},
+               {"Settings", {{"Note", std::string(4096, 'x')}}}};
+  auto r = t.post("/PaymentIntent", body);
+  CHECK(r.status == 413);
+  INFO(r.body);
+  REQUIRE(r.json["Errors"].size() == 1);
+  CHECK(r.json["Errors"][0]["error_code"] == "999");
+  CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find("2048 bytes") !=
+        std::string::npos);
+  CHECK(t.get("/__admin/records/Contact", false).json["totalSize"] == before);
+  // Under the limit the same org answers as usual.
+  CHECK(t.get("/PaymentMethods").status == 200);
+}
+
 TEST_CASE("a known path with the wrong method gets 405, Allow and a JSON body", "[http][405]") {
   TestOrg t(fixture("default.yaml"));
   struct Case {
