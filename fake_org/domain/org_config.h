@@ -117,6 +117,10 @@ struct PaymentMethodDef {
   // Always kBank when bank_scheme is set (the loader refuses anything else),
   // so "is this a bank method" is `kind == kBank` alone.
   MethodKind kind = MethodKind::kCard;
+  // Spec 4.5 lists "activated" methods: a fixture may keep one configured but
+  // switched off (`active: false`) to test a client against a method the org
+  // withdrew. It is left out of GET /PaymentMethods and refused by name.
+  bool active = true;
   std::vector<ProcessorDef> processors;
 
   const ProcessorDef* processor(std::string_view name) const;

@@ -48,7 +48,10 @@ void to_json(nlohmann::json& j, const PackageDef& p) {
 }
 
 nlohmann::json payment_methods_body(const OrgConfig& config) {
-  return {{"PaymentMethods", config.payment_methods}};
+  nlohmann::json methods = nlohmann::json::array();
+  for (const auto& m : config.payment_methods)
+    if (m.active) methods.push_back(m);
+  return {{"PaymentMethods", std::move(methods)}};
 }
 
 nlohmann::json source_connectors_body(const OrgConfig& config) {

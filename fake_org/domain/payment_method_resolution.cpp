@@ -14,6 +14,13 @@ std::string names_of(const std::vector<T>& items, F name) {
   return out.empty() ? "(none)" : out;
 }
 
+std::string activated_methods(const OrgConfig& config) {
+  std::vector<const PaymentMethodDef*> active;
+  for (const auto& m : config.payment_methods)
+    if (m.active) active.push_back(&m);
+  return names_of(active, [](const auto* m) { return m->name; });
+}
+
 // Parameter names are matched case-insensitively: "Key spelling is as the
 // processor requires" (spec 2.6), so a wrong case is reported, not ignored.
 const nlohmann::json* find_param(const nlohmann::json& params, const std::string& name,
@@ -97,12 +104,12 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
                                               const PaymentMethodInput& in) {
   ResolvedMethod r;
   r.method = config.payment_method(in.name);
-  if (!r.method)
+  if (!r.method || !r.method->active)
     return make_error(error_code::kInvalidData, "PaymentMethod.Name",
-                      "PaymentMethod.Name '" + in.name +
-                          "' is not an activated payment method of this org; "
-                          "available: " +
-                          names_of(config.payment_methods, [](const auto& m) { return m.name; }));
+                      "PaymentMethod.Name '" + in.name + "' is " +
+                          (r.method ? "configured in this org but not activated"
+                                    : "not an activated payment method of this org") +
+                          "; available: " + activated_methods(config));
   if (in.processor.empty()) {
     r.processor = r.method->default_processor();
     if (!r.processor)

@@ -135,6 +135,47 @@ TEST_CASE("the informational endpoints reflect the whole fixture, for two fixtur
   CHECK(bodies.size() == 2);
 }
 
+TEST_CASE("a method the fixture keeps but has not activated is neither listed nor accepted",
+          "[http][info]") {
+  // The default fixture's methods with PayPal switched off.
+  YAML::Node yaml = YAML::LoadFile(std::string(PROJECT_SOURCE_DIR) + "/fixtures/default.yaml");
+  YAML::Node methods = yaml["payment_methods"];
+  for (auto m : methods)
+    if (m["name"].as<std::string>() == "PayPal") m["active"] = false;
+  YAML::Node top;
+  top["extends"] = "default.yaml";
+  top["payment_methods"] = methods;
+  TestOrg t(fixture_text(YAML::Dump(top)));
+
+  auto pm = t.get("/PaymentMethods");
+  REQUIRE(pm.status == 200);
+  CHECK(json_names(pm.json["PaymentMethods"]) ==
+        std::vector<std::string>{"CreditCard", "SEPA Direct Debit", "Bacs Direct Debit"});
+
+  auto contacts_before = t.get("/__admin/records/Contact", false).json["totalSize"];
+  json body = {
+      {"Payer",
+       {{"Contact", {{"CrmFields", {{"LastName", "Off"}, {"Email", "off@example.org"}}}}}}},
+      {"OneTime", {{"Amount", 10}, {"CurrencyISOCode", "EUR"}}},
+      {"PaymentMethod", {{"Name", "PayPal"}}},
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"}};
+  auto r = t.post("/PaymentIntent", body);
+  CHECK(r.status == 422);
+  INFO(r.body);
+  REQUIRE(r.json["Errors"].size() == 1);
+  CHECK(r.json["Errors"][0]["error_code"] == "200");
+  CHECK(r.json["Errors"][0]["error_message"] ==
+        "PaymentMethod.Name 'PayPal' is configured in this org but not activated; available: "
+        "CreditCard, SEPA Direct Debit, Bacs Direct Debit");
+  CHECK(t.get("/__admin/records/Contact", false).json["totalSize"] == contacts_before);
+
+  body["PaymentMethod"]["Name"] = "CreditCard";
+  auto ok = t.post("/PaymentIntent", body);
+  INFO(ok.body);
+  CHECK(ok.status == 200);
+}
+
 TEST_CASE("the admin API answers loopback callers only", "[http][admin]") {
   CHECK(http::is_loopback("127.0.0.1"));
   CHECK(http::is_loopback("127.1.2.3"));
