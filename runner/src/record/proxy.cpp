@@ -84,6 +84,11 @@ std::vector<RecordedExchange> RecordingProxy::exchanges() const {
   return log_;
 }
 
+std::vector<std::string> RecordingProxy::failures() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failed_;
+}
+
 void RecordingProxy::handle(const httplib::Request& req, httplib::Response& res) {
   RecordedExchange ex;
   ex.method = req.method;
@@ -118,7 +123,10 @@ void RecordingProxy::handle(const httplib::Request& req, httplib::Response& res)
       up = upstream_->send(out);
     }
   } catch (const std::exception& e) {
-    // No answer to record: the client learns why, the recording stays as it was.
+    // No answer to record: the client learns why, the recording stays as it
+    // was, and whoever records is told the scenario lacks this request.
+    failed_.push_back(ex.method + " " + ex.target + ": " + e.what());
+    if (options_.on_upstream_failure) options_.on_upstream_failure(failed_.back());
     res.status = 502;
     res.set_content(std::string("recording proxy: the upstream did not answer: ") + e.what() + "\n",
                     "text/plain");

@@ -4,11 +4,15 @@
 // the generaliser. With a sandbox configuration the proxy authenticates
 // upstream itself (the client may send any Authorization, or none).
 //
-// Locking: mutex_ guards upstream_ (an HttpClient is not thread-safe), log_
-// and done_; it is held across the upstream call, so requests are forwarded
-// one at a time and the log is in the order the upstream answered them.
-// done_cv_ signals done_ to wait().
+// A request the upstream did not answer is not recorded (there is no answer
+// to replay); it is reported instead, never dropped silently.
+//
+// Locking: mutex_ guards upstream_ (an HttpClient is not thread-safe), log_,
+// failed_ and done_; it is held across the upstream call, so requests are
+// forwarded one at a time and the log is in the order the upstream answered
+// them; on_upstream_failure is called under it. done_cv_ signals done_ to wait().
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,6 +38,8 @@ struct ProxyOptions {
   std::string listen_host = "127.0.0.1";
   int listen_port = 0;      // 0: any free port
   size_t max_requests = 0;  // stop after this many exchanges; 0: only on request_stop()
+  // Told "METHOD /path: why" for each request the upstream did not answer.
+  std::function<void(const std::string&)> on_upstream_failure;
 };
 
 class RecordingProxy {
@@ -51,6 +57,8 @@ class RecordingProxy {
   void request_stop();  // any thread
   void stop();          // stops serving and joins; idempotent
   std::vector<RecordedExchange> exchanges() const;
+  // "METHOD /path: why" for each request the upstream did not answer (not recorded).
+  std::vector<std::string> failures() const;
   const std::string& upstream() const { return upstream_url_; }
   // The API path on the upstream (from the sandbox configuration, else the default).
   const std::string& api_path() const { return api_path_; }
@@ -69,6 +77,7 @@ class RecordingProxy {
   std::condition_variable done_cv_;
   std::unique_ptr<HttpClient> upstream_;
   std::vector<RecordedExchange> log_;
+  std::vector<std::string> failed_;
   bool done_ = false;
 };
 

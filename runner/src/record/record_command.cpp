@@ -52,6 +52,9 @@ int record_command(const RecordOptions& o, std::ostream& out, std::ostream& err)
   po.upstream_config = o.upstream_config;
   po.ca_file = o.ca_file;
   po.max_requests = o.max_requests;
+  po.on_upstream_failure = [&err](const std::string& what) {
+    err << "warning: not recorded, the upstream did not answer: " << what << std::endl;
+  };
   const size_t colon = o.listen.rfind(':');
   try {
     if (colon == std::string::npos) throw std::invalid_argument("no port");
@@ -99,7 +102,11 @@ int record_command(const RecordOptions& o, std::ostream& out, std::ostream& err)
   go.cards = secret_mode_from_string(o.cards);
   go.accounts = secret_mode_from_string(o.accounts);
   auto exchanges = proxy->exchanges();
-  out << exchanges.size() << " exchange(s) recorded\n";
+  out << exchanges.size() << " exchange(s) recorded";
+  if (const size_t failed = proxy->failures().size(); failed > 0)
+    out << "; " << failed
+        << " request(s) the upstream did not answer are not in the scenario (warnings above)";
+  out << "\n";
   return write_scenario(generalise(exchanges, go), o.out, out, err);
 }
 

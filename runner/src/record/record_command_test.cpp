@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <vector>
 
 #include <httplib.h>
 
@@ -115,6 +117,33 @@ TEST_CASE("record command: SIGINT stops recording and writes what was recorded",
   Scenario s = load_text(read_file(out), out.string());
   CHECK(s.steps.size() == 2);
   CHECK(contains(s.name, url));  // default name: "recorded from URL"
+}
+
+TEST_CASE("record command: requests the upstream did not answer are counted at the end",
+          "[record][process]") {
+  if (!binaries_built()) {
+    WARN("fake-org or scenario-runner is not built");
+    return;
+  }
+  TempDir dir("runner_record_cmd");
+  auto upstream = std::make_unique<ChildProcess>(
+      std::vector<std::string>{kBin + "/fake-org", "--port", "0", "--log-level", "quiet"});
+  const std::string url = after(upstream->read_line(), "listening on ");
+  const fs::path out = dir.path / "partly.yaml";
+  ChildProcess rec({kBin + "/scenario-runner", "record", "--upstream", url, "--listen",
+                    "127.0.0.1:0", "--out", out.string()});
+  const int port = proxy_port(rec.read_line());
+  token_and_read(port);
+  upstream.reset();  // the upstream is gone: the next request gets no answer
+  httplib::Client c("127.0.0.1", port);
+  auto r = c.Get("/services/apexrest/cpm/v2/PaymentMethods");
+  REQUIRE(r);
+  CHECK(r->status == 502);
+  rec.signal(SIGINT);
+  const std::string rest = rec.read_rest();
+  INFO(rest);
+  REQUIRE(rec.wait() == 0);
+  CHECK(contains(rest, "2 exchange(s) recorded; 1 request(s) the upstream did not answer"));
 }
 
 TEST_CASE("record command: usage mistakes exit 2 before listening", "[record]") {

@@ -2,6 +2,9 @@
 // the recording proxy with a plain HTTP client, the scenario written, and
 // replayed green against a fresh embedded fake with the same fixture and
 // against the same upstream (reset by URL, and as a sandbox).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -211,4 +214,34 @@ TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself"
   proxy.stop();
   REQUIRE(proxy.exchanges().size() == 1);
   CHECK(proxy.exchanges()[0].authenticated);
+}
+
+TEST_CASE("a request the upstream did not answer is reported, not dropped silently", "[record]") {
+  // A port nothing listens on: bound, then closed.
+  int dead_port = 0;
+  {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0);
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    dead_port = ntohs(addr.sin_port);
+    ::close(fd);
+  }
+  std::vector<std::string> told;
+  ProxyOptions po;
+  po.upstream = "http://127.0.0.1:" + std::to_string(dead_port);
+  po.on_upstream_failure = [&told](const std::string& what) { told.push_back(what); };
+  RecordingProxy proxy(po);
+  httplib::Client c("127.0.0.1", proxy.start());
+  auto r = c.Get((kApi + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
+  REQUIRE(r);
+  CHECK(r->status == 502);
+  proxy.stop();
+  CHECK(proxy.exchanges().empty());
+  REQUIRE(proxy.failures().size() == 1);
+  CHECK(proxy.failures()[0].rfind("GET " + kApi + "/PaymentMethods: ", 0) == 0);
+  CHECK(told == proxy.failures());
 }
