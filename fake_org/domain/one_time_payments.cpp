@@ -115,6 +115,11 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
     method_in.name = inst->text(f::kMethod);
     method_in.processor = inst->text(f::kProcessor);
     method_in.target = inst->text(f::kTarget);
+    // An inline direct debit collects through the installment's mandate,
+    // which holds the account: nothing to ask again. Without a usable mandate
+    // the processor's parameters are missing (011) as for a new payment.
+    if (auto mandate = op.tx.get(inst->text(f::kMandate)))
+      method_in.parameters_on_file = mandate->text(fields::mandate::kStatus) != "Inactive";
   }
   ApiErrors errors;
   auto method = resolve_payment_method(op.config, method_in);

@@ -17,6 +17,9 @@ struct PaymentMethodInput {
   std::string name, processor, target;
   nlohmann::json parameters = nlohmann::json::object();
   bool parameters_given = false;
+  // The processor's required parameters are already on file (the mandate of
+  // an installment paid again without a PaymentMethod block): not asked for.
+  bool parameters_on_file = false;
 };
 
 struct OneTimeInput {

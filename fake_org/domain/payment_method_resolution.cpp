@@ -143,6 +143,7 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
   }
   r.parameters = in.parameters;
   r.parameters_given = in.parameters_given;
+  if (in.parameters_on_file) return r;
   ApiErrors errors =
       check_parameters(r.processor->parameters, r.parameters, "PaymentMethod.Parameters",
                        error_code::kMissingProcessorParameter,

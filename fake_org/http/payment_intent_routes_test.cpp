@@ -408,6 +408,33 @@ TEST_CASE("paying an existing installment", "[http][intent]") {
   CHECK(code_of(t.post("/PaymentIntent", with_payer)) == "010");
 }
 
+TEST_CASE("an inline direct debit installment paid again without PaymentMethod keeps its mandate",
+          "[http][intent]") {
+  // Its account is on file in the mandate: the processor's parameters (IBAN,
+  // holder) are not asked again (found by the multi-connector scenarios).
+  TestOrg t(fixture("default.yaml"));
+  auto first = t.post("/PaymentIntent", sepa());
+  REQUIRE(first.status == 200);
+  std::string inst_id =
+      t.get("/PaymentIntent/" + first.json["Id"].get<std::string>()).json["OneTime"]["Id"];
+  auto before = t.get("/__admin/records/cpm__Installment__c/" + inst_id, false).json;
+  REQUIRE_FALSE(before.value("cpm__Mandate__c", "").empty());
+
+  json pay = {{"SuccessURL", "https://shop.example/ok"},
+              {"FailureURL", "https://shop.example/ko"},
+              {"OneTime", {{"Id", inst_id}}}};
+  auto r = t.post("/PaymentIntent", pay);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  CHECK_FALSE(r.json.contains("RedirectURL"));
+  CHECK(r.json["PaymentMethod"]["Name"] == "SEPA Direct Debit");
+  CHECK(r.json["PaymentMethod"]["Processor"] == "GoCardless");
+  auto after = t.get("/__admin/records/cpm__Installment__c/" + inst_id, false).json;
+  CHECK(after["cpm__Mandate__c"] == before["cpm__Mandate__c"]);
+  CHECK(after["cpm__Payment_Profile__c"] == before["cpm__Payment_Profile__c"]);
+  CHECK(count(t, "cpm__Mandate__c") == 1);
+}
+
 TEST_CASE("reads: unknown ids are 404, malformed ids 400", "[http][intent]") {
   TestOrg t(fixture("default.yaml"));
   auto a = t.get("/PaymentIntent/pi_doesnotexist");
