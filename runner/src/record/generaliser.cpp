@@ -20,6 +20,9 @@ using namespace detail;
 
 namespace {
 
+// Written in place of a credential the org refused (the recorded answer was 401).
+constexpr const char* kRefusedCredential = "invalid";
+
 struct Parsed {
   const RecordedExchange* ex = nullptr;
   std::string path;  // as the scenario writes it: relative to the API, or /services/...
@@ -312,10 +315,13 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
   for (size_t i = 0; i < steps.size(); ++i) {
     const Parsed& p = steps[i];
     const RecordedExchange& ex = *p.ex;
+    bool sent_authorization = false;
     for (const auto& [k, v] : ex.request_headers)
       if (iequals(k, "Authorization")) {
+        sent_authorization = true;
         const size_t sp = v.find(' ');
-        st.secret_values.push_back(sp == std::string::npos ? v : v.substr(sp + 1));
+        const std::string credential = sp == std::string::npos ? v : v.substr(sp + 1);
+        if (credential != kRefusedCredential) st.secret_values.push_back(credential);
       }
     OJson req = OJson::object();
     req["method"] = ex.method;
@@ -339,8 +345,12 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
       req["body"] = st.substitute(ex.request_body);
       if (!ctype.empty()) headers["Content-Type"] = ctype;
     }
+    // A 401 to a credential the client sent (wrong, expired) replays only
+    // with a credential the org refuses too: the runner's own would be taken.
+    const bool refused = sent_authorization && ex.status == 401 && !p.token_request;
+    if (refused) headers["Authorization"] = std::string("Bearer ") + kRefusedCredential;
     if (!headers.empty()) req["headers"] = headers;
-    if (!ex.authenticated || p.token_request) req["auth"] = false;
+    if (!ex.authenticated || p.token_request || refused) req["auth"] = false;
     collect_client_values(st, p);
 
     OJson step = OJson::object();

@@ -124,3 +124,27 @@ TEST_CASE("YAML output reads back as the same JSON", "[record]") {
   YAML::Node n = YAML::Load(to_yaml(doc));
   CHECK(yaml_to_json(n) == nlohmann::json::parse(doc.dump()));
 }
+
+TEST_CASE("a 401 to a credential the client sent replays with a refused one, not the runner's",
+          "[record]") {
+  RecordedExchange refused =
+      ex("GET", std::string(kApi) + "/PaymentMethods", "", 401,
+         R"j([{"errorCode":"INVALID_SESSION_ID","message":"Session expired or invalid"}])j", false);
+  refused.request_headers.push_back({"Authorization", "Bearer expired-tok-987654"});
+  refused.authenticated = true;
+  std::vector<RecordedExchange> v = {
+      refused, ex("GET", std::string(kApi) + "/PaymentMethods", "", 200, R"j([])j")};
+  const std::string text = scenario_yaml(generalise(v, {}));
+  INFO(text);
+  CHECK(text.find("expired-tok-987654") == std::string::npos);
+  LoadResult r = load_scenario_text(text, "recorded.yaml");
+  REQUIRE(r.ok());
+  REQUIRE(r.scenario->steps.size() == 2);
+  const auto& first = std::get<RequestStep>(r.scenario->steps[0].body).request;
+  CHECK_FALSE(first.auth);
+  CHECK(first.headers == StringPairs{{"Authorization", "Bearer invalid"}});
+  // A 200 to the client's token replays with the runner's token, as before.
+  const auto& second = std::get<RequestStep>(r.scenario->steps[1].body).request;
+  CHECK(second.auth);
+  CHECK(second.headers.empty());
+}

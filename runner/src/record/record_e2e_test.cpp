@@ -81,6 +81,11 @@ std::string drive_flow(int proxy_port) {
   REQUIRE(tok);
   REQUIRE(tok->status == 200);
   c.token = json::parse(tok->body)["access_token"];
+  // A stale token first: the 401 must replay as a 401, not with the runner's token.
+  auto stale = c.http.Get((kApi + "/PaymentMethods").c_str(),
+                          httplib::Headers{{"Authorization", "Bearer stale-token-000000"}});
+  REQUIRE(stale);
+  REQUIRE(stale->status == 401);
   c.call("GET", "/PaymentMethods");
   json one =
       c.call("POST", "/PaymentIntent",
@@ -129,7 +134,7 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
   const std::string token = drive_flow(port);
   proxy.stop();
   const auto exchanges = proxy.exchanges();
-  REQUIRE(exchanges.size() == 9);
+  REQUIRE(exchanges.size() == 10);
 
   GeneraliseOptions go;
   go.name = "recorded flow";
@@ -142,6 +147,7 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
   INFO(text);
   CHECK(text.find(token) == std::string::npos);
   CHECK(text.find("local-secret") == std::string::npos);
+  CHECK(text.find("stale-token-000000") == std::string::npos);
   CHECK(text.find("DE89370400440532013000") == std::string::npos);
   CHECK(text.find("GET /PaymentIntent/${pi}") != std::string::npos);
   CHECK(text.find("GET /Installment/${onetime_id}") != std::string::npos);
@@ -158,7 +164,7 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
     for (const auto& f : s.failures) failures += s.name + ": " + f.kind + ": " + f.message + "\n";
   INFO(failures);
   CHECK(r.outcome == Outcome::kPassed);
-  CHECK(r.steps.size() == 9);
+  CHECK(r.steps.size() == 10);
 
   // And against the same upstream it was recorded from: by URL (the fake is
   // reset through its admin API first, as the url target does), then as a
@@ -170,7 +176,7 @@ TEST_CASE("a flow recorded through the proxy from a TLS fake-org replays green o
     for (const auto& f : s.failures) failures += s.name + ": " + f.kind + ": " + f.message + "\n";
   INFO("same upstream by URL: " << again.error << failures);
   CHECK(again.outcome == Outcome::kPassed);
-  CHECK(again.steps.size() == 9);
+  CHECK(again.steps.size() == 10);
 
   setenv("RECORD_E2E_SECRET", "local-secret", 1);
   const fs::path sandbox = dir.path / "sandbox.yaml";
