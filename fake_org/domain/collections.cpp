@@ -42,7 +42,7 @@ Record new_record(Org& org, const char* object, const char* prefix, TimePoint no
 }
 
 // The installment's own profile when it names one (recurring: the mandate's),
-// else the contact's profile for this method and processor, else a new one;
+// else the contact's active profile for this method and processor, else a new one;
 // updated with what the PSP returned.
 std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const PspOutcome& o,
                            TimePoint now) {
@@ -59,9 +59,13 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
     found = true;
   }
   if (!found && !contact.empty()) {
+    // The active one: profiles of accounts the contact replaced stay, inactive
+    // (recurring_ops.h), and are not brought back by a later payment.
     for (const auto& id :
          tx.find(index_name::kProfileByContactMethod, {contact, method, processor})) {
-      if (auto p = tx.get(id)) {
+      auto p = tx.get(id);
+      const auto* active = p ? p->get(pp::kActive) : nullptr;
+      if (active && active->is_boolean() && active->get<bool>()) {
         profile = *p;
         found = true;
         break;

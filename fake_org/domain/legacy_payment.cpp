@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "fields.h"
+#include "views.h"
 
 namespace fake_org {
 
@@ -94,7 +95,7 @@ json LegacyPayments::get(std::string_view id_or_guid) const {
                   {"InstallmentId", r.id},
                   {"Amount", r.fields.value(f::kAmount, json(0))},
                   {"CurrencyISOCode", r.text(fields::kCurrency)}};
-  if (std::string rt = r.text(fields::kRecordTypeName); !rt.empty()) payment["RecordTypeName"] = rt;
+  payment["RecordTypeName"] = record_type_name(org_.config(), r);
   return {{"ResponseCode", "001"}, {"IsSuccess", true}, {"Payment", payment}};
 }
 

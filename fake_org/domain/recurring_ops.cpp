@@ -2,6 +2,9 @@
 // (recurring_update.cpp) share: records of the connector, mandate, payment
 // profile, initial payment rule, initial installment, inbound report.
 #include "recurring_ops.h"
+
+#include <cctype>
+
 #include "bank_parameters.h"
 #include "crm_fields.h"
 #include "fields.h"
@@ -135,6 +138,43 @@ Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::s
   return m;
 }
 
+namespace {
+
+namespace fpp = fields::payment_profile;
+
+// PaymentMethod.Parameters -> profile field, the bank account's identity first.
+constexpr std::pair<const char*, const char*> kAccountIdentity[] = {
+    {"IBAN", fpp::kIban},
+    {"SortCode", fpp::kSortCode},
+    {"AccountNumber", fpp::kAccountNumber},
+    {"ClearingNumber", fpp::kClearingNumber},
+    {"RoutingNumber", fpp::kRoutingNumber}};
+constexpr std::pair<const char*, const char*> kAccountDetails[] = {
+    {"BIC", fpp::kBic}, {"AccountHolderName", fpp::kAccountHolderName}};
+
+// As the payer typed it: "60-16-13", "60 16 13" and "601613" are one sort code.
+std::string account_key(std::string_view v) {
+  std::string out;
+  for (char c : v)
+    if (c != ' ' && c != '-') out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// True when Parameters name another bank account than the profile holds: a
+// part of the account's identity is sent and differs from the stored one. A
+// part the profile lacks is filled in, not "another account" (a hosted page's
+// profile, a card profile); BIC and holder name are details of one account.
+bool names_another_account(const Record& profile, const nlohmann::json& params) {
+  for (const auto& [param, field] : kAccountIdentity) {
+    std::string sent = account_key(param_text(params, param));
+    std::string stored = account_key(profile.text(field));
+    if (!sent.empty() && !stored.empty() && sent != stored) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
                               const std::string& contact, const std::string& account) {
   const ResolvedMethod& method = rm.method;
@@ -142,17 +182,29 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
   Record p;
   bool found = false;
   if (!contact.empty()) {
+    // The index holds the contact's profiles of this method and processor
+    // (a handful: one active, the accounts replaced before it inactive).
     for (const auto& id : op.tx.find(index_name::kProfileByContactMethod,
                                      {contact, method.method->name, method.processor->name})) {
       auto r = op.tx.get(id);
       if (!r) continue;
       const auto* active = r->get(f::kActive);
-      if (active && active->is_boolean() && active->get<bool>()) {
-        p = *r;
-        p.modified = op.now;
-        found = true;
+      if (!active || !active->is_boolean() || !active->get<bool>()) continue;
+      if (names_another_account(*r, method.parameters)) {
+        // Issue 4: a new bank account gets a new profile; the old one keeps
+        // the old account's data (its mandates still name it) and is
+        // deactivated, so the contact has one active profile per method and
+        // processor (decisions row 26).
+        Record old = *r;
+        old.modified = op.now;
+        old.fields[f::kActive] = false;
+        op.tx.put(std::move(old));
         break;
       }
+      p = *r;
+      p.modified = op.now;
+      found = true;
+      break;
     }
   }
   if (!found) {
@@ -165,17 +217,15 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
     x[f::kActive] = true;
     x[f::kToken] = "tok_" + op.org.ids().random_base36(20);
   }
-  const std::pair<const char*, const char*> bank[] = {{"IBAN", f::kIban},
-                                                      {"BIC", f::kBic},
-                                                      {"AccountHolderName", f::kAccountHolderName},
-                                                      {"SortCode", f::kSortCode},
-                                                      {"AccountNumber", f::kAccountNumber},
-                                                      {"ClearingNumber", f::kClearingNumber},
-                                                      {"RoutingNumber", f::kRoutingNumber}};
-  for (const auto& [param, field] : bank) {
-    std::string v = param_text(method.parameters, param);
-    if (!v.empty()) p.fields[field] = v;
-  }
+  // The same account typed another way keeps the spelling already stored.
+  auto copy = [&](const auto& params_to_fields) {
+    for (const auto& [param, field] : params_to_fields) {
+      std::string v = param_text(method.parameters, param);
+      if (!v.empty() && account_key(v) != account_key(p.text(field))) p.fields[field] = v;
+    }
+  };
+  copy(kAccountIdentity);
+  copy(kAccountDetails);
   for (const auto& [k, v] : rm.profile_fields.items()) p.fields[k] = v;
   op.tx.put(p);
   return p;

@@ -1,6 +1,7 @@
 // GET /Recurring/{ID} (spec 2.11, 4.4); decisions in recurring.h.
 #include "fields.h"
 #include "recurring.h"
+#include "views.h"
 
 namespace fake_org {
 
@@ -102,7 +103,8 @@ Result<nlohmann::json> recurring_view(Org& org, std::string_view id_or_guid) {
         break;
       }
     }
-    put_text(j, "RecordTypeName", *rec, fields::kRecordTypeName);
+    // As installments show it (views.h), so the fields of spec 2.11 are all there.
+    j["RecordTypeName"] = record_type_name(config, *rec);
     put_text(j, "SetupUrl", *rec, fields::recurring::kSetupUrl);
     std::string sc = rec->text(fields::recurring::kSourceConnector);
     j["SourceConnector"] = sc.empty() ? conn->name : sc;

@@ -12,6 +12,15 @@ nlohmann::json record_ref(const Org& org, const Record& r) {
   return j;
 }
 
+std::string record_type_name(const OrgConfig& config, const Record& r) {
+  std::string rt = r.text(fields::kRecordTypeName);
+  if (!rt.empty()) return rt;
+  // A record seeded or created before its object had record types.
+  if (const ObjectDef* def = config.object(r.object))
+    if (const RecordTypeDef* d = def->default_record_type()) return d->name;
+  return "Master";
+}
+
 namespace {
 void put_ref(nlohmann::json& into, const char* key, const Org& org, const RecordReader& records,
              const std::string& id) {
@@ -54,8 +63,7 @@ nlohmann::json installment_body(const Org& org, const RecordReader& records, con
   if (extras && !inst.guid.empty()) j["GUID"] = inst.guid;
   put_text(j, "Target", inst, f::kTarget);
   j["Status"] = inst.text(f::kStatus);
-  std::string rt = inst.text(fields::kRecordTypeName);
-  j["RecordTypeName"] = rt.empty() ? "Master" : rt;
+  j["RecordTypeName"] = record_type_name(org.config(), inst);
   put_text(j, "PayUrl", inst, f::kPayUrl);
   nlohmann::json payments = nlohmann::json::array();
   for (const auto& id : records.find(index_name::kPaymentByInstallment, {inst.id})) {

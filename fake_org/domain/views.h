@@ -11,6 +11,13 @@ namespace fake_org {
 // {"Url", "Type", "Id"} plus "Name" for contacts and accounts, "Status" for installments.
 nlohmann::json record_ref(const Org& org, const Record& r);
 
+// The RecordTypeName every read shows (GET /Installment, /Payment, /Recurring
+// and the installment webhooks): the record's own, else its object's default
+// record type in the fixture, else "Master", the platform's name for an object
+// without record types (the spec's samples show it). One rule, so a read never
+// disagrees with another read or a webhook about the same record.
+std::string record_type_name(const OrgConfig& config, const Record& r);
+
 // GET /PaymentIntent/{ID} and the data of paymentIntent.* events.
 nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
                                    const Record& report);

@@ -295,6 +295,9 @@ TEST_CASE("GET /Payment/{ID} by installment id or GUID; recurring and unknown id
   CHECK(by_id.json["Payment"]["Status"] == "Outstanding");
   CHECK(by_id.json["Payment"]["Amount"] == 12.5);
   CHECK(by_id.json["Payment"]["CurrencyISOCode"] == "EUR");
+  // Issue 4's list has RecordTypeName: the same value GET /Installment shows.
+  CHECK(by_id.json["Payment"]["RecordTypeName"] == "Master");
+  CHECK(t.get("/Installment/" + inst).json["RecordTypeName"] == "Master");
 
   auto by_guid = t.get("/Payment/" + record(t, inst)->guid);
   CHECK(by_guid.json["Payment"] == by_id.json["Payment"]);

@@ -93,8 +93,10 @@ TEST_CASE("a one-time inline direct debit creates its mandate and profile with t
   CHECK(t.admin_records("cpm__Payment_Profile__c").size() == 1);
 }
 
-TEST_CASE("a second inline direct debit of the contact reuses the profile, with its own mandate",
-          "[collections][psp]") {
+TEST_CASE(
+    "a second inline direct debit of the contact: its own mandate, a new profile for "
+    "another account, the same profile for the same account",
+    "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
   auto first = create(t, intent(sepa("DE89370400440532013000")));
   auto a = t.admin_record("cpm__Installment__c", first.installment);
@@ -103,14 +105,27 @@ TEST_CASE("a second inline direct debit of the contact reuses the profile, with 
   auto second = create(t, again);
   auto b = t.admin_record("cpm__Installment__c", second.installment);
   REQUIRE(a["cpm__Contact__c"] == b["cpm__Contact__c"]);
-  CHECK(a["cpm__Payment_Profile__c"] == b["cpm__Payment_Profile__c"]);
   CHECK(a["cpm__Mandate__c"] != b["cpm__Mandate__c"]);
   CHECK(t.admin_records("cpm__Mandate__c").size() == 2);
-  auto profiles = t.admin_records("cpm__Payment_Profile__c");
-  REQUIRE(profiles.size() == 1);
-  // The profile holds the latest account: the one that fails at collection.
-  CHECK(profiles[0]["cpm__IBAN__c"] == collection_magic::kIbanFailsAtCollection);
+  // Another account: a profile of its own; the first keeps its account, inactive
+  // (decisions row 26), so the first debit is still collected from it.
+  CHECK(a["cpm__Payment_Profile__c"] != b["cpm__Payment_Profile__c"]);
+  REQUIRE(t.admin_records("cpm__Payment_Profile__c").size() == 2);
+  auto pa = t.admin_record("cpm__Payment_Profile__c", a["cpm__Payment_Profile__c"]);
+  auto pb = t.admin_record("cpm__Payment_Profile__c", b["cpm__Payment_Profile__c"]);
+  CHECK(pa["cpm__IBAN__c"] == "DE89370400440532013000");
+  CHECK(pa["cpm__Active__c"] == false);
+  CHECK(pb["cpm__IBAN__c"] == collection_magic::kIbanFailsAtCollection);
+  CHECK(pb["cpm__Active__c"] == true);
+
+  // The same account again: the active profile, reused.
+  auto third = create(t, again);
+  auto c = t.admin_record("cpm__Installment__c", third.installment);
+  CHECK(c["cpm__Payment_Profile__c"] == b["cpm__Payment_Profile__c"]);
+  CHECK(t.admin_records("cpm__Payment_Profile__c").size() == 2);
+
   REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  CHECK(t.admin_record("cpm__Installment__c", first.installment)["cpm__Status__c"] == "Collected");
   b = t.admin_record("cpm__Installment__c", second.installment);
   CHECK(b["cpm__Status__c"] == "Failed");
   CHECK(b.value("cpm__Failure_Reason__c", "").rfind("AC04", 0) == 0);

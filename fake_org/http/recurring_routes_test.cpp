@@ -70,6 +70,9 @@ TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL"
   CHECK(get.json["PaymentMethod"] == "CreditCard");
   CHECK(get.json["PaymentProcessor"] == "Stripe");
   CHECK(get.json["SetupUrl"] == r.json["RedirectURL"]);
+  // No record types on the native object: "Master", as installments show it.
+  CHECK(get.json["RecordTypeName"] == "Master");
+  CHECK(t.get("/Installment/" + insts[0].id).json["RecordTypeName"] == "Master");
   CHECK(t.get("/Recurring/" + rec.guid).json == get.json);
   CHECK(t.get("/Recurring/" + insts[0].id).status == 404);
 }
@@ -187,6 +190,9 @@ TEST_CASE("nonprofit: a recurring donation with and without initial payment", "[
   CHECK(get.json["Frequency"] == "Quarterly");
   CHECK(get.json["CurrencyISOCode"] == "USD");
   CHECK(get.json["SourceConnector"] == "npsp_RecurringDonations");
+  // nonprofit.yaml gives recurring donations record types: the default is stored and shown.
+  CHECK(rd.text("RecordTypeName") == "Sustainer");
+  CHECK(get.json["RecordTypeName"] == "Sustainer");
 }
 
 TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing",
@@ -235,6 +241,7 @@ TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing"
   CHECK(get.json["Description"] == "Quarterly wetlands gift");
   CHECK(get.json["CurrencyISOCode"] == "GBP");
   CHECK(get.json["SourceConnector"] == "sf_Fundraising");
+  CHECK(get.json["RecordTypeName"] == "Master");  // the commitment's: it has no record types
   CHECK(t.get("/Recurring/" + gcs.id).json == get.json);
 
   // Fields go to the object the prefix names; an unknown one is refused naming it.
@@ -346,17 +353,39 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
         "DE89370400440532013000");
   CHECK(all(t, objects::kInstallment).size() == 1);  // no new installment
 
-  // A new bank account: validated, a new mandate, the same profile updated.
+  // The same account again (as typed differently): a new mandate, the profile reused.
+  json same = kSepaGc;
+  same["Parameters"]["IBAN"] = "de89 3704 0044 0532 0130 00";
+  same["Parameters"]["AccountHolderName"] = "A. Lovelace";
+  REQUIRE(t.post("/PaymentIntent", update(id, same)).status == 200);
+  Record again = record(t, id);
+  CHECK(again.text("cpm__Mandate__c") != mandate.id);
+  CHECK(again.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
+  CHECK(record(t, again.text("cpm__Payment_Profile__c")).text("cpm__Account_Holder_Name__c") ==
+        "A. Lovelace");
+
+  // A new bank account (issue 4): validated, a new mandate and a new profile;
+  // the old mandate and profile end, the old profile keeps the old account.
   json other = kSepaGc;
   other["Parameters"]["IBAN"] = "DE89370400440532013001";
   CHECK(code_of(t.post("/PaymentIntent", update(id, other))) == "202");
   other["Parameters"]["IBAN"] = "NL91ABNA0417164300";
   REQUIRE(t.post("/PaymentIntent", update(id, other)).status == 200);
   Record after = record(t, id);
-  CHECK(after.text("cpm__Mandate__c") != mandate.id);
-  CHECK(after.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
-  CHECK(record(t, after.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
-        "NL91ABNA0417164300");
+  CHECK(after.text("cpm__Mandate__c") != again.text("cpm__Mandate__c"));
+  CHECK(record(t, again.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
+  const std::string old_profile = rec.text("cpm__Payment_Profile__c");
+  const std::string new_profile = after.text("cpm__Payment_Profile__c");
+  CHECK(new_profile != old_profile);
+  Record np = record(t, new_profile);
+  CHECK(np.text("cpm__IBAN__c") == "NL91ABNA0417164300");
+  CHECK(np.fields["cpm__Active__c"] == true);
+  CHECK(np.text("cpm__Contact__c") == record(t, old_profile).text("cpm__Contact__c"));
+  CHECK(record(t, after.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == new_profile);
+  Record op = record(t, old_profile);
+  CHECK(op.text("cpm__IBAN__c") == "DE89370400440532013000");
+  CHECK(op.fields["cpm__Active__c"] == false);
+  CHECK(record(t, again.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == old_profile);
 
   CHECK(code_of(t.post("/PaymentIntent", update(id,
                                                 {{"Name", "Bacs Direct Debit"},
