@@ -1,5 +1,7 @@
 #include "payment_method_resolution.h"
 
+#include "ascii.h"
+
 #include <regex>
 
 #include "clock.h"
@@ -32,11 +34,6 @@ const nlohmann::json* find_param(const nlohmann::json& params, const std::string
   return nullptr;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 ApiErrors check_parameters(const std::vector<ParameterDef>& defs, const nlohmann::json& given,
                            const std::string& path, const char* missing_code,
                            const std::string& owner) {
@@ -49,7 +46,7 @@ ApiErrors check_parameters(const std::vector<ParameterDef>& defs, const nlohmann
       if (!def.required) continue;
       std::string hint;
       for (const auto& [k, _] : given.items())
-        if (lower(k) == lower(def.name))
+        if (ascii_lower(k) == ascii_lower(def.name))
           hint = " (found '" + k + "': parameter names are case-sensitive)";
       errors.push_back(make_error(missing_code, path + "." + def.name,
                                   path + "." + def.name + " is required by " + owner + hint +

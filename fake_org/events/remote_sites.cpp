@@ -1,18 +1,13 @@
 #include "events/remote_sites.h"
 
+#include "domain/ascii.h"
+
 #include <algorithm>
 #include <cctype>
 
 namespace fake_org {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 int default_port(const std::string& scheme) {
   return scheme == "https" ? 443 : 80;
@@ -60,7 +55,7 @@ bool parse_authority(std::string_view url, std::string_view authority, ParsedUrl
     if (!valid_host_name(host))
       return fail(why, "URL '" + std::string(url) + "' has no valid host");
   }
-  out.host = lower(host);
+  out.host = ascii_lower(host);
   out.port = default_port(out.scheme);
   // An empty port after ':' means the default (RFC 3986, 3.2.3).
   if (!port.empty()) {
@@ -116,7 +111,7 @@ std::optional<ParsedUrl> parse_http_url(std::string_view url, std::string* why) 
     return std::nullopt;
   }
   ParsedUrl out;
-  out.scheme = lower(url.substr(0, sep));
+  out.scheme = ascii_lower(url.substr(0, sep));
   if (out.scheme != "http" && out.scheme != "https") {
     fail(why, "URL '" + std::string(url) + "' has scheme " + out.scheme +
                   "; only http and https are permitted");

@@ -1,5 +1,7 @@
 #include "debug_log.h"
 
+#include "domain/ascii.h"
+
 #include <httplib.h>
 
 #include <algorithm>
@@ -12,20 +14,13 @@ namespace {
 
 constexpr const char* kRedacted = "[redacted]";
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // Names compared lower case, without '_' or '-' ("client_secret", "clientSecret").
 bool is_secret(std::string_view name) {
   static constexpr std::array<std::string_view, 12> kSecrets = {
       "accesstoken", "refreshtoken", "clientsecret", "code", "token",     "password",
       "signature",   "cardnumber",   "cvc",          "cvv",  "assertion", "secret"};
   std::string key;
-  for (char c : lower(name))
+  for (char c : ascii_lower(name))
     if (c != '_' && c != '-') key += c;
   return std::find(kSecrets.begin(), kSecrets.end(), key) != kSecrets.end();
 }
@@ -63,7 +58,7 @@ std::string redact_form(std::string_view body) {
 
 std::string redact_body(std::string_view content_type, const std::string& body) {
   if (body.empty()) return "(empty)";
-  const std::string type = lower(content_type);
+  const std::string type = ascii_lower(content_type);
   if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   if (!j.is_discarded()) {

@@ -1,5 +1,7 @@
 #include "http/oauth_routes.h"
 
+#include "domain/ascii.h"
+
 #include <cctype>
 #include <string_view>
 #include <unordered_map>
@@ -21,12 +23,6 @@ using Form = std::unordered_map<std::string, std::string>;
 constexpr const char* kJsonType = "application/json";
 constexpr const char* kHtmlType = "text/html; charset=utf-8";
 constexpr const char* kFormType = "application/x-www-form-urlencoded";
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -117,7 +113,7 @@ std::optional<Form> read_form(const httplib::Request& req, httplib::Response& re
   std::string duplicate;
   Form form;
   if (!req.body.empty()) {
-    if (!starts_with(lower(req.get_header_value("Content-Type")), kFormType)) {
+    if (!starts_with(ascii_lower(req.get_header_value("Content-Type")), kFormType)) {
       json_error(res, "invalid_request", "request body must be application/x-www-form-urlencoded");
       return std::nullopt;
     }
@@ -141,7 +137,7 @@ std::optional<ClientCredentials> read_client(const httplib::Request& req, const 
   const std::string raw_header = req.get_header_value("Authorization");
   std::string_view header = trim(raw_header);
   size_t space = header.find(' ');
-  if (header.empty() || lower(header.substr(0, space)) != "basic") return creds;
+  if (header.empty() || ascii_lower(header.substr(0, space)) != "basic") return creds;
   if (form.count("client_secret")) {
     json_error(res, "invalid_request", "use one client authentication method, not two");
     return std::nullopt;
@@ -294,7 +290,7 @@ void handle_authorize_decision(const OAuthContext& ctx, const httplib::Request& 
   if (!app || reject_response_type(form, res)) return;
   std::string redirect_uri = get(form, "redirect_uri");
   std::string state = state_suffix(get(form, "state"));
-  std::string decision = lower(get(form, "decision"));
+  std::string decision = ascii_lower(get(form, "decision"));
   no_cache(res);
   if (decision == "allow") {
     std::string code = ctx.tokens->issue_code(app->client_id, redirect_uri);
@@ -367,7 +363,7 @@ std::optional<TokenInfo> authenticate_request(const httplib::Request& req, Token
   std::string_view header = trim(raw_header);
   size_t space = header.find(' ');
   if (space == std::string_view::npos) return std::nullopt;
-  std::string scheme = lower(header.substr(0, space));
+  std::string scheme = ascii_lower(header.substr(0, space));
   if (scheme != "bearer" && scheme != "oauth") return std::nullopt;
   std::string_view token = trim(header.substr(space));
   if (token.empty() || token.find(' ') != std::string_view::npos) return std::nullopt;
