@@ -418,3 +418,49 @@ TEST_CASE("paying an open installment by another method uses that method's own m
   REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
   CHECK(t.admin_record("cpm__Installment__c", card.installment)["cpm__Status__c"] == "Collected");
 }
+
+TEST_CASE(
+    "a fixture whose failed status is Cancelled: a returned direct debit is Cancelled, "
+    "and can still be paid by card",
+    "[collections][psp]") {
+  // Issue 5 lists Cancelled among the statuses used; only this fixture
+  // setting produces it (decisions.md, installment transitions).
+  // A token that outlives the clock moves, so the reads go through the API.
+  TestOrg t(
+      fixture_text("extends: default.yaml\norg:\n  installment_failed_status: Cancelled\n"
+                   "auth:\n  token_lifetime: 400d\n"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
+  auto c = create(t, intent(sepa(collection_magic::kIbanFailsAtCollection), 20));
+  CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Outstanding");
+
+  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  auto read = t.get("/Installment/" + c.installment);
+  REQUIRE(read.status == 200);
+  CHECK(read.json["Status"] == "Cancelled");
+  CHECK(read.json["AmountOpen"] == 20);
+  CHECK(read.json["Payments"].empty());
+  CHECK(t.get("/Payment/" + c.installment).json["Payment"]["Status"] == "Cancelled");
+  auto inst = t.admin_record("cpm__Installment__c", c.installment);
+  CHECK(inst.value("cpm__Failure_Reason__c", "").rfind("AC04", 0) == 0);
+  CHECK(t.admin_records("cpm__Payment__c").empty());
+  // Not collected again by a later clock move.
+  REQUIRE(t.post("/__admin/clock", {{"advance", "30d"}}, false).status == 200);
+  CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Cancelled");
+  CHECK(t.admin_records("cpm__Payment__c").empty());
+
+  // The open amount can still be paid (spec 2.4): by card on the hosted page.
+  auto r = t.post("/PaymentIntent", {{"SuccessURL", "https://shop.example/ok"},
+                                     {"FailureURL", "https://shop.example/ko"},
+                                     {"OneTime", {{"Id", c.installment}}},
+                                     {"PaymentMethod", {{"Name", "CreditCard"}}}});
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  const std::string redirect = r.json["RedirectURL"];
+  REQUIRE(t.post("/__admin/psp/" + redirect.substr(redirect.rfind('/') + 1) + "/complete",
+                 {{"outcome", "success"}}, false)
+              .status == 200);
+  read = t.get("/Installment/" + c.installment);
+  CHECK(read.json["Status"] == "Collected");
+  CHECK(read.json["AmountOpen"] == 0);
+  CHECK(t.admin_records("cpm__Payment__c").size() == 1);
+}
