@@ -68,7 +68,8 @@ std::string State::secret(const std::string& literal, const std::string& env_wan
   return out;
 }
 
-std::string State::substitute(const std::string& text) const {
+std::string State::substitute(const std::string& text) {
+  for (const auto& card : card_numbers_in(text)) secret(card, "CARD_NUMBER", options.cards);
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     out += text[i];
@@ -158,15 +159,19 @@ Expected expected_value(State& st, size_t step, const std::string& key, const OJ
   const ValueKind kind = classify(key, s);
   if (kind == ValueKind::kToken || is_secret_key(key)) {
     // Tokens the org hands out are never written; no replay needs them, as
-    // the runner authenticates itself.
+    // the runner authenticates itself. A request that sends one back later
+    // takes it from the environment (the name is listed only if written).
     if (!st.secret_of.count(s)) {
       st.secret_values.push_back(s);
-      st.secret_of.emplace(s, "${env:ORG_" + key + "}");
+      st.secret_of.emplace(s, "${env:" + st.env_name("ORG_" + key) + "}");
+      st.issued.insert(s);
     }
     return {true, OJson{{"$type", "string"}}};
   }
   if (auto sec = st.secret_of.find(s); sec != st.secret_of.end()) {
-    if (st.masked.count(sec->second)) return {true, OJson{{"$type", "string"}}};
+    // An org's token echoed under another key differs on every replay too.
+    if (st.masked.count(sec->second) || st.issued.count(s))
+      return {true, OJson{{"$type", "string"}}};
     return {true, sec->second};
   }
   if (auto var = st.var_of.find(s); var != st.var_of.end()) {

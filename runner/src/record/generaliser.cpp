@@ -221,6 +221,32 @@ std::string name_for(const std::string& value, const Site& site, const std::stri
   return last;
 }
 
+// The `${env:NAME}` names a document refers to, in order of first use
+// (`$${` is an escaped, literal `${`): exactly what a replay must be given.
+void env_names_in(const OJson& v, std::vector<std::string>& names) {
+  auto scan = [&](const std::string& s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s.compare(i, 3, "$${") == 0) {
+        i += 2;
+      } else if (s.compare(i, 6, "${env:") == 0) {
+        const size_t end = s.find('}', i);
+        if (end == std::string::npos) return;
+        const std::string name = s.substr(i + 6, end - i - 6);
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        i = end;
+      }
+    }
+  };
+  if (v.is_string()) scan(v.get<std::string>());
+  if (v.is_object())
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      scan(it.key());
+      env_names_in(it.value(), names);
+    }
+  if (v.is_array())
+    for (const auto& item : v) env_names_in(item, names);
+}
+
 OJson capture_spec(const Site& site) {
   if (!site.header.empty()) {
     OJson c = {{"header", site.header}};
@@ -383,12 +409,17 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
     list.push_back(step);
   }
 
+  // Every variable the file refers to, and no other: taken from what was
+  // written, so a secret written in a place no rule foresaw is listed too.
+  std::vector<std::string> env;
+  env_names_in(st.vars, env);
+  env_names_in(list, env);
   OJson doc = OJson::object();
   doc["name"] = options.name;
   std::string description = options.description;
-  if (!st.env.empty()) {
+  if (!env.empty()) {
     std::string names;
-    for (const auto& e : st.env) names += (names.empty() ? "" : ", ") + e;
+    for (const auto& e : env) names += (names.empty() ? "" : ", ") + e;
     description += (description.empty() ? "" : " ") +
                    std::string("Secrets come from the environment: ") + names + ".";
   }
@@ -398,8 +429,9 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
   if (!st.vars.empty()) doc["vars"] = st.vars;
   doc["steps"] = list;
   out.scenario = std::move(doc);
-  out.env = st.env;
+  out.env = env;
   out.secret_values = st.secret_values;
+  out.card_numbers_kept = options.cards == SecretMode::kKeep;
   return out;
 }
 
@@ -409,6 +441,22 @@ std::string scenario_yaml(const Generalised& g) {
     if (secret.size() >= 6 && text.find(secret) != std::string::npos)
       throw std::runtime_error(
           "refusing to write the scenario: a secret value would be written (a generaliser bug)");
+  // Card numbers the generaliser never saw as secrets too (a path that
+  // bypassed substitute). Only the steps: the name and description are the
+  // user's and the file's.
+  std::function<bool(const OJson&)> holds_card = [&](const OJson& v) {
+    if (v.is_string()) return !card_numbers_in(v.get<std::string>()).empty();
+    if (v.is_object())
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (!card_numbers_in(it.key()).empty() || holds_card(it.value())) return true;
+    if (v.is_array())
+      for (const auto& item : v)
+        if (holds_card(item)) return true;
+    return false;
+  };
+  if (!g.card_numbers_kept && g.scenario.contains("steps") && holds_card(g.scenario["steps"]))
+    throw std::runtime_error(
+        "refusing to write the scenario: a card number would be written (a generaliser bug)");
   return text;
 }
 

@@ -37,13 +37,15 @@ struct Generalised {
   std::vector<std::string> env;            // environment variables the replay needs
   std::vector<std::string> notes;          // exchanges left out, and why
   std::vector<std::string> secret_values;  // literal secrets seen: the file must hold none
+  bool card_numbers_kept = false;          // --card-numbers keep: steps may hold card numbers
 };
 
 Generalised generalise(const std::vector<RecordedExchange>& exchanges,
                        const GeneraliseOptions& options);
 
 // The scenario as YAML text; throws std::runtime_error if a secret value
-// would be written (a bug, never a silent leak).
+// would be written, or a card number (card_numbers_in) is left in a step's
+// text unless they are kept (a bug, never a silent leak).
 std::string scenario_yaml(const Generalised& g);
 
 SecretMode secret_mode_from_string(const std::string& s);  // env | mask | keep; throws

@@ -30,15 +30,17 @@ struct State {
   std::map<std::string, std::string> var_of;     // value -> variable (captures and vars)
   std::map<std::string, std::string> secret_of;  // literal secret -> what is written instead
   std::set<std::string> masked;                  // replacements that are masks, not references
+  std::set<std::string> issued;                  // tokens the org handed out (literals)
   std::set<std::string> names;                   // variable names in use
-  std::vector<std::string> env;                  // ${env:...} names, in first-use order
+  std::vector<std::string> env;                  // ${env:...} names handed out, to keep them unique
   std::vector<std::string> secret_values;        // literals the file must not contain
   OJson vars = OJson::object();
 
   std::string new_name(const std::string& wanted);
   std::string env_name(const std::string& wanted);
-  // Escapes `${`, then writes secrets and variables in place of literals.
-  std::string substitute(const std::string& text) const;
+  // Escapes `${`, then writes secrets and variables in place of literals;
+  // card numbers inside the text become secrets first (card_numbers_in).
+  std::string substitute(const std::string& text);
   // The replacement for a secret literal, made on first sight.
   std::string secret(const std::string& literal, const std::string& env_wanted, SecretMode mode);
 };

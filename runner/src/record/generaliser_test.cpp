@@ -1,14 +1,20 @@
 // The generaliser on hand-made exchanges: captures where ids first appear,
 // references later, secrets never written, and the file loads.
+#include <algorithm>
+#include <sstream>
+
 #include <catch2/catch.hpp>
 
 #include "record/generaliser.h"
+#include "record/write_scenario.h"
 #include "record/yaml_emit.h"
 #include "scenario/loader.h"
 #include "scenario/yaml_json.h"
+#include "testing/temp_dir.h"
 
 using namespace runner;
 using namespace runner::record;
+using runner::testing::TempDir;
 
 namespace {
 
@@ -147,4 +153,74 @@ TEST_CASE("a 401 to a credential the client sent replays with a refused one, not
   const auto& second = std::get<RequestStep>(r.scenario->steps[1].body).request;
   CHECK(second.auth);
   CHECK(second.headers.empty());
+}
+
+TEST_CASE("card numbers inside longer text are secrets too, and never written", "[record]") {
+  std::vector<RecordedExchange> v = {
+      ex("POST", std::string(kApi) + "/PaymentIntent",
+         R"j({"Note":"card 4111111111111111","Memo":"paid by 4111 1111 1111 1111"})j", 200,
+         R"j({"Id":"pi_x1","Note":"card 4111111111111111"})j")};
+  Generalised g = generalise(v, {});
+  const std::string text = scenario_yaml(g);
+  INFO(text);
+  CHECK(text.find("4111111111111111") == std::string::npos);
+  CHECK(text.find("4111 1111 1111 1111") == std::string::npos);
+  CHECK(text.find("card ${env:CARD_NUMBER}") != std::string::npos);
+  CHECK(text.find("paid by ${env:CARD_NUMBER_2}") != std::string::npos);
+  CHECK(g.env == std::vector<std::string>{"CARD_NUMBER", "CARD_NUMBER_2"});
+  REQUIRE(load_scenario_text(text, "recorded.yaml").ok());
+
+  GeneraliseOptions o;
+  o.cards = SecretMode::kMask;
+  const std::string masked = scenario_yaml(generalise(v, o));
+  CHECK(masked.find("card 4111XXXXXXXX1111") != std::string::npos);
+  CHECK(masked.find("paid by 4111 XXXX XXXX 1111") != std::string::npos);
+  o.cards = SecretMode::kKeep;
+  CHECK(scenario_yaml(generalise(v, o)).find("card 4111111111111111") != std::string::npos);
+}
+
+TEST_CASE("the writer refuses a card number left in a step, seen as a secret or not", "[record]") {
+  Generalised g;
+  g.scenario = OJson::parse(
+      R"j({"name":"x","steps":[{"request":{"method":"POST","path":"/Note","json":{"Note":"card 4111111111111111"}}}]})j");
+  CHECK_THROWS_WITH(scenario_yaml(g), Catch::Contains("a card number would be written"));
+  g.card_numbers_kept = true;  // --card-numbers keep
+  CHECK_NOTHROW(scenario_yaml(g));
+}
+
+TEST_CASE("every ${env:...} written is listed for the replay, and only those", "[record]") {
+  RecordedExchange token =
+      ex("POST", "/services/oauth2/token",
+         "grant_type=client_credentials&client_id=local-client&client_secret=s3cr3t-value", 200,
+         R"j({"access_token":"tok-ISSUED-777777","token_type":"Bearer"})j", false);
+  token.request_headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
+  std::vector<RecordedExchange> v = {
+      token,
+      // The org echoes its token under another key, and the client sends it back.
+      ex("GET", std::string(kApi) + "/Session", "", 200,
+         R"j({"SessionToken":"tok-ISSUED-777777","Status":"Active"})j"),
+      ex("POST", std::string(kApi) + "/Session/Check", R"j({"Token":"tok-ISSUED-777777"})j", 200,
+         R"j({"Status":"Valid"})j")};
+  Generalised g = generalise(v, {});
+  const std::string text = scenario_yaml(g);
+  INFO(text);
+  CHECK(text.find("tok-ISSUED-777777") == std::string::npos);
+  CHECK(g.env == std::vector<std::string>{"ORG_CLIENT_SECRET", "ORG_ACCESS_TOKEN"});
+  const std::string description = g.scenario["description"];
+  for (size_t at = text.find("${env:"); at != std::string::npos; at = text.find("${env:", at + 1)) {
+    const std::string name = text.substr(at + 6, text.find('}', at) - at - 6);
+    INFO(name);
+    CHECK(std::find(g.env.begin(), g.env.end(), name) != g.env.end());
+    CHECK(description.find(name) != std::string::npos);
+  }
+  LoadResult r = load_scenario_text(text, "recorded.yaml");
+  REQUIRE(r.ok());
+  const auto& echoed = std::get<RequestStep>(r.scenario->steps[1].body).expect;
+  CHECK((*echoed.json)["SessionToken"] == nlohmann::json{{"$type", "string"}});
+
+  TempDir dir("runner_generaliser");
+  std::ostringstream out, err;
+  REQUIRE(write_scenario(g, (dir.path / "s.yaml").string(), out, err) == 0);
+  CHECK(out.str().find("environment variables: ORG_CLIENT_SECRET ORG_ACCESS_TOKEN") !=
+        std::string::npos);
 }

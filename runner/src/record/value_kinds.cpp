@@ -312,6 +312,74 @@ bool is_account_number(const std::string& key, const std::string& value) {
   return iban_valid(value);
 }
 
+std::vector<std::string> card_numbers_in(const std::string& text) {
+  auto digit = [&](size_t i) {
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+  };
+  // Letters, digits, '_' and '-' make ids: a number touching them is part of one.
+  auto word_char = [&](size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    return std::isalnum(c) || c == '_' || c == '-';
+  };
+  static const std::vector<std::vector<size_t>> kPrinted = {
+      {4, 4, 4, 4, 3}, {4, 4, 4, 4}, {4, 6, 5}};
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!digit(i)) {
+      ++i;
+      continue;
+    }
+    // Digit groups joined by single spaces or dashes: [begin, end) each.
+    std::vector<std::pair<size_t, size_t>> groups;
+    size_t j = i;
+    while (true) {
+      const size_t begin = j;
+      while (digit(j)) ++j;
+      groups.emplace_back(begin, j);
+      if (j + 1 < text.size() && (text[j] == ' ' || text[j] == '-') && digit(j + 1)) {
+        ++j;
+        continue;
+      }
+      break;
+    }
+    const bool own_word = (i == 0 || !word_char(i - 1)) && (j >= text.size() || !word_char(j));
+    auto digits_of = [&](size_t from, size_t to) {
+      std::string d;
+      for (size_t g = from; g < to; ++g)
+        d += text.substr(groups[g].first, groups[g].second - groups[g].first);
+      return d;
+    };
+    for (size_t k = 0; own_word && k < groups.size();) {
+      size_t taken = 0;
+      for (const auto& form : kPrinted) {
+        if (k + form.size() > groups.size()) continue;
+        bool fits = true;
+        for (size_t g = 0; g < form.size() && fits; ++g) {
+          fits = groups[k + g].second - groups[k + g].first == form[g];
+          if (g > 0)  // one separator throughout
+            fits = fits && text[groups[k + g].first - 1] == text[groups[k + 1].first - 1];
+        }
+        if (fits && luhn(digits_of(k, k + form.size()))) {
+          taken = form.size();
+          break;
+        }
+      }
+      const size_t len = groups[k].second - groups[k].first;
+      if (!taken && len >= 12 && len <= 19 && luhn(digits_of(k, k + 1))) taken = 1;
+      if (taken) {
+        const size_t begin = groups[k].first, end = groups[k + taken - 1].second;
+        out.push_back(text.substr(begin, end - begin));
+        k += taken;
+      } else {
+        ++k;
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
 bool is_enum_like(const std::string& key, const std::string& value) {
   const std::string k = lower(key);
   if (k.find("message") != std::string::npos || k.find("description") != std::string::npos)

@@ -60,6 +60,12 @@ bool is_secret_key(const std::string& key);
 // AccountNumber, ...), by key name or shape.
 bool is_card_number(const std::string& key, const std::string& value);
 bool is_account_number(const std::string& key, const std::string& value);
+// Card numbers inside a text ("card 4111111111111111", "4111 1111 1111 1111"):
+// Luhn-valid runs of 12 to 19 digits, or digit groups as cards are printed
+// (4-4-4-4, 4-4-4-4-3, 4-6-5) with one space or dash between them; standing
+// as a word of their own (not part of an id such as a GUID or psp_...). The
+// substrings, separators included, in order.
+std::vector<std::string> card_numbers_in(const std::string& text);
 
 // Short identifier-like text (Status, Name, error codes): what a client
 // branches on, so kept literally and compared by parity. Free text (messages)

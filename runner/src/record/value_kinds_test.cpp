@@ -67,3 +67,20 @@ TEST_CASE("tokens that read like words still share a shape across runs", "[recor
   CHECK(shape_of("PartiallyPaid") != shape_of("Uncollectible"));
   CHECK(shape_of("Outstanding") == "Outstanding");
 }
+
+TEST_CASE("card numbers inside text: Luhn-valid runs and printed groups, not parts of ids",
+          "[record]") {
+  using V = std::vector<std::string>;
+  CHECK(card_numbers_in("card 4111111111111111") == V{"4111111111111111"});
+  CHECK(card_numbers_in("paid with 4111 1111 1111 1111, thanks") == V{"4111 1111 1111 1111"});
+  CHECK(card_numbers_in("Amex 3782-822463-10005") == V{"3782-822463-10005"});
+  CHECK(card_numbers_in("order 12 4111111111111111 ok") == V{"4111111111111111"});
+  CHECK(card_numbers_in("4111111111111111 and 5555555555554444") ==
+        V{"4111111111111111", "5555555555554444"});
+  CHECK(card_numbers_in("card 4111111111111112").empty());     // fails Luhn
+  CHECK(card_numbers_in("card 4111 1111-1111 1111").empty());  // mixed separators
+  CHECK(card_numbers_in("psp_4111111111111111").empty());
+  CHECK(card_numbers_in("6f1c2d3e-1111-4222-8333-411111111117").empty());  // a GUID
+  CHECK(card_numbers_in("ref 411111111117") == V{"411111111117"});  // the same 12 digits alone
+  CHECK(card_numbers_in("Amount 25, ref 12345").empty());
+}
