@@ -440,6 +440,10 @@ class Resolver {
       return s;
     fields["Name"] = full_name(fields);
     fields["IsPersonAccount"] = false;
+    // As the platform does: a new record without one gets its object's default.
+    if (!fields.contains("RecordTypeName"))
+      if (const RecordTypeDef* d = contact_def_->default_record_type())
+        fields["RecordTypeName"] = d->name;
     out_.contact_id = create_record(ctx_, *contact_def_, std::move(fields));
     out_.contact_created = true;
     return ok_status();

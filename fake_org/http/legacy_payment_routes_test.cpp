@@ -324,3 +324,122 @@ TEST_CASE("GET /Payment/{ID} by installment id or GUID; recurring and unknown id
   CHECK(malformed.json["ResponseCode"] == "010");
   CHECK(t.get("/Payment/" + std::string(kJane)).json["IsSuccess"] == false);
 }
+
+TEST_CASE("legacy AccountUpdate Enrich fills the account's empty fields and never overwrites",
+          "[http][legacy]") {
+  TestOrg t(fixture("default.yaml"));
+  json payer = {{"ContactId", kJane},
+                {"AccountId", kGreenfield},
+                {"AccountUpdate", "Enrich"},
+                {"Account",
+                 {{"Phone", "+49 30 7654321"},
+                  {"Website", "https://greenfield.example"},
+                  {"BillingCity", "Potsdam"}}}};
+  auto r = t.post("/Payment", legacy(payer));
+  check_success(r);
+  CHECK(r.json["Payer"]["AccountId"] == kGreenfield);
+  CHECK(r.json["Payer"]["AccountDeduplicated"] == false);  // named, not found
+  auto account = t.admin_record("Account", kGreenfield);
+  CHECK(account["Phone"] == "+49 30 7654321");                // was empty: filled
+  CHECK(account["Website"] == "https://greenfield.example");  // was empty: filled
+  CHECK(account["BillingCity"] == "Berlin");                  // had a value: kept
+  CHECK(account["Name"] == "Greenfield Community Trust");
+
+  SECTION("account fields with AccountId but without AccountUpdate are refused, nothing written") {
+    size_t installments = count(t, "cpm__Installment__c");
+    payer.erase("AccountUpdate");
+    payer["Account"] = {{"Description", "Should not land"}};
+    auto f = t.post("/Payment", legacy(payer));
+    REQUIRE(f.status == 200);
+    CHECK(f.json["IsSuccess"] == false);
+    CHECK(f.json["ResponseCode"] == "200");
+    CHECK(f.json["Message"].get<std::string>().find("Payer.AccountUpdate") != std::string::npos);
+    CHECK_FALSE(t.admin_record("Account", kGreenfield).contains("Description"));
+    CHECK(count(t, "cpm__Installment__c") == installments);
+  }
+}
+
+TEST_CASE("legacy ContactRecordTypeName gives a new contact its record type", "[http][legacy]") {
+  // default.yaml's Contact has no record types; this org adds two.
+  TestOrg t(fixture_text(R"(extends: default.yaml
+objects:
+  Contact:
+    record_types:
+      - {name: Donor, label: Donor, default: true}
+      - {name: Volunteer, label: Volunteer}
+)"));
+  json payer = json::parse(R"j({"ContactRecordTypeName":"Volunteer",
+      "Contact":{"FirstName":"Grace","LastName":"Hopper","Email":"grace@navy.example"}})j");
+  auto r = t.post("/Payment", legacy(payer));
+  check_success(r);
+  auto contact = t.admin_record("Contact", r.json["Payer"]["ContactId"]);
+  CHECK(contact["RecordTypeName"] == "Volunteer");
+
+  // Without it, the object's default.
+  auto d = t.post(
+      "/Payment",
+      legacy(json::parse(R"j({"Contact":{"LastName":"Lovelace","Email":"ada@x.example"}})j")));
+  check_success(d);
+  CHECK(t.admin_record("Contact", d.json["Payer"]["ContactId"])["RecordTypeName"] == "Donor");
+
+  // An unknown one is refused under the older field's name; nothing is created.
+  size_t contacts = count(t, "Contact");
+  payer["ContactRecordTypeName"] = "Board_Member";
+  payer["Contact"]["Email"] = "other@navy.example";
+  auto f = t.post("/Payment", legacy(payer));
+  REQUIRE(f.status == 200);
+  CHECK(f.json["IsSuccess"] == false);
+  CHECK(f.json["ResponseCode"] == "200");
+  const std::string message = f.json["Message"];
+  CHECK(message.find("Payer.ContactRecordTypeName") != std::string::npos);
+  CHECK(message.find("Board_Member") != std::string::npos);
+  CHECK(count(t, "Contact") == contacts);
+}
+
+TEST_CASE("legacy PackageActions: a required action is checked and creates its declaration",
+          "[http][legacy][package_actions]") {
+  TestOrg t(fixture("default.yaml"));
+  // Bacs through Access PaySuite requires cpm_GiftAid.Declaration (default.yaml).
+  json body = legacy({{"ContactId", kJane}});
+  body["PaymentMethod"] = {{"Name", "Bacs Direct Debit"},
+                           {"Processor", "Access PaySuite"},
+                           {"ParameterMap",
+                            {{"SortCode", "60-16-13"},
+                             {"AccountNumber", "31926819"},
+                             {"AccountHolderName", "Jane Doe"}}}};
+  auto missing = t.post("/Payment", body);
+  REQUIRE(missing.status == 200);
+  CHECK(missing.json["IsSuccess"] == false);
+  CHECK(missing.json["ResponseCode"] == "010");
+  CHECK(missing.json["Message"].get<std::string>().find("cpm_GiftAid.Declaration") !=
+        std::string::npos);
+  CHECK(count(t, "cpm__Installment__c") == 0);
+
+  body["PackageActions"] = json::parse(R"j({"cpm_GiftAid": {"Declaration": {
+    "DeclarationDate": "2027-02-20", "ValidFrom": "2027-02-20", "FirstName": "Jane",
+    "LastName": "Doe", "HouseNameOrNumber": "12", "PostalCode": "SW1Y 4JH",
+    "Overseas": false, "AcquisitionMethod": "Paper"}}})j");
+  auto wrong = body;
+  wrong["PackageActions"]["cpm_GiftAid"]["Declaration"]["AcquisitionMethod"] = "Pigeon";
+  auto bad = t.post("/Payment", wrong);
+  CHECK(bad.json["IsSuccess"] == false);
+  CHECK(bad.json["ResponseCode"] == "200");
+  CHECK(count(t, objects::kGiftAidDeclaration) == 0);
+
+  auto r = t.post("/Payment", body);
+  check_success(r);
+  auto declarations = t.admin_records(objects::kGiftAidDeclaration);
+  REQUIRE(declarations.size() == 1);
+  const json& d = declarations[0];
+  CHECK(d["cpm__Contact__c"] == kJane);
+  CHECK(d["cpm__Declaration_Date__c"] == "2027-02-20");
+  CHECK(d["cpm__Valid_From__c"] == "2027-02-20");
+  CHECK(d["cpm__First_Name__c"] == "Jane");
+  CHECK(d["cpm__Last_Name__c"] == "Doe");
+  CHECK(d["cpm__House_Name_Or_Number__c"] == "12");
+  CHECK(d["cpm__Postal_Code__c"] == "SW1Y 4JH");
+  CHECK(d["cpm__Overseas__c"] == false);
+  CHECK(d["cpm__Acquisition_Method__c"] == "Paper");
+  auto inst = t.admin_record("cpm__Installment__c", r.json["Payment"]["InstallmentId"]);
+  CHECK(d["cpm__Payment_Intent_Id__c"] == inst["cpm__Payment_Intent_Id__c"]);
+}
