@@ -1,5 +1,6 @@
 #include "collections.h"
 
+#include "bank_account.h"
 #include "events.h"
 #include "fields.h"
 #include "views.h"
@@ -65,11 +66,21 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
          tx.find(index_name::kProfileByContactMethod, {contact, method, processor})) {
       auto p = tx.get(id);
       const auto* active = p ? p->get(pp::kActive) : nullptr;
-      if (active && active->is_boolean() && active->get<bool>()) {
-        profile = *p;
-        found = true;
+      if (!active || !active->is_boolean() || !active->get<bool>()) continue;
+      // Another bank account typed on the page: a profile of its own, the old
+      // one kept inactive with its account (decisions row 26), as on an update.
+      const std::string stored = p->text(pp::kIban);
+      if (!o.iban.empty() && !stored.empty() &&
+          iban_electronic_format(stored) != iban_electronic_format(o.iban)) {
+        Record old = *p;
+        old.fields[pp::kActive] = false;
+        old.modified = now;
+        tx.put(std::move(old));
         break;
       }
+      profile = *p;
+      found = true;
+      break;
     }
   }
   if (!found) {

@@ -305,6 +305,40 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   CHECK(t.admin_records("cpm__Payment__c").size() == 1);
 }
 
+TEST_CASE("a hosted bank page: another IBAN gets a profile of its own, the same one reuses it",
+          "[psp]") {
+  TestOrg t(fixture("multi_connector.yaml"));
+  auto pay = [&](const json& body, const std::string& iban) {
+    auto c = create(t, body);
+    auto paid =
+        page_client(t).Post(("/psp/checkout/" + session_of(c)).c_str(),
+                            httplib::Params{{"action", "pay"}, {"iban", iban}, {"holder", "A"}});
+    REQUIRE(paid);
+    CHECK(paid->status == 303);
+    auto inst = t.admin_record("cpm__Installment__c", c.installment);
+    CHECK(inst["cpm__Status__c"] == "Collected");
+    auto payments = t.admin_records("cpm__Payment__c");
+    return std::make_pair(inst, payments.back());
+  };
+  auto [first, first_payment] = pay(intent({{"Name", "iDEAL"}}, 15), "NL91ABNA0417164300");
+  json again = intent({{"Name", "iDEAL"}}, 20);
+  again["Payer"] = {{"Contact", {{"Id", first["cpm__Contact__c"]}}}};
+  auto [second, second_payment] = pay(again, "DE89370400440532013000");
+  const std::string a = first_payment.value("cpm__Payment_Profile__c", "");
+  const std::string b = second_payment.value("cpm__Payment_Profile__c", "");
+  REQUIRE_FALSE(a.empty());
+  CHECK(a != b);
+  // The first payment's profile still holds the account it was paid from.
+  auto pa = t.admin_record("cpm__Payment_Profile__c", a);
+  CHECK(pa["cpm__IBAN__c"] == "NL91ABNA0417164300");
+  CHECK(pa["cpm__Active__c"] == false);
+  CHECK(t.admin_record("cpm__Payment_Profile__c", b)["cpm__Active__c"] == true);
+  // The same account again, spaced: the active profile.
+  auto [third, third_payment] = pay(again, "DE89 3704 0044 0532 0130 00");
+  CHECK(third_payment.value("cpm__Payment_Profile__c", "") == b);
+  CHECK(t.admin_records("cpm__Payment_Profile__c").size() == 2);
+}
+
 TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and changes nothing",
           "[psp]") {
   TestOrg t(fixture("default.yaml"));
