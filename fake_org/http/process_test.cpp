@@ -97,6 +97,26 @@ TEST_CASE("fake-org prints its address when ready and stops cleanly on SIGTERM",
   CHECK(WEXITSTATUS(status) == 0);
 }
 
+TEST_CASE("a second fake-org on a port in use refuses to start instead of sharing it",
+          "[process]") {
+  Process first({kBinary, "--port", "0", "--log-level", "quiet"});
+  REQUIRE(first.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+  // `timeout`: a second org that did bind (SO_REUSEPORT) would serve forever.
+  std::string cmd = "timeout 10 " + kBinary + " --log-level quiet --port " +
+                    std::to_string(first.port()) + " 2>&1 </dev/null";
+  FILE* f = popen(cmd.c_str(), "r");
+  REQUIRE(f);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, f)) out += buf;
+  int status = pclose(f);
+  INFO(out);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) != 0);
+  CHECK(out.find("listening on") == std::string::npos);
+  CHECK(out.find("in use? try --port 0") != std::string::npos);
+}
+
 TEST_CASE("fake-org refuses an invalid fixture with its position", "[process]") {
   char path[] = "/tmp/fake-org-fixture-XXXXXX.yaml";
   int fd = mkstemps(path, 5);

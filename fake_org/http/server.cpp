@@ -134,6 +134,13 @@ std::string Server::url() const {
 void Server::configure() {
   httplib::Server& s = *server_;
   s.set_tcp_nodelay(true);  // without it every small response waits ~40 ms for Nagle
+  // httplib's default also sets SO_REUSEPORT, with which a second fake-org on
+  // a busy port binds too and the kernel shares connections between two orgs
+  // at random. SO_REUSEADDR alone still allows a quick restart on the port.
+  s.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+  });
   int threads = options_.threads > 0
                     ? options_.threads
                     : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8);
