@@ -137,13 +137,16 @@ std::string Org::record_url(const Record& r) const {
 }
 
 Result<RecordPtr> Org::find_record(std::string_view id_or_guid, std::string_view what) const {
+  return store_.read([&](const RecordStore& s) { return find_record(s, id_or_guid, what); });
+}
+
+Result<RecordPtr> Org::find_record(const RecordReader& records, std::string_view id_or_guid,
+                                   std::string_view what) {
   std::string shown(id_or_guid);
   if (is_guid(id_or_guid)) {
-    auto r = store_.read([&](const RecordStore& s) { return s.get_by_guid(id_or_guid); });
-    if (r) return r;
+    if (auto r = records.get_by_guid(id_or_guid)) return r;
   } else if (auto id18 = to_id18(id_or_guid)) {
-    auto r = store_.read([&](const RecordStore& s) { return s.get(*id18); });
-    if (r) return r;
+    if (auto r = records.get(*id18)) return r;
   } else {
     return make_error(error_code::kMissingCoreParameter, "ID",
                       "'" + shown + "' is not a valid " + std::string(what) +

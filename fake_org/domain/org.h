@@ -84,6 +84,11 @@ class Org {
   // Resolves a 15/18-character record id or a GUID to the stored record.
   // kMalformedId when it is neither form; kNotFound when nothing has it.
   Result<RecordPtr> find_record(std::string_view id_or_guid, std::string_view what) const;
+  // The same inside a read() or write(): a view that reads more records must
+  // resolve its id there too, in the same lock, or an admin reset between two
+  // locks could leave the id unknown or (ids restart) naming another record.
+  static Result<RecordPtr> find_record(const RecordReader& records, std::string_view id_or_guid,
+                                       std::string_view what);
 
  private:
   Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableClock> clock,

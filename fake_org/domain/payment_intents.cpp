@@ -291,21 +291,25 @@ Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) c
     if (ids.empty())
       return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
                         ErrorKind::kNotFound);
-    return payment_intent_view(org_, s, *s.get(ids.front()));
+    RecordPtr report = s.get(ids.front());
+    if (!report)
+      return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
+                        ErrorKind::kNotFound);
+    return payment_intent_view(org_, s, *report);
   });
 }
 
 Result<nlohmann::json> PaymentIntents::installment(std::string_view id_or_guid) const {
-  auto rec = org_.find_record(id_or_guid, "installment");
-  if (!rec.ok()) return rec.errors();
-  if ((*rec)->object != objects::kInstallment)
-    return make_error(
-        error_code::kInvalidData, "ID",
-        std::string(id_or_guid) + " is a " + (*rec)->object + " record, not an installment",
-        ErrorKind::kNotFound);
+  // One read: the id is resolved and the view built under the same lock.
   return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
-    auto fresh = s.get((*rec)->id);
-    return installment_view(org_, s, *fresh);
+    auto rec = Org::find_record(s, id_or_guid, "installment");
+    if (!rec.ok()) return rec.errors();
+    if ((*rec)->object != objects::kInstallment)
+      return make_error(
+          error_code::kInvalidData, "ID",
+          std::string(id_or_guid) + " is a " + (*rec)->object + " record, not an installment",
+          ErrorKind::kNotFound);
+    return installment_view(org_, s, **rec);
   });
 }
 

@@ -36,17 +36,19 @@ void put_number(nlohmann::json& j, const char* key, const Record& r, const char*
 }  // namespace
 
 Result<nlohmann::json> recurring_view(Org& org, std::string_view id_or_guid) {
-  auto found = org.find_record(id_or_guid, "recurring record");
-  if (!found.ok()) return found.errors();
   const OrgConfig& config = org.config();
-  const SourceConnectorDef* conn = config.connector_for_object((*found)->object);
-  if (!conn)
-    return make_error(error_code::kInvalidData, "ID",
-                      std::string(id_or_guid) + " is a " + (*found)->object +
-                          " record, not the recurring object of a source connector of this org",
-                      ErrorKind::kNotFound);
+  // One read: the id is resolved and the view built under the same lock, so
+  // an admin reset in between cannot leave the id unknown or naming another record.
   return org.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
-    RecordPtr rec = s.get((*found)->id);
+    auto found = Org::find_record(s, id_or_guid, "recurring record");
+    if (!found.ok()) return found.errors();
+    RecordPtr rec = *found;
+    const SourceConnectorDef* conn = config.connector_for_object(rec->object);
+    if (!conn)
+      return make_error(error_code::kInvalidData, "ID",
+                        std::string(id_or_guid) + " is a " + rec->object +
+                            " record, not the recurring object of a source connector of this org",
+                        ErrorKind::kNotFound);
     RecordPtr schedule;
     if (conn->kind == ConnectorKind::kFundraising) {
       if (rec->object == conn->schedule_object) {
