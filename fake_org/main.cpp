@@ -12,6 +12,16 @@
 #include "http/server.h"
 
 int main(int argc, char** argv) {
+  // Block the stop signals before any thread starts (the org's webhook
+  // workers start with it), so every thread inherits the mask and only the
+  // sigwait below receives them; a worker that could take SIGTERM would let
+  // its default action kill the process uncleanly.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
   CLI::App app{
       "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"
       "/services/apexrest/cpm/v2, with OAuth 2.0 at /services/oauth2 and an admin API at "
@@ -77,14 +87,6 @@ int main(int argc, char** argv) {
     for (const auto& e : org.errors()) std::cerr << "fake-org: " << e.message << "\n";
     return 2;
   }
-
-  // Block the stop signals before any thread starts, so every thread inherits
-  // the mask and only sigwait below receives them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   fake_org::http::Server server(*org, options);
   std::string error;
