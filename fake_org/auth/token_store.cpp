@@ -86,6 +86,13 @@ std::string TokenStore::issue_code(std::string_view client_id, std::string_view 
   purge_locked(now);
   codes_[code] = CodeEntry{std::string(client_id), std::string(redirect_uri), now + kCodeLifetime};
   code_expiry_.emplace(now + kCodeLifetime, code);
+  // Codes are minted before any client authenticates (the approval page), so
+  // a loop could fill memory within their ten minutes: past the cap the code
+  // expiring first (the oldest, the lifetime being fixed) goes.
+  while (codes_.size() > kMaxLiveCodes) {
+    codes_.erase(code_expiry_.begin()->second);
+    code_expiry_.erase(code_expiry_.begin());
+  }
   return code;
 }
 

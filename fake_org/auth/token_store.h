@@ -6,7 +6,9 @@
 // - a refresh token is issued by the web server flow only and lives until
 //   revoked (or AuthSettings::refresh_token_lifetime when that is set);
 // - an authorization code is bound to its client and redirect URI, is good
-//   once, and expires 10 minutes after it was issued;
+//   once, and expires 10 minutes after it was issued; at most kMaxLiveCodes
+//   are live (they are minted without client authentication), the oldest
+//   dropped first;
 // - revoking a refresh token revokes every access token issued from it.
 // Tokens are random (IdGenerator::token) and never derived from secrets.
 // Client secrets are compared in constant time over SHA-256 digests, so
@@ -86,6 +88,8 @@ inline constexpr const char* kNoClientCredentialsUserDescription =
 class TokenStore {
  public:
   static constexpr Millis kCodeLifetime{10 * 60 * 1000};
+  // Live authorization codes kept at most; issuing one more drops the oldest.
+  static constexpr size_t kMaxLiveCodes = 10000;
   static constexpr const char* kScope = "full";
 
   TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,

@@ -342,3 +342,22 @@ TEST_CASE("crypto helpers", "[oauth]") {
   CHECK_FALSE(crypto::constant_time_equal("secret", "secret-longer"));
   CHECK(crypto::sha256("abc").size() == 32);
 }
+
+TEST_CASE("live authorization codes are capped; one more drops the oldest", "[oauth][codes]") {
+  Store s;
+  std::string oldest = s.tokens.issue_code("local-client", kCallback);
+  s.clock->advance(Millis(1));
+  std::string second = s.tokens.issue_code("local-client", kCallback);
+  s.clock->advance(Millis(1));
+  for (size_t i = 2; i < TokenStore::kMaxLiveCodes; ++i)
+    s.tokens.issue_code("local-client", kCallback);
+  CHECK(s.tokens.stored() == TokenStore::kMaxLiveCodes);
+  s.clock->advance(Millis(1));
+  std::string newest = s.tokens.issue_code("local-client", kCallback);
+  CHECK(s.tokens.stored() == TokenStore::kMaxLiveCodes);
+  GrantResult dropped = s.tokens.exchange_code(kLocal, oldest, kCallback);
+  REQUIRE_FALSE(dropped.ok());
+  CHECK(dropped.error.error == "invalid_grant");
+  CHECK(s.tokens.exchange_code(kLocal, second, kCallback).ok());
+  CHECK(s.tokens.exchange_code(kLocal, newest, kCallback).ok());
+}

@@ -1,6 +1,12 @@
 #include "idempotency.h"
 
+#include "auth/crypto.h"
+
 namespace fake_org {
+
+std::string body_digest(const nlohmann::json& body) {
+  return crypto::sha256(body.dump());
+}
 
 IdempotencyStore::Claim IdempotencyStore::claim(const std::string& key, const std::string& digest,
                                                 TimePoint now) {

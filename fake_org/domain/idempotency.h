@@ -25,6 +25,11 @@
 
 namespace fake_org {
 
+// What claim() compares: SHA-256 of the body's canonical dump (nlohmann
+// objects keep keys sorted), so an entry holds 32 bytes, not the whole body
+// (up to org.max_body_bytes) for its window.
+std::string body_digest(const nlohmann::json& body);
+
 class IdempotencyStore {
  public:
   enum class Verdict { kExecute, kReplay, kConflict };

@@ -73,3 +73,14 @@ TEST_CASE("idempotency: a completed pending claim is replayed, not abandoned", "
   }
   CHECK(store.claim("k", "body", at(1)).verdict == IdempotencyStore::Verdict::kReplay);
 }
+
+TEST_CASE("idempotency: the body digest is 32 bytes whatever the body, canonical in key order",
+          "[idempotency][digest]") {
+  nlohmann::json big = {{"Payer", {{"Name", std::string(100000, 'x')}}}, {"Amount", 10}};
+  CHECK(body_digest(big).size() == 32);
+  nlohmann::json reordered = nlohmann::json::parse(R"({"Amount": 10, "Payer": {"Name": ")" +
+                                                   std::string(100000, 'x') + R"("}})");
+  CHECK(body_digest(reordered) == body_digest(big));
+  big["Amount"] = 11;
+  CHECK(body_digest(reordered) != body_digest(big));
+}

@@ -185,8 +185,7 @@ Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const In
   const PaymentIntentRequest& req = *parsed;
   if (req.idempotency_key.empty()) return execute(req, ctx);
 
-  // nlohmann objects keep keys sorted, so the dump is a canonical form of the body.
-  std::string digest = body.dump();
+  std::string digest = body_digest(body);
   auto claim = org_.idempotency().claim(req.idempotency_key, digest, org_.clock().now());
   if (claim.verdict == IdempotencyStore::Verdict::kConflict)
     return make_error(
