@@ -46,10 +46,12 @@ std::string render_approval_page(const ApprovalPage& p) {
   return page("Allow access?", body);
 }
 
-std::string render_error_page(std::string_view error, std::string_view description) {
+std::string render_error_page(std::string_view error, std::string_view description,
+                              std::string_view hint) {
   std::string body = "<h1>Remote access authorization error</h1>\n";
   body += "<p>error=<code>" + html_escape(error) + "</code></p>\n";
   body += "<p>error_description=<code>" + html_escape(description) + "</code></p>\n";
+  if (!hint.empty()) body += "<p class=\"hint\">" + html_escape(hint) + "</p>\n";
   return page("Error", body);
 }
 

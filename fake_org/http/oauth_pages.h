@@ -28,6 +28,9 @@ struct ApprovalPage {
 };
 
 std::string render_approval_page(const ApprovalPage& page);
-std::string render_error_page(std::string_view error, std::string_view description);
+// `hint`: what a developer needs to fix it (the platform's page has none;
+// a local fake can say which redirect URIs it accepts). Omitted when empty.
+std::string render_error_page(std::string_view error, std::string_view description,
+                              std::string_view hint = {});
 
 }  // namespace fake_org::http

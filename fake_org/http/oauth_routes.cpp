@@ -101,10 +101,11 @@ void json_error(httplib::Response& res, const OAuthError& e) {
   json_error(res, e.error, e.description);
 }
 
-void html_error(httplib::Response& res, std::string_view error, std::string_view description) {
+void html_error(httplib::Response& res, std::string_view error, std::string_view description,
+                std::string_view hint = {}) {
   no_cache(res);
   res.status = 400;
-  res.set_content(render_error_page(error, description), kHtmlType);
+  res.set_content(render_error_page(error, description, hint), kHtmlType);
 }
 
 // The parameters of a token or revoke request, or nullopt after answering
@@ -242,7 +243,13 @@ const ConnectedAppDef* trusted_app(const OAuthContext& ctx, const Form& form,
   for (const std::string& allowed : app->redirect_uris) {
     if (allowed == redirect_uri) return app;
   }
-  html_error(res, "redirect_uri_mismatch", oauth_error::kRedirectMismatchDescription);
+  std::string registered;
+  for (const std::string& allowed : app->redirect_uris)
+    registered += (registered.empty() ? "" : ", ") + allowed;
+  html_error(res, "redirect_uri_mismatch", oauth_error::kRedirectMismatchDescription,
+             "redirect_uri '" + redirect_uri + "' is not registered for connected app " +
+                 app->client_id + "; the fixture registers (exact match): " +
+                 (registered.empty() ? std::string("none") : registered));
   return nullptr;
 }
 

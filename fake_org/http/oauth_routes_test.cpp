@@ -191,6 +191,9 @@ TEST_CASE("authorize: untrusted client or redirect URI gets an error page, no re
       CHECK(res->get_header_value("Location").empty());
       CHECK(res->get_header_value("Content-Type") == "text/html; charset=utf-8");
       CHECK(res->body.find("error=<code>" + c.error + "</code>") != std::string::npos);
+      if (c.error == "redirect_uri_mismatch")
+        CHECK(res->body.find("the fixture registers (exact match): " + kCallback) !=
+              std::string::npos);
     }
   }
 }
