@@ -48,7 +48,9 @@ Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
                                    std::make_shared<IdGenerator>(deps.random)));
   org->webhooks_ = std::make_unique<WebhookEngine>(
       cfg->webhooks, cfg->remote_sites, org->clock_,
-      deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random);
+      deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random,
+      cfg->webhooks.workers, WebhookEngine::kDefaultLogLimit,
+      static_cast<size_t>(cfg->webhooks.max_pending));
   if (deps.notice) org->webhooks_->set_notice(deps.notice);
   org->webhook_sink_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
   org->events_ = org->webhook_sink_;

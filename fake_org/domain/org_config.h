@@ -210,6 +210,11 @@ struct WebhookSettings {
   Millis attempt_timeout{5000};
   Millis backoff_initial{1000};
   Millis backoff_max{60000};
+  // Delivery threads: each holds one attempt (up to attempt_timeout) at a time.
+  int workers = 2;
+  // Deliveries pending in all (queued or retrying); more are logged failed
+  // ("queue full"), so a receiver that never answers cannot grow memory unbounded.
+  int max_pending = 10000;
 };
 
 // ---- auth (spec 5) ---------------------------------------------------------

@@ -41,14 +41,16 @@ WebhookEngine::WebhookEngine(const WebhookSettings& settings,
                              std::vector<RemoteSiteDef> remote_sites,
                              std::shared_ptr<const Clock> clock,
                              std::unique_ptr<WebhookSender> sender,
-                             std::shared_ptr<RandomSource> random, int workers, size_t log_limit)
+                             std::shared_ptr<RandomSource> random, int workers, size_t log_limit,
+                             size_t max_pending)
     : settings_(settings),
       sites_(std::move(remote_sites)),
       clock_(std::move(clock)),
       sender_(std::move(sender)),
       random_(std::move(random)),
       ids_(random_),
-      log_limit_(std::max<size_t>(1, log_limit)) {
+      log_limit_(std::max<size_t>(1, log_limit)),
+      max_pending_(std::max<size_t>(1, max_pending)) {
   for (int i = 0; i < std::max(1, workers); ++i) workers_.emplace_back([this] { worker(); });
 }
 
@@ -57,7 +59,7 @@ WebhookEngine::~WebhookEngine() {
   {
     std::lock_guard<std::mutex> lk(mu_);
     stopping_ = true;
-    for (const auto& [lane, queue] : lanes_) abandoned += queue.size();
+    abandoned = pending_;
   }
   work_cv_.notify_all();
   for (auto& t : workers_) t.join();
@@ -89,17 +91,26 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
                      : sites_.check(d->url);
 
   std::lock_guard<std::mutex> lk(mu_);
-  log_.push_back(d);
+  d->seq = next_log_seq_++;
+  log_.emplace(d->seq, d);
   by_id_[d->id] = d;
-  trim_log_locked();
   if (!verdict.permitted) {
     d->state = State::kBlocked;
     d->reason = std::move(verdict.reason);
-    return d->id;
+  } else if (pending_ >= max_pending_) {
+    // Bounded memory: a receiver that never answers must not let the queue
+    // grow without end. Logged like any outcome, so the admin API shows it.
+    d->state = State::kFailed;
+    d->reason = "queue full: " + std::to_string(pending_) +
+                " deliveries pending (webhooks.max_pending); not sent";
+  } else {
+    ++pending_;
+    auto& lane = lanes_[d->lane];
+    lane.push_back(d);
+    if (lane.size() == 1) schedule_locked(d->lane, Millis(0));
   }
-  auto& lane = lanes_[d->lane];
-  lane.push_back(d);
-  if (lane.size() == 1) schedule_locked(d->lane, Millis(0));
+  if (d->state != State::kPending) finished_.insert(d->seq);
+  trim_log_locked();
   return d->id;
 }
 
@@ -110,12 +121,17 @@ void WebhookEngine::schedule_locked(const std::string& lane, Millis delay) {
   work_cv_.notify_all();
 }
 
-// Drops the oldest finished events beyond the limit; stops at a pending one,
-// which stays until it finishes (so a delivery is never lost from its lane).
+// Drops the oldest finished events beyond the limit, passing over pending
+// ones, which stay until they finish (a delivery is never lost from its
+// lane): one old event retrying for minutes does not hold the log open. At
+// most max_pending_ are pending, so the log holds log_limit_ + max_pending_.
 void WebhookEngine::trim_log_locked() {
-  while (log_.size() > log_limit_ && log_.front()->state != State::kPending) {
-    by_id_.erase(log_.front()->id);
-    log_.pop_front();
+  while (log_.size() > log_limit_ && !finished_.empty()) {
+    auto oldest = log_.find(*finished_.begin());
+    finished_.erase(finished_.begin());
+    if (oldest == log_.end()) continue;
+    by_id_.erase(oldest->second->id);
+    log_.erase(oldest);
   }
 }
 
@@ -199,11 +215,16 @@ void WebhookEngine::finish_locked(const std::shared_ptr<Delivery>& d) {
   auto lane = lanes_.find(d->lane);
   if (lane == lanes_.end()) return;
   auto& queue = lane->second;
-  if (!queue.empty() && queue.front() == d) queue.pop_front();
+  if (!queue.empty() && queue.front() == d) {
+    queue.pop_front();
+    --pending_;
+    finished_.insert(d->seq);
+  }
   if (queue.empty())
     lanes_.erase(lane);
   else
     schedule_locked(d->lane, Millis(0));
+  trim_log_locked();
 }
 
 ResendOutcome WebhookEngine::resend(const std::string& id) {
@@ -213,6 +234,9 @@ ResendOutcome WebhookEngine::resend(const std::string& id) {
   Delivery& d = *it->second;
   if (d.state == State::kPending) return ResendOutcome::kInProgress;
   if (d.state == State::kBlocked) return ResendOutcome::kBlocked;
+  if (pending_ >= max_pending_) return ResendOutcome::kQueueFull;
+  finished_.erase(d.seq);
+  ++pending_;
   d.state = State::kPending;
   d.reason.clear();
   ++d.series;
@@ -225,8 +249,10 @@ ResendOutcome WebhookEngine::resend(const std::string& id) {
 
 void WebhookEngine::reset() {
   std::lock_guard<std::mutex> lk(mu_);
-  for (auto& d : log_) d->forgotten = true;
+  for (auto& [seq, d] : log_) d->forgotten = true;
   log_.clear();
+  finished_.clear();
+  pending_ = 0;
   by_id_.clear();
   lanes_.clear();
   schedule_.clear();
@@ -304,7 +330,7 @@ nlohmann::json WebhookEngine::to_json_locked(const Delivery& d) const {
 nlohmann::json WebhookEngine::log(const std::string& payment_intent_id) const {
   std::lock_guard<std::mutex> lk(mu_);
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& d : log_)
+  for (const auto& [seq, d] : log_)
     if (payment_intent_id.empty() || d->payment_intent_id == payment_intent_id)
       out.push_back(to_json_locked(*d));
   return out;

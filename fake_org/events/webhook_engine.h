@@ -59,11 +59,16 @@ enum class ResendOutcome {
   kUnknown,     // no event has that id
   kInProgress,  // the event is still pending; its current series must end first
   kBlocked,     // its URL is not a permitted remote site; sending again would not change that
+  kQueueFull,   // max_pending deliveries are pending already
 };
 
 //   - The log keeps the newest log_limit events (default kDefaultLogLimit);
 //     older finished ones are forgotten (their id answers unknown), so a
-//     long-running org's memory stays bounded. A pending event is never dropped.
+//     long-running org's memory stays bounded. A pending event is never
+//     dropped, nor does it keep the finished ones behind it.
+//   - At most max_pending deliveries (default kDefaultMaxPending) are pending
+//     in all; one more is logged `failed` with the reason "queue full: ...",
+//     never sent, and a resend then answers kQueueFull.
 //
 // Locking rule: one mutex (mu_) guards every member below it in the private
 // part; the sender is called without it held, so a slow receiver never blocks
@@ -76,8 +81,9 @@ class WebhookEngine {
   WebhookEngine(const WebhookSettings& settings, std::vector<RemoteSiteDef> remote_sites,
                 std::shared_ptr<const Clock> clock, std::unique_ptr<WebhookSender> sender,
                 std::shared_ptr<RandomSource> random, int workers = 2,
-                size_t log_limit = kDefaultLogLimit);
+                size_t log_limit = kDefaultLogLimit, size_t max_pending = kDefaultMaxPending);
   static constexpr size_t kDefaultLogLimit = 10000;
+  static constexpr size_t kDefaultMaxPending = 10000;
   // Stops the workers after their current attempt; pending deliveries are
   // abandoned and counted through the notice sink (stderr by default).
   ~WebhookEngine();
@@ -139,6 +145,7 @@ class WebhookEngine {
     int attempts_in_series = 0;
     std::vector<Attempt> attempts;
     bool forgotten = false;  // dropped by reset() while an attempt was in flight
+    uint64_t seq = 0;        // creation order: its key in log_
   };
   // A lane's head, due at `steady` (or earlier, once the org clock passes `org`).
   struct Due {
@@ -181,7 +188,13 @@ class WebhookEngine {
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
   const size_t log_limit_;
-  std::deque<std::shared_ptr<Delivery>> log_;  // creation order
+  const size_t max_pending_;
+  // Creation order (seq -> event); finished_ holds the seqs of the events not
+  // pending, oldest first, so trimming skips pending ones without a scan.
+  std::map<uint64_t, std::shared_ptr<Delivery>> log_;
+  std::set<uint64_t> finished_;
+  uint64_t next_log_seq_ = 0;
+  size_t pending_ = 0;  // events in lanes_
   std::unordered_map<std::string, std::shared_ptr<Delivery>> by_id_;
   // Lane key ("pi:<id>" or "evt:<id>") -> its events in order; the head is the
   // only one eligible. A lane exists only while it holds a pending event.

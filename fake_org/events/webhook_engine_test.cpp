@@ -330,7 +330,7 @@ TEST_CASE("a sender that throws counts as a network error", "[webhooks]") {
 }
 
 TEST_CASE("the log keeps the newest events up to its limit, never dropping a pending one",
-          "[webhooks]") {
+          "[webhooks][log]") {
   auto sender = fake_sender(always(204), /*gated=*/true);
   FakeSender* fake = sender.fake;
   WebhookEngine engine(fast_settings(), loopback_sites(), start_clock(), std::move(sender.owned),
@@ -340,9 +340,14 @@ TEST_CASE("the log keeps the newest events up to its limit, never dropping a pen
   std::vector<std::string> blocked;
   for (int i = 0; i < 3; ++i)
     blocked.push_back(engine.enqueue(make_event("pi_b", "https://example.com/hook")));
-  // The oldest is still pending, so nothing behind it goes either.
-  CHECK(engine.log().size() == 4);
-  CHECK(engine.event(held));
+  // The oldest is still pending and stays; the finished ones behind it are
+  // trimmed all the same, so a long retry does not hold the log open.
+  auto while_held = engine.log();
+  REQUIRE(while_held.size() == 2);
+  CHECK(while_held[0]["id"] == held);
+  CHECK(while_held[1]["id"] == blocked[2]);
+  CHECK_FALSE(engine.event(blocked[0]));
+  CHECK_FALSE(engine.event(blocked[1]));
 
   fake->open_gate();
   REQUIRE(engine.wait_idle(10s));
@@ -352,8 +357,35 @@ TEST_CASE("the log keeps the newest events up to its limit, never dropping a pen
   CHECK(log[0]["id"] == blocked[2]);
   CHECK(log[1]["id"] == last);
   CHECK_FALSE(engine.event(held));
-  CHECK_FALSE(engine.event(blocked[0]));
   CHECK(engine.resend(held) == ResendOutcome::kUnknown);
+}
+
+TEST_CASE("pending deliveries are capped: one more is logged failed, queue full, never sent",
+          "[webhooks][queue_full]") {
+  auto sender = fake_sender(always(204), /*gated=*/true);
+  FakeSender* fake = sender.fake;
+  WebhookEngine engine(fast_settings(), loopback_sites(), start_clock(), std::move(sender.owned),
+                       std::make_shared<SeededRandom>(6), 1, /*log_limit=*/100,
+                       /*max_pending=*/2);
+  std::string first = engine.enqueue(make_event("pi_1", kUrl));  // in flight at the gate
+  REQUIRE(fake->wait_for_calls(1));
+  std::string second = engine.enqueue(make_event("pi_1", kUrl));
+  std::string over = engine.enqueue(make_event("pi_2", kUrl));
+  auto e = *engine.event(over);
+  CHECK(e["state"] == "failed");
+  CHECK(e["reason"].get<std::string>().rfind("queue full", 0) == 0);
+  CHECK(e["attempts"].empty());
+  CHECK((*engine.event(second))["state"] == "pending");
+  CHECK(engine.resend(over) == ResendOutcome::kQueueFull);
+
+  fake->open_gate();
+  REQUIRE(engine.wait_idle(10s));
+  CHECK(fake->calls().size() == 2);  // first and second; the overflow never went out
+  // Room again: a resend of the refused one is queued and delivered.
+  CHECK(engine.resend(over) == ResendOutcome::kQueued);
+  REQUIRE(engine.wait_idle(10s));
+  CHECK((*engine.event(over))["state"] == "delivered");
+  CHECK(fake->calls().size() == 3);
 }
 
 TEST_CASE("a clock change makes due only the retries it reaches", "[webhooks]") {

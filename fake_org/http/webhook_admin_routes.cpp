@@ -45,6 +45,11 @@ void add_webhook_admin_routes(Router& router, WebhookEngine& engine) {
                           "Webhook event " + id +
                               " was blocked: its URL is not a permitted remote site, so "
                               "sending it again would be blocked too");
+      case ResendOutcome::kQueueFull:
+        return send_error(c.res, 409,
+                          "Webhook event " + id +
+                              " was not queued again: the queue is full (webhooks.max_pending "
+                              "deliveries pending); resend it once some have finished");
       case ResendOutcome::kQueued:
         break;
     }
