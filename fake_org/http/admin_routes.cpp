@@ -3,6 +3,7 @@
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 #include "psp_routes.h"
+#include "request_journal.h"
 #include "responses.h"
 #include "routes.h"
 #include "webhook_admin_routes.h"
@@ -37,9 +38,10 @@ size_t size_param(const httplib::Request& req, const char* name, size_t fallback
 
 }  // namespace
 
-void add_admin_routes(Router& router, Org& org) {
+void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
   add_webhook_admin_routes(router, org.webhooks());
   add_psp_admin_routes(router, org);
+  add_journal_admin_routes(router, journal);
   router.add("GET", "/health", [&org](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
@@ -62,8 +64,9 @@ void add_admin_routes(Router& router, Org& org) {
                {"recent", org.contract_monitor()->recent()}});
   });
 
-  router.add("POST", "/reset", [&org](Call& c) {
+  router.add("POST", "/reset", [&org, &journal](Call& c) {
     org.reset();
+    journal.clear();
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
               {{"status", "reset"}, {"records", n}, {"now", format_iso8601(org.clock().now())}});

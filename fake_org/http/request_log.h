@@ -5,11 +5,19 @@
 #include <chrono>
 #include <string>
 
+#include "domain/clock.h"
+
 namespace fake_org::http {
 
 struct RequestLogContext {
   std::chrono::steady_clock::time_point start;
   std::string payment_intent_id;  // set by handlers that know one
+  // For the request journal: when the request arrived, by both clocks, and
+  // whether a fault injected by the admin API answered it.
+  std::chrono::system_clock::time_point received_wall;
+  TimePoint received_at{};
+  bool injected_fault = false;
+  bool routed = false;  // the pre-routing handler ran for this request
 };
 
 RequestLogContext& request_log_context();

@@ -17,7 +17,13 @@ void add_legacy_payment_routes(Router& router, Org& org, bool tls);
 // GET /Recurring/{ID} (spec 2.11, 4.4).
 void add_recurring_routes(Router& router, Org& org);
 
-// /__admin: health, reset, clock, records (the fake's own API, not the spec's).
-void add_admin_routes(Router& router, Org& org);
+class RequestJournal;
+
+// /__admin: health, reset, clock, records, the request journal (the fake's own
+// API, not the spec's). The reset clears the journal too.
+void add_admin_routes(Router& router, Org& org, RequestJournal& journal);
+
+// GET and DELETE /__admin/requests (admin_journal_routes.cpp).
+void add_journal_admin_routes(Router& router, RequestJournal& journal);
 
 }  // namespace fake_org::http

@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 
+#include <strings.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "events/contract_monitor.h"
 #include "oauth_routes.h"
 #include "psp_routes.h"
+#include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
 #include "router.h"
@@ -104,9 +107,50 @@ void declare_empty_body_if_unframed(const httplib::Request& req) {
   const_cast<httplib::Request&>(req).headers.emplace("Content-Length", "0");
 }
 
-bool under(std::string_view path, std::string_view base) {
-  return path.substr(0, base.size()) == base &&
-         (path.size() == base.size() || path[base.size()] == '/');
+bool is_admin_path(const std::string& path) {
+  return path.rfind("/__admin", 0) == 0;
+}
+
+// One journal entry, built from what the request already holds; no parsing
+// here (bodies are redacted when an admin reads the journal).
+JournalEntry journal_entry(const httplib::Request& req, const httplib::Response& res,
+                           TimePoint org_now) {
+  auto& ctx = request_log_context();
+  if (!ctx.routed) {
+    // httplib answered before routing (a 413 for a too-long Content-Length):
+    // the pre-routing handler never ran, so the context is a previous request's.
+    ctx.start = std::chrono::steady_clock::now();
+    ctx.received_wall = std::chrono::system_clock::now();
+    ctx.payment_intent_id.clear();
+    ctx.injected_fault = false;
+  }
+  JournalEntry e;
+  e.method = req.method;
+  e.path = req.path;
+  if (size_t q = req.target.find('?'); q != std::string::npos) e.query = req.target.substr(q + 1);
+  e.status = res.status;
+  e.received_at = ctx.routed ? ctx.received_at : org_now;
+  e.received_wall = ctx.received_wall;
+  e.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
+          .count();
+  e.payment_intent = ctx.payment_intent_id;
+  e.injected_fault = ctx.injected_fault;
+  e.headers.reserve(req.headers.size());
+  for (const auto& [name, value] : req.headers) {
+    // httplib files the connection's addresses among the headers; no client sent them.
+    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+        name == "LOCAL_PORT")
+      continue;
+    // The scheme stays visible ("Bearer"); the credential never is.
+    if (strcasecmp(name.c_str(), "Authorization") == 0)
+      e.headers.emplace_back(name, value.substr(0, value.find(' ')) + " [redacted]");
+    else
+      e.headers.emplace_back(name, value);
+  }
+  e.content_type = req.get_header_value("Content-Type");
+  e.body = req.body;
+  return e;
 }
 
 }  // namespace
@@ -114,7 +158,7 @@ bool under(std::string_view path, std::string_view base) {
 void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMonitor> monitor) {
   server.set_post_routing_handler(
       [monitor = std::move(monitor)](const httplib::Request& req, httplib::Response& res) {
-        if (req.path.rfind("/__admin", 0) == 0) return;  // the fake's own API has no contract
+        if (is_admin_path(req.path)) return;  // the fake's own API has no contract
         monitor->check_response(req.method, req.path, res.status, decoded_body(res));
       });
 }
@@ -153,26 +197,43 @@ void Server::configure() {
   s.set_keep_alive_max_count(100);
   s.set_payload_max_length(org_->config().org.max_body_bytes);
 
-  s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+  Org& org = *org_;
+  journal_ = std::make_shared<RequestJournal>(org.config().base_path());
+  s.set_pre_routing_handler([&org](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
+    ctx.received_wall = std::chrono::system_clock::now();
+    ctx.received_at = org.clock().now();
     ctx.payment_intent_id.clear();
+    ctx.injected_fault = false;
+    ctx.routed = true;
     declare_empty_body_if_unframed(req);
     return httplib::Server::HandlerResponse::Unhandled;
   });
   LogLevel level = options_.log_level;
   s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
+    request_log_context().routed = false;  // the logger is the last to read it
   });
 
-  Org& org = *org_;
   bool tls = tls_;
+  std::shared_ptr<ContractMonitor> monitor;
   if (options_.check_contracts) {
     // A violation is an error: logged whatever the log level.
-    auto monitor = std::make_shared<ContractMonitor>(true);
+    monitor = std::make_shared<ContractMonitor>(true);
     org.set_contract_monitor(monitor);
-    install_contract_check(s, monitor);
   }
+  // Runs once the answer is final (after the error handler) and before httplib
+  // writes it, so a client that reads the journal after its answer finds its
+  // request there (the logger runs only after the write).
+  s.set_post_routing_handler(
+      [journal = journal_, monitor, &org](const httplib::Request& req, httplib::Response& res) {
+        if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
+        if (journal->covers(req.path))
+          journal->record(journal_entry(
+              req, res, request_log_context().routed ? TimePoint{} : org.clock().now()));
+        if (monitor) monitor->check_response(req.method, req.path, res.status, decoded_body(res));
+      });
   register_oauth_routes(
       s, OAuthContext{&org.config(), &org.tokens(),
                       [tls](const httplib::Request& r) { return origin_of(r, tls); }});
@@ -216,7 +277,7 @@ void Server::configure() {
   s.Delete(api_pattern, api_handler);
 
   auto admin = std::make_shared<Router>();
-  add_admin_routes(*admin, org);
+  add_admin_routes(*admin, org, *journal_);
   bool admin_open = options_.admin_open;
   auto admin_handler = [admin, admin_open](const httplib::Request& req, httplib::Response& res) {
     if (!admin_open && !is_loopback(req.remote_addr))
@@ -245,7 +306,7 @@ void Server::configure() {
   s.set_error_handler(httplib::Server::HandlerWithResponse([&org, base](const httplib::Request& req,
                                                                         httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    if (res.status == 400 && under(req.path, base))
+    if (res.status == 400 && path_under(req.path, base))
       send_errors(res, org.config(),
                   {make_error(error_code::kMissingCoreParameter, "",
                               "The request body could not be read: send a Content-Length "

@@ -4,8 +4,9 @@
 // endpoints and the admin API.
 //
 // Locking rule: Server's own fields are written before start() and only read
-// afterwards; per-request state lives on the worker thread's stack. The org
-// guards its own state.
+// afterwards; per-request state lives on the worker thread's stack (and the
+// thread-local RequestLogContext). The org and the request journal guard
+// their own state.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -22,6 +23,8 @@ class ContractMonitor;
 }
 
 namespace fake_org::http {
+
+class RequestJournal;
 
 // The admin API answers only these callers unless --admin-open: IPv4
 // 127.0.0.0/8, IPv6 ::1 and IPv4-mapped 127.x.
@@ -67,6 +70,7 @@ class Server {
   std::shared_ptr<Org> org_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> server_;
+  std::shared_ptr<RequestJournal> journal_;  // GET /__admin/requests
   std::thread thread_;
   int port_ = 0;
   bool tls_ = false;

@@ -1,0 +1,41 @@
+// GET /__admin/requests (the request journal, filtered) and DELETE (clear).
+#include "request_journal.h"
+#include "responses.h"
+#include "routes.h"
+
+namespace fake_org::http {
+
+namespace {
+
+std::string param(const httplib::Request& req, const char* name) {
+  return req.has_param(name) ? req.get_param_value(name) : std::string();
+}
+
+}  // namespace
+
+void add_journal_admin_routes(Router& router, RequestJournal& journal) {
+  router.add("GET", "/requests", [&journal](Call& c) {
+    JournalFilter f;
+    f.method = param(c.req, "method");
+    f.path = param(c.req, "path");
+    f.payment_intent = param(c.req, "payment_intent");
+    if (c.req.has_param("limit")) {
+      const std::string limit = param(c.req, "limit");
+      if (limit.empty() || limit.size() > 9 ||
+          limit.find_first_not_of("0123456789") != std::string::npos)
+        return send_json(c.res, 400,
+                         errors_body({make_error(
+                             error_code::kMissingCoreParameter, "limit",
+                             "'limit' must be a whole number such as 20; got '" + limit + "'")}));
+      f.limit = std::stoul(limit);
+    }
+    send_json(c.res, 200, {{"requests", journal.list(f)}});
+  });
+
+  router.add("DELETE", "/requests", [&journal](Call& c) {
+    journal.clear();
+    send_json(c.res, 200, {{"requests", nlohmann::json::array()}});
+  });
+}
+
+}  // namespace fake_org::http

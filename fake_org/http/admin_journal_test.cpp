@@ -1,0 +1,164 @@
+// GET/DELETE /__admin/requests: the request journal (what the org received,
+// redacted like the debug log), its filters, bound and reset.
+#include <catch2/catch.hpp>
+
+#include "http/request_journal.h"
+#include "test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+json card_payment(const std::string& last_name) {
+  return {{"SuccessURL", "https://shop.example/ok"},
+          {"FailureURL", "https://shop.example/ko"},
+          {"Payer", {{"Contact", {{"CrmFields", {{"LastName", last_name}}}}}}},
+          {"OneTime", {{"Amount", 25}}},
+          {"PaymentMethod", {{"Name", "CreditCard"}, {"Parameters", {{"CardNumber", "4111"}}}}}};
+}
+
+json journal(TestOrg& t, const std::string& query = "") {
+  auto r = t.get("/__admin/requests" + query, false);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  return r.json["requests"];
+}
+
+}  // namespace
+
+TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admin ones left out",
+          "[http][admin][journal]") {
+  auto clock = std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z"));
+  EmbeddedOptions options;
+  options.deps.base_clock = clock;
+  TestOrg t(fixture("default.yaml"), options);
+  t.token();  // POST /services/oauth2/token
+  auto created = t.post("/PaymentIntent", card_payment("Journal"));
+  REQUIRE(created.status == 200);
+  std::string pi = created.json["Id"];
+  REQUIRE(t.get("/PaymentMethods?Currency=EUR").status == 200);
+  REQUIRE(t.get("/__admin/health", false).status == 200);
+
+  json all = journal(t);
+  REQUIRE(all.size() == 3);
+  const json& token = all[0];
+  CHECK(token["seq"] == 1);
+  CHECK(token["method"] == "POST");
+  CHECK(token["path"] == "/services/oauth2/token");
+  CHECK(token["status"] == 200);
+  // A form body with its secret redacted, as the debug log shows it.
+  std::string form = token["body"];
+  CHECK(form.find("client_secret=[redacted]") != std::string::npos);
+  CHECK(form.find("grant_type=client_credentials") != std::string::npos);
+
+  const json& post = all[1];
+  CHECK(post["seq"] == 2);
+  CHECK(post["method"] == "POST");
+  CHECK(post["path"] == t.org().config().base_path() + "/PaymentIntent");
+  CHECK(post["query"] == "");
+  CHECK(post["status"] == 200);
+  CHECK(post["payment_intent"] == pi);
+  CHECK(post["injected_fault"] == false);
+  CHECK(post["received_at"] == "2027-01-31T09:00:00.000Z");  // the org clock
+  CHECK(post["received_at_wall"].get<std::string>().size() == 24);
+  CHECK(post["duration_ms"].get<double>() >= 0);
+  CHECK(post["headers"]["Authorization"] == "Bearer [redacted]");
+  CHECK(post["headers"]["Content-Type"] == "application/json");
+  CHECK(post["headers"].count("REMOTE_ADDR") == 0);  // httplib's, not the client's
+  CHECK(post["body"]["PaymentMethod"]["Parameters"]["CardNumber"] == "[redacted]");
+  CHECK(post["body"]["Payer"]["Contact"]["CrmFields"]["LastName"] == "Journal");
+  CHECK(all.dump().find(t.token()) == std::string::npos);
+
+  const json& get = all[2];
+  CHECK(get["method"] == "GET");
+  CHECK(get["query"] == "Currency=EUR");
+  CHECK(get["payment_intent"].is_null());
+  CHECK(get["body"].is_null());
+}
+
+TEST_CASE(
+    "journal filters: method, path (whole or relative, segment prefix), payment_intent, limit",
+    "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  auto a = t.post("/PaymentIntent", card_payment("A"));
+  auto b = t.post("/PaymentIntent", card_payment("B"));
+  REQUIRE(a.status == 200);
+  REQUIRE(b.status == 200);
+  std::string pa = a.json["Id"], pb = b.json["Id"];
+  REQUIRE(t.get("/PaymentIntent/" + pa).status == 200);
+  REQUIRE(t.get("/PaymentMethods").status == 200);
+
+  CHECK(journal(t).size() == 5);  // the token request too
+  CHECK(journal(t, "?method=GET").size() == 2);
+  CHECK(journal(t, "?method=get").empty());  // methods are exact
+  json intents = journal(t, "?path=/PaymentIntent");
+  REQUIRE(intents.size() == 3);  // both POSTs and the GET under it
+  CHECK(journal(t, "?path=" + t.org().config().base_path() + "/PaymentIntent").size() == 3);
+  CHECK(journal(t, "?path=/PaymentInt").empty());  // whole segments only
+  CHECK(journal(t, "?path=/services/oauth2").size() == 1);
+  json of_a = journal(t, "?payment_intent=" + pa);
+  REQUIRE(of_a.size() == 2);
+  CHECK(of_a[0]["method"] == "POST");
+  CHECK(of_a[1]["method"] == "GET");
+  json last = journal(t, "?method=POST&path=/PaymentIntent&limit=1");
+  REQUIRE(last.size() == 1);
+  CHECK(last[0]["payment_intent"] == pb);  // the newest match
+  CHECK(journal(t, "?limit=0").empty());
+  auto bad = t.get("/__admin/requests?limit=many", false);
+  CHECK(bad.status == 400);
+  CHECK(bad.json["Errors"][0]["error_message"] ==
+        "'limit' must be a whole number such as 20; got 'many'");
+}
+
+TEST_CASE("journal: unauthenticated and unknown requests are journaled with their status",
+          "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.get("/PaymentMethods", false).status == 401);
+  REQUIRE(t.get("/NoSuchThing").status == 404);
+  REQUIRE(t.client().Get("/psp/checkout/nothing"));  // not the API: not journaled
+  json all = journal(t);
+  INFO(all.dump(1));
+  REQUIRE(all.size() == 3);
+  CHECK(all[0]["status"] == 401);
+  CHECK(all[0]["headers"].count("Authorization") == 0);
+  CHECK(all[1]["path"] == "/services/oauth2/token");
+  CHECK(all[2]["status"] == 404);
+}
+
+TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal; seq restarts",
+          "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.get("/PaymentMethods").status == 200);
+  REQUIRE(journal(t).size() == 2);
+  auto cleared = t.send("DELETE", "/__admin/requests", "", false);
+  CHECK(cleared.status == 200);
+  CHECK(cleared.json == json::parse(R"({"requests":[]})"));
+  CHECK(journal(t).empty());
+  REQUIRE(t.get("/PaymentMethods").status == 200);
+  json after = journal(t);
+  REQUIRE(after.size() == 1);
+  CHECK(after[0]["seq"] == 1);
+  REQUIRE(t.post("/__admin/reset", json::object(), false).status == 200);
+  CHECK(journal(t).empty());
+}
+
+TEST_CASE("the journal keeps only the newest entries up to its capacity", "[admin][journal]") {
+  http::RequestJournal j("/api", 3);
+  for (int i = 0; i < 5; ++i) {
+    http::JournalEntry e;
+    e.method = "GET";
+    e.path = "/api/x/" + std::to_string(i);
+    j.record(std::move(e));
+  }
+  auto all = j.list({});
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].path == "/api/x/2");
+  CHECK(all[0].seq == 3);
+  CHECK(all[2].path == "/api/x/4");
+  CHECK(j.covers("/api/x"));
+  CHECK(j.covers("/services/oauth2/token"));
+  CHECK_FALSE(j.covers("/apix"));
+  CHECK_FALSE(j.covers("/psp/checkout/1"));
+}

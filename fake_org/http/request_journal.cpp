@@ -1,0 +1,99 @@
+#include "request_journal.h"
+
+#include <algorithm>
+
+#include "debug_log.h"
+
+namespace fake_org::http {
+
+bool path_under(std::string_view path, std::string_view base) {
+  if (!base.empty() && base.back() == '/') base.remove_suffix(1);
+  return path.substr(0, base.size()) == base &&
+         (path.size() == base.size() || path[base.size()] == '/');
+}
+
+namespace {
+
+std::string format_wall(std::chrono::system_clock::time_point t) {
+  return format_iso8601(TimePoint(std::chrono::duration_cast<Millis>(t.time_since_epoch())));
+}
+
+// A JSON body redacted and parsed back, so filters and scenarios can match
+// its fields; other bodies as the debug log shows them.
+nlohmann::json body_json(const JournalEntry& e) {
+  if (e.body.empty()) return nullptr;
+  std::string shown = redact_body(e.content_type, e.body);
+  auto j = nlohmann::json::parse(shown, nullptr, false);
+  if (!j.is_discarded() && (j.is_object() || j.is_array())) return j;
+  return shown;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const JournalEntry& e) {
+  nlohmann::json headers = nlohmann::json::object();
+  for (const auto& [name, value] : e.headers) {
+    auto it = headers.find(name);
+    if (it == headers.end())
+      headers[name] = value;
+    else
+      *it = it->get<std::string>() + ", " + value;
+  }
+  j = {{"seq", e.seq},
+       {"method", e.method},
+       {"path", e.path},
+       {"query", e.query.empty() ? std::string()
+                                 : redact_body("application/x-www-form-urlencoded", e.query)},
+       {"status", e.status},
+       {"received_at", format_iso8601(e.received_at)},
+       {"received_at_wall", format_wall(e.received_wall)},
+       {"duration_ms", e.duration_ms},
+       {"payment_intent",
+        e.payment_intent.empty() ? nlohmann::json() : nlohmann::json(e.payment_intent)},
+       {"injected_fault", e.injected_fault},
+       {"headers", std::move(headers)},
+       {"body", body_json(e)}};
+}
+
+RequestJournal::RequestJournal(std::string api_base, size_t capacity)
+    : api_base_(std::move(api_base)), capacity_(capacity) {}
+
+bool RequestJournal::covers(std::string_view path) const {
+  return path_under(path, api_base_) || path_under(path, "/services/oauth2");
+}
+
+void RequestJournal::record(JournalEntry entry) {
+  std::lock_guard lock(mu_);
+  entry.seq = next_seq_++;
+  entries_.push_back(std::move(entry));
+  if (entries_.size() > capacity_) entries_.pop_front();
+}
+
+bool RequestJournal::path_matches(const std::string& path, const std::string& filter) const {
+  if (filter.empty()) return true;
+  if (path_under(path, filter)) return true;
+  return path_under(path, api_base_) && filter.front() == '/' &&
+         path_under(std::string_view(path).substr(api_base_.size()), filter);
+}
+
+// A pass over at most capacity_ entries, on the admin's request only.
+std::vector<JournalEntry> RequestJournal::list(const JournalFilter& f) const {
+  std::vector<JournalEntry> out;
+  std::lock_guard lock(mu_);
+  for (auto it = entries_.rbegin(); it != entries_.rend() && out.size() < f.limit; ++it) {
+    if (!f.method.empty() && it->method != f.method) continue;
+    if (!f.payment_intent.empty() && it->payment_intent != f.payment_intent) continue;
+    if (!path_matches(it->path, f.path)) continue;
+    out.push_back(*it);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+void RequestJournal::clear() {
+  std::lock_guard lock(mu_);
+  entries_.clear();
+  next_seq_ = 1;
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,78 @@
+#pragma once
+// The request journal of GET /__admin/requests: the last kJournalCapacity API
+// and OAuth requests the org answered (method, path, status, timing, headers,
+// body), so a test can assert what its client sent, as WireMock's request log.
+//
+// Locking rule: one std::mutex guards the ring and the sequence number. A
+// worker builds its entry outside the lock and holds it only to move the entry
+// in (and drop the oldest); redaction of bodies and queries, the costly part,
+// happens when an admin lists entries, never on the request's own path.
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "domain/clock.h"
+
+namespace fake_org::http {
+
+// Bounded so a long-running org stays small; a constant rather than a fixture
+// key because 1000 requests cover any one test, and DELETE clears between them.
+inline constexpr size_t kJournalCapacity = 1000;
+
+struct JournalEntry {
+  uint64_t seq = 0;  // 1, 2, ... in the order the answers were sent; restarts on clear
+  std::string method;
+  std::string path;   // as requested, API base path included
+  std::string query;  // raw; secret-named parameters are redacted when shown
+  int status = 0;
+  TimePoint received_at{};                                // org clock
+  std::chrono::system_clock::time_point received_wall{};  // real time
+  double duration_ms = 0;
+  std::string payment_intent;   // when the handler knew one
+  bool injected_fault = false;  // answered by POST /__admin/faults, not the operation
+  std::vector<std::pair<std::string, std::string>> headers;  // Authorization already redacted
+  std::string content_type;
+  std::string body;  // raw; redacted as the debug log does when shown
+};
+
+// The entry as GET /__admin/requests shows it: body and query redacted, the
+// body as JSON when it is JSON.
+void to_json(nlohmann::json& j, const JournalEntry& e);
+
+struct JournalFilter {
+  std::string method;               // exact; empty: any
+  std::string path;                 // the path or one under it, whole or relative to the API base
+  std::string payment_intent;       // exact
+  size_t limit = kJournalCapacity;  // the newest `limit` of the matches
+};
+
+class RequestJournal {
+ public:
+  RequestJournal(std::string api_base, size_t capacity = kJournalCapacity);
+
+  // Whether requests to `path` are journaled: the API's and OAuth's.
+  bool covers(std::string_view path) const;
+  void record(JournalEntry entry);
+  // Matching entries, oldest first (newest last).
+  std::vector<JournalEntry> list(const JournalFilter& filter) const;
+  void clear();
+
+ private:
+  bool path_matches(const std::string& path, const std::string& filter) const;
+
+  const std::string api_base_;
+  const size_t capacity_;
+  mutable std::mutex mu_;
+  std::deque<JournalEntry> entries_;
+  uint64_t next_seq_ = 1;
+};
+
+// Whether `path` is `base` or a path under it, segment by segment.
+bool path_under(std::string_view path, std::string_view base);
+
+}  // namespace fake_org::http
