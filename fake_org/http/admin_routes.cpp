@@ -51,6 +51,9 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
                {"fixture", org.config().source_name},
                {"records", n},
                {"now", format_iso8601(org.clock().now())},
+               // Where the API lives: a fixture may move it (org.base_path),
+               // and a runner pointed at this org must follow.
+               {"api_base_path", org.config().base_path()},
                {"contract_violations", org.contract_monitor()
                                            ? nlohmann::json(org.contract_monitor()->violations())
                                            : nlohmann::json()}});

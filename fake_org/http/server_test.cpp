@@ -205,6 +205,7 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
   CHECK(h.json["status"] == "ok");
   CHECK(h.json["org"] == "Local Fake Org");
   CHECK(h.json["records"] == 7);
+  CHECK(h.json["api_base_path"] == "/services/apexrest/cpm/v2");  // a runner's --target follows it
 
   auto set = t.post("/__admin/clock", {{"set", "2027-01-31T09:00:00Z"}}, false);
   REQUIRE(set.status == 200);

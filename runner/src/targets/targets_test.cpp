@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include "embedded.h"
+#include "fixture/fixture_loader.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
 #include "testing/mini_org.h"
@@ -262,4 +264,38 @@ ca_file: cert.pem
     INFO(s.name << ": " << s.error);
     CHECK(s.outcome == Outcome::kPassed);
   }
+}
+
+TEST_CASE("url target: the API base path is the one the running fake-org reports",
+          "[runner][targets]") {
+  // A fixture that moves the API (org.base_path): the runner must follow the
+  // fake's health answer, not assume /services/apexrest/cpm/v2.
+  TempDir dir("runner_base_path");
+  fs::create_directories(dir.path / "fixtures");  // the plan leaves fixtures/ out
+  const std::string fixture =
+      dir.write("fixtures/acme.yaml",
+                "extends: default.yaml\norg:\n  base_path: /services/apexrest/acme/v2\n");
+  dir.write("moved.yaml", R"(name: moved API
+fixture: fixtures/acme.yaml
+steps:
+  - request: GET /PaymentMethods
+    expect: {json: {PaymentMethods: {$contains: {Name: CreditCard}}}}
+)");
+  auto config = fake_org::load_fixture_file(fixture);
+  REQUIRE(config.ok());
+  auto org = fake_org::EmbeddedOrg::start(*config.config);
+  Plan plan = load_plan({dir.path.string()});
+  std::string errors;
+  for (const auto& e : plan.errors) errors += e.str() + "\n";
+  INFO(errors);
+  REQUIRE(plan.errors.empty());
+  REQUIRE(plan.scenarios.size() == 1);
+  auto target = make_target(org->base_url(), {});
+  REQUIRE(target->prepare({&plan.scenarios[0]}).empty());
+  RunResult r = run_suite(plan.scenarios, *target, {});
+  std::string why = r.scenarios[0].error;
+  for (const auto& step : r.scenarios[0].steps)
+    for (const auto& f : step.failures) why += f.message + "\n";
+  INFO(why);
+  CHECK(r.scenarios[0].outcome == Outcome::kPassed);
 }

@@ -37,7 +37,12 @@ class UrlTarget final : public Target {
       if (res.status != 200 || !j)
         throw TargetError("GET " + url_ + "/__admin/health answered " + std::to_string(res.status));
       served_fixture_ = j->value("fixture", "");
-      base_path_ = "/services/apexrest/cpm/v2";
+      // The fixture may move the API (org.base_path); a fake-org from
+      // before the field has the default one.
+      base_path_ = j->value("api_base_path", std::string(kDefaultBasePath));
+      if (base_path_.empty() || base_path_[0] != '/')
+        throw TargetError("GET " + url_ + "/__admin/health gave api_base_path '" + base_path_ +
+                          "', not an absolute path");
     } catch (const HttpError& e) {
       throw TargetError(std::string("no fake-org answers at ") + url_ + ": " + e.what());
     }
@@ -78,7 +83,8 @@ class UrlTarget final : public Target {
   TargetOptions options_;
   FixtureCache fixtures_;
   std::string served_fixture_;
-  std::string base_path_ = "/services/apexrest/cpm/v2";
+  static constexpr const char* kDefaultBasePath = "/services/apexrest/cpm/v2";
+  std::string base_path_ = kDefaultBasePath;
 };
 
 }  // namespace
