@@ -326,8 +326,11 @@ CollectionRunSummary run_due_collections(Org& org) {
           run.inline_installment(id);
         events = std::move(run.events);
         return run.summary;
+      },
+      // Under the store's lock, so events queue in commit order (org.h).
+      [&] {
+        if (!events.empty()) org.events().publish(std::move(events));
       });
-  if (!events.empty()) org.events().publish(std::move(events));
   return result.ok() ? *result : CollectionRunSummary{};
 }
 

@@ -256,35 +256,43 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
 
   std::vector<DomainEvent> events;
   TimePoint now = org.clock().now();
-  auto written = org.records().write<std::string>([&](Transaction& tx) -> Result<std::string> {
-    namespace f = fields::installment;
-    auto current = tx.get(session.installment_id);
-    if (!current)
-      return make_error(error_code::kInvalidData, "session",
-                        "The installment " + session.installment_id + " of session " + session.id +
-                            " no longer exists (org reset?)",
-                        ErrorKind::kNotFound);
-    if (current->text(f::kStatus) == "Collected") return already_completed(session);
-    Record inst = *current;
-    // The hosted page's intent is the one paying (pay-existing moves it).
-    inst.fields[f::kPaymentIntentId] = session.payment_intent_id;
-    std::string payment_id = collect_installment(org, tx, inst, o, now, events);
-    if (inst.has(f::kMandate))
-      activate_mandate(org, tx, inst.text(f::kMandate), inst.text(f::kPaymentProfile), now);
-    // Paid another way: the inline debit it replaced must not run again.
-    deactivate_one_off_mandate(tx, session.superseded_mandate_id, now);
-    return payment_id;
-  });
-  if (!written.ok()) return written.errors();
   PspSession after = session;
-  org.psp_sessions().update(session.id, [&](PspSession& x) {
-    x.status = "completed";
-    x.last_outcome = "success";
-    x.payment_id = *written;
-    ++x.attempts;
-    after = x;
-  });
-  org.events().publish(std::move(events));
+  std::string paid;
+  auto written = org.records().write<std::string>(
+      [&](Transaction& tx) -> Result<std::string> {
+        namespace f = fields::installment;
+        auto current = tx.get(session.installment_id);
+        if (!current)
+          return make_error(error_code::kInvalidData, "session",
+                            "The installment " + session.installment_id + " of session " +
+                                session.id + " no longer exists (org reset?)",
+                            ErrorKind::kNotFound);
+        if (current->text(f::kStatus) == "Collected") return already_completed(session);
+        Record inst = *current;
+        // The hosted page's intent is the one paying (pay-existing moves it).
+        inst.fields[f::kPaymentIntentId] = session.payment_intent_id;
+        std::string payment_id = collect_installment(org, tx, inst, o, now, events);
+        if (inst.has(f::kMandate))
+          activate_mandate(org, tx, inst.text(f::kMandate), inst.text(f::kPaymentProfile), now);
+        // Paid another way: the inline debit it replaced must not run again.
+        deactivate_one_off_mandate(tx, session.superseded_mandate_id, now);
+        paid = payment_id;
+        return payment_id;
+      },
+      [&] {
+        // Still under the store's lock (org.h): the session completes and the
+        // status_change queues before a collection run committing next can queue
+        // this intent's installment.created.
+        org.psp_sessions().update(session.id, [&](PspSession& x) {
+          x.status = "completed";
+          x.last_outcome = "success";
+          x.payment_id = paid;
+          ++x.attempts;
+          after = x;
+        });
+        org.events().publish(std::move(events));
+      });
+  if (!written.ok()) return written.errors();
   return CollectionResult{after, session.installment_id, *written,
                           append_payment_intent(session.success_url, session.payment_intent_id)};
 }

@@ -27,7 +27,8 @@ struct DomainEvent {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  // Called after the change that produced the events has committed, in order.
+  // Called after the change that produced the events has committed, in order,
+  // still under the record store's write lock (org.h): take only leaf locks.
   virtual void publish(std::vector<DomainEvent> events) = 0;
 };
 

@@ -8,10 +8,15 @@
 // and the webhook engine each guard themselves with one mutex. The event
 // sink and contract monitor are set while wiring, before requests arrive.
 // Lock order: RecordStore's lock may be held while taking PspSessionStore's
-// (a collection completes its session inside the transaction); every other
-// lock is a leaf, taken with none of the others held: idempotency claims wrap
-// a request from outside the store lock, and events reach the webhook engine
-// only after the transaction committed and released the store lock.
+// (a collection completes its session inside the transaction) and while
+// events are published (RecordStore::write's `committed` step: the event
+// sink, the contract monitor's list and the webhook engine's queue). Those
+// are leaves: none calls back into the org or waits while holding its lock,
+// so publishing under the store's write lock cannot deadlock, and one
+// intent's events queue in the order their transactions committed (a
+// collection run committing right after a payment cannot put its
+// installment.created ahead of the payer's status_change). Idempotency
+// claims wrap a request from outside the store lock.
 #include <functional>
 #include <memory>
 #include <string>

@@ -1,14 +1,60 @@
 // Org-level lookups shared by the views.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "domain/collection_run.h"
+#include "domain/collections.h"
 #include "domain/fields.h"
 #include "domain/payer_test_support.h"
+#include "domain/payment_intents.h"
 
 namespace fake_org {
 namespace {
 
+using nlohmann::json;
 using payer_test::kJane;
 using payer_test::TestOrg;
+
+// Keeps every published event. Once armed, the next publish starts `racer`
+// on another thread and gives it a chance to publish first (up to a bound,
+// not a timing assertion): with publishing under the store's lock the racer
+// cannot, so the order recorded is the commit order either way.
+class RacingSink final : public EventSink {
+ public:
+  void arm(std::function<void()> racer) { racer_ = std::move(racer); }
+  void publish(std::vector<DomainEvent> events) override {
+    std::unique_lock lk(mu_);
+    if (racer_ && !racing_.joinable()) {
+      racing_ = std::thread(std::exchange(racer_, nullptr));
+      const size_t before = events_.size();
+      cv_.wait_for(lk, std::chrono::milliseconds(500), [&] { return events_.size() > before; });
+    }
+    for (auto& e : events) events_.push_back(std::move(e));
+    cv_.notify_all();
+  }
+  void join() {
+    if (racing_.joinable()) racing_.join();
+  }
+  std::vector<std::string> types(const std::string& pi) {
+    std::lock_guard lk(mu_);
+    std::vector<std::string> out;
+    for (const auto& e : events_)
+      if (e.payment_intent_id == pi) out.push_back(e.type);
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<DomainEvent> events_;
+  std::function<void()> racer_;
+  std::thread racing_;
+};
 
 TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's state",
           "[org][find_record]") {
@@ -48,6 +94,41 @@ TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's sta
   // The locking form answers the same.
   CHECK(t.org->find_record(kJane, "contact").ok());
   CHECK(t.org->find_record("not-an-id", "x").errors()[0].kind == ErrorKind::kMalformedId);
+}
+
+TEST_CASE("a collection run committing right after a payment publishes after it", "[org][events]") {
+  TestOrg t;
+  auto sink = std::make_shared<RacingSink>();
+  t.org->set_event_sink(sink);
+  PaymentIntents intents(*t.org);
+  // A hosted card series due today: the run collects it once the payer paid.
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"WebhookURL", "https://hooks.example/cpm"},
+      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Turing"}}}}}}},
+      {"OneTime", {{"Amount", 5}}},
+      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
+  REQUIRE(created.ok());
+  const std::string pi = created->payment_intent_id;
+  const std::string initial = created->records.installment_id;
+  REQUIRE_FALSE(initial.empty());
+
+  // The payer's status_change is being published when the run starts.
+  sink->arm([&] { run_due_collections(*t.org); });
+  PspOutcome paid;
+  paid.card_brand = "Visa";
+  paid.last_four = "4242";
+  paid.expiry_month = 12;
+  paid.expiry_year = 2030;
+  REQUIRE(complete_payment(*t.org, initial, paid).ok());
+  sink->join();
+  CHECK(sink->types(pi) ==
+        std::vector<std::string>{"paymentIntent.created", "installment.created",
+                                 "paymentIntent.processed", "installment.status_change",
+                                 "installment.created", "installment.status_change"});
 }
 
 }  // namespace

@@ -247,34 +247,40 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
   std::string pi_id = org_.ids().payment_intent_id();
   std::optional<PspSession> session;
   std::vector<DomainEvent> events;
-  auto result = org_.records().write<IntentResult>([&](Transaction& tx) -> Result<IntentResult> {
-    OperationContext op(org_, tx, org_.clock().now(), req, ctx, pi_id, *settings);
-    Result<IntentResult> r = [&]() -> Result<IntentResult> {
-      switch (req.operation) {
-        case Operation::kNewOneTime:
-          return new_one_time_payment(op);
-        case Operation::kPayInstallment:
-          return pay_existing_installment(op);
-        case Operation::kNewRecurring:
-          return new_recurring_payment(op);
-        case Operation::kUpdateRecurring:
-          return update_recurring_payment(op);
-      }
-      return make_error(error_code::kUncategorised, "", "unknown operation");
-    }();
-    if (r.ok()) {
-      r->records = records_of(org_.records(), tx, pi_id);
-      if (after)
-        if (Status s = after(tx, r->records); !s.ok()) return s.errors();
-      session = std::move(op.session);
-      events = std::move(op.events);
-    }
-    return r;
-  });
+  // Committed: the session and the notifications may now be seen outside;
+  // announced before the store's lock is released, so a collection run
+  // committing next cannot queue this intent's next event ahead of these.
+  auto announce = [&] {
+    if (session) org_.psp_sessions().put(std::move(*session));
+    if (!events.empty()) org_.events().publish(std::move(events));
+  };
+  auto result = org_.records().write<IntentResult>(
+      [&](Transaction& tx) -> Result<IntentResult> {
+        OperationContext op(org_, tx, org_.clock().now(), req, ctx, pi_id, *settings);
+        Result<IntentResult> r = [&]() -> Result<IntentResult> {
+          switch (req.operation) {
+            case Operation::kNewOneTime:
+              return new_one_time_payment(op);
+            case Operation::kPayInstallment:
+              return pay_existing_installment(op);
+            case Operation::kNewRecurring:
+              return new_recurring_payment(op);
+            case Operation::kUpdateRecurring:
+              return update_recurring_payment(op);
+          }
+          return make_error(error_code::kUncategorised, "", "unknown operation");
+        }();
+        if (r.ok()) {
+          r->records = records_of(org_.records(), tx, pi_id);
+          if (after)
+            if (Status s = after(tx, r->records); !s.ok()) return s.errors();
+          session = std::move(op.session);
+          events = std::move(op.events);
+        }
+        return r;
+      },
+      announce);
   if (!result.ok()) return result;
-  // Committed: the session and the notifications may now be seen outside.
-  if (session) org_.psp_sessions().put(std::move(*session));
-  if (!events.empty()) org_.events().publish(std::move(events));
   result->payment_intent_id = pi_id;
   return result;
 }

@@ -113,12 +113,20 @@ class RecordStore final : public RecordReader {
   explicit RecordStore(std::vector<IndexSpec> indexes = {});
 
   // Runs fn inside an exclusive transaction; commits when fn returns ok.
+  // After a commit, `committed` (when given) runs still holding the lock:
+  // what it announces (events, sessions) is then ordered as the transactions
+  // are, so a later transaction's announcements cannot overtake this one's.
+  // It must only take leaf locks (see org.h) and must not fail.
   template <typename T>
-  Result<T> write(const std::function<Result<T>(Transaction&)>& fn) {
+  Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
+                  const std::function<void()>& committed = nullptr) {
     std::unique_lock lock(mu_);
     Transaction tx(*this);
     Result<T> r = fn(tx);
-    if (r.ok()) commit_locked(tx);
+    if (r.ok()) {
+      commit_locked(tx);
+      if (committed) committed();
+    }
     return r;
   }
   template <typename F>

@@ -171,3 +171,32 @@ TEST_CASE("a transaction finds its staged records by index, in staging order, as
   CHECK(store.find("dedup:Contact:0", {"x@example.org"}) ==
         std::vector<std::string>{kId1, kId2, kId3});
 }
+
+TEST_CASE("write's committed step runs after a commit only, seeing the committed records",
+          "[store][committed]") {
+  RecordStore store(specs());
+  int runs = 0;
+  RecordPtr seen;
+  auto ok = store.write<Ok>(
+      [&](Transaction& tx) -> Status {
+        tx.put(contact(kId1, "ada@example.org"));
+        return ok_status();
+      },
+      [&] {
+        ++runs;
+        seen = store.get(kId1);  // the lock is held: the unlocked accessor is safe
+      });
+  REQUIRE(ok.ok());
+  CHECK(runs == 1);
+  REQUIRE(seen);
+  CHECK(seen->text("Email") == "ada@example.org");
+  auto failed = store.write<Ok>(
+      [&](Transaction& tx) -> Status {
+        tx.put(contact(kId2, "grace@example.org"));
+        return make_error("010", "x", "refused");
+      },
+      [&] { ++runs; });
+  CHECK_FALSE(failed.ok());
+  CHECK(runs == 1);
+  CHECK_FALSE(store.get(kId2));
+}

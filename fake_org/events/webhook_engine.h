@@ -75,7 +75,9 @@ enum class ResendOutcome {
 // enqueue, the log or the admin API. Workers wait on work_cv_ (with the due
 // time as deadline, never sleeping); wait_idle on idle_cv_. mu_ is a leaf: the
 // engine calls nothing of the org while holding it, and the org publishes
-// events (enqueue) after its record store's lock is released.
+// events (enqueue) while its record store's write lock is held, so one
+// intent's events queue in commit order; safe because mu_ is never held while
+// anything else is taken or waited on (the condition variables release it).
 class WebhookEngine {
  public:
   WebhookEngine(const WebhookSettings& settings, std::vector<RemoteSiteDef> remote_sites,
