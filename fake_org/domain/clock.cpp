@@ -175,6 +175,7 @@ std::optional<Millis> parse_duration(std::string_view s) {
   if (unit == "m") return Millis(n * 60'000);
   if (unit == "h") return Millis(n * 3'600'000);
   if (unit == "d") return Millis(n * 86'400'000);
+  if (unit == "w") return Millis(n * 7 * 86'400'000);  // as scenarios' ${today+1w}
   return std::nullopt;
 }
 

@@ -59,7 +59,7 @@ class ManualClock final : public Clock {
 std::optional<TimePoint> parse_iso8601(std::string_view s);
 // Always UTC with milliseconds: "2027-01-31T09:00:00.000Z".
 std::string format_iso8601(TimePoint t);
-// "90m", "2h", "30s", "7d", "1500ms"; also plain seconds "3600".
+// "90m", "2h", "30s", "7d", "1w", "1500ms"; also plain seconds "3600".
 std::optional<Millis> parse_duration(std::string_view s);
 
 // Calendar dates (no time zone: the org's dates are UTC days).

@@ -23,6 +23,7 @@ TEST_CASE("durations take the admin clock's units", "[clock]") {
   CHECK(parse_duration("30s")->count() == 30'000);
   CHECK(parse_duration("7d")->count() == 7 * 86'400'000LL);
   CHECK(parse_duration("1500ms")->count() == 1500);
+  CHECK(parse_duration("2w")->count() == 14 * 86'400'000LL);
   CHECK(parse_duration("3600")->count() == 3'600'000);
   CHECK_FALSE(parse_duration("m"));
   CHECK_FALSE(parse_duration("5 minutes"));

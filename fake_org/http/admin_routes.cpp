@@ -89,7 +89,7 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
       return send_errors(
           c.res, org.config(),
           {admin_error("",
-                       "Send exactly one of {\"advance\": \"90m\"} (units ms, s, m, h, d) "
+                       "Send exactly one of {\"advance\": \"90m\"} (units ms, s, m, h, d, w) "
                        "or {\"set\": \"2027-01-31T09:00:00Z\"}")});
     if (has_advance) {
       auto d =
@@ -98,7 +98,8 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
         return send_errors(c.res, org.config(),
                            {admin_error("advance",
                                         "'advance' must be a duration such as \"30s\", \"90m\", "
-                                        "\"2h\" or \"7d\"; got " +
+                                        "\"2h\", \"7d\" or \"1w\" (units ms, s, m, h, d, "
+                                        "w); got " +
                                             b["advance"].dump())});
       org.clock().advance(*d);
     } else {

@@ -42,6 +42,16 @@ TemplateScan scan_template(std::string_view text) {
       return out;
     }
     std::string name(text.substr(i + 2, close - i - 2));
+    if (name.size() > 5 && name.rfind("today", 0) == 0 && (name[5] == '+' || name[5] == '-') &&
+        !is_builtin_name(name)) {
+      // ${today} is a day, so only whole days move it; time units are the
+      // clock step's (its `advance` takes ms, s, m, h, d and w).
+      out.error = "'${" + name +
+                  "}' is not a date offset: ${today+N<unit>} or ${today-N<unit>} with unit d "
+                  "(days) or w (weeks); to move the org's time by ms, s, m or h use a clock "
+                  "step's advance";
+      return out;
+    }
     if (!is_variable_name(name) && !is_builtin_name(name)) {
       out.error = "'${" + name + "}' is not a variable name (letters, digits, _ and .)";
       return out;

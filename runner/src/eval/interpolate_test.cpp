@@ -23,6 +23,9 @@ TEST_CASE("interpolation keeps the type of a whole-string reference", "[runner][
   CHECK(in.text("${today}") == "2027-01-31");
   CHECK(in.text("${today+30d}") == "2027-03-02");
   CHECK(in.text("${today-1w}") == "2027-01-24");
+  // A unit today does not take is named with the units it does take.
+  TemplateScan minutes = scan_template("${today+2m}");
+  CHECK_THAT(minutes.error, Catch::Contains("with unit d (days) or w (weeks)"));
   CHECK(in.text("${env:SECRET}") == "s3cret");
   CHECK(in.text("${webhook_url}") == "http://127.0.0.1:1/hooks/s1");
   std::string u1 = in.text("${uuid}"), u2 = in.text("${uuid}");

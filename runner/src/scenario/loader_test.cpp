@@ -155,6 +155,16 @@ steps:
   CHECK(r.errors[0].pos.line == 3);
 }
 
+TEST_CASE("clock advance takes the units ${today+N} takes, and more", "[runner][loader]") {
+  // One set of duration units (fake_org::parse_duration) for the clock step
+  // and the fake's POST /__admin/clock; weeks as ${today-1w} has them.
+  LoadResult r = load_scenario_text(
+      "name: weeks\nsteps:\n  - clock: {advance: 1w}\n  - request: GET /x?d=${today-1w}\n",
+      "w.yaml");
+  INFO(all_errors(r));
+  CHECK(r.ok());
+}
+
 TEST_CASE("top-level shape errors name the scenario file", "[runner][loader]") {
   CHECK(has_error(load_scenario_text("- a\n- b\n", "l.yaml"), 1, "mapping"));
   LoadResult r = load_scenario_text("description: x\n", "n.yaml");

@@ -256,7 +256,8 @@ ClockStep load_clock(LoadContext& ctx, const YAML::Node& n, const std::set<std::
     if (c.advance.find("${") != std::string::npos)
       ctx.check_refs_text(c.advance, n["advance"], defined);
     else if (!fake_org::parse_duration(c.advance))
-      ctx.error(n["advance"], "clock.advance is a duration such as 90m, 2h or 30d");
+      ctx.error(n["advance"],
+                "clock.advance is a duration such as 90m, 2h, 30d or 1w (units ms, s, m, h, d, w)");
   }
   if (n["set"]) {
     c.set = ctx.string(n["set"], "clock.set").value_or("");
