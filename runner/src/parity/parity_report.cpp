@@ -62,9 +62,16 @@ void print_table(const ParityResult& r, std::ostream& out) {
     }
   }
   const size_t allowed = r.differences.size() - r.unallowed();
-  out << r.scenarios << " scenario(s), " << r.differences.size() << " difference(s)";
+  out << r.scenarios << " scenario(s): " << r.compared << " compared, " << r.skipped.size()
+      << " skipped (A cannot run " << r.skipped_a << ", B " << r.skipped_b << "); "
+      << r.differences.size() << " difference(s)";
   if (allowed) out << " (" << allowed << " allowed)";
-  out << (r.unallowed() ? "" : ": the targets agree") << "\n";
+  // Agreement over nothing is not agreement.
+  if (r.compared == 0)
+    out << ": nothing was compared";
+  else if (!r.unallowed())
+    out << ": the targets agree";
+  out << "\n";
 }
 
 nlohmann::json json_report(const ParityResult& r) {
@@ -74,7 +81,10 @@ nlohmann::json json_report(const ParityResult& r) {
   j["scenarios"] = r.scenarios;
   j["skipped"] = r.skipped;
   j["differences"] = r.differences;
-  j["summary"] = {{"differences", r.differences.size()},
+  j["summary"] = {{"compared", r.compared},
+                  {"skipped", r.skipped.size()},
+                  {"skipped_by", {{"a", r.skipped_a}, {"b", r.skipped_b}}},
+                  {"differences", r.differences.size()},
                   {"allowed", r.differences.size() - r.unallowed()},
                   {"unallowed", r.unallowed()}};
   return j;

@@ -106,14 +106,16 @@ Scenario for_parity(Scenario s, const std::string& fixture) {
   return s;
 }
 
-RunResult run_side(Side& side, const std::vector<Scenario>& scenarios, int jobs,
-                   std::vector<std::string>& errors) {
-  std::vector<Scenario> mine;
-  for (const auto& s : scenarios) mine.push_back(for_parity(s, side.fixture));
+// Loads the side's fixtures and asks the target what it serves (a running
+// fake-org reports its fixture only here), so skip_reason() means something
+// only afterwards.
+void prepare_side(Side& side, const std::vector<Scenario>& mine, std::vector<std::string>& errors) {
   std::vector<const Scenario*> ptrs;
   for (const auto& s : mine) ptrs.push_back(&s);
   for (const auto& e : side.target->prepare(ptrs)) errors.push_back(side.describe + ": " + e.str());
-  if (!errors.empty()) return {};
+}
+
+RunResult run_side(Side& side, const std::vector<Scenario>& mine, int jobs) {
   SuiteOptions so;
   so.jobs = jobs;
   so.profile = contracts::Profile::kLenient;
@@ -171,23 +173,55 @@ ParityResult run_parity(const ParityOptions& o, std::vector<std::string>& errors
   result.a = a.describe;
   result.b = b.describe;
   result.scenarios = plan.scenarios.size();
-  // A scenario one side cannot run is left out on both, and listed.
-  std::vector<Scenario> runnable;
-  for (auto& s : plan.scenarios) {
-    auto why = fixture_mismatch(s, a, "A");
-    if (!why) why = fixture_mismatch(s, b, "B");
-    if (!why) why = a.target->skip_reason(for_parity(s, a.fixture));
-    if (!why) why = b.target->skip_reason(for_parity(s, b.fixture));
-    if (why)
-      result.skipped.push_back(s.file + ": " + *why);
-    else
-      runnable.push_back(std::move(s));
+  std::vector<Scenario> all_a, all_b;
+  for (const auto& s : plan.scenarios) {
+    all_a.push_back(for_parity(s, a.fixture));
+    all_b.push_back(for_parity(s, b.fixture));
   }
   try {
-    RunResult ra = run_side(a, runnable, o.jobs, errors);
-    if (!errors.empty()) return result;
-    RunResult rb = run_side(b, runnable, o.jobs, errors);
-    if (!errors.empty()) return result;
+    // Before any skip_reason(): a running fake-org says which fixture it
+    // serves only when prepared, and asked earlier it fits everything.
+    prepare_side(a, all_a, errors);
+    prepare_side(b, all_b, errors);
+  } catch (const std::exception& e) {
+    errors.push_back(e.what());
+  }
+  if (!errors.empty()) return result;
+  // A scenario one side cannot run is left out on both and listed (with
+  // the first reason); the counts say how many each side cannot run.
+  std::vector<Scenario> mine_a, mine_b;
+  std::vector<std::string> files;
+  for (size_t i = 0; i < plan.scenarios.size(); ++i) {
+    const Scenario& s = plan.scenarios[i];
+    auto why_a = fixture_mismatch(s, a, "A");
+    if (!why_a) why_a = a.target->skip_reason(all_a[i]);
+    auto why_b = fixture_mismatch(s, b, "B");
+    if (!why_b) why_b = b.target->skip_reason(all_b[i]);
+    if (why_a) ++result.skipped_a;
+    if (why_b) ++result.skipped_b;
+    if (why_a || why_b) {
+      result.skipped.push_back(s.file + ": " + (why_a ? *why_a : *why_b));
+      continue;
+    }
+    mine_a.push_back(std::move(all_a[i]));
+    mine_b.push_back(std::move(all_b[i]));
+  }
+  try {
+    RunResult ra = run_side(a, mine_a, o.jobs);
+    RunResult rb = run_side(b, mine_b, o.jobs);
+    // Skipped while running (not foreseen above): listed too, never dropped.
+    for (size_t i = 0; i < ra.scenarios.size() && i < rb.scenarios.size(); ++i) {
+      const ScenarioResult& sa = ra.scenarios[i];
+      const ScenarioResult& sb = rb.scenarios[i];
+      if (sa.outcome == Outcome::kSkipped) ++result.skipped_a;
+      if (sb.outcome == Outcome::kSkipped) ++result.skipped_b;
+      if (sa.outcome == Outcome::kSkipped || sb.outcome == Outcome::kSkipped)
+        result.skipped.push_back(
+            sa.file + ": " +
+            (sa.outcome == Outcome::kSkipped ? "A: " + sa.skip_reason : "B: " + sb.skip_reason));
+      else
+        ++result.compared;
+    }
     result.differences = compare_runs(ra, rb);
   } catch (const std::exception& e) {
     errors.push_back(std::string("cannot run: ") + e.what());

@@ -23,7 +23,10 @@ struct ParityOptions {
 struct ParityResult {
   std::string a, b;  // as described by the targets
   size_t scenarios = 0;
-  std::vector<std::string> skipped;  // "file: reason", scenarios one side cannot run
+  // "file: reason", scenarios one side cannot run; left out on both.
+  std::vector<std::string> skipped;
+  size_t compared = 0;                  // scenarios run and compared on both sides
+  size_t skipped_a = 0, skipped_b = 0;  // scenarios each side cannot run
   std::vector<Difference> differences;
   size_t unallowed() const;
 };

@@ -2,9 +2,12 @@
 // on purpose (invalid data answered 400 instead of 422) reporting exactly
 // those differences.
 #include <set>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
+#include "embedded.h"
+#include "fixture/fixture_loader.h"
 #include "parity/allow_list.h"
 #include "parity/parity_report.h"
 #include "parity/parity_runner.h"
@@ -157,4 +160,58 @@ TEST_CASE("parity between the default fixture and one answering 400 reports exac
       "allow.yaml");
   allow.apply(r.differences);
   CHECK(r.unallowed() == 0);
+}
+
+TEST_CASE("parity against a running fake-org lists and counts the scenarios of other fixtures",
+          "[parity]") {
+  // The url target learns which fixture the fake serves only when prepared;
+  // asked before, it fitted everything and the misfits vanished unreported.
+  auto config = fake_org::load_embedded_fixture("default.yaml");
+  REQUIRE(config.ok());
+  auto org = fake_org::EmbeddedOrg::start(*config.config);
+  const std::string root = PROJECT_SOURCE_DIR;
+  ParityOptions o;
+  o.a = "embedded";
+  o.b = org->base_url();
+  o.paths = {root + "/scenarios"};
+  o.jobs = 2;
+  std::vector<std::string> errors;
+  ParityResult r = run_parity(o, errors);
+  REQUIRE(errors.empty());
+  Plan plan = load_plan(o.paths);
+  std::set<std::string> other_files;
+  for (const auto& sc : plan.scenarios)
+    if (FixtureCache::key(sc) != "default.yaml") other_files.insert(sc.file);
+  REQUIRE_FALSE(other_files.empty());
+  std::set<std::string> skipped;
+  for (const auto& s : r.skipped) {
+    CHECK_THAT(s, Catch::EndsWith("serves embedded:default.yaml"));
+    skipped.insert(s.substr(0, s.find(": ")));
+  }
+  CHECK(skipped == other_files);
+  CHECK(r.skipped_a == 0);
+  CHECK(r.skipped_b == other_files.size());
+  CHECK(r.compared == plan.scenarios.size() - other_files.size());
+
+  std::ostringstream table;
+  print_table(r, table);
+  CHECK_THAT(table.str(),
+             Catch::Contains(std::to_string(r.compared) + " compared, " +
+                             std::to_string(other_files.size()) + " skipped (A cannot run 0, B " +
+                             std::to_string(other_files.size()) + ")"));
+  auto j = json_report(r);
+  CHECK(j["summary"]["compared"] == r.compared);
+  CHECK(j["summary"]["skipped"] == other_files.size());
+  CHECK(j["summary"]["skipped_by"]["b"] == other_files.size());
+}
+
+TEST_CASE("parity with nothing compared does not say the targets agree", "[parity]") {
+  ParityResult r;
+  r.a = r.b = "embedded";
+  r.scenarios = 1;
+  r.skipped = {"x.yaml: needs fixture nonprofit.yaml"};
+  r.skipped_b = 1;
+  std::ostringstream table;
+  print_table(r, table);
+  CHECK_THAT(table.str(), Catch::EndsWith("0 difference(s): nothing was compared\n"));
 }
