@@ -46,6 +46,9 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--junit-per-step", o.junit_per_step, "JUnit: one test case per step");
   app.add_flag("-v,--verbose", o.verbose, "Print every step");
   app.add_flag("--list", o.list, "Print the selected scenarios and exit");
+  app.add_flag("--allow-all-skipped", o.allow_all_skipped,
+               "Exit 0 when every selected scenario is skipped (otherwise exit 3: nothing "
+               "was tested)");
   app.add_option("--profile", o.profile,
                  "Contract profile: strict (default for the fake) or lenient (default for a "
                  "sandbox)")
@@ -93,6 +96,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     err << e.what() << "\n";
     return 2;
   }
+  const size_t loaded = plan.scenarios.size();
   std::vector<Scenario> chosen = select(std::move(plan.scenarios), sel);
   std::vector<const Scenario*> ptrs;
   for (const auto& s : chosen) ptrs.push_back(&s);
@@ -106,6 +110,19 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   if (!plan.errors.empty()) {
     for (const auto& e : plan.errors) err << e.str() << "\n";
     err << plan.errors.size() << " error(s); nothing was run\n";
+    return 2;
+  }
+  // A run that tests nothing must not look like a green one: a mistyped
+  // --tag selected nothing and used to report "0 passed" with exit 0.
+  if (chosen.empty()) {
+    std::string filters;
+    for (const auto& t : o.tags) filters += " --tag " + t;
+    if (!o.name.empty()) filters += " --name " + o.name;
+    if (!o.shard.empty()) filters += " --shard " + o.shard;
+    if (loaded == 0)
+      err << "no scenario found in the given paths; nothing was run\n";
+    else
+      err << "no scenario matches" << filters << " (of " << loaded << " loaded); nothing was run\n";
     return 2;
   }
   if (o.list) {
@@ -142,7 +159,18 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     written = write_file(o.report_json, json_report(run).dump(2) + "\n", err) && written;
   console.finish(run);
   if (!written) return 2;
-  return run.summary().failed > 0 ? 1 : 0;
+  const RunSummary sum = run.summary();
+  if (sum.failed > 0) return 1;
+  if (sum.passed == 0 && sum.skipped > 0) {
+    // Every selected scenario skipped (the wrong target or fixture, say): CI
+    // must not go green with nothing tested unless asked to.
+    err << "WARNING: all " << sum.skipped << " selected scenario(s) were skipped on "
+        << target->describe() << "; nothing was tested"
+        << (o.allow_all_skipped ? " (--allow-all-skipped: exit 0)\n"
+                                : ". Exit 3; pass --allow-all-skipped to accept this\n");
+    return o.allow_all_skipped ? 0 : 3;
+  }
+  return 0;
 }
 
 }  // namespace runner

@@ -25,14 +25,17 @@ struct RunOptions {
   std::string report_json;
   bool junit_per_step = false;
   bool verbose = false;
-  bool list = false;    // print the selection and stop
-  std::string profile;  // strict | lenient; default: the target's
+  bool list = false;               // print the selection and stop
+  bool allow_all_skipped = false;  // every scenario skipped is exit 0, not 3
+  std::string profile;             // strict | lenient; default: the target's
   std::string ca_file;
 };
 
 void add_run_options(CLI::App& app, RunOptions& options);
 
-// 0: all passed; 1: a scenario failed; 2: usage or load errors.
+// 0: all passed (some may be skipped); 1: a scenario failed; 2: usage or
+// load errors, or no scenario selected; 3: every selected scenario was
+// skipped (0 with allow_all_skipped).
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace runner

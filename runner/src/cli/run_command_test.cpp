@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_command.h"
+#include "embedded.h"
+#include "fixture/fixture_loader.h"
 #include "testing/temp_dir.h"
 
 using namespace runner;
@@ -152,4 +154,34 @@ steps:
   CHECK(r.err.find("abandoned") == std::string::npos);
   CHECK(captured.str().find("abandoned") == std::string::npos);
   CHECK(r.last_line() == "1 passed, 0 failed, 0 skipped");
+}
+
+TEST_CASE("CLI: a selection of nothing exits 2 naming the filter", "[runner][cli]") {
+  RunOptions o;
+  o.paths = {kData + "/pass"};
+  o.tags = {"nosuchtag"};
+  Run r = run(o);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no scenario matches --tag nosuchtag (of 2 loaded)"));
+  o.list = true;
+  CHECK(run(o).code == 2);
+}
+
+TEST_CASE("CLI: every scenario skipped exits 3 with a warning unless allowed", "[runner][cli]") {
+  // A running fake-org serving another fixture skips every default.yaml scenario.
+  auto config = fake_org::load_embedded_fixture("nonprofit.yaml");
+  REQUIRE(config.ok());
+  auto org = fake_org::EmbeddedOrg::start(*config.config);
+  RunOptions o;
+  o.paths = {kData + "/pass"};
+  o.targets = {org->base_url()};
+  Run r = run(o);
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(r.last_line() == "0 passed, 0 failed, 2 skipped");
+  CHECK_THAT(r.err, Catch::Contains("WARNING: all 2 selected scenario(s) were skipped"));
+  o.allow_all_skipped = true;
+  Run allowed = run(o);
+  CHECK(allowed.code == 0);
+  CHECK_THAT(allowed.err, Catch::Contains("WARNING: all 2 selected scenario(s) were skipped"));
 }
