@@ -299,3 +299,13 @@ steps:
   INFO(why);
   CHECK(r.scenarios[0].outcome == Outcome::kPassed);
 }
+
+TEST_CASE("url target: an API URL instead of the instance URL is named as the mistake",
+          "[runner][targets]") {
+  CHECK_THROWS_WITH(make_target("http://127.0.0.1:1/services/apexrest/cpm/v2", {}),
+                    Catch::Contains("give the instance URL (scheme://host:port), not the API base: "
+                                    "--target http://127.0.0.1:1"));
+  CHECK_THROWS_WITH(make_target("https://h.example/services/apexrest/acme/v2/", {}),
+                    Catch::Contains("--target https://h.example"));
+  CHECK_NOTHROW(make_target("http://127.0.0.1:1", {}));
+}

@@ -3,6 +3,7 @@
 // from POST /__admin/reset. The runner authenticates with the first connected
 // app of the scenario's fixture, which the running fake must also have.
 #include <filesystem>
+#include <optional>
 
 #include "domain/clock.h"
 #include "targets/fixture_cache.h"
@@ -17,11 +18,29 @@ std::string base_name(const std::string& s) {
   return std::filesystem::path(n).filename().string();
 }
 
+// The instance part of a URL that names an API path on it
+// ("http://h:1/services/apexrest/cpm/v2" gives "http://h:1"), if it does:
+// the runner adds the API base itself, so such a URL answers 401/404 far from
+// the mistake.
+std::optional<std::string> instance_of_api_url(const std::string& url) {
+  size_t scheme = url.find("://");
+  size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  if (path == std::string::npos) return std::nullopt;
+  if (url.compare(path, 10, "/services/") != 0 && url.substr(path) != "/services")
+    return std::nullopt;
+  return url.substr(0, path);
+}
+
 class UrlTarget final : public Target {
  public:
   UrlTarget(std::string url, TargetOptions options)
       : url_(std::move(url)), options_(std::move(options)) {
     while (!url_.empty() && url_.back() == '/') url_.pop_back();
+    if (auto instance = instance_of_api_url(url_))
+      throw TargetError("--target " + url_ +
+                        ": give the instance URL (scheme://host:port), not the API base: "
+                        "--target " +
+                        *instance);
   }
   std::string describe() const override { return url_; }
   bool parallel() const override { return false; }
