@@ -224,3 +224,25 @@ TEST_CASE("every ${env:...} written is listed for the replay, and only those", "
   CHECK(out.str().find("environment variables: ORG_CLIENT_SECRET ORG_ACCESS_TOKEN") !=
         std::string::npos);
 }
+
+TEST_CASE("the fake's admin health is expected by type, so a replay on another org passes",
+          "[record]") {
+  // Recorded: 17 records and no contract checking; the replaying org has
+  // other counts and may check contracts (a number where null was).
+  std::vector<RecordedExchange> v = {ex(
+      "GET", "/__admin/health", "", 200,
+      R"j({"status":"ok","org":"Local Fake Org","records":17,"contract_violations":null,"now":"2026-11-22T06:00:00.000Z"})j",
+      false)};
+  GeneraliseOptions o;
+  o.fixture = "default.yaml";
+  const std::string text = scenario_yaml(generalise(v, o));
+  INFO(text);
+  LoadResult r = load_scenario_text(text, "recorded.yaml");
+  REQUIRE(r.ok());
+  const auto& expect = std::get<RequestStep>(r.scenario->steps[0].body).expect;
+  REQUIRE(expect.json);
+  CHECK((*expect.json)["records"] == nlohmann::json{{"$type", "number"}});
+  CHECK((*expect.json)["contract_violations"] == nlohmann::json{{"$exists", true}});
+  CHECK((*expect.json)["org"] == nlohmann::json{{"$type", "string"}});
+  CHECK(text.find("records: 17") == std::string::npos);
+}
