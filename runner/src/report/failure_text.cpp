@@ -26,6 +26,15 @@ std::string step_line(const StepResult& s) {
                      : s.outcome == Outcome::kFailed ? "FAIL"
                                                      : "skip";
   std::string line = std::string(mark) + " " + std::to_string(s.index + 1) + " " + s.name;
+  // A name written with ${...} says which variable, not which record: the
+  // request as sent says that.
+  if (s.name.find("${") != std::string::npos && s.exchange) {
+    const std::string& url = s.exchange->request.url;
+    const size_t host = url.find("://");
+    const size_t path = url.find('/', host == std::string::npos ? 0 : host + 3);
+    if (path != std::string::npos)
+      line += " -> " + s.exchange->request.method + " " + url.substr(path);
+  }
   if (!s.detail.empty()) line += "  (" + s.detail + ")";
   if (s.outcome == Outcome::kSkipped) line += "  (not run)";
   return line;

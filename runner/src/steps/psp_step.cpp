@@ -31,8 +31,14 @@ void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out) {
   SentRequest sent =
       ctx.org.admin("POST", "/psp/" + percent_encode(session) + "/complete", std::move(body));
   out.exchange = to_exchange(sent);
-  out.detail =
-      "session " + session + " " + step.outcome + ": " + std::to_string(sent.response.status);
+  // What the PSP did, which the asked outcome does not decide: a decline
+  // card asked to succeed fails. The made-up name says both.
+  std::string actual;
+  if (auto j = sent.response.json(); j && j->is_object() && (*j)["status"].is_string())
+    actual = (*j)["status"].get<std::string>();
+  out.detail = "session " + session + " " + step.outcome + (actual.empty() ? "" : " -> " + actual) +
+               ": " + std::to_string(sent.response.status);
+  if (!actual.empty() && out.name == "psp " + step.outcome) out.name += " -> " + actual;
   // An expect block says what the answer must be (a 400 included);
   // without one the driver must succeed.
   if (step.expect) {

@@ -11,6 +11,7 @@
 
 #include "embedded.h"
 #include "fixture/fixture_loader.h"
+#include "report/failure_text.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
 #include "testing/mini_org.h"
@@ -308,4 +309,30 @@ TEST_CASE("url target: an API URL instead of the instance URL is named as the mi
   CHECK_THROWS_WITH(make_target("https://h.example/services/apexrest/acme/v2/", {}),
                     Catch::Contains("--target https://h.example"));
   CHECK_NOTHROW(make_target("http://127.0.0.1:1", {}));
+}
+
+TEST_CASE("step labels: a psp step names what the PSP did, a templated path the one sent",
+          "[runner][targets]") {
+  auto target = make_target("embedded", {});
+  ScenarioResult r = run_text(*target, R"(name: declined card
+steps:
+  - request:
+      method: POST
+      path: /PaymentIntent
+      json:
+        SuccessURL: https://shop.example/thanks
+        FailureURL: https://shop.example/sorry
+        Payer: {Contact: {CrmFields: {FirstName: Grace, LastName: Hopper, Email: grace@example.org}}}
+        OneTime: {Amount: "10.50"}
+        PaymentMethod: {Name: CreditCard}
+    capture: {pi: $.Id, redirect: $.RedirectURL}
+  - psp: {redirect: "${redirect}", outcome: success, card_number: "4000 0000 0000 0002"}
+  - request: GET /PaymentIntent/${pi}
+)");
+  INFO(r.error);
+  REQUIRE(r.steps.size() == 3);
+  CHECK(r.steps[1].name == "psp success -> failed");
+  CHECK(contains(r.steps[1].detail, "success -> failed: 200"));
+  CHECK(contains(step_line(r.steps[2]),
+                 "GET /PaymentIntent/${pi} -> GET /services/apexrest/cpm/v2/PaymentIntent/pi_"));
 }
