@@ -15,6 +15,8 @@ std::string pad(const std::string& s, size_t n) {
   return s.size() >= n ? s : s + std::string(n - s.size(), ' ');
 }
 
+constexpr size_t kStepNameWidth = 48;
+
 // The file as the user would type it (relative to here when below here)
 // and the step number always; the step name is what gets clipped.
 std::string where(const Difference& d) {
@@ -27,8 +29,9 @@ std::string where(const Difference& d) {
   }
   const std::string head = file + " #" + std::to_string(d.step);
   if (d.step_name.empty()) return head;
-  const size_t room = head.size() + 1 < 60 ? 60 - head.size() - 1 : 0;
-  return head + " " + clip(d.step_name, std::max<size_t>(room, 16));
+  // The name's own width, whatever the path's length: sharing one 60-column
+  // budget with the path left deep files 13 characters of step name.
+  return head + " " + clip(d.step_name, kStepNameWidth);
 }
 
 }  // namespace

@@ -215,3 +215,20 @@ TEST_CASE("parity with nothing compared does not say the targets agree", "[parit
   print_table(r, table);
   CHECK_THAT(table.str(), Catch::EndsWith("0 difference(s): nothing was compared\n"));
 }
+
+TEST_CASE("the parity table keeps step names readable beside a deep path", "[parity]") {
+  ParityResult r;
+  r.a = r.b = "embedded";
+  r.scenarios = r.compared = 1;
+  Difference d;
+  d.file = "scenarios/recurring/some_rather_long_folder/update_source_connector.yaml";
+  d.step = 12;
+  d.step_name = "poll GET /Recurring/${recurring} until Active";  // 45 characters
+  d.kind = "status";
+  d.a = "200";
+  d.b = "404";
+  r.differences = {d};
+  std::ostringstream table;
+  print_table(r, table);
+  CHECK_THAT(table.str(), Catch::Contains("#12 poll GET /Recurring/${recurring} until Active"));
+}
