@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version: printed, exit 0
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -26,7 +26,13 @@ bool write_file(const std::string& path, const std::string& text, std::ostream& 
 
 }  // namespace
 
+std::string version() {
+  return RUNNER_VERSION;
+}
+
 void add_run_options(CLI::App& app, RunOptions& o) {
+  app.set_version_flag("--version", "scenario-runner " + version(),
+                       "Print the version (the project's, from CMake) and exit");
   app.add_option("paths", o.paths,
                  "Scenario files or folders (default: every *.yaml under scenarios/)");
   app.add_option("--target,-t", o.targets,

@@ -31,6 +31,10 @@ struct RunOptions {
   std::string ca_file;
 };
 
+// The project version CMake was configured with ("0.1.0").
+std::string version();
+
+// The run options, and --version.
 void add_run_options(CLI::App& app, RunOptions& options);
 
 // 0: all passed (some may be skipped); 1: a scenario failed; 2: usage or

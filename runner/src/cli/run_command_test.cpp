@@ -10,6 +10,9 @@
 
 #include <unistd.h>
 #include <nlohmann/json.hpp>
+#include <regex>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/run_command.h"
 #include "embedded.h"
@@ -184,4 +187,17 @@ TEST_CASE("CLI: every scenario skipped exits 3 with a warning unless allowed", "
   Run allowed = run(o);
   CHECK(allowed.code == 0);
   CHECK_THAT(allowed.err, Catch::Contains("WARNING: all 2 selected scenario(s) were skipped"));
+}
+
+TEST_CASE("CLI: --version prints the project version", "[runner][cli]") {
+  CHECK(std::regex_match(version(), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+.*)")));
+  CLI::App app{"test", "scenario-runner"};
+  RunOptions o;
+  add_run_options(app, o);
+  try {
+    app.parse(std::vector<std::string>{"--version"});
+    FAIL("--version did not stop the parse");
+  } catch (const CLI::CallForVersion& e) {
+    CHECK(std::string(e.what()) == "scenario-runner " + version());
+  }
 }
