@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <vector>
 
 #include "eval/json_diff.h"
@@ -166,6 +171,37 @@ TEST_CASE("the JSON report carries outcomes, failures and no token", "[runner][r
   CHECK(failed["steps"][1]["outcome"] == "skipped");
   CHECK(j["scenarios"][2]["skip_reason"] == "step 2 (psp) needs the fake's admin API");
   CHECK(text.find("secret-token") == std::string::npos);
+}
+
+TEST_CASE("every key of the JSON report is documented in scenarios/README.md",
+          "[runner][reports]") {
+  // The format is an interface for tools: a key added here must be described.
+  std::ifstream in(std::string(PROJECT_SOURCE_DIR) + "/scenarios/README.md");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string readme = buf.str();
+  const size_t from = readme.find("### The JSON report");
+  REQUIRE(from != std::string::npos);
+  const std::string section = readme.substr(from, readme.find("\n### ", from + 1) - from);
+  RunResult run = sample_run();
+  run.scenarios[1].steps[0].exchange->curl_setup = "build/bin/fake-org ...";
+  std::set<std::string> keys;
+  std::function<void(const nlohmann::json&, bool)> walk = [&](const nlohmann::json& j,
+                                                              bool free_form) {
+    if (j.is_array())
+      for (const auto& v : j) walk(v, false);
+    if (!j.is_object()) return;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (!free_form) keys.insert(it.key());
+      // headers and bodies hold the org's own keys
+      walk(it.value(), it.key() == "headers" || it.key() == "body");
+    }
+  };
+  walk(json_report(run), false);
+  for (const auto& k : keys) {
+    INFO(k);
+    CHECK(std::regex_search(section, std::regex("[{ ,(]" + k + "[?,:} ]")));
+  }
 }
 
 TEST_CASE("the console ends with the summary line and shows each failure", "[runner][reports]") {
