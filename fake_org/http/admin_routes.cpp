@@ -2,6 +2,7 @@
 
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
+#include "fault_injector.h"
 #include "psp_routes.h"
 #include "request_journal.h"
 #include "responses.h"
@@ -38,10 +39,11 @@ size_t size_param(const httplib::Request& req, const char* name, size_t fallback
 
 }  // namespace
 
-void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
+void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultInjector& faults) {
   add_webhook_admin_routes(router, org.webhooks());
   add_psp_admin_routes(router, org);
   add_journal_admin_routes(router, journal);
+  add_fault_admin_routes(router, faults, org.config().base_path());
   router.add("GET", "/health", [&org](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
@@ -67,9 +69,10 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal) {
                {"recent", org.contract_monitor()->recent()}});
   });
 
-  router.add("POST", "/reset", [&org, &journal](Call& c) {
+  router.add("POST", "/reset", [&org, &journal, &faults](Call& c) {
     org.reset();
     journal.clear();
+    faults.clear();
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
               {{"status", "reset"}, {"records", n}, {"now", format_iso8601(org.clock().now())}});

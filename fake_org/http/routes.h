@@ -18,12 +18,16 @@ void add_legacy_payment_routes(Router& router, Org& org, bool tls);
 void add_recurring_routes(Router& router, Org& org);
 
 class RequestJournal;
+class FaultInjector;
 
-// /__admin: health, reset, clock, records, the request journal (the fake's own
-// API, not the spec's). The reset clears the journal too.
-void add_admin_routes(Router& router, Org& org, RequestJournal& journal);
+// /__admin: health, reset, clock, records, the request journal, faults (the
+// fake's own API, not the spec's). The reset clears the journal and faults too.
+void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultInjector& faults);
 
 // GET and DELETE /__admin/requests (admin_journal_routes.cpp).
 void add_journal_admin_routes(Router& router, RequestJournal& journal);
+
+// GET, POST and DELETE /__admin/faults (admin_fault_routes.cpp).
+void add_fault_admin_routes(Router& router, FaultInjector& faults, std::string api_base);
 
 }  // namespace fake_org::http

@@ -11,6 +11,7 @@
 
 #include "debug_log.h"
 #include "events/contract_monitor.h"
+#include "fault_injector.h"
 #include "oauth_routes.h"
 #include "psp_routes.h"
 #include "request_journal.h"
@@ -199,6 +200,7 @@ void Server::configure() {
 
   Org& org = *org_;
   journal_ = std::make_shared<RequestJournal>(org.config().base_path());
+  faults_ = std::make_shared<FaultInjector>();
   s.set_pre_routing_handler([&org](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
@@ -232,7 +234,9 @@ void Server::configure() {
         if (journal->covers(req.path))
           journal->record(journal_entry(
               req, res, request_log_context().routed ? TimePoint{} : org.clock().now()));
-        if (monitor) monitor->check_response(req.method, req.path, res.status, decoded_body(res));
+        // An injected fault is the admin's answer, not the org's: no contract for it.
+        if (monitor && !request_log_context().injected_fault)
+          monitor->check_response(req.method, req.path, res.status, decoded_body(res));
       });
   register_oauth_routes(
       s, OAuthContext{&org.config(), &org.tokens(),
@@ -252,15 +256,22 @@ void Server::configure() {
   add_legacy_payment_routes(*api, org, tls);
   add_recurring_routes(*api, org);
   std::string base = org.config().base_path();
-  auto api_handler = [api, base, &org](const httplib::Request& req, httplib::Response& res) {
+  auto api_handler = [api, base, &org, faults = faults_](const httplib::Request& req,
+                                                         httplib::Response& res) {
+    std::string_view path(req.path);
+    path.remove_prefix(std::min(path.size(), base.size()));
+    // Before the token: an injected fault stands for the platform failing
+    // before Apex runs (and may itself be a 401), and nothing runs after it.
+    if (auto fault = faults->take(req.method, path)) {
+      request_log_context().injected_fault = true;
+      return send_json(res, fault->status, fault->body);
+    }
     auto token = authenticate_request(req, org.tokens());
     if (!token) {
       res.status = 401;
       res.set_content(kInvalidSessionBody, kJson);
       return;
     }
-    std::string_view path(req.path);
-    path.remove_prefix(std::min(path.size(), base.size()));
     auto m = api->match(req.method, path);
     if (m.outcome == Router::Outcome::kNotFound)
       return send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
@@ -277,7 +288,7 @@ void Server::configure() {
   s.Delete(api_pattern, api_handler);
 
   auto admin = std::make_shared<Router>();
-  add_admin_routes(*admin, org, *journal_);
+  add_admin_routes(*admin, org, *journal_, *faults_);
   bool admin_open = options_.admin_open;
   auto admin_handler = [admin, admin_open](const httplib::Request& req, httplib::Response& res) {
     if (!admin_open && !is_loopback(req.remote_addr))

@@ -5,8 +5,8 @@
 //
 // Locking rule: Server's own fields are written before start() and only read
 // afterwards; per-request state lives on the worker thread's stack (and the
-// thread-local RequestLogContext). The org and the request journal guard
-// their own state.
+// thread-local RequestLogContext). The org, the request journal and the
+// fault injector guard their own state.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -25,6 +25,7 @@ class ContractMonitor;
 namespace fake_org::http {
 
 class RequestJournal;
+class FaultInjector;
 
 // The admin API answers only these callers unless --admin-open: IPv4
 // 127.0.0.0/8, IPv6 ::1 and IPv4-mapped 127.x.
@@ -71,6 +72,7 @@ class Server {
   ServerOptions options_;
   std::unique_ptr<httplib::Server> server_;
   std::shared_ptr<RequestJournal> journal_;  // GET /__admin/requests
+  std::shared_ptr<FaultInjector> faults_;    // POST /__admin/faults
   std::thread thread_;
   int port_ = 0;
   bool tls_ = false;

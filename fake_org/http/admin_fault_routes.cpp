@@ -1,0 +1,28 @@
+// GET, POST and DELETE /__admin/faults: injected failures of API requests.
+#include "fault_injector.h"
+#include "responses.h"
+#include "routes.h"
+
+namespace fake_org::http {
+
+void add_fault_admin_routes(Router& router, FaultInjector& faults, std::string api_base) {
+  router.add("GET", "/faults", [&faults](Call& c) {
+    send_json(c.res, 200, {{"faults", faults.list()}});
+  });
+
+  router.add("POST", "/faults", [&faults, api_base](Call& c) {
+    auto body = parse_json_body(c.req);
+    if (!body.ok()) return send_json(c.res, 400, errors_body(body.errors()));
+    auto fault = fault_from_json(*body, api_base);
+    if (!fault.ok()) return send_json(c.res, 400, errors_body(fault.errors()));
+    faults.add(*fault);
+    send_json(c.res, 201, *fault);
+  });
+
+  router.add("DELETE", "/faults", [&faults](Call& c) {
+    faults.clear();
+    send_json(c.res, 200, {{"faults", nlohmann::json::array()}});
+  });
+}
+
+}  // namespace fake_org::http
