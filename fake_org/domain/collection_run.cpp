@@ -296,7 +296,11 @@ void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out
                    {sf.next_due},
                    false};
     spec.ordered = true;
-    spec.when = [sf](const Record& r) { return r.text(sf.status) == sf.active; };
+    // Only what a run can collect: a series still waiting for its payer's
+    // mandate (an abandoned hosted setup) would be read on every clock move.
+    spec.when = [sf](const Record& r) {
+      return !r.awaiting_payer && r.text(sf.status) == sf.active;
+    };
     out.push_back(std::move(spec));
   }
 }

@@ -211,11 +211,16 @@ void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
   tx.put(mandate);
   // The native recurring payment waits for its mandate (Pending -> Active);
   // donations and commitments start Active and only waited on the mandate.
-  auto rec = tx.get(mandate.text(m::kRecurringPayment));
-  if (rec && rec->text(fields::recurring_payment::kStatus) == "Pending") {
+  // Either way the series now enters the collection index (awaiting_payer).
+  for (const char* link : {m::kRecurringPayment, m::kRecurringDonation, m::kGiftCommitment}) {
+    auto rec = mandate.has(link) ? tx.get(mandate.text(link)) : nullptr;
+    if (!rec || rec->text(fields::recurring::kMandate) != mandate.id) continue;
     Record r = *rec;
-    r.fields[fields::recurring_payment::kStatus] = "Active";
-    r.modified = now;
+    r.awaiting_payer = false;
+    if (link == m::kRecurringPayment && r.text(fields::recurring_payment::kStatus) == "Pending") {
+      r.fields[fields::recurring_payment::kStatus] = "Active";
+      r.modified = now;
+    }
     tx.put(r);
   }
 }

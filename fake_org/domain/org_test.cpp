@@ -12,6 +12,7 @@
 #include "domain/fields.h"
 #include "domain/payer_test_support.h"
 #include "domain/payment_intents.h"
+#include "fixture/fixture_loader.h"
 
 namespace fake_org {
 namespace {
@@ -129,6 +130,48 @@ TEST_CASE("a collection run committing right after a payment publishes after it"
         std::vector<std::string>{"paymentIntent.created", "installment.created",
                                  "paymentIntent.processed", "installment.status_change",
                                  "installment.created", "installment.status_change"});
+}
+
+TEST_CASE("a donation waiting for its hosted page stays out of the collection index until paid",
+          "[org][collections]") {
+  auto load = load_embedded_fixture("nonprofit.yaml");
+  INFO(load.error_text());
+  REQUIRE(load.ok());
+  TestOrg t(*load.config);
+  const std::string index =
+      std::string(index_name::kRecurringByNextDuePrefix) + "npe03__Recurring_Donation__c";
+  auto due = [&] {
+    return t.org->records().read(
+        [&](const RecordStore& s) { return s.up_to(index, "9999-12-31"); });
+  };
+  PaymentIntents intents(*t.org);
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Rivera"}}}}}}},
+      {"OneTime", {{"Amount", 5}}},
+      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
+  INFO((created.ok() ? "" : created.errors()[0].message));
+  REQUIRE(created.ok());
+  const std::string donation = created->records.recurring_id;
+  REQUIRE_FALSE(donation.empty());
+  // Active from the start, but its mandate waits for the payer: a run could
+  // not collect it, so it must not read it (an abandoned setup, for ever).
+  CHECK(t.get(donation)->text("npsp__Status__c") == "Active");
+  CHECK(due().empty());
+  CHECK(run_due_collections(*t.org).installments_created == 0);
+
+  PspOutcome paid;
+  paid.card_brand = "Visa";
+  paid.last_four = "4242";
+  paid.expiry_month = 12;
+  paid.expiry_year = 2030;
+  REQUIRE(complete_payment(*t.org, created->records.installment_id, paid).ok());
+  CHECK(due() == std::vector<std::string>{donation});
+  CHECK(run_due_collections(*t.org).installments_created == 1);
+  CHECK(t.get(donation)->text("npe03__Next_Payment_Date__c") == "2027-04-01");
 }
 
 }  // namespace

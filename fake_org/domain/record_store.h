@@ -35,6 +35,10 @@ struct Record {
   nlohmann::json fields = nlohmann::json::object();  // field API name -> value
   TimePoint created{};
   TimePoint modified{};
+  // Not a field (never shown or written by clients): the record waits on the
+  // payer (a recurring record whose mandate a hosted page must activate), so
+  // partial indexes of work to do can leave it out until then.
+  bool awaiting_payer = false;
 
   // A field's value as text ("" when absent or null).
   std::string text(std::string_view field) const;

@@ -233,6 +233,8 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
   rec.fields[fields::recurring::kMandate] = mandate.id;
   rec.fields[fields::recurring::kPaymentProfile] = profile.id;
+  // Out of the collection index until a hosted page activates the mandate.
+  rec.awaiting_payer = mandate.text(fields::mandate::kStatus) == "Pending";
 
   std::optional<Record> inst;
   if (first)

@@ -170,6 +170,8 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
     x.erase(r::kTarget);
   x[r::kMandate] = mandate.id;
   x[r::kPaymentProfile] = profile.id;
+  // Out of the collection index until a hosted page activates the new mandate.
+  updated.awaiting_payer = mandate.text(fields::mandate::kStatus) == "Pending";
   x[r::kPaymentIntentId] = op.payment_intent_id;
   x[r::kSourceConnector] = conn->name;
 
