@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "admin_records.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 #include "fault_injector.h"
@@ -12,17 +13,6 @@
 namespace fake_org::http {
 
 namespace {
-
-// A record as the platform's sObject REST resource shows it.
-nlohmann::json sobject_json(const Org& org, const Record& r) {
-  nlohmann::json j = {{"attributes", {{"type", r.object}, {"url", org.record_url(r)}}},
-                      {"Id", r.id}};
-  if (!r.guid.empty()) j["GUID"] = r.guid;
-  for (const auto& [k, v] : r.fields.items()) j[k] = v;
-  j["CreatedDate"] = format_iso8601(r.created);
-  j["LastModifiedDate"] = format_iso8601(r.modified);
-  return j;
-}
 
 ApiError admin_error(std::string field, std::string message) {
   return make_error(error_code::kMissingCoreParameter, std::move(field), std::move(message));
@@ -146,6 +136,16 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultIn
     });
     send_json(c.res, 200,
               {{"totalSize", total}, {"done", offset + list.size() >= total}, {"records", list}});
+  });
+
+  // A record made at runtime, as a seed would be (decisions 49): 201 with the
+  // record as GET /records/{Type}/{Id} shows it; 400 naming what is wrong.
+  router.add("POST", "/records/{Type}", [&org](Call& c) {
+    auto body = parse_json_body(c.req);
+    if (!body.ok()) return send_json(c.res, 400, errors_body(body.errors()));
+    auto created = create_admin_record(org, c.params["Type"], *body);
+    if (!created.ok()) return send_json(c.res, 400, errors_body(created.errors()));
+    send_json(c.res, 201, sobject_json(org, **created));
   });
 
   router.add("GET", "/records/{Type}/{Id}", [&org](Call& c) {

@@ -1,0 +1,51 @@
+#include "admin_records.h"
+
+#include "fixture/record_fields.h"
+
+namespace fake_org::http {
+
+nlohmann::json sobject_json(const Org& org, const Record& r) {
+  nlohmann::json j = {{"attributes", {{"type", r.object}, {"url", org.record_url(r)}}},
+                      {"Id", r.id}};
+  if (!r.guid.empty()) j["GUID"] = r.guid;
+  for (const auto& [k, v] : r.fields.items()) j[k] = v;
+  j["CreatedDate"] = format_iso8601(r.created);
+  j["LastModifiedDate"] = format_iso8601(r.modified);
+  return j;
+}
+
+Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
+                                      const nlohmann::json& fields) {
+  const OrgConfig& config = org.config();
+  const ObjectDef* def = config.object(type);
+  if (!def) {
+    std::string names;
+    for (const auto& [name, d] : config.objects) names += (names.empty() ? "" : ", ") + name;
+    return make_error(
+        error_code::kMissingCoreParameter, "Type",
+        "Object '" + std::string(type) + "' does not exist in this org; known objects: " + names);
+  }
+  // Inside the transaction, so a reference is checked against the records
+  // as they are when this one is stored.
+  return org.records().write<RecordPtr>([&](Transaction& tx) -> Result<RecordPtr> {
+    Record r;
+    std::vector<std::string> problems;
+    auto exists = [&tx](const std::string& id18) { return tx.get(id18) != nullptr; };
+    if (!fixture::record_fields_from_json(config, *def, fields, exists, r.fields, problems)) {
+      ApiErrors errors;
+      for (auto& p : problems)
+        errors.push_back(
+            make_error(error_code::kMissingCoreParameter, def->api_name, def->api_name + ": " + p));
+      return errors;
+    }
+    r.object = def->api_name;
+    r.id = org.ids().record_id(def->key_prefix);
+    if (object_has_guid(r.object)) r.guid = org.ids().guid();
+    r.created = r.modified = org.clock().now();
+    std::string id = r.id;
+    tx.put(std::move(r));
+    return tx.get(id);
+  });
+}
+
+}  // namespace fake_org::http
