@@ -35,10 +35,27 @@ int main(int argc, char** argv) {
   app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
   app.add_option("--port", options.port, "Port to listen on; 0 picks a free port")
       ->capture_default_str();
-  app.add_option(
-         "--threads", options.threads,
-         "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds one)")
-      ->capture_default_str();
+  // The simulated PSP's pages call this server back over HTTP (a real request,
+  // issue 5) from the worker serving the page, which waits for the answer: with
+  // one worker the callback could never be served, so one is not enough.
+  app.add_option("--threads", options.threads,
+                 "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds "
+                 "one); at least 2, because a PSP page's worker waits for the PSP's callback "
+                 "to this same server, which another worker must answer")
+      ->capture_default_str()
+      ->check([](const std::string& v) -> std::string {
+        int n = 0;
+        try {
+          n = std::stoi(v);
+        } catch (...) {
+          return "--threads must be a whole number";
+        }
+        if (n == 0 || n >= 2) return "";
+        return "--threads " + v +
+               " is too few: use 0 (sized for the machine) or at least 2; a PSP page's "
+               "worker waits for the PSP's callback to this server, which needs another "
+               "worker";
+      });
   app.add_option("--tls-cert", options.tls_cert_file,
                  "PEM certificate: serve HTTPS instead of HTTP")
       ->check(CLI::ExistingFile);

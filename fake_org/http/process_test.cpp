@@ -253,3 +253,19 @@ TEST_CASE("fake-org --log-level debug logs bodies with secrets redacted; info lo
   }
   CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
 }
+
+TEST_CASE("fake-org refuses --threads 1: a PSP page's callback needs a second worker",
+          "[process][threads]") {
+  for (const char* n : {"1", "-3"}) {
+    std::string cmd = kBinary + " --threads " + n + " --port 0 2>&1";
+    FILE* f = popen(cmd.c_str(), "r");
+    REQUIRE(f);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, f)) out += buf;
+    int status = pclose(f);
+    INFO(out);
+    CHECK(WEXITSTATUS(status) != 0);
+    CHECK(out.find("at least 2") != std::string::npos);
+  }
+}

@@ -186,8 +186,10 @@ void Server::configure() {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
   });
+  // At least 2 whatever the caller asked (main refuses 1 with a message): a
+  // PSP page's worker waits for the PSP's callback to this server (psp_routes).
   int threads = options_.threads > 0
-                    ? options_.threads
+                    ? std::max(2, options_.threads)
                     : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8);
   // httplib gives each connection a worker for as long as it is kept alive, so
   // a client pool wider than the worker pool waits for a whole connection to
