@@ -38,7 +38,7 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
   auto created = t.post("/PaymentIntent", card_payment("Journal"));
   REQUIRE(created.status == 200);
   std::string pi = created.json["Id"];
-  REQUIRE(t.get("/PaymentMethods?Currency=EUR").status == 200);
+  REQUIRE(t.get("/PaymentMethods?Currency=EUR&access_token=abc").status == 200);
   REQUIRE(t.get("/__admin/health", false).status == 200);
 
   json all = journal(t);
@@ -73,7 +73,7 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
 
   const json& get = all[2];
   CHECK(get["method"] == "GET");
-  CHECK(get["query"] == "Currency=EUR");
+  CHECK(get["query"] == "Currency=EUR&access_token=[redacted]");
   CHECK(get["payment_intent"].is_null());
   CHECK(get["body"].is_null());
 }
@@ -130,8 +130,12 @@ TEST_CASE("journal: unauthenticated and unknown requests are journaled with thei
 TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal; seq restarts",
           "[http][admin][journal]") {
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.get("/PaymentMethods").status == 200);
-  REQUIRE(journal(t).size() == 2);
+  t.token();
+  REQUIRE(t.send("DELETE", "/__admin/requests", "", false).status == 200);
+  // A POST with a query, a body and a payment intent in the first slot.
+  REQUIRE(t.post("/PaymentIntent?x=1", json{{"OneTime", {{"Amount", 1}}}}).status != 0);
+  REQUIRE(journal(t).size() == 1);
+  REQUIRE(journal(t)[0]["query"] == "x=1");
   auto cleared = t.send("DELETE", "/__admin/requests", "", false);
   CHECK(cleared.status == 200);
   CHECK(cleared.json == json::parse(R"({"requests":[]})"));
@@ -140,12 +144,21 @@ TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal; seq r
   json after = journal(t);
   REQUIRE(after.size() == 1);
   CHECK(after[0]["seq"] == 1);
+  // The entry reuses the first slot: nothing of the POST that held it before.
+  CHECK(after[0]["method"] == "GET");
+  CHECK(after[0]["query"] == "");
+  CHECK(after[0]["body"].is_null());
+  CHECK(after[0]["payment_intent"].is_null());
+  CHECK(after[0]["headers"].count("Content-Type") == 0);
+  CHECK(after[0]["headers"].count("Content-Length") == 0);
   REQUIRE(t.post("/__admin/reset", json::object(), false).status == 200);
   CHECK(journal(t).empty());
 }
 
 TEST_CASE("the journal keeps only the newest entries up to its capacity", "[admin][journal]") {
   http::RequestJournal j("/api", 3);
+  for (int i = 0; i < 2; ++i) j.record({});
+  j.clear();  // the ring keeps its slots and fills them again
   for (int i = 0; i < 5; ++i) {
     http::JournalEntry e;
     e.method = "GET";

@@ -62,11 +62,12 @@ bool RequestJournal::covers(std::string_view path) const {
   return path_under(path, api_base_) || path_under(path, "/services/oauth2");
 }
 
-void RequestJournal::record(JournalEntry entry) {
-  std::lock_guard lock(mu_);
-  entry.seq = next_seq_++;
-  entries_.push_back(std::move(entry));
-  if (entries_.size() > capacity_) entries_.pop_front();
+JournalEntry& RequestJournal::next_slot_locked() {
+  if (head_ == ring_.size()) ring_.emplace_back();  // still filling the ring up
+  JournalEntry& slot = ring_[head_];
+  head_ = head_ + 1 == capacity_ ? 0 : head_ + 1;
+  if (size_ < capacity_) ++size_;
+  return slot;
 }
 
 bool RequestJournal::path_matches(const std::string& path, const std::string& filter) const {
@@ -80,11 +81,12 @@ bool RequestJournal::path_matches(const std::string& path, const std::string& fi
 std::vector<JournalEntry> RequestJournal::list(const JournalFilter& f) const {
   std::vector<JournalEntry> out;
   std::lock_guard lock(mu_);
-  for (auto it = entries_.rbegin(); it != entries_.rend() && out.size() < f.limit; ++it) {
-    if (!f.method.empty() && it->method != f.method) continue;
-    if (!f.payment_intent.empty() && it->payment_intent != f.payment_intent) continue;
-    if (!path_matches(it->path, f.path)) continue;
-    out.push_back(*it);
+  for (size_t n = 0; n < size_ && out.size() < f.limit; ++n) {  // newest first
+    const JournalEntry& e = ring_[(head_ + capacity_ - 1 - n) % capacity_];
+    if (!f.method.empty() && e.method != f.method) continue;
+    if (!f.payment_intent.empty() && e.payment_intent != f.payment_intent) continue;
+    if (!path_matches(e.path, f.path)) continue;
+    out.push_back(e);
   }
   std::reverse(out.begin(), out.end());
   return out;
@@ -92,7 +94,8 @@ std::vector<JournalEntry> RequestJournal::list(const JournalFilter& f) const {
 
 void RequestJournal::clear() {
   std::lock_guard lock(mu_);
-  entries_.clear();
+  head_ = 0;
+  size_ = 0;
   next_seq_ = 1;
 }
 

@@ -112,46 +112,63 @@ bool is_admin_path(const std::string& path) {
   return path.rfind("/__admin", 0) == 0;
 }
 
-// One journal entry, built from what the request already holds; no parsing
-// here (bodies are redacted when an admin reads the journal).
-JournalEntry journal_entry(const httplib::Request& req, const httplib::Response& res,
-                           TimePoint org_now) {
+// The journal entry of a request, copied into a reused slot with assign()
+// (no allocation once the slot has held a request as long); no parsing here:
+// bodies are redacted when an admin reads the journal.
+void record_in_journal(RequestJournal& journal, const httplib::Request& req,
+                       const httplib::Response& res, Org& org) {
   auto& ctx = request_log_context();
   if (!ctx.routed) {
     // httplib answered before routing (a 413 for a too-long Content-Length):
     // the pre-routing handler never ran, so the context is a previous request's.
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
+    ctx.received_at = org.clock().now();
     ctx.payment_intent_id.clear();
     ctx.injected_fault = false;
   }
-  JournalEntry e;
-  e.method = req.method;
-  e.path = req.path;
-  if (size_t q = req.target.find('?'); q != std::string::npos) e.query = req.target.substr(q + 1);
-  e.status = res.status;
-  e.received_at = ctx.routed ? ctx.received_at : org_now;
-  e.received_wall = ctx.received_wall;
-  e.duration_ms =
+  double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
           .count();
-  e.payment_intent = ctx.payment_intent_id;
-  e.injected_fault = ctx.injected_fault;
-  e.headers.reserve(req.headers.size());
-  for (const auto& [name, value] : req.headers) {
-    // httplib files the connection's addresses among the headers; no client sent them.
-    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
-        name == "LOCAL_PORT")
-      continue;
-    // The scheme stays visible ("Bearer"); the credential never is.
-    if (strcasecmp(name.c_str(), "Authorization") == 0)
-      e.headers.emplace_back(name, value.substr(0, value.find(' ')) + " [redacted]");
+  size_t q = req.target.find('?');
+  journal.record_with([&](JournalEntry& e) {
+    e.method.assign(req.method);
+    e.path.assign(req.path);
+    if (q == std::string::npos)
+      e.query.clear();
     else
-      e.headers.emplace_back(name, value);
-  }
-  e.content_type = req.get_header_value("Content-Type");
-  e.body = req.body;
-  return e;
+      e.query.assign(req.target, q + 1);
+    e.status = res.status;
+    e.received_at = ctx.received_at;
+    e.received_wall = ctx.received_wall;
+    e.duration_ms = ms;
+    e.payment_intent.assign(ctx.payment_intent_id);
+    e.injected_fault = ctx.injected_fault;
+    size_t n = 0;
+    for (const auto& [name, value] : req.headers) {
+      // httplib files the connection's addresses among the headers; no client sent them.
+      if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+          name == "LOCAL_PORT")
+        continue;
+      if (n == e.headers.size()) e.headers.emplace_back();
+      auto& [to_name, to_value] = e.headers[n++];
+      to_name.assign(name);
+      if (strcasecmp(name.c_str(), "Authorization") == 0) {
+        // The scheme stays visible ("Bearer"); the credential never is.
+        to_value.assign(value, 0, value.find(' '));
+        to_value.append(" [redacted]");
+      } else {
+        to_value.assign(value);
+      }
+    }
+    e.headers.resize(n);                           // shrinking keeps the vector's room
+    auto type = req.headers.find("Content-Type");  // a copy, by get_header_value
+    if (type == req.headers.end())
+      e.content_type.clear();
+    else
+      e.content_type.assign(type->second);
+    e.body.assign(req.body);
+  });
 }
 
 }  // namespace
@@ -233,9 +250,7 @@ void Server::configure() {
   s.set_post_routing_handler(
       [journal = journal_, monitor, &org](const httplib::Request& req, httplib::Response& res) {
         if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
-        if (journal->covers(req.path))
-          journal->record(journal_entry(
-              req, res, request_log_context().routed ? TimePoint{} : org.clock().now()));
+        if (journal->covers(req.path)) record_in_journal(*journal, req, res, org);
         // An injected fault is the admin's answer, not the org's: no contract for it.
         if (monitor && !request_log_context().injected_fault)
           monitor->check_response(req.method, req.path, res.status, decoded_body(res));
