@@ -127,6 +127,17 @@ TEST_CASE("journal: unauthenticated and unknown requests are journaled with thei
   CHECK(all[2]["status"] == 404);
 }
 
+TEST_CASE("a body over the journal's limit is shown by its size only", "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  std::string big = "{\"Origin\": \"" + std::string(http::kJournalBodyLimit, 'x') + "\"}";
+  REQUIRE(t.post_raw("/PaymentIntent", big).status != 0);
+  json post = journal(t, "?method=POST&path=/PaymentIntent");
+  REQUIRE(post.size() == 1);
+  CHECK(post[0]["body"] == "(" + std::to_string(big.size()) +
+                               " bytes of application/json; the journal keeps bodies up to 65536 "
+                               "bytes)");
+}
+
 TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal; seq restarts",
           "[http][admin][journal]") {
   TestOrg t(fixture("default.yaml"));

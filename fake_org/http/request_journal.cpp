@@ -21,7 +21,11 @@ std::string format_wall(std::chrono::system_clock::time_point t) {
 // A JSON body redacted and parsed back, so filters and scenarios can match
 // its fields; other bodies as the debug log shows them.
 nlohmann::json body_json(const JournalEntry& e) {
-  if (e.body.empty()) return nullptr;
+  if (e.body_bytes == 0) return nullptr;
+  if (e.body.size() != e.body_bytes)
+    return "(" + std::to_string(e.body_bytes) + " bytes" +
+           (e.content_type.empty() ? std::string() : " of " + e.content_type) +
+           "; the journal keeps bodies up to " + std::to_string(kJournalBodyLimit) + " bytes)";
   std::string shown = redact_body(e.content_type, e.body);
   auto j = nlohmann::json::parse(shown, nullptr, false);
   if (!j.is_discarded() && (j.is_object() || j.is_array())) return j;

@@ -25,6 +25,9 @@ namespace fake_org::http {
 // Bounded so a long-running org stays small; a constant rather than a fixture
 // key because 1000 requests cover any one test, and DELETE clears between them.
 inline constexpr size_t kJournalCapacity = 1000;
+// Bodies up to this size are kept; a larger one only by its size, so 1000
+// entries stay within about 64 MB even with bodies near org.max_body_bytes.
+inline constexpr size_t kJournalBodyLimit = 64 * 1024;
 
 struct JournalEntry {
   uint64_t seq = 0;  // 1, 2, ... in the order the answers were sent; restarts on clear
@@ -39,7 +42,8 @@ struct JournalEntry {
   bool injected_fault = false;  // answered by POST /__admin/faults, not the operation
   std::vector<std::pair<std::string, std::string>> headers;  // Authorization already redacted
   std::string content_type;
-  std::string body;  // raw; redacted as the debug log does when shown
+  std::string body;       // raw (empty when over kJournalBodyLimit); redacted when shown
+  size_t body_bytes = 0;  // the request body's size
 };
 
 // The entry as GET /__admin/requests shows it: body and query redacted, the

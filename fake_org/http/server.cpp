@@ -167,7 +167,11 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
       e.content_type.clear();
     else
       e.content_type.assign(type->second);
-    e.body.assign(req.body);
+    e.body_bytes = req.body.size();
+    if (req.body.size() <= kJournalBodyLimit)
+      e.body.assign(req.body);
+    else
+      e.body.clear();
   });
 }
 
