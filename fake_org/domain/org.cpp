@@ -121,6 +121,12 @@ Status Org::seed() {
       }
       r.guid = !s.guid.empty() ? s.guid : (object_has_guid(r.object) ? ids_->guid() : "");
       r.fields = s.fields.is_object() ? s.fields : nlohmann::json::object();
+      // The fixture's record type (the loader checked it exists), else the
+      // object's default, as every record the org creates gets.
+      if (!s.record_type.empty())
+        r.fields[fields::kRecordTypeName] = s.record_type;
+      else if (const RecordTypeDef* rt = def->default_record_type())
+        r.fields[fields::kRecordTypeName] = rt->name;
       r.created = r.modified = now;
       tx.put(std::move(r));
     }

@@ -57,6 +57,22 @@ class RacingSink final : public EventSink {
   std::thread racing_;
 };
 
+TEST_CASE("seed records keep the fixture's record type, else get the object's default",
+          "[org][seed]") {
+  TestOrg t;
+  auto trust = t.org->find_record("0017Q00000GrnTrQAJ", "account");
+  REQUIRE(trust.ok());
+  CHECK((*trust)->text(fields::kRecordTypeName) == "Business_Account");
+  auto jane = t.org->find_record("0037Q00000JaneDQAR", "contact");
+  REQUIRE(jane.ok());
+  const ObjectDef* contact = t.org->config().object("Contact");
+  REQUIRE(contact);
+  if (const RecordTypeDef* rt = contact->default_record_type())
+    CHECK((*jane)->text(fields::kRecordTypeName) == rt->name);
+  else
+    CHECK_FALSE((*jane)->has(fields::kRecordTypeName));
+}
+
 TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's state",
           "[org][find_record]") {
   TestOrg t;

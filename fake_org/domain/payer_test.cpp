@@ -264,7 +264,8 @@ TEST_CASE("an existing account's record type must agree with the one sent", "[pa
       t.resolve(json{{"Account", {{"Id", kGreenfield}, {"RecordTypeName", "PersonAccount"}}}}));
   CHECK(person.code == "200");
   CHECK(person.message ==
-        "Payer.Account.RecordTypeName: Account 0017Q00000GrnTrQAJ is a business account, not of "
+        "Payer.Account.RecordTypeName: Account 0017Q00000GrnTrQAJ is of record type "
+        "Business_Account, not of "
         "record type PersonAccount");
 
   // The seed stored no record type: the one sent fills it.
