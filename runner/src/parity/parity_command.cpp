@@ -75,7 +75,14 @@ int parity_command(const ParityCommandOptions& o, std::ostream& out, std::ostrea
       return 2;
     }
   }
-  return r.unallowed() > 0 ? 1 : 0;
+  if (r.unallowed() > 0) return 1;
+  // Agreement over nothing is not agreement: as `run` does when every
+  // scenario was skipped, a script must not read it as a pass.
+  if (r.compared == 0) {
+    err << "WARNING: parity compared no scenario (every one was skipped on one side); exit 3\n";
+    return 3;
+  }
+  return 0;
 }
 
 }  // namespace runner::parity

@@ -1,5 +1,6 @@
 // The parity subcommand as a user runs it: the table, the JSON report, exit
-// codes 0 (agree, or only allowed differences), 1 (differ) and 2 (usage), and
+// codes 0 (agree, or only allowed differences), 1 (differ), 2 (usage) and 3
+// (nothing compared), and
 // the example of docs/record-replay.md.
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,18 @@ TEST_CASE("parity command: two identical targets agree and exit 0", "[parity]") 
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("parity: A = embedded, B = embedded\n"));
   CHECK_THAT(r.out, Catch::EndsWith("0 difference(s): the targets agree\n"));
+}
+
+TEST_CASE("parity command: nothing compared is exit 3, not agreement", "[parity]") {
+  // Every scenario of the folder needs the nonprofit fixture; B forces another.
+  ParityCommandOptions o;
+  o.targets = {"embedded", "embedded:default.yaml"};
+  o.paths = {kRoot + "/scenarios/info/nonprofit_connector.yaml"};
+  Ran r = run(o);
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.out, Catch::EndsWith("nothing was compared\n"));
+  CHECK_THAT(r.err, Catch::Contains("parity compared no scenario"));
 }
 
 TEST_CASE("parity command: the documented fixture comparison differs (1), allowed it passes (0)",
