@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
       "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"
       "/services/apexrest/cpm/v2, with OAuth 2.0 at /services/oauth2 and an admin API at "
       "/__admin."};
+  app.set_version_flag("--version", std::string("fake-org ") + FAKE_ORG_VERSION);
   std::string fixture_path;
   std::string log_level = "info";
   fake_org::http::ServerOptions options;

@@ -84,6 +84,17 @@ const char* kUnknownMethodBody = R"({"SuccessURL":"https://shop.example/thanks",
 
 }  // namespace
 
+TEST_CASE("fake-org --version prints the project version and exits 0", "[process]") {
+  FILE* f = popen((kBinary + " --version 2>&1").c_str(), "r");
+  REQUIRE(f);
+  char buf[256] = {0};
+  std::string out = std::fgets(buf, sizeof buf, f) ? buf : "";
+  int status = pclose(f);
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(out.rfind("fake-org ", 0) == 0);
+  CHECK(out.find_first_of("0123456789") == std::string("fake-org ").size());
+}
+
 TEST_CASE("fake-org prints its address when ready and stops cleanly on SIGTERM", "[process]") {
   Process p({kBinary, "--port", "0", "--log-level", "quiet"});
   REQUIRE(p.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
