@@ -56,6 +56,21 @@ struct Process {
 
 const std::string kBinary = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
 
+// A command run to its end through the shell: its exit status and output.
+struct Ran {
+  int status = -1;  // as waitpid gives it
+  std::string out;
+};
+Ran run_to_end(const std::string& command) {
+  Ran r;
+  FILE* f = popen(command.c_str(), "r");
+  REQUIRE(f);
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, f)) r.out += buf;
+  r.status = pclose(f);
+  return r;
+}
+
 std::string read_file(const std::string& path) {
   std::string out;
   if (FILE* f = std::fopen(path.c_str(), "r")) {
@@ -85,14 +100,10 @@ const char* kUnknownMethodBody = R"({"SuccessURL":"https://shop.example/thanks",
 }  // namespace
 
 TEST_CASE("fake-org --version prints the project version and exits 0", "[process]") {
-  FILE* f = popen((kBinary + " --version 2>&1").c_str(), "r");
-  REQUIRE(f);
-  char buf[256] = {0};
-  std::string out = std::fgets(buf, sizeof buf, f) ? buf : "";
-  int status = pclose(f);
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(out.rfind("fake-org ", 0) == 0);
-  CHECK(out.find_first_of("0123456789") == std::string("fake-org ").size());
+  Ran r = run_to_end(kBinary + " --version 2>&1");
+  CHECK(WEXITSTATUS(r.status) == 0);
+  CHECK(r.out.rfind("fake-org ", 0) == 0);
+  CHECK(r.out.find_first_of("0123456789") == std::string("fake-org ").size());
 }
 
 TEST_CASE("fake-org prints its address when ready and stops cleanly on SIGTERM", "[process]") {
@@ -115,12 +126,7 @@ TEST_CASE("a second fake-org on a port in use refuses to start instead of sharin
   // `timeout`: a second org that did bind (SO_REUSEPORT) would serve forever.
   std::string cmd = "timeout 10 " + kBinary + " --log-level quiet --port " +
                     std::to_string(first.port()) + " 2>&1 </dev/null";
-  FILE* f = popen(cmd.c_str(), "r");
-  REQUIRE(f);
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, f)) out += buf;
-  int status = pclose(f);
+  auto [status, out] = run_to_end(cmd);
   INFO(out);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) != 0);
@@ -136,11 +142,7 @@ TEST_CASE("fake-org refuses an invalid fixture with its position", "[process]") 
   REQUIRE(write(fd, yaml.data(), yaml.size()) == static_cast<ssize_t>(yaml.size()));
   close(fd);
   std::string cmd = kBinary + " --fixture " + path + " --port 0 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, f)) out += buf;
-  int status = pclose(f);
+  auto [status, out] = run_to_end(cmd);
   std::remove(path);
   CHECK(WEXITSTATUS(status) == 2);
   CHECK(out.find(std::string(path) + ":3:3:") != std::string::npos);
@@ -269,12 +271,7 @@ TEST_CASE("fake-org refuses --threads 1: a PSP page's callback needs a second wo
           "[process][threads]") {
   for (const char* n : {"1", "-3"}) {
     std::string cmd = kBinary + " --threads " + n + " --port 0 2>&1";
-    FILE* f = popen(cmd.c_str(), "r");
-    REQUIRE(f);
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, f)) out += buf;
-    int status = pclose(f);
+    auto [status, out] = run_to_end(cmd);
     INFO(out);
     CHECK(WEXITSTATUS(status) != 0);
     CHECK(out.find("at least 2") != std::string::npos);
