@@ -133,6 +133,13 @@ class RecordStore final : public RecordReader {
     }
     return r;
   }
+  // For tests, from a thread other than the writer's: true while a write()
+  // holds the lock (a reader would have to wait).
+  bool is_write_locked() const {
+    if (!mu_.try_lock_shared()) return true;
+    mu_.unlock_shared();
+    return false;
+  }
   template <typename F>
   auto read(F&& fn) const {
     std::shared_lock lock(mu_);

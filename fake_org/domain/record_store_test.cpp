@@ -177,6 +177,7 @@ TEST_CASE("write's committed step runs after a commit only, seeing the committed
   RecordStore store(specs());
   int runs = 0;
   RecordPtr seen;
+  bool locked_in_step = false;
   auto ok = store.write<Ok>(
       [&](Transaction& tx) -> Status {
         tx.put(contact(kId1, "ada@example.org"));
@@ -185,9 +186,15 @@ TEST_CASE("write's committed step runs after a commit only, seeing the committed
       [&] {
         ++runs;
         seen = store.get(kId1);  // the lock is held: the unlocked accessor is safe
+        // Another thread asks whether a reader would have to wait: it must,
+        // since the step runs before the lock is released.
+        std::thread probe([&] { locked_in_step = store.is_write_locked(); });
+        probe.join();
       });
   REQUIRE(ok.ok());
   CHECK(runs == 1);
+  CHECK(locked_in_step);
+  CHECK_FALSE(store.is_write_locked());
   REQUIRE(seen);
   CHECK(seen->text("Email") == "ada@example.org");
   auto failed = store.write<Ok>(
