@@ -78,6 +78,35 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
   CHECK(get["body"].is_null());
 }
 
+TEST_CASE("journal headers: credentials without a scheme and secret-named headers are redacted",
+          "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  const std::string token = t.token();
+  httplib::Headers headers{
+      {"Authorization", token},           {"Proxy-Authorization", "Basic dXNlcjpwYXNz"},
+      {"Cookie", "sid=cookie-secret"},    {"X-Api-Key", "api-key-secret"},
+      {"X-Session-Id", "session-secret"}, {"X-Auth-Token", "auth-secret"},
+      {"X-Request-Id", "req-42"}};
+  REQUIRE(t.client().Get((t.org().config().base_path() + "/PaymentMethods").c_str(), headers));
+  json all = journal(t, "?path=/PaymentMethods");
+  REQUIRE(all.size() == 1);
+  const json& h = all[0]["headers"];
+  INFO(h.dump(1));
+  CHECK(h["Authorization"] == "[redacted]");
+  CHECK(h["Proxy-Authorization"] == "Basic [redacted]");
+  CHECK(h["Cookie"] == "[redacted]");
+  CHECK(h["X-Api-Key"] == "[redacted]");
+  CHECK(h["X-Session-Id"] == "[redacted]");
+  CHECK(h["X-Auth-Token"] == "[redacted]");
+  // Ordinary headers stay visible.
+  CHECK(h["X-Request-Id"] == "req-42");
+  CHECK(h["Host"].is_string());
+  for (const char* secret :
+       {"dXNlcjpwYXNz", "cookie-secret", "api-key-secret", "session-secret", "auth-secret"})
+    CHECK(all.dump().find(secret) == std::string::npos);
+  CHECK(all.dump().find(token) == std::string::npos);
+}
+
 TEST_CASE(
     "journal filters: method, path (whole or relative, segment prefix), payment_intent, limit",
     "[http][admin][journal]") {

@@ -54,7 +54,41 @@ std::string redact_form(std::string_view body) {
   return out;
 }
 
+// Header names lower case without '-' and '_': "xapikey", "proxyauthorization".
+std::string header_key(std::string_view name) {
+  std::string key;
+  for (char c : name)
+    if (c != '_' && c != '-') key += ascii_lower(c);
+  return key;
+}
+
+// Header names are few and short: a substring test over a handful of parts.
+bool is_secret_header(const std::string& key) {
+  static constexpr std::array<std::string_view, 7> kParts = {
+      "token", "secret", "key", "password", "auth", "session", "cookie"};
+  return std::any_of(kParts.begin(), kParts.end(),
+                     [&key](std::string_view part) { return key.find(part) != std::string::npos; });
+}
+
 }  // namespace
+
+void redact_header(std::string_view name, const std::string& value, std::string& out) {
+  const std::string key = header_key(name);
+  if (!is_secret_header(key)) {
+    out.assign(value);
+    return;
+  }
+  size_t space = value.find(' ');
+  if ((key == "authorization" || key == "proxyauthorization") && space != std::string::npos &&
+      space > 0) {
+    // The scheme stays visible ("Bearer"); the credential never is.
+    out.assign(value, 0, space);
+    out.append(" ");
+    out.append(kRedacted);
+  } else {
+    out.assign(kRedacted);  // no scheme: the whole value may be the credential
+  }
+}
 
 std::string redact_body(std::string_view content_type, const std::string& body) {
   if (body.empty()) return "(empty)";

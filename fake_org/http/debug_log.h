@@ -12,4 +12,12 @@ namespace fake_org::http {
 // redacted; other bodies only by size and type, since they may hold anything.
 std::string redact_body(std::string_view content_type, const std::string& body);
 
+// A request header's value as the journal shows it, assigned to `out` (whose
+// room is reused). Authorization and Proxy-Authorization keep their scheme
+// ("Bearer [redacted]"), a credential without one is only "[redacted]"; any
+// other header whose name, lower case without '-' and '_', contains token,
+// secret, key, password, auth, session or cookie (Cookie, X-Api-Key,
+// X-Session-Id) is "[redacted]"; the rest are kept as sent.
+void redact_header(std::string_view name, const std::string& value, std::string& out);
+
 }  // namespace fake_org::http

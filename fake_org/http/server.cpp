@@ -153,13 +153,7 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
       if (n == e.headers.size()) e.headers.emplace_back();
       auto& [to_name, to_value] = e.headers[n++];
       to_name.assign(name);
-      if (strcasecmp(name.c_str(), "Authorization") == 0) {
-        // The scheme stays visible ("Bearer"); the credential never is.
-        to_value.assign(value, 0, value.find(' '));
-        to_value.append(" [redacted]");
-      } else {
-        to_value.assign(value);
-      }
+      redact_header(name, value, to_value);
     }
     e.headers.resize(n);                           // shrinking keeps the vector's room
     auto type = req.headers.find("Content-Type");  // a copy, by get_header_value
