@@ -107,6 +107,22 @@ TEST_CASE("journal headers: credentials without a scheme and secret-named header
   CHECK(all.dump().find(token) == std::string::npos);
 }
 
+TEST_CASE("journal: JSON sent with a form content type (curl -d) is redacted as JSON",
+          "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  json body = card_payment("Form");
+  body["PaymentMethod"]["Parameters"]["CardNumber"] = "4111111111111111";
+  httplib::Headers headers{{"Authorization", "Bearer " + t.token()}};
+  REQUIRE(t.client().Post((t.org().config().base_path() + "/PaymentIntent").c_str(), headers,
+                          body.dump(), "application/x-www-form-urlencoded"));
+  json all = journal(t, "?method=POST&path=/PaymentIntent");
+  REQUIRE(all.size() == 1);
+  INFO(all.dump(1));
+  CHECK(all[0]["body"]["PaymentMethod"]["Parameters"]["CardNumber"] == "[redacted]");
+  CHECK(all[0]["body"]["Payer"]["Contact"]["CrmFields"]["LastName"] == "Form");
+  CHECK(all.dump().find("4111111111111111") == std::string::npos);
+}
+
 TEST_CASE(
     "journal filters: method, path (whole or relative, segment prefix), payment_intent, limit",
     "[http][admin][journal]") {

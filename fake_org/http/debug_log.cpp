@@ -92,13 +92,15 @@ void redact_header(std::string_view name, const std::string& value, std::string&
 
 std::string redact_body(std::string_view content_type, const std::string& body) {
   if (body.empty()) return "(empty)";
-  const std::string type = ascii_lower(content_type);
-  if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
+  // JSON first whatever the type: `curl -d` labels JSON as a form, the API
+  // accepts it, and a form redaction would miss every field in it.
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   if (!j.is_discarded()) {
     redact_json(j);
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
+  const std::string type = ascii_lower(content_type);
+  if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
   return "(" + std::to_string(body.size()) + " bytes" +
          (content_type.empty() ? std::string() : " of " + std::string(content_type)) + ")";
 }

@@ -26,6 +26,15 @@ TEST_CASE("debug bodies: secrets in JSON are redacted at any depth", "[log]") {
         R"({"Errors":[{"error_code":"010","error_message":"x"}]})");
 }
 
+TEST_CASE("debug bodies: JSON labelled as a form (curl -d) is redacted as JSON", "[log]") {
+  CHECK(redact_body("application/x-www-form-urlencoded",
+                    R"({"CardNumber":"4111111111111111","Name":"Ada"})") ==
+        R"({"CardNumber":"[redacted]","Name":"Ada"})");
+  CHECK(redact_body("", R"({"client_secret":"s3"})") == R"({"client_secret":"[redacted]"})");
+  CHECK(redact_body("application/x-www-form-urlencoded", "a=1&password=p") ==
+        "a=1&password=[redacted]");
+}
+
 TEST_CASE("debug bodies: other bodies only by size and type", "[log]") {
   CHECK(redact_body("text/html; charset=utf-8", "<p>card 4242</p>") ==
         "(16 bytes of text/html; charset=utf-8)");
