@@ -335,6 +335,7 @@ CollectionRunSummary run_due_collections(Org& org) {
       [&] {
         if (!events.empty()) org.events().publish(std::move(events));
       });
+  org.events().flush();  // the lock is released: the slow part of publishing
   return result.ok() ? *result : CollectionRunSummary{};
 }
 

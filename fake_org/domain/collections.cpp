@@ -297,6 +297,7 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
         });
         org.events().publish(std::move(events));
       });
+  org.events().flush();  // the lock is released: the slow part of publishing
   if (!written.ok()) return written.errors();
   return CollectionResult{after, session.installment_id, *written,
                           append_payment_intent(session.success_url, session.payment_intent_id)};

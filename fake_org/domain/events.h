@@ -28,8 +28,13 @@ class EventSink {
  public:
   virtual ~EventSink() = default;
   // Called after the change that produced the events has committed, in order,
-  // still under the record store's write lock (org.h): take only leaf locks.
+  // still under the record store's write lock (org.h): only queue them (take
+  // only leaf locks, no files, no console), which fixes their order.
   virtual void publish(std::vector<DomainEvent> events) = 0;
+  // Called by the same request once the store's lock is released: the slow
+  // part of publishing (checking, capturing, logging) goes here. Any flush
+  // may handle what any publish queued; the order was fixed by publish.
+  virtual void flush() {}
 };
 
 // Keeps what was published; for tests and as the default before webhooks are wired.

@@ -10,13 +10,16 @@
 // Lock order: RecordStore's lock may be held while taking PspSessionStore's
 // (a collection completes its session inside the transaction) and while
 // events are published (RecordStore::write's `committed` step: the event
-// sink, the contract monitor's list and the webhook engine's queue). Those
-// are leaves: none calls back into the org or waits while holding its lock,
-// so publishing under the store's write lock cannot deadlock, and one
-// intent's events queue in the order their transactions committed (a
-// collection run committing right after a payment cannot put its
-// installment.created ahead of the payer's status_change). Idempotency
-// claims wrap a request from outside the store lock.
+// sink's queue of bodies to check and the webhook engine's queue). Those
+// are leaves: none calls back into the org, waits, or touches a file or the
+// console while holding its lock, so publishing under the store's write lock
+// cannot deadlock, and one intent's events queue in the order their
+// transactions committed (a collection run committing right after a payment
+// cannot put its installment.created ahead of the payer's status_change).
+// The contract monitor (schema checks, capture files, stderr) runs only in
+// EventSink::flush, after the request released the store's lock; it is not
+// taken under it. Idempotency claims wrap a request from outside the store
+// lock.
 #include <functional>
 #include <memory>
 #include <string>

@@ -57,6 +57,59 @@ class RacingSink final : public EventSink {
   std::thread racing_;
 };
 
+// Records, for each publish and flush, whether the store's write lock was
+// held, asked from another thread (the caller may hold it exclusively).
+class LockProbeSink final : public EventSink {
+ public:
+  explicit LockProbeSink(const RecordStore& store) : store_(store) {}
+  void publish(std::vector<DomainEvent> events) override {
+    if (!events.empty()) calls_.push_back(probe() ? "publish:locked" : "publish:unlocked");
+  }
+  void flush() override {
+    // Only the flushes that follow a publish matter (each request flushes).
+    if (!calls_.empty() && calls_.back().rfind("publish", 0) == 0)
+      calls_.push_back(probe() ? "flush:locked" : "flush:unlocked");
+  }
+  std::vector<std::string> calls_;
+
+ private:
+  bool probe() const {
+    bool locked = false;
+    std::thread t([&] { locked = store_.is_write_locked(); });
+    t.join();
+    return locked;
+  }
+  const RecordStore& store_;
+};
+
+TEST_CASE("events are published under the store's lock and flushed after it is released",
+          "[org][events]") {
+  TestOrg t;
+  auto sink = std::make_shared<LockProbeSink>(t.org->records());
+  t.org->set_event_sink(sink);
+  PaymentIntents intents(*t.org);
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"WebhookURL", "https://hooks.example/cpm"},
+      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Turing"}}}}}}},
+      {"OneTime", {{"Amount", 5}}},
+      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
+  REQUIRE(created.ok());
+  PspOutcome paid;
+  paid.card_brand = "Visa";
+  paid.last_four = "4242";
+  paid.expiry_month = 12;
+  paid.expiry_year = 2030;
+  REQUIRE(complete_payment(*t.org, created->records.installment_id, paid).ok());
+  REQUIRE(run_due_collections(*t.org).installments_created == 1);
+  // The create, the payment and the run each publish, then flush unlocked.
+  const std::vector<std::string> one = {"publish:locked", "flush:unlocked"};
+  CHECK(sink->calls_ == std::vector<std::string>{one[0], one[1], one[0], one[1], one[0], one[1]});
+}
+
 TEST_CASE("seed records keep the fixture's record type, else get the object's default",
           "[org][seed]") {
   TestOrg t;

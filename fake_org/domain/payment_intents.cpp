@@ -280,6 +280,7 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
         return r;
       },
       announce);
+  org_.events().flush();  // the lock is released: the slow part of publishing
   if (!result.ok()) return result;
   result->payment_intent_id = pi_id;
   return result;

@@ -120,7 +120,8 @@ class RecordStore final : public RecordReader {
   // After a commit, `committed` (when given) runs still holding the lock:
   // what it announces (events, sessions) is then ordered as the transactions
   // are, so a later transaction's announcements cannot overtake this one's.
-  // It must only take leaf locks (see org.h) and must not fail.
+  // It must only take leaf locks (see org.h), touch no file or console, and
+  // must not fail; slower follow-up work runs after write() returns.
   template <typename T>
   Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
                   const std::function<void()>& committed = nullptr) {

@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "events/webhook_event_sink.h"
+#include "events/webhook_test_support.h"
+
 using fake_org::ContractMonitor;
 
 namespace {
@@ -55,4 +58,27 @@ TEST_CASE("the monitor counts a status the contract has no schema for", "[contra
                    R"([{"message":"HTTP Method 'GET' not allowed. Allowed are POST",)"
                    R"("errorCode":"METHOD_NOT_ALLOWED"}])");
   CHECK(m.violations() == 2);
+}
+
+TEST_CASE("the webhook sink checks bodies on flush, after the store's lock, not on publish",
+          "[contracts][monitor][webhooks]") {
+  using namespace fake_org;
+  auto sender = testing::fake_sender(testing::always(204));
+  // No permitted site: the events are logged blocked and never sent.
+  WebhookEngine engine(testing::fast_settings(), {},
+                       std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z")),
+                       std::move(sender.owned), std::make_shared<SeededRandom>(3), 1);
+  WebhookEventSink sink(WebhookSettings{}, engine);
+  auto monitor = std::make_shared<ContractMonitor>(false);
+  sink.set_monitor(monitor);
+  // A body the contract rejects: data lacks every required field.
+  DomainEvent bad{"paymentIntent.processed", "pi_1", "https://hooks.example/cpm", {{"x", 1}}};
+  sink.publish({bad, bad});
+  // publish runs under the store's write lock: it only queued (the order is fixed).
+  CHECK(engine.log("pi_1").size() == 2);
+  CHECK(monitor->violations() == 0);
+  sink.flush();
+  CHECK(monitor->violations() == 2);
+  sink.flush();  // each body is checked once
+  CHECK(monitor->violations() == 2);
 }

@@ -2,6 +2,9 @@
 // Turns the domain's committed events into webhook deliveries (spec 6): the
 // body {"type", "data"}, the fixture's choice of installment event names and
 // of paymentIntent.created, and nothing for intents without a WebhookURL.
+#include <deque>
+#include <mutex>
+
 #include "domain/events.h"
 #include "domain/org_config.h"
 #include "events/contract_monitor.h"
@@ -9,12 +12,20 @@
 
 namespace fake_org {
 
-// Stateless apart from the engine it feeds, which has its own lock.
+// publish() runs under the record store's write lock, so it only queues: the
+// engine's enqueue fixes the delivery order, and the bodies wait in unchecked_
+// for flush(), which checks them against the contracts (schema validation,
+// capture files, stderr) after the request released the store's lock.
+//
+// Locking rule: mu_ guards unchecked_ only and is a leaf (nothing else is
+// taken or called while it is held); the checks run without it. The engine
+// has its own lock.
 class WebhookEventSink final : public EventSink {
  public:
   WebhookEventSink(const WebhookSettings& settings, WebhookEngine& engine)
       : settings_(settings), engine_(engine) {}
   void publish(std::vector<DomainEvent> events) override;
+  void flush() override;
   // Set while wiring, before any request: bodies are checked against the contracts.
   void set_monitor(std::shared_ptr<ContractMonitor> monitor) { monitor_ = std::move(monitor); }
 
@@ -22,6 +33,8 @@ class WebhookEventSink final : public EventSink {
   std::shared_ptr<ContractMonitor> monitor_;
   const WebhookSettings settings_;
   WebhookEngine& engine_;
+  std::mutex mu_;
+  std::deque<nlohmann::json> unchecked_;  // published bodies not yet checked, oldest first
 };
 
 }  // namespace fake_org
