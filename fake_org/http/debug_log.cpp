@@ -14,15 +14,70 @@ namespace {
 
 constexpr const char* kRedacted = "[redacted]";
 
-// Names compared lower case, without '_' or '-' ("client_secret", "clientSecret").
-bool is_secret(std::string_view name) {
-  static constexpr std::array<std::string_view, 12> kSecrets = {
-      "accesstoken", "refreshtoken", "clientsecret", "code", "token",     "password",
-      "signature",   "cardnumber",   "cvc",          "cvv",  "assertion", "secret"};
+// A name lower case, without '_' or '-' and a custom field's "__c":
+// "Card_Number__c" -> "cardnumber", "clientSecret" -> "clientsecret".
+std::string normalised(std::string_view name) {
+  if (name.size() > 3 && ascii_lower(std::string(name.substr(name.size() - 3))) == "__c")
+    name.remove_suffix(3);
   std::string key;
-  for (char c : ascii_lower(name))
-    if (c != '_' && c != '-') key += c;
-  return std::find(kSecrets.begin(), kSecrets.end(), key) != kSecrets.end();
+  for (char c : name)
+    if (c != '_' && c != '-') key += ascii_lower(c);
+  return key;
+}
+
+// A name is secret when its normalised form contains one of these parts
+// ("id_token", "api_key", "AccountNumber", "client_assertion"), or is exactly
+// "code" (OAuth's authorization code: "PostalCode" and "error_code" stay).
+bool is_secret(std::string_view name) {
+  static constexpr std::array<std::string_view, 11> kParts = {
+      "token", "secret", "password",  "cardnumber", "accountnumber", "iban",
+      "cvc",   "cvv",    "signature", "apikey",     "assertion"};
+  const std::string key = normalised(name);
+  if (key == "code") return true;
+  return std::any_of(kParts.begin(), kParts.end(),
+                     [&key](std::string_view part) { return key.find(part) != std::string::npos; });
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool luhn_valid(std::string_view digits) {
+  int sum = 0;
+  bool twice = false;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    int d = *it - '0';
+    if (twice) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+    twice = !twice;
+  }
+  return sum % 10 == 0;
+}
+
+// Each run of 13-19 digits passing the Luhn check becomes "[redacted]", so a
+// card number in a field of any name ("Note": "paid with 4111...") is not
+// shown. One pass over the string; strings with fewer digits are left alone.
+void mask_card_numbers(std::string& s) {
+  if (std::count_if(s.begin(), s.end(), is_digit) < 13) return;
+  std::string out;
+  bool changed = false;
+  for (size_t i = 0; i < s.size();) {
+    if (!is_digit(s[i])) {
+      out += s[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && is_digit(s[j])) ++j;
+    std::string_view run(s.data() + i, j - i);
+    if (run.size() >= 13 && run.size() <= 19 && luhn_valid(run)) {
+      out += kRedacted;
+      changed = true;
+    } else {
+      out.append(run);
+    }
+    i = j;
+  }
+  if (changed) s = std::move(out);
 }
 
 void redact_json(nlohmann::json& j) {
@@ -35,6 +90,8 @@ void redact_json(nlohmann::json& j) {
     }
   } else if (j.is_array()) {
     for (auto& v : j) redact_json(v);
+  } else if (j.is_string()) {
+    mask_card_numbers(j.get_ref<std::string&>());
   }
 }
 

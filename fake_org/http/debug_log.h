@@ -8,8 +8,12 @@
 
 namespace fake_org::http {
 
-// JSON (any depth) and form bodies are shown with the values of secret names
-// redacted; other bodies only by size and type, since they may hold anything.
+// JSON (any depth, tried first whatever the content type) and form bodies are
+// shown with the values of secret names redacted: names that, lower case
+// without '_', '-' and a trailing "__c", contain token, secret, password,
+// cardnumber, accountnumber, iban, cvc, cvv, signature, apikey or assertion,
+// or are exactly "code". Luhn-valid runs of 13-19 digits in any JSON string
+// are masked too. Other bodies only by size and type: they may hold anything.
 std::string redact_body(std::string_view content_type, const std::string& body);
 
 // A request header's value as the journal shows it, assigned to `out` (whose

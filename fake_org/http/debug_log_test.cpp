@@ -26,6 +26,49 @@ TEST_CASE("debug bodies: secrets in JSON are redacted at any depth", "[log]") {
         R"({"Errors":[{"error_code":"010","error_message":"x"}]})");
 }
 
+TEST_CASE("debug bodies: secret names match normalised, by part; ordinary fields stay", "[log]") {
+  using nlohmann::json;
+  json in = {{"Card_Number__c", "x"},
+             {"AccountNumber", "x"},
+             {"id_token", "x"},
+             {"api_key", "x"},
+             {"X-Api-Key", "x"},
+             {"Iban", "x"},
+             {"cvv2", "x"},
+             {"client_assertion", "x"},
+             {"Webhook-Signature", "x"},
+             {"refreshToken", "x"},
+             {"code", "x"},
+             {"Password__c", "x"},
+             {"LastName", "Lovelace"},
+             {"Email", "ada@example.com"},
+             {"PostalCode", "75001"},
+             {"Amount", 25},
+             {"error_code", "010"},
+             {"IdempotencyKey", "k1"},
+             {"Currency", "EUR"}};
+  json out = json::parse(redact_body("application/json", in.dump()));
+  for (const char* secret :
+       {"Card_Number__c", "AccountNumber", "id_token", "api_key", "X-Api-Key", "Iban", "cvv2",
+        "client_assertion", "Webhook-Signature", "refreshToken", "code", "Password__c"})
+    CHECK(out[secret] == "[redacted]");
+  for (const char* kept :
+       {"LastName", "Email", "PostalCode", "Amount", "error_code", "IdempotencyKey", "Currency"})
+    CHECK(out[kept] == in[kept]);
+  CHECK(redact_body("application/x-www-form-urlencoded", "Card_Number__c=1&PostalCode=75001") ==
+        "Card_Number__c=[redacted]&PostalCode=75001");
+}
+
+TEST_CASE("debug bodies: Luhn-valid 13-19 digit runs in any string are masked", "[log]") {
+  CHECK(
+      redact_body("application/json",
+                  R"({"Note":"paid with 4111111111111111 today","Ref":"4111111111111112",)"
+                  R"("Short":"411111111111","Phone":"+33 1 23 45 67 89","Amex":"378282246310005",)"
+                  R"("Nested":["x6011111111111117y"]})") ==
+      R"({"Amex":"[redacted]","Nested":["x[redacted]y"],"Note":"paid with [redacted] today",)"
+      R"("Phone":"+33 1 23 45 67 89","Ref":"4111111111111112","Short":"411111111111"})");
+}
+
 TEST_CASE("debug bodies: JSON labelled as a form (curl -d) is redacted as JSON", "[log]") {
   CHECK(redact_body("application/x-www-form-urlencoded",
                     R"({"CardNumber":"4111111111111111","Name":"Ada"})") ==
