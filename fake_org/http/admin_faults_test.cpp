@@ -115,6 +115,11 @@ TEST_CASE("faults: bad requests are refused with the reason; DELETE and reset cl
         "without writing a status line (decisions 48)");
   CHECK(message({{"path", "/PaymentIntent"}, {"status", 99}}) ==
         "'status' must be an HTTP status from 200 to 599; got 99");
+  for (int status : {204, 205, 304})
+    CHECK(message({{"path", "/PaymentIntent"}, {"status", status}}) ==
+          "'status' " + std::to_string(status) +
+              " is refused: a 204, 205 or 304 answer has no body, and a fault always sends one; "
+              "use 200 to 599 otherwise");
   CHECK(message({{"path", "/PaymentIntent"}, {"times", 0}}) ==
         "'times' must be a whole number from 1 (the default) to 1000000; got 0");
   CHECK(message({{"path", "/PaymentIntent"}, {"method", "post"}}) ==

@@ -69,6 +69,12 @@ Result<Fault> fault_from_json(const nlohmann::json& j, std::string_view api_base
       return fault_error(
           "status", "'status' must be an HTTP status from 200 to 599; got " + j["status"].dump());
     f.status = j["status"].get<int>();
+    // These answers have no body by definition: sending one (with its
+    // Content-Length) would desynchronise a keep-alive client.
+    if (f.status == 204 || f.status == 205 || f.status == 304)
+      return fault_error("status", "'status' " + std::to_string(f.status) +
+                                       " is refused: a 204, 205 or 304 answer has no body, and a "
+                                       "fault always sends one; use 200 to 599 otherwise");
   }
   if (j.contains("times")) {
     if (!j["times"].is_number_integer() || j["times"] < 1 || j["times"] > 1000000)
