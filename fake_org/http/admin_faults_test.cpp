@@ -120,6 +120,14 @@ TEST_CASE("faults: bad requests are refused with the reason; DELETE and reset cl
           "'status' " + std::to_string(status) +
               " is refused: a 204, 205 or 304 answer has no body, and a fault always sends one; "
               "use 200 to 599 otherwise");
+  CHECK(message({{"path", "/services/oauth2/token"}}) ==
+        "'path' /services/oauth2/token is an OAuth path; faults apply only to API paths such as "
+        "\"/PaymentIntent\" (OAuth endpoints are not covered)");
+  for (const char* path : {"/PaymentIntent*", "/*/Installment", "/Payment*/x", "/a/**"})
+    CHECK(message({{"path", path}}) ==
+          std::string("'path' ") + path +
+              " would never match: '*' is allowed only as the whole last segment, as in "
+              "\"/PaymentIntent/*\"");
   CHECK(message({{"path", "/PaymentIntent"}, {"times", 0}}) ==
         "'times' must be a whole number from 1 (the default) to 1000000; got 0");
   CHECK(message({{"path", "/PaymentIntent"}, {"method", "post"}}) ==

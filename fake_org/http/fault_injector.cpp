@@ -61,6 +61,18 @@ Result<Fault> fault_from_json(const nlohmann::json& j, std::string_view api_base
                        "'path' is required: the API path such as \"/PaymentIntent\" (relative to "
                        "the API base, or whole), or \"/PaymentIntent/*\" for every path under it");
   f.path = j["path"].get<std::string>();
+  // Faults are checked on the API's routes only, so such a fault would sit
+  // there and never answer: better refused than accepted and silent.
+  if (path_under(f.path, "/services/oauth2"))
+    return fault_error("path", "'path' " + f.path +
+                                   " is an OAuth path; faults apply only to API paths such as "
+                                   "\"/PaymentIntent\" (OAuth endpoints are not covered)");
+  const size_t star = f.path.find('*');
+  if (star != std::string::npos &&
+      (star + 1 != f.path.size() || f.path.size() < 2 || f.path[star - 1] != '/'))
+    return fault_error("path", "'path' " + f.path +
+                                   " would never match: '*' is allowed only as the whole last "
+                                   "segment, as in \"/PaymentIntent/*\"");
   if (path_under(f.path, api_base)) f.path = f.path.substr(api_base.size());
   if (f.path.empty()) f.path = "/";
   if (f.path.size() > 1 && f.path.back() == '/') f.path.pop_back();
