@@ -97,9 +97,12 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
   if (!verdict.permitted) {
     d->state = State::kBlocked;
     d->reason = std::move(verdict.reason);
-  } else if (pending_ >= max_pending_) {
+  } else if (pending_ >= max_pending_ && lanes_.find(d->lane) == lanes_.end()) {
     // Bounded memory: a receiver that never answers must not let the queue
     // grow without end. Logged like any outcome, so the admin API shows it.
+    // Only a new lane is refused: refusing event N of an intent with events
+    // pending would let N+1 go out before N (and a resend of N after it),
+    // breaking "strictly in order" (docs/decisions.md row 21).
     d->state = State::kFailed;
     d->reason = "queue full: " + std::to_string(pending_) +
                 " deliveries pending (webhooks.max_pending); not sent";
@@ -123,8 +126,9 @@ void WebhookEngine::schedule_locked(const std::string& lane, Millis delay) {
 
 // Drops the oldest finished events beyond the limit, passing over pending
 // ones, which stay until they finish (a delivery is never lost from its
-// lane): one old event retrying for minutes does not hold the log open. At
-// most max_pending_ are pending, so the log holds log_limit_ + max_pending_.
+// lane): one old event retrying for minutes does not hold the log open. The
+// log holds log_limit_ plus the pending ones: at most max_pending_, plus the
+// events that joined lanes already pending when the cap was reached.
 void WebhookEngine::trim_log_locked() {
   while (log_.size() > log_limit_ && !finished_.empty()) {
     auto oldest = log_.find(*finished_.begin());

@@ -67,8 +67,12 @@ enum class ResendOutcome {
 //     long-running org's memory stays bounded. A pending event is never
 //     dropped, nor does it keep the finished ones behind it.
 //   - At most max_pending deliveries (default kDefaultMaxPending) are pending
-//     in all; one more is logged `failed` with the reason "queue full: ...",
-//     never sent, and a resend then answers kQueueFull.
+//     in all when an event starts a new lane: beyond that, the event is logged
+//     `failed` with the reason "queue full: ...", never sent, and a resend then
+//     answers kQueueFull. An event whose intent already has pending events is
+//     always admitted (the cap counts it but does not refuse it), so an
+//     intent's events never have a hole: refusing its N while N-1 waits would
+//     send N+1 before N. That growth is bounded by the intents already pending.
 //
 // Locking rule: one mutex (mu_) guards every member below it in the private
 // part; the sender is called without it held, so a slow receiver never blocks

@@ -388,6 +388,31 @@ TEST_CASE("pending deliveries are capped: one more is logged failed, queue full,
   CHECK(fake->calls().size() == 3);
 }
 
+TEST_CASE("a full queue still admits an intent's next event, so its events stay in order",
+          "[webhooks][queue_full]") {
+  auto sender = fake_sender(always(204), /*gated=*/true);
+  FakeSender* fake = sender.fake;
+  WebhookEngine engine(fast_settings(), loopback_sites(), start_clock(), std::move(sender.owned),
+                       std::make_shared<SeededRandom>(7), 1, /*log_limit=*/100,
+                       /*max_pending=*/1);
+  std::string first = engine.enqueue(make_event("pi_1", kUrl, "paymentIntent.processed", 1));
+  REQUIRE(fake->wait_for_calls(1));  // in flight at the gate: the queue is full
+  std::string second = engine.enqueue(make_event("pi_1", kUrl, "paymentIntent.processed", 2));
+  std::string third = engine.enqueue(make_event("pi_1", kUrl, "paymentIntent.processed", 3));
+  std::string other = engine.enqueue(make_event("pi_2", kUrl));  // a new lane: refused
+  CHECK((*engine.event(second))["state"] == "pending");
+  CHECK((*engine.event(third))["state"] == "pending");
+  CHECK((*engine.event(other))["state"] == "failed");
+
+  fake->open_gate();
+  REQUIRE(engine.wait_idle(10s));
+  auto calls = fake->calls();
+  REQUIRE(calls.size() == 3);  // pi_1's three, in order; pi_2's never went out
+  for (int i = 0; i < 3; ++i)
+    CHECK(nlohmann::json::parse(calls[i].body)["data"]["Sequence"] == i + 1);
+  CHECK((*engine.event(third))["state"] == "delivered");
+}
+
 TEST_CASE("a clock change makes due only the retries it reaches", "[webhooks]") {
   auto clock = std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z"));
   WebhookSettings s = fast_settings();
