@@ -1,5 +1,6 @@
 #include "admin_records.h"
 
+#include "domain/fields.h"
 #include "fixture/record_fields.h"
 
 namespace fake_org::http {
@@ -25,19 +26,37 @@ Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
         error_code::kMissingCoreParameter, "Type",
         "Object '" + std::string(type) + "' does not exist in this org; known objects: " + names);
   }
+  // RecordTypeName is not a field of the object but the record's type: the
+  // one named (one of the object's), else the object's default, as seeds get.
+  nlohmann::json plain = fields;
+  const RecordTypeDef* record_type = def->default_record_type();
+  if (plain.is_object() && plain.contains(fields::kRecordTypeName)) {
+    const nlohmann::json& named = plain[fields::kRecordTypeName];
+    record_type = named.is_string() ? def->record_type(named.get<std::string>()) : nullptr;
+    if (!record_type) {
+      std::string names;
+      for (const auto& rt : def->record_types) names += (names.empty() ? "" : ", ") + rt.name;
+      return make_error(error_code::kMissingCoreParameter, fields::kRecordTypeName,
+                        def->api_name + ": RecordTypeName " + named.dump() + " is not " +
+                            (names.empty() ? "allowed: the object has no record types"
+                                           : "one of its record types: " + names));
+    }
+    plain.erase(fields::kRecordTypeName);
+  }
   // Inside the transaction, so a reference is checked against the records
   // as they are when this one is stored.
   return org.records().write<RecordPtr>([&](Transaction& tx) -> Result<RecordPtr> {
     Record r;
     std::vector<std::string> problems;
     auto exists = [&tx](const std::string& id18) { return tx.get(id18) != nullptr; };
-    if (!fixture::record_fields_from_json(config, *def, fields, exists, r.fields, problems)) {
+    if (!fixture::record_fields_from_json(config, *def, plain, exists, r.fields, problems)) {
       ApiErrors errors;
       for (auto& p : problems)
         errors.push_back(
             make_error(error_code::kMissingCoreParameter, def->api_name, def->api_name + ": " + p));
       return errors;
     }
+    if (record_type) r.fields[fields::kRecordTypeName] = record_type->name;
     r.object = def->api_name;
     r.id = org.ids().record_id(def->key_prefix);
     if (object_has_guid(r.object)) r.guid = org.ids().guid();

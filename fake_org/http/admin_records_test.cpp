@@ -126,3 +126,27 @@ TEST_CASE("admin records: unknown objects, unknown fields and bad values are 400
   CHECK(two.json["Errors"].size() == 2);
   CHECK(t.admin_records("Contact").size() == contacts);
 }
+
+TEST_CASE("admin records get the object's default record type, or the RecordTypeName given",
+          "[http][admin][records]") {
+  TestOrg t(fixture("nonprofit.yaml"));
+  auto plain = t.post("/__admin/records/Account", {{"Name", "Plain"}}, false);
+  INFO(plain.body);
+  REQUIRE(plain.status == 201);
+  CHECK(plain.json["RecordTypeName"] == "HH_Account");  // the default, as seeds get
+  auto named = t.post("/__admin/records/Account",
+                      {{"Name", "Org"}, {"RecordTypeName", "Organization"}}, false);
+  INFO(named.body);
+  REQUIRE(named.status == 201);
+  CHECK(named.json["RecordTypeName"] == "Organization");
+  CHECK(t.admin_record("Account", named.json["Id"])["RecordTypeName"] == "Organization");
+  CHECK(refused(t, "Account", {{"Name", "X"}, {"RecordTypeName", "Nope"}}) ==
+        "Account: RecordTypeName \"Nope\" is not one of its record types: HH_Account, "
+        "Organization, PersonAccount, Donor_Person");
+  // An object without record types: none is stored, and naming one is refused.
+  auto contact = t.post("/__admin/records/Contact", {{"LastName", "NoType"}}, false);
+  REQUIRE(contact.status == 201);
+  CHECK(contact.json.count("RecordTypeName") == 0);
+  CHECK(refused(t, "Contact", {{"LastName", "X"}, {"RecordTypeName", "Any"}}) ==
+        "Contact: RecordTypeName \"Any\" is not allowed: the object has no record types");
+}
