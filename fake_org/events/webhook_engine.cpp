@@ -83,7 +83,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
   d->payment_intent_id = std::move(event.payment_intent_id);
   d->url = std::move(event.url);
   d->payload = event.body.dump();
-  d->body = std::move(event.body);
+  d->body = std::make_shared<const nlohmann::json>(std::move(event.body));
   d->created_at = clock_->now();
   d->lane = d->payment_intent_id.empty() ? "evt:" + d->id : "pi:" + d->payment_intent_id;
   RemoteSites::Verdict verdict =
@@ -302,9 +302,20 @@ const char* WebhookEngine::state_name(State state) {
   return "pending";
 }
 
-nlohmann::json WebhookEngine::to_json_locked(const Delivery& d) const {
+WebhookEngine::Snapshot WebhookEngine::snapshot_locked(const Delivery& d) const {
+  Snapshot s{d.id,     d.type, d.payment_intent_id, d.url, d.reason, d.state, d.created_at,
+             d.series, d.body, d.attempts};
+  if (d.state == State::kPending && s.reason.empty()) {
+    auto lane = lanes_.find(d.lane);
+    if (lane != lanes_.end() && !lane->second.empty() && lane->second.front().get() != &d)
+      s.reason = "waiting for " + lane->second.front()->id + " of the same payment intent";
+  }
+  return s;
+}
+
+nlohmann::json WebhookEngine::to_json(const Snapshot& s) {
   nlohmann::json attempts = nlohmann::json::array();
-  for (const auto& a : d.attempts)
+  for (const auto& a : s.attempts)
     attempts.push_back({{"series", a.series},
                         {"attempt", a.number},
                         {"at", format_iso8601(a.at)},
@@ -313,38 +324,43 @@ nlohmann::json WebhookEngine::to_json_locked(const Delivery& d) const {
                         {"duration_ms", a.duration_ms},
                         {"retry_in_ms", a.retry_in_ms ? nlohmann::json(*a.retry_in_ms)
                                                       : nlohmann::json(nullptr)}});
-  std::string reason = d.reason;
-  if (d.state == State::kPending && reason.empty()) {
-    auto lane = lanes_.find(d.lane);
-    if (lane != lanes_.end() && !lane->second.empty() && lane->second.front().get() != &d)
-      reason = "waiting for " + lane->second.front()->id + " of the same payment intent";
-  }
-  return {{"id", d.id},
-          {"type", d.type},
-          {"payment_intent", d.payment_intent_id},
-          {"url", d.url},
-          {"state", state_name(d.state)},
-          {"reason", reason},
-          {"created_at", format_iso8601(d.created_at)},
-          {"series", d.series},
-          {"body", d.body},
+  return {{"id", s.id},
+          {"type", s.type},
+          {"payment_intent", s.payment_intent_id},
+          {"url", s.url},
+          {"state", state_name(s.state)},
+          {"reason", s.reason},
+          {"created_at", format_iso8601(s.created_at)},
+          {"series", s.series},
+          {"body", s.body ? *s.body : nlohmann::json()},
           {"attempts", attempts}};
 }
 
+// Copies under mu_ (bounded: log_limit_ plus the pending events), serialises
+// after releasing it, so enqueue never waits for the JSON of a whole log.
 nlohmann::json WebhookEngine::log(const std::string& payment_intent_id) const {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::vector<Snapshot> snapshots;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    snapshots.reserve(payment_intent_id.empty() ? log_.size() : 0);
+    for (const auto& [seq, d] : log_)
+      if (payment_intent_id.empty() || d->payment_intent_id == payment_intent_id)
+        snapshots.push_back(snapshot_locked(*d));
+  }
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& [seq, d] : log_)
-    if (payment_intent_id.empty() || d->payment_intent_id == payment_intent_id)
-      out.push_back(to_json_locked(*d));
+  for (const auto& s : snapshots) out.push_back(to_json(s));
   return out;
 }
 
 std::optional<nlohmann::json> WebhookEngine::event(const std::string& id) const {
-  std::lock_guard<std::mutex> lk(mu_);
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return std::nullopt;
-  return to_json_locked(*it->second);
+  Snapshot s;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = by_id_.find(id);
+    if (it == by_id_.end()) return std::nullopt;
+    s = snapshot_locked(*it->second);
+  }
+  return to_json(s);
 }
 
 }  // namespace fake_org

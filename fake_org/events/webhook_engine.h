@@ -82,6 +82,8 @@ enum class ResendOutcome {
 // events (enqueue) while its record store's write lock is held, so one
 // intent's events queue in commit order; safe because mu_ is never held while
 // anything else is taken or waited on (the condition variables release it).
+// For the same reason mu_ is held only briefly: log() and event() copy
+// snapshots under it and build their JSON after releasing it.
 class WebhookEngine {
  public:
   WebhookEngine(const WebhookSettings& settings, std::vector<RemoteSiteDef> remote_sites,
@@ -142,8 +144,9 @@ class WebhookEngine {
   };
   struct Delivery {
     std::string id, type, payment_intent_id, url, lane;
-    nlohmann::json body;
-    std::string payload;  // body.dump(): the exact bytes sent and signed
+    // Never changes after enqueue; shared so log() copies a pointer, not the body.
+    std::shared_ptr<const nlohmann::json> body;
+    std::string payload;  // body->dump(): the exact bytes sent and signed
     TimePoint created_at;
     State state = State::kPending;
     std::string reason;
@@ -171,6 +174,18 @@ class WebhookEngine {
     }
   };
 
+  // What log() and event() show of a delivery, copied under mu_ so the JSON
+  // is built after releasing it (writers enqueue under the store's write lock
+  // and must not wait for a whole log to be serialised).
+  struct Snapshot {
+    std::string id, type, payment_intent_id, url, reason;
+    State state = State::kPending;
+    TimePoint created_at;
+    int series = 1;
+    std::shared_ptr<const nlohmann::json> body;
+    std::vector<Attempt> attempts;
+  };
+
   static const char* state_name(State state);
   void worker();
   void schedule_locked(const std::string& lane, Millis delay);
@@ -178,7 +193,8 @@ class WebhookEngine {
   void trim_log_locked();
   void record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
                      const HttpAttemptResult& result);
-  nlohmann::json to_json_locked(const Delivery& d) const;
+  Snapshot snapshot_locked(const Delivery& d) const;
+  static nlohmann::json to_json(const Snapshot& s);
   bool idle_locked() const { return lanes_.empty() && in_flight_ == 0; }
 
   const WebhookSettings settings_;
