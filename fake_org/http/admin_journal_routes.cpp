@@ -29,7 +29,10 @@ void add_journal_admin_routes(Router& router, RequestJournal& journal) {
                              "'limit' must be a whole number such as 20; got '" + limit + "'")}));
       f.limit = std::stoul(limit);
     }
-    send_json(c.res, 200, {{"requests", journal.list(f)}});
+    auto entries = journal.list(f);  // the lock is released: JSON and redaction here
+    nlohmann::json requests = nlohmann::json::array();
+    for (const auto& e : entries) requests.push_back(*e);
+    send_json(c.res, 200, {{"requests", std::move(requests)}});
   });
 
   router.add("DELETE", "/requests", [&journal](Call& c) {

@@ -123,6 +123,33 @@ TEST_CASE("journal: JSON sent with a form content type (curl -d) is redacted as 
   CHECK(all.dump().find("4111111111111111") == std::string::npos);
 }
 
+TEST_CASE("journal headers: long values are cut and headers past the cap only counted",
+          "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  httplib::Headers headers{{"Authorization", "Bearer " + t.token()},
+                           {"X-Long", std::string(5000, 'v')}};
+  for (size_t i = 0; i < http::kJournalHeaderCount + 10; ++i)
+    headers.emplace("X-Extra-" + std::to_string(1000 + i), "e");
+  REQUIRE(t.client().Get((t.org().config().base_path() + "/PaymentMethods").c_str(), headers));
+  json all = journal(t, "?path=/PaymentMethods");
+  REQUIRE(all.size() == 1);
+  const json& h = all[0]["headers"];
+  CHECK(h.size() == http::kJournalHeaderCount + 1);  // the cap, and the count of the rest
+  // 2 + kJournalHeaderCount + 10 sent, and the client's own (Host, Accept, ...).
+  CHECK(std::stoul(h[http::kJournalHeadersDropped].get<std::string>()) >= 12);
+}
+
+TEST_CASE("journal: a long header value is cut and marked", "[http][admin][journal]") {
+  TestOrg t(fixture("default.yaml"));
+  httplib::Headers headers{{"Authorization", "Bearer " + t.token()},
+                           {"X-Long", std::string(5000, 'v')}};
+  REQUIRE(t.client().Get((t.org().config().base_path() + "/PaymentMethods").c_str(), headers));
+  json all = journal(t, "?path=/PaymentMethods");
+  REQUIRE(all.size() == 1);
+  CHECK(all[0]["headers"]["X-Long"] ==
+        std::string(http::kJournalHeaderValueLimit, 'v') + "...[truncated, 5000 bytes]");
+}
+
 TEST_CASE(
     "journal filters: method, path (whole or relative, segment prefix), payment_intent, limit",
     "[http][admin][journal]") {
@@ -223,9 +250,21 @@ TEST_CASE("the journal keeps only the newest entries up to its capacity", "[admi
   }
   auto all = j.list({});
   REQUIRE(all.size() == 3);
-  CHECK(all[0].path == "/api/x/2");
-  CHECK(all[0].seq == 3);
-  CHECK(all[2].path == "/api/x/4");
+  CHECK(all[0]->path == "/api/x/2");
+  CHECK(all[0]->seq == 3);
+  CHECK(all[2]->path == "/api/x/4");
+  // A listing's entries stay as they were while the ring moves on under them.
+  for (int i = 5; i < 8; ++i) {
+    http::JournalEntry e;
+    e.path = "/api/x/" + std::to_string(i);
+    j.record(std::move(e));
+  }
+  CHECK(all[0]->path == "/api/x/2");
+  CHECK(all[2]->path == "/api/x/4");
+  auto now = j.list({});
+  REQUIRE(now.size() == 3);
+  CHECK(now[0]->path == "/api/x/5");
+  CHECK(now[2]->path == "/api/x/7");
   CHECK(j.covers("/api/x"));
   CHECK(j.covers("/services/oauth2/token"));
   CHECK_FALSE(j.covers("/apix"));

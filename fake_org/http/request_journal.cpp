@@ -1,6 +1,7 @@
 #include "request_journal.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "debug_log.h"
 
@@ -68,10 +69,16 @@ bool RequestJournal::covers(std::string_view path) const {
 
 JournalEntry& RequestJournal::next_slot_locked() {
   if (head_ == ring_.size()) ring_.emplace_back();  // still filling the ring up
-  JournalEntry& slot = ring_[head_];
+  std::shared_ptr<JournalEntry>& slot = ring_[head_];
+  // use_count() only rises under mu_ (list), so 1 here means no listing holds
+  // the entry; the fence pairs with a listing's release of its pointer.
+  if (slot && slot.use_count() == 1)
+    std::atomic_thread_fence(std::memory_order_acquire);
+  else
+    slot = std::make_shared<JournalEntry>();
   head_ = head_ + 1 == capacity_ ? 0 : head_ + 1;
   if (size_ < capacity_) ++size_;
-  return slot;
+  return *slot;
 }
 
 bool RequestJournal::path_matches(const std::string& path, const std::string& filter) const {
@@ -81,15 +88,17 @@ bool RequestJournal::path_matches(const std::string& path, const std::string& fi
          path_under(std::string_view(path).substr(api_base_.size()), filter);
 }
 
-// A pass over at most capacity_ entries, on the admin's request only.
-std::vector<JournalEntry> RequestJournal::list(const JournalFilter& f) const {
-  std::vector<JournalEntry> out;
+// A pass over at most capacity_ entries, on the admin's request only; under
+// the lock it copies pointers, never the entries' strings.
+std::vector<std::shared_ptr<const JournalEntry>> RequestJournal::list(
+    const JournalFilter& f) const {
+  std::vector<std::shared_ptr<const JournalEntry>> out;
   std::lock_guard lock(mu_);
   for (size_t n = 0; n < size_ && out.size() < f.limit; ++n) {  // newest first
-    const JournalEntry& e = ring_[(head_ + capacity_ - 1 - n) % capacity_];
-    if (!f.method.empty() && e.method != f.method) continue;
-    if (!f.payment_intent.empty() && e.payment_intent != f.payment_intent) continue;
-    if (!path_matches(e.path, f.path)) continue;
+    const std::shared_ptr<JournalEntry>& e = ring_[(head_ + capacity_ - 1 - n) % capacity_];
+    if (!f.method.empty() && e->method != f.method) continue;
+    if (!f.payment_intent.empty() && e->payment_intent != f.payment_intent) continue;
+    if (!path_matches(e->path, f.path)) continue;
     out.push_back(e);
   }
   std::reverse(out.begin(), out.end());

@@ -7,11 +7,15 @@
 // worker holds it while it copies its request into the next slot: once the
 // ring has wrapped, the slot's strings already have room, so recording is a
 // few short copies and allocates nothing (moving in fresh entries cost about
-// 3 us of CPU per request in malloc and cross-thread frees). Redaction of
-// bodies and queries, the costly part, happens when an admin lists entries,
-// never on the request's own path.
+// 3 us of CPU per request in malloc and cross-thread frees). Slots are
+// shared_ptrs: list() copies only the matches' pointers under the lock, and
+// the admin builds the JSON (and redacts, the costly part) after releasing
+// it, so a listing never blocks API requests for more than a pointer pass. A
+// slot still held by a listing is replaced by a fresh entry, never written
+// in place, so what a listing holds does not change under it.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +32,14 @@ inline constexpr size_t kJournalCapacity = 1000;
 // Bodies up to this size are kept; a larger one only by its size, so 1000
 // entries stay within about 64 MB even with bodies near org.max_body_bytes.
 inline constexpr size_t kJournalBodyLimit = 64 * 1024;
+// A header value over this many bytes is kept cut, marked "...[truncated, N
+// bytes]"; past kJournalHeaderCount headers the rest are counted, not kept.
+// With httplib's 8 KiB URI limit this bounds an entry to about 140 KB, so
+// 1000 entries stay within about 140 MB whatever clients send.
+inline constexpr size_t kJournalHeaderValueLimit = 1024;
+inline constexpr size_t kJournalHeaderCount = 64;
+// The pseudo-header that says how many headers were not kept.
+inline constexpr const char* kJournalHeadersDropped = "(headers not kept)";
 
 struct JournalEntry {
   uint64_t seq = 0;  // 1, 2, ... in the order the answers were sent; restarts on clear
@@ -40,7 +52,8 @@ struct JournalEntry {
   double duration_ms = 0;
   std::string payment_intent;   // when the handler knew one
   bool injected_fault = false;  // answered by POST /__admin/faults, not the operation
-  std::vector<std::pair<std::string, std::string>> headers;  // Authorization already redacted
+  // Already redacted and capped (kJournalHeaderValueLimit, kJournalHeaderCount).
+  std::vector<std::pair<std::string, std::string>> headers;
   std::string content_type;
   std::string body;       // raw (empty when over kJournalBodyLimit); redacted when shown
   size_t body_bytes = 0;  // the request body's size
@@ -75,8 +88,8 @@ class RequestJournal {
   void record(JournalEntry entry) {
     record_with([&entry](JournalEntry& slot) { slot = std::move(entry); });
   }
-  // Matching entries, oldest first (newest last).
-  std::vector<JournalEntry> list(const JournalFilter& filter) const;
+  // Matching entries, oldest first (newest last); they never change after.
+  std::vector<std::shared_ptr<const JournalEntry>> list(const JournalFilter& filter) const;
   void clear();
 
  private:
@@ -86,9 +99,9 @@ class RequestJournal {
   const std::string api_base_;
   const size_t capacity_;
   mutable std::mutex mu_;
-  std::vector<JournalEntry> ring_;  // grows to capacity_, then is reused; kept on clear
-  size_t head_ = 0;                 // the slot the next entry goes to
-  size_t size_ = 0;                 // entries held (the newest size_ before head_)
+  std::vector<std::shared_ptr<JournalEntry>> ring_;  // grows to capacity_, then reused
+  size_t head_ = 0;                                  // the slot the next entry goes to
+  size_t size_ = 0;                                  // entries held (the newest size_ before head_)
   uint64_t next_seq_ = 1;
 };
 

@@ -144,16 +144,33 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
     e.duration_ms = ms;
     e.payment_intent.assign(ctx.payment_intent_id);
     e.injected_fault = ctx.injected_fault;
-    size_t n = 0;
+    size_t n = 0, dropped = 0;
     for (const auto& [name, value] : req.headers) {
       // httplib files the connection's addresses among the headers; no client sent them.
       if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
           name == "LOCAL_PORT")
         continue;
+      if (n == kJournalHeaderCount) {
+        ++dropped;
+        continue;
+      }
       if (n == e.headers.size()) e.headers.emplace_back();
       auto& [to_name, to_value] = e.headers[n++];
       to_name.assign(name);
       redact_header(name, value, to_value);
+      if (to_value.size() > kJournalHeaderValueLimit) {
+        const size_t size = to_value.size();
+        size_t cut = kJournalHeaderValueLimit;
+        while (cut > 0 && (static_cast<unsigned char>(to_value[cut]) & 0xC0) == 0x80)
+          --cut;  // never inside a UTF-8 sequence: the JSON dump would refuse it
+        to_value.resize(cut);
+        to_value += "...[truncated, " + std::to_string(size) + " bytes]";
+      }
+    }
+    if (dropped > 0) {
+      if (n == e.headers.size()) e.headers.emplace_back();
+      e.headers[n].first.assign(kJournalHeadersDropped);
+      e.headers[n++].second.assign(std::to_string(dropped));
     }
     e.headers.resize(n);                           // shrinking keeps the vector's room
     auto type = req.headers.find("Content-Type");  // a copy, by get_header_value
