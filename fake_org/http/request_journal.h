@@ -33,9 +33,11 @@ inline constexpr size_t kJournalCapacity = 1000;
 // entries stay within about 64 MB even with bodies near org.max_body_bytes.
 inline constexpr size_t kJournalBodyLimit = 64 * 1024;
 // A header value over this many bytes is kept cut, marked "...[truncated, N
-// bytes]"; past kJournalHeaderCount headers the rest are counted, not kept.
-// With httplib's 8 KiB URI limit this bounds an entry to about 140 KB, so
-// 1000 entries stay within about 140 MB whatever clients send.
+// bytes]", a name cut at kJournalHeaderNameLimit; past kJournalHeaderCount
+// headers the rest are counted, not kept. With httplib's 8 KiB URI limit
+// this bounds an entry to about 170 KB, so 1000 entries stay within about
+// 170 MB whatever clients send.
+inline constexpr size_t kJournalHeaderNameLimit = 256;
 inline constexpr size_t kJournalHeaderValueLimit = 1024;
 inline constexpr size_t kJournalHeaderCount = 64;
 // The pseudo-header that says how many headers were not kept.

@@ -156,7 +156,8 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
       }
       if (n == e.headers.size()) e.headers.emplace_back();
       auto& [to_name, to_value] = e.headers[n++];
-      to_name.assign(name);
+      // httplib allows 8 KiB header lines: a name is cut too, to keep the bound.
+      to_name.assign(name, 0, kJournalHeaderNameLimit);
       redact_header(name, value, to_value);
       if (to_value.size() > kJournalHeaderValueLimit) {
         const size_t size = to_value.size();
