@@ -16,7 +16,9 @@ json card_payment() {
           {"FailureURL", "https://shop.example/ko"},
           {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Faulty"}}}}}}},
           {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}}};
+          {"PaymentMethod", {{"Name", "CreditCard"}}},
+          // Nothing listens there: the events are only logged, which is what is checked.
+          {"WebhookURL", "http://127.0.0.1:9/hooks"}};
 }
 
 size_t count(TestOrg& t, const std::string& object) {
@@ -35,6 +37,9 @@ TEST_CASE("an injected fault answers the next N matching requests without runnin
           "[http][admin][faults]") {
   TestOrg t(fixture("default.yaml"));
   size_t contacts = count(t, "Contact");
+  size_t reports = count(t, "cpm__Inbound_Report__c");
+  auto webhooks = [&t] { return t.get("/__admin/webhooks", false).json["events"].size(); };
+  size_t events = webhooks();
   auto added = t.post(
       "/__admin/faults",
       {{"method", "POST"}, {"path", "/PaymentIntent"}, {"status", 503}, {"times", 2}}, false);
@@ -62,10 +67,15 @@ TEST_CASE("an injected fault answers the next N matching requests without runnin
   CHECK(faults(t).empty());
   CHECK(count(t, "Contact") == contacts);  // nothing ran
   CHECK(count(t, "cpm__Installment__c") == 0);
+  CHECK(count(t, "cpm__Inbound_Report__c") == reports);
+  CHECK(webhooks() == events);  // no event was emitted
 
+  // The same checks see a request that does run.
   auto third = t.post("/PaymentIntent", card_payment());
   CHECK(third.status == 200);
   CHECK(count(t, "Contact") == contacts + 1);
+  CHECK(count(t, "cpm__Inbound_Report__c") == reports + 1);
+  CHECK(webhooks() > events);
 
   // The journal tells injected answers from the org's own.
   auto journal = t.get("/__admin/requests?method=POST&path=/PaymentIntent", false).json["requests"];

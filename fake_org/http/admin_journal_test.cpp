@@ -63,7 +63,8 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
   CHECK(post["injected_fault"] == false);
   CHECK(post["received_at"] == "2027-01-31T09:00:00.000Z");  // the org clock
   CHECK(post["received_at_wall"].get<std::string>().size() == 24);
-  CHECK(post["duration_ms"].get<double>() >= 0);
+  // Real time, so only its presence and type: no timing assertions.
+  CHECK(post["duration_ms"].is_number_float());
   CHECK(post["headers"]["Authorization"] == "Bearer [redacted]");
   CHECK(post["headers"]["Content-Type"] == "application/json");
   CHECK(post["headers"].count("REMOTE_ADDR") == 0);  // httplib's, not the client's
