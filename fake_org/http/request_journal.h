@@ -29,8 +29,8 @@ namespace fake_org::http {
 // Bounded so a long-running org stays small; a constant rather than a fixture
 // key because 1000 requests cover any one test, and DELETE clears between them.
 inline constexpr size_t kJournalCapacity = 1000;
-// Bodies up to this size are kept; a larger one only by its size, so 1000
-// entries stay within about 64 MB even with bodies near org.max_body_bytes.
+// Bodies up to this size are kept; a larger one only by its size, so bodies
+// near org.max_body_bytes do not grow the journal (see the header caps below).
 inline constexpr size_t kJournalBodyLimit = 64 * 1024;
 // A header value over this many bytes is kept cut, marked "...[truncated, N
 // bytes]", a name cut at kJournalHeaderNameLimit; past kJournalHeaderCount
