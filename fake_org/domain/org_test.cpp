@@ -57,6 +57,20 @@ class RacingSink final : public EventSink {
   std::thread racing_;
 };
 
+// A monthly card series from 2027-03-01 with a first payment of 5: the payer
+// pays on the PSP's hosted page, so the series waits for them.
+json hosted_card_series(const std::string& last_name, const std::string& webhook_url = "") {
+  json body = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry"},
+      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", last_name}}}}}}},
+      {"OneTime", {{"Amount", 5}}},
+      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  if (!webhook_url.empty()) body["WebhookURL"] = webhook_url;
+  return body;
+}
+
 // Records, for each publish and flush, whether the store's write lock was
 // held, asked from another thread (the caller may hold it exclusively).
 class LockProbeSink final : public EventSink {
@@ -88,14 +102,7 @@ TEST_CASE("events are published under the store's lock and flushed after it is r
   auto sink = std::make_shared<LockProbeSink>(t.org->records());
   t.org->set_event_sink(sink);
   PaymentIntents intents(*t.org);
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"WebhookURL", "https://hooks.example/cpm"},
-      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Turing"}}}}}}},
-      {"OneTime", {{"Amount", 5}}},
-      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  json body = hosted_card_series("Turing", "https://hooks.example/cpm");
   auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
   REQUIRE(created.ok());
   PspOutcome paid;
@@ -172,14 +179,7 @@ TEST_CASE("a collection run committing right after a payment publishes after it"
   t.org->set_event_sink(sink);
   PaymentIntents intents(*t.org);
   // A hosted card series due today: the run collects it once the payer paid.
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"WebhookURL", "https://hooks.example/cpm"},
-      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Turing"}}}}}}},
-      {"OneTime", {{"Amount", 5}}},
-      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  json body = hosted_card_series("Turing", "https://hooks.example/cpm");
   auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
   REQUIRE(created.ok());
   const std::string pi = created->payment_intent_id;
@@ -214,13 +214,7 @@ TEST_CASE("a donation waiting for its hosted page stays out of the collection in
         [&](const RecordStore& s) { return s.up_to(index, "9999-12-31"); });
   };
   PaymentIntents intents(*t.org);
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Rivera"}}}}}}},
-      {"OneTime", {{"Amount", 5}}},
-      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  json body = hosted_card_series("Rivera");
   auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
   INFO((created.ok() ? "" : created.errors()[0].message));
   REQUIRE(created.ok());

@@ -1,6 +1,7 @@
 #include "debug_log.h"
 
 #include "domain/ascii.h"
+#include "domain/luhn.h"
 
 #include <httplib.h>
 
@@ -40,18 +41,6 @@ bool is_secret(std::string_view name) {
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-bool luhn_valid(std::string_view digits) {
-  int sum = 0;
-  bool twice = false;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    int d = *it - '0';
-    if (twice) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-    twice = !twice;
-  }
-  return sum % 10 == 0;
 }
 
 // Each run of 13-19 digits passing the Luhn check becomes "[redacted]", so a

@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "domain/ascii.h"
 #include "eval/interpolate.h"
 #include "record/generaliser_state.h"
 #include "record/value_kinds.h"
 
 namespace runner::record::detail {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string regex_escape(const std::string& s) {
   std::string out;
@@ -25,7 +21,8 @@ std::string regex_escape(const std::string& s) {
 
 std::string State::new_name(const std::string& wanted) {
   std::string base;
-  for (char c : lower(wanted)) base += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : fake_org::ascii_lower(wanted))
+    base += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (base.empty() || !std::isalpha(static_cast<unsigned char>(base[0]))) base = "v_" + base;
   if (is_builtin_name(base)) base += "_v";
   std::string name = base;
@@ -107,12 +104,12 @@ OJson request_value(State& st, const std::string& key, const OJson& v) {
   if (is_secret_key(key)) return st.secret(s, "ORG_" + key, SecretMode::kEnv);
   if (is_card_number(key, s)) return st.secret(s, "CARD_NUMBER", st.options.cards);
   if (is_account_number(key, s)) {
-    const std::string k = lower(key);
+    const std::string k = fake_org::ascii_lower(key);
     return st.secret(s, k == "iban" || k.empty() ? "IBAN" : "ACCOUNT_NUMBER", st.options.accounts);
   }
   // The client's own idempotency keys are new on every replay.
-  if (lower(key).find("idempotency") != std::string::npos && classify(key, s) == ValueKind::kGuid &&
-      !st.var_of.count(s)) {
+  if (fake_org::ascii_lower(key).find("idempotency") != std::string::npos &&
+      classify(key, s) == ValueKind::kGuid && !st.var_of.count(s)) {
     const std::string name = st.new_name("key");
     st.vars[name] = "${uuid}";
     st.var_of.emplace(s, name);

@@ -3,6 +3,8 @@
 // write each exchange as a request step.
 #include "record/generaliser.h"
 
+#include "domain/ascii.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -77,7 +79,7 @@ std::string header(const Headers& h, const std::string& name) {
 
 std::optional<OJson> parse_json(const std::string& body, const std::string& content_type) {
   if (body.empty()) return std::nullopt;
-  const bool says_json = lower(content_type).find("json") != std::string::npos;
+  const bool says_json = fake_org::ascii_lower(content_type).find("json") != std::string::npos;
   const char first = body[body.find_first_not_of(" \t\r\n") == std::string::npos
                               ? 0
                               : body.find_first_not_of(" \t\r\n")];
@@ -92,7 +94,7 @@ std::optional<OJson> parse_json(const std::string& body, const std::string& cont
 // Request headers a replay sends as recorded: the client's own (X-...),
 // never credentials, cookies or what the transport and browsers add.
 bool keep_request_header(const std::string& name) {
-  const std::string n = lower(name);
+  const std::string n = fake_org::ascii_lower(name);
   if (n == "idempotency-key") return true;
   if (n.rfind("x-", 0) != 0) return false;
   return n.rfind("x-forwarded", 0) != 0 && n != "x-real-ip" &&
@@ -239,9 +241,9 @@ std::string name_for(const std::string& value, const Site& site, const std::stri
     std::string resource = step_path.substr(1, step_path.find('/', 1) - 1);
     return resource + "_" + suffix;
   }
-  std::string last = lower(keys.back());
+  std::string last = fake_org::ascii_lower(keys.back());
   if (last == "id" || last == "guid") {
-    if (keys.size() >= 2) return lower(keys[keys.size() - 2]) + "_" + last;
+    if (keys.size() >= 2) return fake_org::ascii_lower(keys[keys.size() - 2]) + "_" + last;
     std::string resource = step_path.substr(1, step_path.find('/', 1) - 1);
     return resource + "_" + last;
   }
@@ -322,7 +324,7 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
     p.token_request = p.path == "/services/oauth2/token";
     const std::string ctype = header(ex.request_headers, "Content-Type");
     std::vector<std::pair<std::string, std::string>> form;
-    if (lower(ctype).find("x-www-form-urlencoded") != std::string::npos)
+    if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos)
       form = parse_pairs(ex.request_body);
     if (p.token_request) {
       for (const auto& [k, v] : form)
@@ -391,7 +393,7 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
     const std::string ctype = header(ex.request_headers, "Content-Type");
     if (p.request_json) {
       req["json"] = request_value(st, "", *p.request_json);
-    } else if (lower(ctype).find("x-www-form-urlencoded") != std::string::npos) {
+    } else if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos) {
       OJson form = OJson::object();
       for (const auto& [k, v] : parse_pairs(ex.request_body)) form[k] = request_value(st, k, v);
       req["form"] = form;

@@ -56,6 +56,5 @@ struct Expected {
 Expected expected_value(State& st, size_t step, const std::string& key, const OJson& v);
 
 std::string regex_escape(const std::string& s);
-std::string lower(std::string s);
 
 }  // namespace runner::record::detail

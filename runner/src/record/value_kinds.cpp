@@ -1,5 +1,8 @@
 #include "record/value_kinds.h"
 
+#include "domain/ascii.h"
+#include "domain/luhn.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
@@ -7,11 +10,6 @@
 
 namespace runner::record {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Record ids need a digit and a letter, so words of 15 or 18 letters
 // ("PaymentIntentIds") and long numbers are not taken for ids.
@@ -66,18 +64,6 @@ bool opaque_id_shape(const std::string& v) {
   return high_entropy(m[3].str());
 }
 
-bool luhn(const std::string& digits) {
-  int sum = 0;
-  bool twice = false;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    int d = *it - '0';
-    if (twice) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-    twice = !twice;
-  }
-  return sum % 10 == 0;
-}
-
 // ISO 13616 check: move the first four characters to the end, letters to
 // numbers, mod 97 must be 1.
 bool iban_valid(const std::string& v) {
@@ -95,7 +81,7 @@ bool iban_valid(const std::string& v) {
 }  // namespace
 
 ValueKind classify(const std::string& key, const std::string& value) {
-  const std::string k = lower(key);
+  const std::string k = fake_org::ascii_lower(key);
   if (k == "access_token" || k == "refresh_token" || k == "id_token" || k == "signature")
     return ValueKind::kToken;
   if (std::regex_match(value, pi_re())) return ValueKind::kPaymentIntentId;
@@ -286,12 +272,12 @@ bool is_secret_key(const std::string& key) {
   static const char* const kSecret[] = {
       "client_secret", "refresh_token", "access_token",  "id_token", "password", "code",
       "code_verifier", "assertion",     "authorization", "secret",   "apikey",   "api_key"};
-  const std::string k = lower(key);
+  const std::string k = fake_org::ascii_lower(key);
   return std::find(std::begin(kSecret), std::end(kSecret), k) != std::end(kSecret);
 }
 
 bool is_card_number(const std::string& key, const std::string& value) {
-  const std::string k = lower(key);
+  const std::string k = fake_org::ascii_lower(key);
   std::string digits;
   for (char c : value) {
     if (std::isdigit(static_cast<unsigned char>(c)))
@@ -300,11 +286,11 @@ bool is_card_number(const std::string& key, const std::string& value) {
       return false;
   }
   if (digits.size() < 13 || digits.size() > 19) return false;
-  return k.find("card") != std::string::npos || k == "pan" || luhn(digits);
+  return k.find("card") != std::string::npos || k == "pan" || fake_org::luhn_valid(digits);
 }
 
 bool is_account_number(const std::string& key, const std::string& value) {
-  const std::string k = lower(key);
+  const std::string k = fake_org::ascii_lower(key);
   if (value.empty()) return false;
   if (k == "iban" || k.find("accountnumber") != std::string::npos ||
       k.find("account_number") != std::string::npos)
@@ -360,13 +346,13 @@ std::vector<std::string> card_numbers_in(const std::string& text) {
           if (g > 0)  // one separator throughout
             fits = fits && text[groups[k + g].first - 1] == text[groups[k + 1].first - 1];
         }
-        if (fits && luhn(digits_of(k, k + form.size()))) {
+        if (fits && fake_org::luhn_valid(digits_of(k, k + form.size()))) {
           taken = form.size();
           break;
         }
       }
       const size_t len = groups[k].second - groups[k].first;
-      if (!taken && len >= 12 && len <= 19 && luhn(digits_of(k, k + 1))) taken = 1;
+      if (!taken && len >= 12 && len <= 19 && fake_org::luhn_valid(digits_of(k, k + 1))) taken = 1;
       if (taken) {
         const size_t begin = groups[k].first, end = groups[k + taken - 1].second;
         out.push_back(text.substr(begin, end - begin));
@@ -381,7 +367,7 @@ std::vector<std::string> card_numbers_in(const std::string& text) {
 }
 
 bool is_enum_like(const std::string& key, const std::string& value) {
-  const std::string k = lower(key);
+  const std::string k = fake_org::ascii_lower(key);
   if (k.find("message") != std::string::npos || k.find("description") != std::string::npos)
     return false;
   if (value.empty() || value.size() > 40) return false;
