@@ -308,9 +308,8 @@ void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out
 CollectionRunSummary run_due_collections(Org& org) {
   const TimePoint now = org.clock().now();
   const std::string today = format_date(date_of(now));
-  std::vector<DomainEvent> events;
-  auto result = org.records().write<CollectionRunSummary>(
-      [&](Transaction& tx) -> Result<CollectionRunSummary> {
+  auto result = org.write_publishing<CollectionRunSummary>(
+      [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<CollectionRunSummary> {
         Run run(org, tx, now);
         // Inside write(): the store's lock is held, so its range reads are safe.
         std::set<std::string> seen;
@@ -330,12 +329,7 @@ CollectionRunSummary run_due_collections(Org& org) {
           run.inline_installment(id);
         events = std::move(run.events);
         return run.summary;
-      },
-      // Under the store's lock, so events queue in commit order (org.h).
-      [&] {
-        if (!events.empty()) org.events().publish(std::move(events));
       });
-  org.events().flush();  // the lock is released: the slow part of publishing
   return result.ok() ? *result : CollectionRunSummary{};
 }
 

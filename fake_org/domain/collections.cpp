@@ -259,12 +259,11 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
   if (o.psp_reference.empty()) o.psp_reference = "psp_" + org.ids().random_base36(20);
   if (session.installment_id.empty()) return complete_setup(org, session, o);
 
-  std::vector<DomainEvent> events;
   TimePoint now = org.clock().now();
   PspSession after = session;
   std::string paid;
-  auto written = org.records().write<std::string>(
-      [&](Transaction& tx) -> Result<std::string> {
+  auto written = org.write_publishing<std::string>(
+      [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<std::string> {
         namespace f = fields::installment;
         auto current = tx.get(session.installment_id);
         if (!current)
@@ -295,9 +294,7 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
           ++x.attempts;
           after = x;
         });
-        org.events().publish(std::move(events));
       });
-  org.events().flush();  // the lock is released: the slow part of publishing
   if (!written.ok()) return written.errors();
   return CollectionResult{after, session.installment_id, *written,
                           append_payment_intent(session.success_url, session.payment_intent_id)};

@@ -74,6 +74,24 @@ class Org {
   // wiring, before requests arrive; a RecordingEventSink until then.
   EventSink& events() { return *events_; }
   void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
+
+  // One change whose webhook events must queue in commit order: `change`
+  // fills `events`; once it commits, `on_commit` and then the events' publish
+  // run still under the store's lock (see the lock order above), and the sink
+  // is flushed after the lock is released. A failed change publishes nothing.
+  template <typename T>
+  Result<T> write_publishing(
+      const std::function<Result<T>(Transaction&, std::vector<DomainEvent>&)>& change,
+      const std::function<void()>& on_commit = nullptr) {
+    std::vector<DomainEvent> events;
+    auto result = store_.write<T>([&](Transaction& tx) { return change(tx, events); },
+                                  [&] {
+                                    if (on_commit) on_commit();
+                                    if (!events.empty()) events_->publish(std::move(events));
+                                  });
+    events_->flush();  // the lock is released: the slow part of publishing
+    return result;
+  }
   WebhookEngine& webhooks() { return *webhooks_; }
   // --check-contracts: set while wiring, before requests arrive.
   void set_contract_monitor(std::shared_ptr<ContractMonitor> monitor);

@@ -246,16 +246,8 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
   if (!settings.ok()) return settings.errors();
   std::string pi_id = org_.ids().payment_intent_id();
   std::optional<PspSession> session;
-  std::vector<DomainEvent> events;
-  // Committed: the session and the notifications may now be seen outside;
-  // announced before the store's lock is released, so a collection run
-  // committing next cannot queue this intent's next event ahead of these.
-  auto announce = [&] {
-    if (session) org_.psp_sessions().put(std::move(*session));
-    if (!events.empty()) org_.events().publish(std::move(events));
-  };
-  auto result = org_.records().write<IntentResult>(
-      [&](Transaction& tx) -> Result<IntentResult> {
+  auto result = org_.write_publishing<IntentResult>(
+      [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<IntentResult> {
         OperationContext op(org_, tx, org_.clock().now(), req, ctx, pi_id, *settings);
         Result<IntentResult> r = [&]() -> Result<IntentResult> {
           switch (req.operation) {
@@ -279,8 +271,10 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
         }
         return r;
       },
-      announce);
-  org_.events().flush();  // the lock is released: the slow part of publishing
+      // Committed: the hosted page's session may now be opened.
+      [&] {
+        if (session) org_.psp_sessions().put(std::move(*session));
+      });
   if (!result.ok()) return result;
   result->payment_intent_id = pi_id;
   return result;
