@@ -139,7 +139,13 @@ bool high_entropy(const std::string& t) {
   if (!letters) return t.size() >= 10;
   // Long, varied, and with a run of four consonants no word has
   // ("hqhqzbcoycszbtxfak92"); random base 36 almost always has one.
-  return t.size() >= 12 && distinct.size() >= 8 && longest >= 4;
+  if (t.size() >= 12 && distinct.size() >= 8 && longest >= 4) return true;
+  // Random base 36 without a digit or such a run turns up too (CI met
+  // "qezaponizbamcayisvfu"): sixteen lower-case letters and more, ten of them
+  // distinct, are no name an API answers with (names are camel case or split).
+  const bool lower = std::all_of(
+      t.begin(), t.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  return lower && t.size() >= 16 && distinct.size() >= 10;
 }
 
 std::string shape_of(const std::string& text) {

@@ -66,6 +66,11 @@ TEST_CASE("tokens that read like words still share a shape across runs", "[recor
   // Camel-case names keep their letters, so a real enum difference shows.
   CHECK(shape_of("PartiallyPaid") != shape_of("Uncollectible"));
   CHECK(shape_of("Outstanding") == "Outstanding");
+  // All letters, no four-consonant run: long lower-case runs are tokens too.
+  CHECK(high_entropy("qezaponizbamcayisvfu"));
+  CHECK(classify("Name", "psp_qezaponizbamcayisvfu") == ValueKind::kOpaqueId);
+  CHECK_FALSE(high_entropy("outstanding"));
+  CHECK_FALSE(high_entropy("PartiallyPaidInstallment"));
 }
 
 TEST_CASE("card numbers inside text: Luhn-valid runs and printed groups, not parts of ids",
