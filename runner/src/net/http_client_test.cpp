@@ -97,11 +97,13 @@ void outlast_keep_alive() {
 
 TEST_CASE("http client: a connection idle longer than the idle limit is not reused", "[net]") {
   IdleClosingServer server(std::make_unique<httplib::Server>(), "http");
-  HttpClient client({}, std::chrono::milliseconds(100));
+  // Half a second: a loaded CI machine (sanitizers, two cores) can stall the
+  // test between two sends for a good part of 100 ms.
+  HttpClient client({}, std::chrono::milliseconds(500));
   const std::string first = client.send(get(server.url("/port"))).body;
   const std::string again = client.send(get(server.url("/port"))).body;
   CHECK(again == first);  // kept alive while fresh
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
   HttpResponse later = client.send(get(server.url("/port")));
   CHECK(later.status == 200);
   CHECK(later.body != first);  // a new connection, so a new client port
