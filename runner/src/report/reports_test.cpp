@@ -239,6 +239,8 @@ steps:
   CHECK(testing::contains(
       text,
       "\n    build/bin/fake-org --fixture 'embedded:nonprofit.yaml' --port 8080 &\n"
+      "    for i in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:8080/__admin/health "
+      "&& break; sleep 0.1; done\n"
       "    TOKEN=$(curl -sS http://127.0.0.1:8080/services/oauth2/token -d "
       "grant_type=client_credentials -d 'client_id=local-client' -d "
       "'client_secret=local-secret' | sed -n "));

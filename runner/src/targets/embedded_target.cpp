@@ -30,14 +30,19 @@ std::string contract_self_check(fake_org::EmbeddedOrg& org) {
 
 // The org of a scenario stops with it, so a failure report's curl would
 // point at a dead port with a token nobody has: the reproduction starts a
-// fake-org with the scenario's fixture on 8080 and takes a token with the
-// fixture's first connected app (fixture_client_credentials uses the same).
+// fake-org with the scenario's fixture on 8080, waits until it answers, and
+// takes a token with the fixture's first connected app
+// (fixture_client_credentials uses the same).
 Reproduction reproduction(const fake_org::OrgConfig& config, const std::string& fixture,
                           bool is_file) {
   Reproduction r;
   r.instance_url = "http://127.0.0.1:8080";
   const std::string spec = is_file ? fixture : "embedded:" + fixture;
   r.setup = "build/bin/fake-org --fixture " + shell_quote(spec) + " --port 8080 &\n";
+  // The org answers a moment after it starts: wait for it (5 s at most), or
+  // the token request that follows meets a closed port.
+  r.setup += "for i in $(seq 50); do curl -sf -o /dev/null " + r.instance_url +
+             "/__admin/health && break; sleep 0.1; done\n";
   if (!config.auth.connected_apps.empty()) {
     const auto& app = config.auth.connected_apps.front();
     r.setup += "TOKEN=$(curl -sS " + r.instance_url +

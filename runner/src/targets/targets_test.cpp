@@ -7,10 +7,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include "embedded.h"
 #include "fixture/fixture_loader.h"
+#include "net/curl.h"
 #include "report/failure_text.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
@@ -28,6 +34,36 @@ namespace {
 std::unique_ptr<MiniOrg> tls_mini_org(const TestCert& cert) {
   return std::make_unique<MiniOrg>(
       std::make_unique<httplib::SSLServer>(cert.cert.get(), cert.key.get()), "https");
+}
+
+// A port nothing listens on now: bound, then closed.
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0);
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// What `bash FILE` prints (stdout and stderr), once it and its children exit.
+std::string run_bash(const std::string& file) {
+  FILE* p = ::popen(("bash " + file + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  ::pclose(p);
+  return out;
 }
 
 const char* kEcho =
@@ -335,4 +371,34 @@ steps:
   CHECK(contains(r.steps[1].detail, "success -> failed: 200"));
   CHECK(contains(step_line(r.steps[2]),
                  "GET /PaymentIntent/${pi} -> GET /services/apexrest/cpm/v2/PaymentIntent/pi_"));
+}
+
+TEST_CASE("embedded target: the printed reproduction runs as printed and gets the answer",
+          "[runner][targets][reproduce]") {
+  // The commands a failure report prints, run by bash as a person would
+  // paste them: start the fake, take a token, send the request. Only the
+  // port (8080 may be taken here) and the binary's folder are substituted.
+  const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+  if (!fs::exists(bin)) {
+    WARN("fake-org is not built; build the fake-org target to run this test");
+    return;
+  }
+  auto target = make_target("embedded", {});
+  ScenarioResult r = run_text(*target, R"(name: wrong status
+fixture: nonprofit.yaml
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const Exchange& ex = *r.first_failed_step()->exchange;
+  std::string script = ex.curl_setup + ex.curl + "\nkill $!\n";
+  script = replace_all(script, "8080", std::to_string(free_port()));
+  script = replace_all(script, "build/bin/fake-org", shell_quote(bin) + " --log-level quiet");
+  INFO(script);
+  TempDir dir("reproduce");
+  const std::string out = run_bash(dir.write("reproduce.sh", script));
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
+  CHECK(testing::contains(out, "\"PaymentMethods\""));
 }
