@@ -30,6 +30,14 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+std::string token_line(const std::string& token_url, const std::string& grant_type,
+                       const std::vector<std::string>& fields) {
+  std::string line = "TOKEN=$(curl -sS " + shell_quote(token_url) + " -d grant_type=" + grant_type;
+  for (const auto& f : fields) line += " --data-urlencode " + f;
+  // The access_token member of the JSON answer, without needing jq.
+  return line + " | sed -n 's/.*\"access_token\": *\"\\([^\"]*\\)\".*/\\1/p')\n";
+}
+
 std::string to_curl(const HttpRequest& request, const std::string& token) {
   std::string cmd = "curl -sS -i";
   if (request.method != "GET" || !request.body.empty()) cmd += " -X " + request.method;

@@ -3,6 +3,7 @@
 // bearer token is written as $TOKEN (in double quotes so the shell expands it);
 // every other argument is single-quoted verbatim.
 #include <string>
+#include <vector>
 
 #include "net/http_types.h"
 
@@ -11,5 +12,12 @@ namespace runner {
 // `token` is replaced by $TOKEN wherever it appears (header or body).
 std::string to_curl(const HttpRequest& request, const std::string& token = "");
 std::string shell_quote(const std::string& s);
+
+// A shell line that sets $TOKEN from an OAuth token endpoint's answer.
+// `fields` are shell words for name=value (quoted already: single quotes for
+// literal values, double quotes around an environment reference), each sent
+// with --data-urlencode so a value with + & = arrives as written.
+std::string token_line(const std::string& token_url, const std::string& grant_type,
+                       const std::vector<std::string>& fields);
 
 }  // namespace runner

@@ -241,9 +241,9 @@ steps:
       "\n    build/bin/fake-org --fixture 'embedded:nonprofit.yaml' --port 8080 &\n"
       "    for i in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:8080/__admin/health "
       "&& break; sleep 0.1; done\n"
-      "    TOKEN=$(curl -sS http://127.0.0.1:8080/services/oauth2/token -d "
-      "grant_type=client_credentials -d 'client_id=local-client' -d "
-      "'client_secret=local-secret' | sed -n "));
+      "    TOKEN=$(curl -sS 'http://127.0.0.1:8080/services/oauth2/token' -d "
+      "grant_type=client_credentials --data-urlencode 'client_id=local-client' "
+      "--data-urlencode 'client_secret=local-secret' | sed -n "));
   CHECK(testing::contains(
       text, "\n    curl -sS -i 'http://127.0.0.1:8080/services/apexrest/cpm/v2/PaymentMethods'"));
   CHECK(

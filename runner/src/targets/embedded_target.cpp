@@ -45,11 +45,9 @@ Reproduction reproduction(const fake_org::OrgConfig& config, const std::string& 
              "/__admin/health && break; sleep 0.1; done\n";
   if (!config.auth.connected_apps.empty()) {
     const auto& app = config.auth.connected_apps.front();
-    r.setup += "TOKEN=$(curl -sS " + r.instance_url +
-               "/services/oauth2/token -d grant_type=client_credentials -d " +
-               shell_quote("client_id=" + app.client_id) + " -d " +
-               shell_quote("client_secret=" + app.client_secret) +
-               " | sed -n 's/.*\"access_token\": *\"\\([^\"]*\\)\".*/\\1/p')\n";
+    r.setup += token_line(r.instance_url + "/services/oauth2/token", "client_credentials",
+                          {shell_quote("client_id=" + app.client_id),
+                           shell_quote("client_secret=" + app.client_secret)});
   }
   return r;
 }

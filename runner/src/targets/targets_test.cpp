@@ -373,23 +373,18 @@ steps:
                  "GET /PaymentIntent/${pi} -> GET /services/apexrest/cpm/v2/PaymentIntent/pi_"));
 }
 
-TEST_CASE("embedded target: the printed reproduction runs as printed and gets the answer",
-          "[runner][targets][reproduce]") {
-  // The commands a failure report prints, run by bash as a person would
-  // paste them: start the fake, take a token, send the request. Only the
-  // port (8080 may be taken here) and the binary's folder are substituted.
+// Runs the commands a failure report prints for the scenario's failed step
+// with bash, as a person would paste them: start the fake, take a token,
+// send the request. Only the port (8080 may be taken here) and the binary's
+// folder are substituted. What they printed; "" when fake-org is not built.
+std::string run_reproduction(const std::string& scenario) {
   const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
   if (!fs::exists(bin)) {
     WARN("fake-org is not built; build the fake-org target to run this test");
-    return;
+    return "";
   }
   auto target = make_target("embedded", {});
-  ScenarioResult r = run_text(*target, R"(name: wrong status
-fixture: nonprofit.yaml
-steps:
-  - request: GET /PaymentMethods
-    expect: {status: 418}
-)");
+  ScenarioResult r = run_text(*target, scenario);
   REQUIRE(r.outcome == Outcome::kFailed);
   const Exchange& ex = *r.first_failed_step()->exchange;
   std::string script = ex.curl_setup + ex.curl + "\nkill $!\n";
@@ -397,8 +392,40 @@ steps:
   script = replace_all(script, "build/bin/fake-org", shell_quote(bin) + " --log-level quiet");
   INFO(script);
   TempDir dir("reproduce");
-  const std::string out = run_bash(dir.write("reproduce.sh", script));
+  return run_bash(dir.write("reproduce.sh", script));
+}
+
+TEST_CASE("embedded target: the printed reproduction runs as printed and gets the answer",
+          "[runner][targets][reproduce]") {
+  const std::string out = run_reproduction(R"(name: wrong status
+fixture: nonprofit.yaml
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  if (out.empty()) return;
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
   CHECK(testing::contains(out, "\"PaymentMethods\""));
+}
+
+TEST_CASE("embedded target: the reproduction's token request URL-encodes the app's secret",
+          "[runner][targets][reproduce]") {
+  // + & = in a form value mean something else unless encoded.
+  TempDir dir("secret_fixture");
+  const std::string fixture = dir.write("myapp.yaml", R"(extends: default.yaml
+auth:
+  connected_apps:
+    - name: Mine
+      client_id: my app
+      client_secret: "p+q&r=s"
+)");
+  const std::string out = run_reproduction("name: wrong status\nfixture: " + fixture + R"(
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  if (out.empty()) return;
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
 }
