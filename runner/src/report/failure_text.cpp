@@ -85,13 +85,16 @@ std::string failure_text(const StepResult& s, const std::string& file) {
       out += "  response: " + std::to_string(ex.response->status) + "\n" + indent(body, "    ");
     }
     if (ex.token_refreshed) out += "  (the runner refreshed its token after a 401 and retried)\n";
-    if (!ex.curl_setup.empty()) {
+    if (ex.org_stopped) {
       out +=
           "  reproduce (the scenario's org stopped with it: start one like it, take a token, "
           "send the request; records from earlier steps are not there, so to replay them all "
           "too: build/bin/scenario-runner --target http://127.0.0.1:8080 " +
           (file.empty() ? std::string("FILE") : shell_quote(file)) + "):\n" +
           indent(ex.curl_setup + ex.curl, "    ");
+    } else if (!ex.curl_setup.empty()) {
+      out += "  reproduce (take a token, send the request):\n" +
+             indent(ex.curl_setup + ex.curl, "    ");
     } else {
       out += "  reproduce (TOKEN is the runner's bearer token):\n    " + ex.curl + "\n";
     }

@@ -27,9 +27,11 @@ struct Exchange {
   HttpRequest request;
   std::optional<HttpResponse> response;
   std::string curl;  // reproduces the request; the token is $TOKEN
-  // Shell lines to run before `curl` when the org is gone (the embedded
-  // fake): start one like it and set $TOKEN. Empty: the org is still there.
+  // Shell lines to run before `curl`: set $TOKEN, after starting an org like
+  // the scenario's when it is gone (org_stopped, the embedded fake). Empty:
+  // $TOKEN is the runner's bearer token, which the report does not show.
   std::string curl_setup;
+  bool org_stopped = false;
   bool token_refreshed = false;
 };
 

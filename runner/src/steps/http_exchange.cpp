@@ -58,6 +58,7 @@ Exchange to_exchange(const SentRequest& sent) {
     again.url = sent.reproduce_url;
     ex.curl = to_curl(again, sent.token);
     ex.curl_setup = sent.reproduce->setup;
+    ex.org_stopped = sent.reproduce->org_stops;
   } else {
     ex.curl = to_curl(sent.request, sent.token);
   }

@@ -43,12 +43,8 @@ Reproduction reproduction(const fake_org::OrgConfig& config, const std::string& 
   // the token request that follows meets a closed port.
   r.setup += "for i in $(seq 50); do curl -sf -o /dev/null " + r.instance_url +
              "/__admin/health && break; sleep 0.1; done\n";
-  if (!config.auth.connected_apps.empty()) {
-    const auto& app = config.auth.connected_apps.front();
-    r.setup += token_line(r.instance_url + "/services/oauth2/token", "client_credentials",
-                          {shell_quote("client_id=" + app.client_id),
-                           shell_quote("client_secret=" + app.client_secret)});
-  }
+  r.setup += fixture_token_line(config, r.instance_url);
+  r.org_stops = true;
   return r;
 }
 

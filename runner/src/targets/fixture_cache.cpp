@@ -1,6 +1,7 @@
 #include "targets/fixture_cache.h"
 
 #include "fixture/fixture_loader.h"
+#include "net/curl.h"
 
 namespace runner {
 
@@ -41,6 +42,14 @@ std::vector<LoadError> FixtureCache::load_all(const std::vector<const Scenario*>
 const fake_org::OrgConfig* FixtureCache::get(const Scenario& s) const {
   auto it = configs_.find(key(s));
   return it == configs_.end() ? nullptr : &it->second;
+}
+
+std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url) {
+  if (config.auth.connected_apps.empty()) return "";
+  const auto& app = config.auth.connected_apps.front();
+  return token_line(instance_url + "/services/oauth2/token", "client_credentials",
+                    {shell_quote("client_id=" + app.client_id),
+                     shell_quote("client_secret=" + app.client_secret)});
 }
 
 std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,

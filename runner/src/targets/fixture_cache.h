@@ -30,6 +30,9 @@ class FixtureCache {
 
 // The runner's token source for a fake org: client_credentials with the
 // fixture's first connected app. Throws TargetError when it has none.
+// The reproduction's line that sets $TOKEN the way fixture_client_credentials
+// takes one (the fixture's secrets are test values, printed as they are).
+std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url);
 std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,
                                                           const std::string& instance_url,
                                                           const TlsOptions& tls);

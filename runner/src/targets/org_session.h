@@ -13,12 +13,14 @@
 
 namespace runner {
 
-// How to send a request again after the run when the org does not outlive
-// it (the embedded fake, on a port that is gone): shell lines that start an
-// org like it and set $TOKEN, and that org's URL, which replaces instance_url.
+// How to send a request again after the run, by hand: shell lines that set
+// $TOKEN (the runner's own token is never printed), and the org's URL, which
+// replaces instance_url. When the org does not outlive the run (the embedded
+// fake, on a port that is gone) the lines first start an org like it.
 struct Reproduction {
   std::string setup;         // shell lines, each ending in "\n"
   std::string instance_url;  // http://127.0.0.1:8080
+  bool org_stops = false;    // the scenario's org stops with it; setup starts another
 };
 
 struct SessionConfig {

@@ -429,3 +429,41 @@ steps:
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
 }
+
+TEST_CASE("url target: the reproduction takes a token from that org and sends the request there",
+          "[runner][targets][reproduce]") {
+  // The runner's token is not printed, so the report's commands take one
+  // with the fixture's connected app (its secret URL-encoded), then send the
+  // request to the same URL; the org is still running.
+  TempDir dir("url_reproduce");
+  const std::string fixture = dir.write("myapp.yaml", R"(extends: default.yaml
+auth:
+  connected_apps:
+    - name: Mine
+      client_id: my-app
+      client_secret: "p+q&r=s"
+)");
+  auto config = fake_org::load_fixture_file(fixture);
+  REQUIRE(config.ok());
+  auto org = fake_org::EmbeddedOrg::start(*config.config);
+  auto target = make_target(org->base_url(), {});
+  ScenarioResult r = run_text(*target, "name: wrong status\nfixture: " + fixture + R"(
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const StepResult& step = *r.first_failed_step();
+  const std::string text = failure_text(step, "x.yaml");
+  INFO(text);
+  CHECK(testing::contains(text,
+                          "  reproduce (take a token, send the request):\n    TOKEN=$(curl -sS '" +
+                              org->base_url() + "/services/oauth2/token'"));
+  CHECK(testing::contains(text, "--data-urlencode 'client_secret=p+q&r=s'"));
+  CHECK_FALSE(testing::contains(text, "fake-org --fixture"));
+  CHECK_FALSE(testing::contains(text, "TOKEN is the runner's bearer token"));
+  const std::string out =
+      run_bash(dir.write("again.sh", step.exchange->curl_setup + step.exchange->curl + "\n"));
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
+}

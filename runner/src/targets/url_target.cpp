@@ -88,6 +88,12 @@ class UrlTarget final : public Target {
     sc.tls.ca_file = options_.ca_file;
     const fake_org::OrgConfig* config = fixtures_.get(scenario);
     if (!config) throw TargetError("fixture " + FixtureCache::key(scenario) + " is not loaded");
+    // The org outlives the run, but the runner's token is not printed: the
+    // reproduction takes one as the runner did.
+    Reproduction again;
+    again.instance_url = url_;
+    again.setup = fixture_token_line(*config, url_);
+    sc.reproduce = again;
     auto session = std::make_unique<OrgSession>(
         sc, fixture_client_credentials(*config, sc.instance_url, sc.tls));
     auto reset = session->admin("POST", "/reset");
