@@ -31,15 +31,19 @@ std::string shell_quote(const std::string& s) {
 }
 
 std::string token_line(const std::string& token_url, const std::string& grant_type,
-                       const std::vector<std::string>& fields) {
-  std::string line = "TOKEN=$(curl -sS " + shell_quote(token_url) + " -d grant_type=" + grant_type;
+                       const std::vector<std::string>& fields, const std::string& ca_file) {
+  std::string line = "TOKEN=$(curl -sS";
+  if (!ca_file.empty()) line += " --cacert " + shell_quote(ca_file);
+  line += " " + shell_quote(token_url) + " -d grant_type=" + grant_type;
   for (const auto& f : fields) line += " --data-urlencode " + f;
   // The access_token member of the JSON answer, without needing jq.
   return line + " | sed -n 's/.*\"access_token\": *\"\\([^\"]*\\)\".*/\\1/p')\n";
 }
 
-std::string to_curl(const HttpRequest& request, const std::string& token) {
+std::string to_curl(const HttpRequest& request, const std::string& token,
+                    const std::string& ca_file) {
   std::string cmd = "curl -sS -i";
+  if (!ca_file.empty()) cmd += " --cacert " + shell_quote(ca_file);
   if (request.method != "GET" || !request.body.empty()) cmd += " -X " + request.method;
   cmd += " " + shell_quote(request.url);
   bool has_type = false;

@@ -10,7 +10,9 @@
 namespace runner {
 
 // `token` is replaced by $TOKEN wherever it appears (header or body).
-std::string to_curl(const HttpRequest& request, const std::string& token = "");
+// `ca_file`: the CA the runner trusted (--ca-file), which curl needs as well.
+std::string to_curl(const HttpRequest& request, const std::string& token = "",
+                    const std::string& ca_file = "");
 std::string shell_quote(const std::string& s);
 
 // A shell line that sets $TOKEN from an OAuth token endpoint's answer.
@@ -18,6 +20,6 @@ std::string shell_quote(const std::string& s);
 // literal values, double quotes around an environment reference), each sent
 // with --data-urlencode so a value with + & = arrives as written.
 std::string token_line(const std::string& token_url, const std::string& grant_type,
-                       const std::vector<std::string>& fields);
+                       const std::vector<std::string>& fields, const std::string& ca_file = "");
 
 }  // namespace runner

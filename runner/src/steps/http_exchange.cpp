@@ -56,11 +56,12 @@ Exchange to_exchange(const SentRequest& sent) {
   if (sent.reproduce) {
     HttpRequest again = sent.request;
     again.url = sent.reproduce_url;
-    ex.curl = to_curl(again, sent.token);
+    // An org started for the reproduction is plain HTTP on 8080.
+    ex.curl = to_curl(again, sent.token, sent.reproduce->org_stops ? "" : sent.ca_file);
     ex.curl_setup = sent.reproduce->setup;
     ex.org_stopped = sent.reproduce->org_stops;
   } else {
-    ex.curl = to_curl(sent.request, sent.token);
+    ex.curl = to_curl(sent.request, sent.token, sent.ca_file);
   }
   ex.token_refreshed = sent.refreshed;
   return ex;

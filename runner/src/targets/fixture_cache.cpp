@@ -44,12 +44,14 @@ const fake_org::OrgConfig* FixtureCache::get(const Scenario& s) const {
   return it == configs_.end() ? nullptr : &it->second;
 }
 
-std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url) {
+std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url,
+                               const std::string& ca_file) {
   if (config.auth.connected_apps.empty()) return "";
   const auto& app = config.auth.connected_apps.front();
   return token_line(instance_url + "/services/oauth2/token", "client_credentials",
                     {shell_quote("client_id=" + app.client_id),
-                     shell_quote("client_secret=" + app.client_secret)});
+                     shell_quote("client_secret=" + app.client_secret)},
+                    ca_file);
 }
 
 std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,

@@ -32,7 +32,8 @@ class FixtureCache {
 // fixture's first connected app. Throws TargetError when it has none.
 // The reproduction's line that sets $TOKEN the way fixture_client_credentials
 // takes one (the fixture's secrets are test values, printed as they are).
-std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url);
+std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url,
+                               const std::string& ca_file = "");
 std::shared_ptr<TokenProvider> fixture_client_credentials(const fake_org::OrgConfig& config,
                                                           const std::string& instance_url,
                                                           const TlsOptions& tls);

@@ -33,6 +33,7 @@ SentRequest OrgSession::send(HttpRequest request, bool with_auth, Millis timeout
     out.refreshed = true;
   }
   out.request = std::move(request);
+  out.ca_file = config_.tls.ca_file;
   if (config_.reproduce) {
     out.reproduce = config_.reproduce;
     const std::string& url = out.request.url;

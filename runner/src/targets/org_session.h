@@ -40,6 +40,7 @@ struct SentRequest {
   // The session's reproduction, with request.url moved to its org.
   std::optional<Reproduction> reproduce;
   std::string reproduce_url;
+  std::string ca_file;  // the CA the session trusts, for the reproduction's curl
 };
 
 class OrgSession {

@@ -467,3 +467,32 @@ steps:
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
 }
+
+TEST_CASE("url target over HTTPS: every printed curl trusts the --ca-file the runner trusted",
+          "[runner][targets][reproduce]") {
+  TestCert cert = TestCert::make();
+  TempDir dir("url_reproduce_tls");
+  const std::string ca = (dir.path / "ca.pem").string();
+  cert.write(ca, (dir.path / "key.pem").string());
+  auto config = fake_org::load_embedded_fixture("default.yaml");
+  REQUIRE(config.ok());
+  fake_org::EmbeddedOptions options;
+  options.tls_cert_file = ca;
+  options.tls_key_file = (dir.path / "key.pem").string();
+  auto org = fake_org::EmbeddedOrg::start(*config.config, options);
+  REQUIRE(org->base_url().rfind("https://", 0) == 0);
+  auto target = make_target(org->base_url(), {ca});
+  ScenarioResult r = run_text(*target, R"(name: wrong status
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const Exchange& ex = *r.first_failed_step()->exchange;
+  INFO(ex.curl_setup + ex.curl);
+  CHECK(testing::contains(ex.curl_setup, "TOKEN=$(curl -sS --cacert " + shell_quote(ca) + " '"));
+  CHECK(ex.curl.rfind("curl -sS -i --cacert " + shell_quote(ca) + " '", 0) == 0);
+  const std::string out = run_bash(dir.write("again.sh", ex.curl_setup + ex.curl + "\n"));
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
+}

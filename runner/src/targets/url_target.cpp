@@ -92,7 +92,7 @@ class UrlTarget final : public Target {
     // reproduction takes one as the runner did.
     Reproduction again;
     again.instance_url = url_;
-    again.setup = fixture_token_line(*config, url_);
+    again.setup = fixture_token_line(*config, url_, options_.ca_file);
     sc.reproduce = again;
     auto session = std::make_unique<OrgSession>(
         sc, fixture_client_credentials(*config, sc.instance_url, sc.tls));
