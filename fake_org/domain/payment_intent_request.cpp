@@ -8,15 +8,15 @@ namespace fake_org {
 const char* to_string(Operation op) {
   switch (op) {
     case Operation::kNewOneTime:
-      return "NewOneTime";
+      return "New One-Time";
     case Operation::kNewRecurring:
-      return "NewRecurring";
+      return "New Recurring";
     case Operation::kPayInstallment:
-      return "PayInstallment";
+      return "Pay Installment";
     case Operation::kUpdateRecurring:
-      return "UpdateRecurring";
+      return "Update Recurring";
   }
-  return "NewOneTime";
+  return "New One-Time";
 }
 
 bool is_absolute_http_url(std::string_view url) {

@@ -11,7 +11,8 @@
 namespace fake_org {
 
 enum class Operation { kNewOneTime, kNewRecurring, kPayInstallment, kUpdateRecurring };
-const char* to_string(Operation op);  // "NewOneTime", ...
+// The inbound report's cpm__Operation__c picklist value: "New One-Time", ...
+const char* to_string(Operation op);
 
 struct PaymentMethodInput {
   std::string name, processor, target;

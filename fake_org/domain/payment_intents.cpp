@@ -1,8 +1,12 @@
 #include "payment_intents.h"
 
+#include <set>
+
+#include "crm_fields_values.h"
 #include "currency.h"
 #include "fields.h"
 #include "guided_matching.h"
+#include "ids.h"
 #include "payment_intent_ops.h"
 #include "views.h"
 
@@ -37,6 +41,12 @@ Result<std::string> resolve_campaign(OperationContext& op) {
   const std::string& given = op.req.campaign_id;
   if (given.empty()) return std::string();
   auto id18 = to_id18(given);
+  if (!id18 && given.size() == 18 && is_record_id(given.substr(0, 15)))
+    return make_error(error_code::kInvalidData, "CampaignId",
+                      "CampaignId '" + given + "' is not a record id: its last three characters " +
+                          "are not the case-safe suffix of its first 15 (that would be " +
+                          given.substr(0, 15) + record_id_suffix(given.substr(0, 15)) +
+                          "); was it retyped with another case?");
   if (!id18)
     return make_error(
         error_code::kInvalidData, "CampaignId",
@@ -164,7 +174,8 @@ void finish_inbound_report(OperationContext& op, Record report,
   for (const auto& r : reasons) joined += (joined.empty() ? "" : "\n") + r;
   if (!joined.empty())
     report.fields[status == "Failed" ? f::kErrorMessage : f::kReviewReason] = joined;
-  std::string notes;
+  // The client's own notes (root CrmFields, spec 2.1) come first; the org's follow.
+  std::string notes = report.text(f::kNotes);
   for (const auto& n : op.notes) notes += (notes.empty() ? "" : "\n") + n;
   if (!notes.empty()) report.fields[f::kNotes] = notes;
   if (status == "Matched") report.fields[f::kProcessedDate] = format_iso8601(op.now);
@@ -179,10 +190,57 @@ void finish_inbound_report(OperationContext& op, Record report,
 
 // ---- the service -----------------------------------------------------------
 
+namespace {
+
+// The root parameters the org stores (on the inbound report and the
+// installment) must fit those fields, as CrmFields must: a real org's insert
+// would fail on a value too long (STRING_TOO_LONG), so the fake refuses it
+// with 200 rather than keep what no org could hold.
+Status check_stored_parameters(const OrgConfig& config, const PaymentIntentRequest& req) {
+  namespace r = fields::inbound_report;
+  namespace i = fields::installment;
+  struct Stored {
+    const char* parameter;
+    const std::string& value;
+    const char* object;
+    const char* field;
+  };
+  const Stored stored[] = {
+      {"Origin", req.origin, objects::kInboundReport, r::kOrigin},
+      {"IdempotencyKey", req.idempotency_key, objects::kInboundReport, r::kIdempotencyKey},
+      {"WebhookURL", req.webhook_url, objects::kInboundReport, r::kWebhookUrl},
+      {"SuccessURL", req.success_url, objects::kInboundReport, r::kSuccessUrl},
+      {"FailureURL", req.failure_url, objects::kInboundReport, r::kFailureUrl},
+      {"Origin", req.origin, objects::kInstallment, i::kOrigin},
+      {"WebhookURL", req.webhook_url, objects::kInstallment, i::kWebhookUrl},
+      {"SuccessURL", req.success_url, objects::kInstallment, i::kSuccessUrl},
+      {"FailureURL", req.failure_url, objects::kInstallment, i::kFailureUrl},
+  };
+  ApiErrors errors;
+  std::set<std::string> reported;
+  for (const Stored& s : stored) {
+    if (s.value.empty() || reported.count(s.parameter)) continue;
+    const ObjectDef* object = config.object(s.object);
+    const FieldDef* field = object ? object->field(s.field) : nullptr;
+    if (!field) continue;
+    crm_detail::Checked c = crm_detail::check_value(*object, *field, s.value, &config);
+    if (c.reason.empty()) continue;
+    reported.insert(s.parameter);
+    errors.push_back(make_error(error_code::kInvalidData, s.parameter,
+                                std::string(s.parameter) + " is stored in " + s.object + "." +
+                                    s.field + ", and the value " + c.reason));
+  }
+  if (!errors.empty()) return errors;
+  return ok_status();
+}
+
+}  // namespace
+
 Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const IntentContext& ctx) {
   auto parsed = parse_payment_intent_request(body);
   if (!parsed.ok()) return parsed.errors();
   const PaymentIntentRequest& req = *parsed;
+  if (Status s = check_stored_parameters(org_.config(), req); !s.ok()) return s.errors();
   if (req.idempotency_key.empty()) return execute(req, ctx);
 
   std::string digest = body_digest(body);
@@ -236,6 +294,7 @@ IntentRecords records_of(const RecordStore& committed, const Transaction& tx,
 
 Result<IntentResult> PaymentIntents::run(const PaymentIntentRequest& req, const IntentContext& ctx,
                                          const AfterOperation& after) {
+  if (Status s = check_stored_parameters(org_.config(), req); !s.ok()) return s.errors();
   return execute(req, ctx, after);
 }
 

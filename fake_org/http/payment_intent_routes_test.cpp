@@ -308,6 +308,60 @@ TEST_CASE("CampaignId links when valid and is noted when it names no campaign", 
   auto report = t.get("/__admin/records/cpm__Inbound_Report__c", false).json["records"][1];
   CHECK(report["cpm__Notes__c"].get<std::string>().find(
             "CampaignId 7017Q00000NoCmpQAF names no campaign") == 0);
+
+  // The client's notes (root CrmFields go to the inbound report) are kept,
+  // the org's note follows them.
+  b["CrmFields"] = {{"cpm__Notes__c", "entered by the call centre"}};
+  REQUIRE(t.post("/PaymentIntent", b).status == 200);
+  report = t.get("/__admin/records/cpm__Inbound_Report__c", false).json["records"][2];
+  CHECK(report["cpm__Notes__c"] ==
+        "entered by the call centre\nCampaignId 7017Q00000NoCmpQAF names no campaign of this org; "
+        "the records were created without a campaign (spec 2.3: linked only when valid)");
+
+  // An 18-character id whose suffix does not belong to its first 15.
+  b.erase("CrmFields");
+  b["CampaignId"] = "7017Q00000Sprg1QAC";
+  auto bad = t.post("/PaymentIntent", b);
+  CHECK(bad.status == 422);
+  CHECK(message_of(bad) ==
+        "CampaignId '7017Q00000Sprg1QAC' is not a record id: its last three characters are not "
+        "the case-safe suffix of its first 15 (that would be 7017Q00000Sprg1QAB); was it "
+        "retyped with another case?");
+}
+
+TEST_CASE("root parameters the org stores must fit their fields: 200 naming the limit",
+          "[http][intent][errors]") {
+  TestOrg t(fixture("default.yaml"));
+  json b = one_time();
+  b["Origin"] = std::string(255, 'o');  // exactly the field's length
+  REQUIRE(t.post("/PaymentIntent", b).status == 200);
+  auto report = t.get("/__admin/records/cpm__Inbound_Report__c", false).json["records"][0];
+  CHECK(report["cpm__Origin__c"] == std::string(255, 'o'));
+
+  b["Origin"] = std::string(256, 'o');
+  auto r = t.post("/PaymentIntent", b);
+  CHECK(r.status == 422);
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r) ==
+        "Origin is stored in cpm__Inbound_Report__c.cpm__Origin__c, and the value is too long: "
+        "256 characters, at most 255 allowed");
+
+  b = one_time();
+  b["IdempotencyKey"] = std::string(300, 'k');
+  b["SuccessURL"] = "https://shop.example/" + std::string(1000, 'p');
+  r = t.post("/PaymentIntent", b);
+  CHECK(r.status == 422);
+  REQUIRE(r.json["Errors"].size() == 2);
+  CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find(
+            "IdempotencyKey is stored in cpm__Inbound_Report__c.cpm__Idempotency_Key__c") == 0);
+  CHECK(r.json["Errors"][1]["error_message"].get<std::string>().find(
+            "SuccessURL is stored in cpm__Inbound_Report__c.cpm__Success_URL__c, and the value is "
+            "too long: 1021 characters, at most 1000") == 0);
+  // Nothing was stored, and the refused key was not claimed: it runs once fixed.
+  CHECK(count(t, "cpm__Inbound_Report__c") == 1);
+  b["IdempotencyKey"] = std::string(255, 'k');
+  b["SuccessURL"] = "https://shop.example/thanks";
+  CHECK(t.post("/PaymentIntent", b).status == 200);
 }
 
 TEST_CASE("processing types send reports to Guided Review or Failed", "[http][intent]") {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "domain/catalogue_check.h"
 #include "embedded.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
@@ -42,12 +43,18 @@ class TestOrg {
     client_.set_tcp_nodelay(true);
   }
 
-  // Every test runs with the fake checking its own output against the contracts.
+  // Every test runs with the fake checking its own output against the
+  // contracts, and ends with every record fitting the org's catalogue.
   ~TestOrg() {
     if (auto* m = org().contract_monitor()) {
       INFO("contract violations:\n" << m->recent().dump(2));
       CHECK(m->violations() == 0);
     }
+    const std::vector<std::string> bad = catalogue_violations(org());
+    std::string text;
+    for (const auto& b : bad) text += b + "\n";
+    INFO("records that do not fit the catalogue:\n" << text);
+    CHECK(bad.empty());
   }
 
   Org& org() { return org_->org(); }
