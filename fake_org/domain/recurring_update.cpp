@@ -11,6 +11,9 @@
 //   recurring record (and schedule) take the new method, processor, target,
 //   mandate and profile. Contact and account come from the current mandate,
 //   else from the record's own lookups.
+// - A finished series (native Completed or Cancelled, donation or commitment
+//   Closed) is refused with 200 naming record and status: it would show
+//   Active again with no next due date and never collect (row 44).
 #include "bank_parameters.h"
 #include "crm_fields.h"
 #include "fields.h"
@@ -62,6 +65,26 @@ std::string campaign_of(const Record& rec, ConnectorKind kind) {
   return "";
 }
 
+// The status of a series that has ended ("" while it runs): native Completed
+// (after its EndDate) or Cancelled, donation and commitment Closed. Such a
+// series collects nothing any more (the clock dropped its next due date), so
+// an update cannot bring it back (decisions row 44).
+std::string finished_status(const Record& rec, ConnectorKind kind) {
+  std::string status;
+  switch (kind) {
+    case ConnectorKind::kNative:
+      status = rec.text(fields::recurring_payment::kStatus);
+      return status == "Completed" || status == "Cancelled" ? status : "";
+    case ConnectorKind::kNonprofit:
+      status = rec.text(fields::recurring_donation::kStatus);
+      break;
+    case ConnectorKind::kFundraising:
+      status = rec.text(fields::gift_commitment::kStatus);
+      break;
+  }
+  return status == "Closed" ? status : "";
+}
+
 std::string currency_of(const Record& rec, const OrgConfig& config) {
   std::string c = rec.text(fields::kCurrency);
   return c.empty() ? config.org.default_currency : c;
@@ -110,6 +133,11 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
                           " of source connector " + conn->name);
   }
   op.settings.connector = conn;
+  if (const std::string ended = finished_status(*rec, conn->kind); !ended.empty())
+    return make_error(error_code::kInvalidData, "Recurring.Id",
+                      "Recurring.Id " + rec->id + " is a " + rec->object + " with status " + ended +
+                          ": a finished series cannot be changed; set up a new recurring "
+                          "payment instead");
 
   ApiErrors errors;
   auto resolved = resolve_recurring_method(op, "update");

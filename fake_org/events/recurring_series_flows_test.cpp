@@ -1,0 +1,116 @@
+// A recurring series over its life on the org clock, over real HTTP: who the
+// clock's installments belong to, from which date a series collects, paying a
+// failed installment again, and a finished series that cannot be updated.
+// The fixtures' tokens live a year here, so requests still pass after the
+// clock has moved months ahead.
+#include <catch2/catch.hpp>
+
+#include "domain/fields.h"
+#include "http/test_support.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+OrgConfig long_tokens(const std::string& base) {
+  return fixture_text("extends: " + base + "\nauth:\n  token_lifetime: 8760h\n");
+}
+
+void clock_set(TestOrg& t, const std::string& when) {
+  REQUIRE(t.post("/__admin/clock", {{"set", when}}, false).status == 200);
+}
+[[maybe_unused]] void clock_advance(TestOrg& t, const std::string& by) {
+  REQUIRE(t.post("/__admin/clock", {{"advance", by}}, false).status == 200);
+}
+
+json intent(const json& payer, const json& method, const json& amounts) {
+  json b = {{"SuccessURL", "https://shop.example/thanks"},
+            {"FailureURL", "https://shop.example/sorry"},
+            {"Payer", payer},
+            {"PaymentMethod", method}};
+  b.update(amounts);
+  return b;
+}
+
+json series(const std::string& start, const std::string& end = "") {
+  json r = {{"Amount", 10}, {"Frequency", "Monthly"}, {"StartDate", start}};
+  if (!end.empty()) r["EndDate"] = end;
+  return {{"Recurring", r}};
+}
+
+const json kPayer = {{"Contact", {{"CrmFields", {{"LastName", "Four"}}}}}};
+const json kSepa = {
+    {"Name", "SEPA Direct Debit"},
+    {"Parameters", {{"IBAN", "DE89370400440532013000"}, {"AccountHolderName", "Max Four"}}}};
+const json kBacs = {
+    {"Name", "Bacs Direct Debit"},
+    {"Parameters",
+     {{"SortCode", "60-16-13"}, {"AccountNumber", "31926819"}, {"AccountHolderName", "Max Four"}}}};
+const json kAch = {{"Name", "ACH"},
+                   {"Parameters",
+                    {{"RoutingNumber", "011000015"},
+                     {"AccountNumber", "000123456789"},
+                     {"AccountHolderName", "Max Four"}}}};
+
+std::string recurring_of(TestOrg& t, const Response& created) {
+  INFO(created.body);
+  REQUIRE(created.status == 200);
+  return t.get("/PaymentIntent/" + created.json["Id"].get<std::string>())
+      .json["Recurring"]["Id"]
+      .get<std::string>();
+}
+
+std::string error_message(const Response& r) {
+  return r.json["Errors"][0].value("error_message", "");
+}
+
+}  // namespace
+
+TEST_CASE("a finished series cannot be updated: 200 naming record and status, nothing written",
+          "[http][recurring][collections]") {
+  struct Case {
+    const char* fixture;
+    const char* object;
+    json method;
+    json one_time;
+    const char* status_field;
+    const char* finished;
+  };
+  const json first = {{"OneTime", {{"Amount", 10}}}};
+  for (const Case& c : {Case{"default.yaml", "cpm__Recurring_Payment__c", kSepa, json::object(),
+                             fields::recurring_payment::kStatus, "Completed"},
+                        Case{"nonprofit.yaml", "npe03__Recurring_Donation__c", kAch, first,
+                             fields::recurring_donation::kStatus, "Closed"},
+                        Case{"fundraising.yaml", "GiftCommitment", kBacs, json::object(),
+                             fields::gift_commitment::kStatus, "Closed"}}) {
+    INFO(c.fixture);
+    TestOrg t(long_tokens(c.fixture));
+    clock_set(t, "2027-01-30T09:00:00Z");
+    json body = intent(kPayer, c.method, series("2027-02-01", "2027-03-15"));
+    body.update(c.one_time);
+    const std::string id = recurring_of(t, t.post("/PaymentIntent", body));
+    clock_set(t, "2027-04-01T09:00:00Z");
+    const json before = t.admin_record(c.object, id);
+    REQUIRE(before[c.status_field] == c.finished);
+    const size_t mandates = t.admin_records("cpm__Mandate__c").size();
+
+    json update = {{"SuccessURL", "https://shop.example/thanks"},
+                   {"FailureURL", "https://shop.example/sorry"},
+                   {"Recurring", {{"Id", id}}},
+                   {"PaymentMethod", c.method}};
+    update["PaymentMethod"]["Processor"] = before.value("cpm__Payment_Processor__c", "");
+    update.update(c.one_time);
+    auto r = t.post("/PaymentIntent", update);
+    INFO(r.body);
+    CHECK(r.status == 422);
+    CHECK(r.json["Errors"][0]["error_code"] == "200");
+    const std::string message = error_message(r);
+    CHECK(message.find(id) != std::string::npos);
+    CHECK(message.find(std::string("status ") + c.finished) != std::string::npos);
+    CHECK(message.find("a finished series cannot be changed") != std::string::npos);
+    CHECK(t.admin_record(c.object, id) == before);
+    CHECK(t.admin_records("cpm__Mandate__c").size() == mandates);
+  }
+}
