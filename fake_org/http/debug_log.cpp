@@ -2,6 +2,7 @@
 
 #include "domain/ascii.h"
 #include "domain/luhn.h"
+#include "json_depth.h"
 
 #include <httplib.h>
 
@@ -140,7 +141,11 @@ std::string redact_body(std::string_view content_type, const std::string& body) 
   if (body.empty()) return "(empty)";
   // JSON first whatever the type: `curl -d` labels JSON as a form, the API
   // accepts it, and a form redaction would miss every field in it.
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  // A body nested too deep for the recursive redaction and dump is not shown
+  // as JSON (the API refused it unparsed, json_depth.h); a form still is.
+  const bool too_deep = json_nesting_exceeds(body);
+  nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
+                              : nlohmann::json::parse(body, nullptr, false);
   if (!j.is_discarded()) {
     redact_json(j);
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -148,7 +153,9 @@ std::string redact_body(std::string_view content_type, const std::string& body) 
   const std::string type = ascii_lower(content_type);
   if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
   return "(" + std::to_string(body.size()) + " bytes" +
-         (content_type.empty() ? std::string() : " of " + std::string(content_type)) + ")";
+         (content_type.empty() ? std::string() : " of " + std::string(content_type)) +
+         (too_deep ? "; nested more than " + std::to_string(kMaxJsonDepth) + " levels deep" : "") +
+         ")";
 }
 
 }  // namespace fake_org::http

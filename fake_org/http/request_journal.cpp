@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "debug_log.h"
+#include "json_depth.h"
 
 namespace fake_org::http {
 
@@ -28,6 +29,9 @@ nlohmann::json body_json(const JournalEntry& e) {
            (e.content_type.empty() ? std::string() : " of " + e.content_type) +
            "; the journal keeps bodies up to " + std::to_string(kJournalBodyLimit) + " bytes)";
   std::string shown = redact_body(e.content_type, e.body);
+  // A form's redaction is the form's text, which may be deeply nested JSON
+  // (json_depth.h): shown as text, never parsed.
+  if (json_nesting_exceeds(shown)) return shown;
   auto j = nlohmann::json::parse(shown, nullptr, false);
   if (!j.is_discarded() && (j.is_object() || j.is_array())) return j;
   return shown;

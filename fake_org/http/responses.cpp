@@ -1,5 +1,7 @@
 #include "responses.h"
 
+#include "json_depth.h"
+
 namespace fake_org::http {
 
 int default_error_status(std::string_view code) {
@@ -72,6 +74,15 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
     if (empty == EmptyBody::kMissing) return missing_body_error();
     return nlohmann::json::object();
   }
+  // Before parsing: a parsed body this deep would overflow the stack of
+  // whatever copies or walks it next (json_depth.h).
+  if (json_nesting_exceeds(req.body))
+    return make_error(error_code::kMissingCoreParameter, "",
+                      "The request body nests arrays and objects more than " +
+                          std::to_string(kMaxJsonDepth) +
+                          " levels deep; the fake refuses such bodies unparsed (a request of "
+                          "this API nests a few levels): send a flatter JSON object",
+                      ErrorKind::kBadJson);
   try {
     return nlohmann::json::parse(req.body);
   } catch (const nlohmann::json::parse_error& e) {

@@ -30,6 +30,32 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+std::string env_shell_word(const std::string& text) {
+  std::string out = "\"";
+  auto literal = [&out](char c) {
+    if (c == '"' || c == '\\' || c == '$' || c == '`') out += '\\';
+    out += c;
+  };
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 3, "$${") == 0) {
+      literal('$');
+      literal('{');
+      i += 3;
+      continue;
+    }
+    if (text.compare(i, 6, "${env:") == 0) {
+      const size_t close = text.find('}', i);
+      if (close != std::string::npos) {
+        out += "${" + text.substr(i + 6, close - i - 6) + "}";
+        i = close + 1;
+        continue;
+      }
+    }
+    literal(text[i++]);
+  }
+  return out + "\"";
+}
+
 std::string token_line(const std::string& token_url, const std::string& grant_type,
                        const std::vector<std::string>& fields, const std::string& ca_file) {
   std::string line = "TOKEN=$(curl -sS";

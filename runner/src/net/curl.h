@@ -15,6 +15,12 @@ std::string to_curl(const HttpRequest& request, const std::string& token = "",
                     const std::string& ca_file = "");
 std::string shell_quote(const std::string& s);
 
+// `text` written with ${env:NAME} references (a sandbox configuration's
+// value) as one double-quoted shell word in which each reference is ${NAME}
+// for the shell to expand: a printed command names the variable, never the
+// secret. `$${` is a literal "${"; " \ $ and ` in literal parts are escaped.
+std::string env_shell_word(const std::string& text);
+
 // A shell line that sets $TOKEN from an OAuth token endpoint's answer.
 // `fields` are shell words for name=value (quoted already: single quotes for
 // literal values, double quotes around an environment reference), each sent

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "eval/interpolate.h"
+#include "net/curl.h"
 #include "scenario/load_context.h"
 #include "targets/target.h"
 
@@ -33,7 +34,19 @@ struct SandboxConfig {
   OAuthGrant grant;
   contracts::Profile profile = contracts::Profile::kLenient;
   std::string fixture = "default.yaml";
+  // The OAuth values as written (${env:NAME}), for the printed reproduction.
+  std::string client_id_text, client_secret_text, refresh_token_text;
 };
+
+// The line of a failure report's reproduction that takes a token as the
+// runner does, naming the environment variables the secrets come from.
+std::string sandbox_token_line(const SandboxConfig& c) {
+  std::vector<std::string> fields = {env_shell_word("client_id=" + c.client_id_text),
+                                     env_shell_word("client_secret=" + c.client_secret_text)};
+  if (c.grant.grant_type == "refresh_token")
+    fields.push_back(env_shell_word("refresh_token=" + c.refresh_token_text));
+  return token_line(c.grant.token_url, c.grant.grant_type, fields, c.session.tls.ca_file);
+}
 
 SandboxConfig read_config(const std::string& file, const TargetOptions& options) {
   std::ifstream in(file);
@@ -54,9 +67,12 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
   Builtins env_only;
   Interpolator interp(none, env_only);
   // Only environment references are allowed here, and secrets must be one.
-  auto value = [&](const YAML::Node& n, const std::string& what, bool secret) -> std::string {
+  // `text`: where to keep the value as written.
+  auto value = [&](const YAML::Node& n, const std::string& what, bool secret,
+                   std::string* text = nullptr) -> std::string {
     auto s = ctx.string(n, what);
     if (!s) return "";
+    if (text) *text = *s;
     if (secret && s->find("${env:") == std::string::npos) {
       ctx.error(n, what + " is a secret: write it as ${env:NAME} and set NAME in the environment");
       return "";
@@ -113,16 +129,18 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
     c.grant.token_url = oauth["token_url"] ? value(oauth["token_url"], "oauth.token_url", false)
                                            : c.session.instance_url + "/services/oauth2/token";
     if (oauth["client_id"])
-      c.grant.client_id = value(oauth["client_id"], "oauth.client_id", false);
+      c.grant.client_id = value(oauth["client_id"], "oauth.client_id", false, &c.client_id_text);
     else
       ctx.error(oauth, "oauth.client_id is required");
     if (oauth["client_secret"])
-      c.grant.client_secret = value(oauth["client_secret"], "oauth.client_secret", true);
+      c.grant.client_secret =
+          value(oauth["client_secret"], "oauth.client_secret", true, &c.client_secret_text);
     else
       ctx.error(oauth, "oauth.client_secret is required");
     if (c.grant.grant_type == "refresh_token") {
       if (oauth["refresh_token"])
-        c.grant.refresh_token = value(oauth["refresh_token"], "oauth.refresh_token", true);
+        c.grant.refresh_token =
+            value(oauth["refresh_token"], "oauth.refresh_token", true, &c.refresh_token_text);
       else
         ctx.error(oauth, "oauth.refresh_token is required for the refresh_token grant");
     }
@@ -132,6 +150,11 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
     for (const auto& e : ctx.errors()) all += (all.empty() ? "" : "\n") + e.str();
     throw TargetError(all);
   }
+  // A real org outlives the run, but the runner's token is never printed.
+  Reproduction again;
+  again.instance_url = c.session.instance_url;
+  again.setup = sandbox_token_line(c);
+  c.session.reproduce = again;
   return c;
 }
 

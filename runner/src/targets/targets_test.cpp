@@ -496,3 +496,52 @@ steps:
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
 }
+
+TEST_CASE("sandbox target: the reproduction takes a token naming the secrets' variables",
+          "[runner][targets][reproduce]") {
+  MiniOrg org;
+  TempDir dir("sandbox_reproduce");
+  setenv("RUNNER_REPRO_SECRET", "local-secret", 1);
+  setenv("RUNNER_REPRO_REFRESH", "rt-1", 1);
+  const std::string config = dir.write("sandbox.yaml", "instance_url: " + org.url() + R"(
+oauth:
+  grant: refresh_token
+  client_id: local-client
+  client_secret: ${env:RUNNER_REPRO_SECRET}
+  refresh_token: "${env:RUNNER_REPRO_REFRESH}"
+)");
+  auto target = make_target(config, {});
+  ScenarioResult r = run_text(*target, R"(name: wrong status
+steps:
+  - request: GET /Echo
+    expect: {status: 418}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const StepResult& step = *r.first_failed_step();
+  const std::string text = failure_text(step, "x.yaml");
+  INFO(text);
+  CHECK(testing::contains(
+      text, "reproduce (take a token, send the request):\n    TOKEN=$(curl -sS '" + org.url() +
+                "/services/oauth2/token' -d grant_type=refresh_token "
+                "--data-urlencode \"client_id=local-client\" "
+                "--data-urlencode \"client_secret=${RUNNER_REPRO_SECRET}\" "
+                "--data-urlencode \"refresh_token=${RUNNER_REPRO_REFRESH}\" |"));
+  CHECK_FALSE(testing::contains(text, "local-secret"));
+  CHECK_FALSE(testing::contains(text, "rt-1"));
+  CHECK_FALSE(testing::contains(text, "tok-"));  // nor the runner's token
+  // The printed commands work where the variables are set.
+  const std::string out =
+      run_bash(dir.write("again.sh", step.exchange->curl_setup + step.exchange->curl + "\n"));
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
+}
+
+TEST_CASE("env_shell_word: references expand in the shell, everything else stays literal",
+          "[runner][targets][reproduce]") {
+  setenv("RUNNER_WORD_VAR", "v a$l", 1);
+  const std::string text = "a\"b\\c$d`e ${env:RUNNER_WORD_VAR} $${x} ${env:RUNNER_WORD_VAR}!";
+  const std::string word = env_shell_word(text);
+  CHECK(word == "\"a\\\"b\\\\c\\$d\\`e ${RUNNER_WORD_VAR} \\${x} ${RUNNER_WORD_VAR}!\"");
+  TempDir dir("shell_word");
+  CHECK(run_bash(dir.write("w.sh", "printf %s " + word + "\n")) == "a\"b\\c$d`e v a$l ${x} v a$l!");
+}
