@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <filesystem>
+
 #include <CLI/CLI.hpp>
 
 #include "record/proxy.h"
@@ -107,6 +109,14 @@ int record_command(const RecordOptions& o, std::ostream& out, std::ostream& err)
     out << "; " << failed
         << " request(s) the upstream did not answer are not in the scenario (warnings above)";
   out << "\n";
+  // A scenario without steps does not load, and a file there may hold an
+  // earlier recording: write nothing (exit 2, as import-har without requests).
+  if (exchanges.empty()) {
+    std::error_code ec;
+    err << "recorded no exchange; " << o.out
+        << (std::filesystem::exists(o.out, ec) ? " left as it was" : " not written") << "\n";
+    return 2;
+  }
   return write_scenario(generalise(exchanges, go), o.out, out, err);
 }
 

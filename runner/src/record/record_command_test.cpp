@@ -119,6 +119,47 @@ TEST_CASE("record command: SIGINT stops recording and writes what was recorded",
   CHECK(contains(s.name, url));  // default name: "recorded from URL"
 }
 
+TEST_CASE("record command: stopped before any exchange, it writes nothing and exits 2",
+          "[record][process]") {
+  // A scenario without steps does not load, and --out may hold an earlier
+  // recording: it must stay as it was.
+  if (!binaries_built()) {
+    WARN("fake-org or scenario-runner is not built");
+    return;
+  }
+  TempDir dir("runner_record_cmd");
+  const std::string earlier = "name: an earlier recording\nsteps:\n  - request: GET /x\n";
+  const std::string out = dir.write("earlier.yaml", earlier);
+  // Through sh for stderr on the same pipe; exec keeps the pid the signal goes to.
+  ChildProcess rec({"/bin/sh", "-c",
+                    "exec '" + kBin +
+                        "/scenario-runner' record --upstream http://127.0.0.1:9 --listen "
+                        "127.0.0.1:0 --out '" +
+                        out + "' 2>&1"});
+  proxy_port(rec.read_line());
+  rec.signal(SIGINT);
+  const std::string rest = rec.read_rest();
+  INFO(rest);
+  CHECK(rec.wait() == 2);
+  CHECK(contains(rest, "0 exchange(s) recorded"));
+  CHECK(contains(rest, "recorded no exchange; " + out + " left as it was"));
+  CHECK(read_file(out) == earlier);
+
+  const std::string none = (dir.path / "none.yaml").string();
+  ChildProcess rec2({"/bin/sh", "-c",
+                     "exec '" + kBin +
+                         "/scenario-runner' record --upstream http://127.0.0.1:9 --listen "
+                         "127.0.0.1:0 --out '" +
+                         none + "' 2>&1"});
+  proxy_port(rec2.read_line());
+  rec2.signal(SIGINT);
+  const std::string rest2 = rec2.read_rest();
+  INFO(rest2);
+  CHECK(rec2.wait() == 2);
+  CHECK(contains(rest2, "recorded no exchange; " + none + " not written"));
+  CHECK_FALSE(fs::exists(none));
+}
+
 TEST_CASE("record command: requests the upstream did not answer are counted at the end",
           "[record][process]") {
   if (!binaries_built()) {
