@@ -27,6 +27,21 @@ ApiError already_completed(const PspSession& s) {
                     ErrorKind::kConflict);
 }
 
+// The session was never completed, but its installment was paid another way
+// (another session of a pay-existing request, or an inline collection): the
+// payer must learn that, not that this session "is already completed".
+ApiError paid_elsewhere(const PspSession& s, const Record& inst) {
+  const std::string by = inst.text(fields::installment::kPaymentIntentId);
+  return make_error(error_code::kInvalidData, "session",
+                    "Payment session " + s.id + " of " + s.payment_intent_id +
+                        " was never completed: its installment " + inst.id + " was paid elsewhere" +
+                        (by.empty() || by == s.payment_intent_id
+                             ? std::string(" (through another session or request)")
+                             : " (by " + by + ")") +
+                        "; nothing is charged twice",
+                    ErrorKind::kConflict);
+}
+
 std::string new_id(Org& org, const char* object, const char* fallback_prefix) {
   const ObjectDef* def = org.config().object(object);
   return org.ids().record_id(def ? def->key_prefix : fallback_prefix);
@@ -271,7 +286,7 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
                             "The installment " + session.installment_id + " of session " +
                                 session.id + " no longer exists (org reset?)",
                             ErrorKind::kNotFound);
-        if (current->text(f::kStatus) == "Collected") return already_completed(session);
+        if (current->text(f::kStatus) == "Collected") return paid_elsewhere(session, *current);
         Record inst = *current;
         // The hosted page's intent is the one paying (pay-existing moves it).
         inst.fields[f::kPaymentIntentId] = session.payment_intent_id;

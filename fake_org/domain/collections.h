@@ -47,8 +47,9 @@ struct CollectionResult {
 };
 
 // `id` is a session id ("cs_...") or the 18-character id of an installment
-// that has an open session. Errors: kNotFound (unknown id), kConflict
-// (already completed).
+// that has an open session. Errors: kNotFound (unknown id), kConflict (the
+// session is completed, or never was but its installment was paid elsewhere:
+// the message says which).
 Result<CollectionResult> complete_payment(Org& org, const std::string& id,
                                           const PspOutcome& outcome);
 Result<CollectionResult> decline_payment(Org& org, const std::string& id,

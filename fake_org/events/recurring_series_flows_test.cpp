@@ -114,3 +114,41 @@ TEST_CASE("a finished series cannot be updated: 200 naming record and status, no
     CHECK(t.admin_records("cpm__Mandate__c").size() == mandates);
   }
 }
+
+TEST_CASE("a hosted session whose installment was paid elsewhere says so, not 'already completed'",
+          "[http][psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto session_of = [](const Response& r) {
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    const std::string url = r.json["RedirectURL"];
+    return url.substr(url.rfind('/') + 1);
+  };
+  auto first = t.post("/PaymentIntent",
+                      intent(kPayer, {{"Name", "CreditCard"}}, {{"OneTime", {{"Amount", 10}}}}));
+  const std::string abandoned = session_of(first);
+  const std::string pi = first.json["Id"];
+  const std::string installment = t.get("/PaymentIntent/" + pi).json["OneTime"]["Id"];
+  // The payer pays the installment through another request's page.
+  auto again = t.post("/PaymentIntent", {{"SuccessURL", "https://shop.example/thanks"},
+                                         {"FailureURL", "https://shop.example/sorry"},
+                                         {"OneTime", {{"Id", installment}}},
+                                         {"PaymentMethod", {{"Name", "CreditCard"}}}});
+  const std::string paid_by = again.json["Id"];
+  const std::string second = session_of(again);
+  REQUIRE(t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false).status ==
+          200);
+
+  auto late = t.post("/__admin/psp/" + abandoned + "/complete", {{"outcome", "success"}}, false);
+  INFO(late.body);
+  CHECK(late.status == 409);
+  const std::string message = error_message(late);
+  CHECK(message == "Payment session " + abandoned + " of " + pi +
+                       " was never completed: its installment " + installment +
+                       " was paid elsewhere (by " + paid_by + "); nothing is charged twice");
+  CHECK(t.admin_records("cpm__Payment__c").size() == 1);
+  // The session that did pay still answers that it is completed.
+  auto twice = t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false);
+  CHECK(twice.status == 409);
+  CHECK(error_message(twice).find("is already completed") != std::string::npos);
+}
