@@ -129,8 +129,12 @@ nlohmann::json package_parameter_value(const ParameterDef& def, const nlohmann::
     return d ? nlohmann::json(format_date(*d)) : nlohmann::json(text);
   }
   if ((def.data_type == "Number" || def.data_type == "Integer" || def.data_type == "Decimal") &&
-      value.is_string())
-    return nlohmann::json::parse(text, nullptr, false);
+      value.is_string()) {
+    // Digits no double holds parse to a discarded value (out_of_range 406
+    // without exceptions): the text is kept instead.
+    nlohmann::json n = nlohmann::json::parse(text, nullptr, false);
+    return n.is_number() ? n : nlohmann::json(text);
+  }
   return value;
 }
 

@@ -149,3 +149,18 @@ TEST_CASE("a Gift Aid declaration record carries the parameters' fields", "[pack
     CHECK(def->field(k));
   }
 }
+
+TEST_CASE("a Number parameter given as digits no double holds is stored as its text",
+          "[package_actions][number_overflow]") {
+  ParameterDef def;
+  def.name = "Amount";
+  def.data_type = "Number";
+  CHECK(package_parameter_value(def, "12.50") == 12.5);
+  // 400 digits pass the digits check; parsed they overflow a double, which
+  // the non-throwing parse turned into a discarded value ("<discarded>" in a
+  // dump, not JSON).
+  const std::string huge = "1" + std::string(400, '0');
+  const json v = package_parameter_value(def, huge);
+  CHECK_FALSE(v.is_discarded());
+  CHECK(v == huge);
+}

@@ -90,6 +90,14 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
                       std::string("The request body is not valid JSON (") + e.what() +
                           "); send a JSON object with Content-Type: application/json",
                       ErrorKind::kBadJson);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // The parser throws out_of_range 406, not parse_error, for a number no
+    // double holds (1e400): a malformed body all the same, not an internal error.
+    return make_error(error_code::kMissingCoreParameter, "",
+                      std::string("The request body has a number too large to read (") + e.what() +
+                          "); send numbers within a double's range, amounts as decimals such "
+                          "as 12.50",
+                      ErrorKind::kBadJson);
   }
 }
 
