@@ -43,6 +43,25 @@ void attach_inline_mandate(OperationContext& op, const ResolvedMethod& method, R
   inst.fields[fields::installment::kPaymentProfile] = profile.id;
 }
 
+// A collection the bank or network rejected left the installment in the
+// fixture's failed status with cpm__Failure_Reason__c, out of the clock's
+// index. Paid again inline (a new mandate, or the one on file still Active)
+// it is open again: the initial status, no failure reason, so the clock
+// collects it on its due date, at the next clock move when that has passed
+// (docs/decisions.md, installment transitions). True when it was reopened.
+// A hosted page instead collects it (Failed -> Collected) when the payer pays.
+bool reopen_for_collection(OperationContext& op, const ResolvedMethod& method, Record& inst) {
+  namespace f = fields::installment;
+  const std::string status = inst.text(f::kStatus);
+  const bool failed = inst.has(f::kFailureReason) || status == "Failed" || status == "Cancelled";
+  if (!failed || !collected_inline(*method.method, *method.processor)) return false;
+  auto mandate = op.tx.get(inst.text(f::kMandate));
+  if (!mandate || mandate->text(fields::mandate::kStatus) != "Active") return false;
+  inst.fields[f::kStatus] = op.config.org.installment_initial_status;
+  inst.fields.erase(f::kFailureReason);
+  return true;
+}
+
 }  // namespace
 
 Result<IntentResult> new_one_time_payment(OperationContext& op) {
@@ -176,12 +195,17 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
       deactivate_one_off_mandate(op.tx, old, op.now);
   }
 
+  const bool reopened = reopen_for_collection(op, *method, updated);
+
   Record report = new_inbound_report(op, *report_crm);
   x[f::kInboundReport] = report.id;
   link_report(report, updated, inst->text(f::kContact), inst->text(f::kAccount),
               campaign->empty() ? inst->text(f::kCampaign) : *campaign, *method);
   op.tx.put(updated);
-  finish_inbound_report(op, std::move(report), {});
+  std::vector<DomainEvent> events;
+  if (reopened && updated.text(f::kStatus) != inst->text(f::kStatus))
+    events.push_back(installment_event(op, event_type::kInstallmentStatusChange, updated));
+  finish_inbound_report(op, std::move(report), std::move(events));
   return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 

@@ -5,7 +5,9 @@
 // clock has moved months ahead.
 #include <catch2/catch.hpp>
 
+#include "domain/collections.h"
 #include "domain/fields.h"
+#include "events/webhook_test_support.h"
 #include "http/test_support.h"
 
 using namespace fake_org;
@@ -21,7 +23,7 @@ OrgConfig long_tokens(const std::string& base) {
 void clock_set(TestOrg& t, const std::string& when) {
   REQUIRE(t.post("/__admin/clock", {{"set", when}}, false).status == 200);
 }
-[[maybe_unused]] void clock_advance(TestOrg& t, const std::string& by) {
+void clock_advance(TestOrg& t, const std::string& by) {
   REQUIRE(t.post("/__admin/clock", {{"advance", by}}, false).status == 200);
 }
 
@@ -60,6 +62,20 @@ std::string recurring_of(TestOrg& t, const Response& created) {
   return t.get("/PaymentIntent/" + created.json["Id"].get<std::string>())
       .json["Recurring"]["Id"]
       .get<std::string>();
+}
+
+// The types and installment statuses of the webhook events of one intent, in order.
+std::vector<std::string> events_of(TestOrg& t, const std::string& pi) {
+  REQUIRE(t.org().webhooks().wait_idle(10s));
+  std::vector<std::string> out;
+  const Response log = t.get("/__admin/webhooks?payment_intent=" + pi, false);
+  for (const auto& e : log.json["events"]) {
+    std::string type = e["type"];
+    const json& data = e["body"]["data"];
+    if (type.rfind("installment.", 0) == 0) type += " " + data.value("Status", "");
+    out.push_back(type);
+  }
+  return out;
 }
 
 std::string error_message(const Response& r) {
@@ -151,4 +167,54 @@ TEST_CASE("a hosted session whose installment was paid elsewhere says so, not 'a
   auto twice = t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false);
   CHECK(twice.status == 409);
   CHECK(error_message(twice).find("is already completed") != std::string::npos);
+}
+
+TEST_CASE("a failed direct debit paid again inline is open again and collected by the clock",
+          "[http][collections][webhooks]") {
+  Receiver receiver;
+  const int port = receiver.start();
+  REQUIRE(port > 0);
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(port) + "/hooks";
+  TestOrg t(long_tokens("default.yaml"));
+  clock_set(t, "2027-03-01T09:00:00Z");
+  json bad = kSepa;
+  bad["Parameters"]["IBAN"] = collection_magic::kIbanFailsAtCollection;
+  json body = intent(kPayer, bad, {{"OneTime", {{"Amount", 10}}}});
+  body["WebhookURL"] = hooks;
+  auto created = t.post("/PaymentIntent", body);
+  INFO(created.body);
+  REQUIRE(created.status == 200);
+  const std::string installment =
+      t.get("/PaymentIntent/" + created.json["Id"].get<std::string>()).json["OneTime"]["Id"];
+  clock_advance(t, "3d");
+  REQUIRE(t.admin_record("cpm__Installment__c", installment)["cpm__Status__c"] == "Failed");
+
+  json again = {{"SuccessURL", "https://shop.example/thanks"},
+                {"FailureURL", "https://shop.example/sorry"},
+                {"WebhookURL", hooks},
+                {"OneTime", {{"Id", installment}}},
+                {"PaymentMethod", kSepa}};
+  again["PaymentMethod"]["Processor"] = "GoCardless";
+  auto paid = t.post("/PaymentIntent", again);
+  INFO(paid.body);
+  REQUIRE(paid.status == 200);
+  const std::string pi = paid.json["Id"];
+  json inst = t.admin_record("cpm__Installment__c", installment);
+  CHECK(inst["cpm__Status__c"] == "Outstanding");
+  CHECK_FALSE(inst.contains("cpm__Failure_Reason__c"));
+  CHECK(t.admin_record("cpm__Mandate__c", inst["cpm__Mandate__c"])["cpm__Status__c"] == "Active");
+  CHECK(t.get("/Installment/" + installment).json["Status"] == "Outstanding");
+  CHECK(events_of(t, pi) == std::vector<std::string>{"paymentIntent.created",
+                                                     "installment.status_change Outstanding",
+                                                     "paymentIntent.processed"});
+
+  // Past its due date: the next clock move collects it, through the new mandate.
+  clock_advance(t, "1h");
+  inst = t.admin_record("cpm__Installment__c", installment);
+  CHECK(inst["cpm__Status__c"] == "Collected");
+  CHECK(inst["cpm__Collection_Date__c"] == "2027-03-04");
+  auto payments = t.admin_records("cpm__Payment__c");
+  REQUIRE(payments.size() == 1);
+  CHECK(payments[0]["cpm__Payment_Intent_Id__c"] == pi);
+  CHECK(events_of(t, pi).back() == "installment.status_change Collected");
 }
