@@ -2,6 +2,8 @@
 
 #include <openssl/rand.h>
 
+#include "ascii.h"
+
 #include <cctype>
 #include <stdexcept>
 
@@ -64,6 +66,10 @@ std::optional<std::string> to_id18(std::string_view id) {
 
 bool is_record_id(std::string_view id) {
   return to_id18(id).has_value();
+}
+
+std::string guid_key(std::string_view guid) {
+  return ascii_lower(guid);
 }
 
 bool is_guid(std::string_view s) {

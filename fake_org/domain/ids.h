@@ -40,8 +40,12 @@ bool is_record_id(std::string_view id);
 // The 18-character form of a 15- or 18-character record id; nullopt if malformed.
 // An 18-character id whose suffix does not match its first 15 is malformed.
 std::optional<std::string> to_id18(std::string_view id);
-// 8-4-4-4-12 hexadecimal.
+// 8-4-4-4-12 hexadecimal, in either case.
 bool is_guid(std::string_view s);
+// The form a GUID is indexed and looked up by: lower case. GUIDs compare
+// without regard to case (RFC 4122 section 3); the org hands them out lower
+// case, a client or a fixture may send them upper case.
+std::string guid_key(std::string_view guid);
 
 // Locking rule: thread-safe without a lock: the sequence is one atomic and
 // the random source is thread-safe on its own. reset_sequence() runs inside

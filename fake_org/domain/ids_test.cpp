@@ -50,3 +50,9 @@ TEST_CASE("GUIDs, payment intent ids and tokens", "[ids]") {
   CHECK(ids.token().size() == 32);
   CHECK(ids.token() != ids.token());
 }
+
+TEST_CASE("a GUID's lookup key is its lower-case form", "[ids][guid_case]") {
+  CHECK(is_guid("6F1C2A3B-0000-4000-8000-00000000ABCD"));
+  CHECK(guid_key("6F1C2A3B-0000-4000-8000-00000000ABCD") == "6f1c2a3b-0000-4000-8000-00000000abcd");
+  CHECK(guid_key("6f1c2a3b-0000-4000-8000-00000000abcd") == "6f1c2a3b-0000-4000-8000-00000000abcd");
+}

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "ids.h"
+
 namespace fake_org {
 
 namespace {
@@ -60,7 +62,7 @@ RecordPtr Transaction::get(std::string_view id18) const {
 }
 
 RecordPtr Transaction::get_by_guid(std::string_view guid) const {
-  auto it = staged_guids_.find(std::string(guid));
+  auto it = staged_guids_.find(guid_key(guid));
   if (it != staged_guids_.end()) return get(it->second);
   return store_.get_by_guid(guid);
 }
@@ -87,7 +89,7 @@ void Transaction::put(Record record) {
   if (record.id.size() != 18 || record.object.empty())
     throw std::logic_error("record needs an object and an 18-character id");
   std::string id = record.id;
-  if (!record.guid.empty()) staged_guids_[record.guid] = id;
+  if (!record.guid.empty()) staged_guids_[guid_key(record.guid)] = id;
   auto [at, fresh] = position_.emplace(id, order_.size());
   const size_t pos = at->second;
   if (fresh) {
@@ -136,7 +138,7 @@ RecordPtr RecordStore::get(std::string_view id18) const {
 }
 
 RecordPtr RecordStore::get_by_guid(std::string_view guid) const {
-  auto it = by_guid_.find(std::string(guid));
+  auto it = by_guid_.find(guid_key(guid));
   return it == by_guid_.end() ? nullptr : get(it->second);
 }
 
@@ -218,14 +220,14 @@ void RecordStore::commit_locked(Transaction& tx) {
     auto it = by_id_.find(id);
     if (it != by_id_.end()) {
       index_erase(*it->second);
-      if (!it->second->guid.empty() && it->second->guid != next->guid)
-        by_guid_.erase(it->second->guid);
+      if (!it->second->guid.empty() && guid_key(it->second->guid) != guid_key(next->guid))
+        by_guid_.erase(guid_key(it->second->guid));
       it->second = next;
     } else {
       by_id_.emplace(id, next);
       ids_by_object_[next->object].push_back(id);
     }
-    if (!next->guid.empty()) by_guid_[next->guid] = id;
+    if (!next->guid.empty()) by_guid_[guid_key(next->guid)] = id;
     index_insert(*next);
   }
 }

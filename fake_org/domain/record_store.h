@@ -101,7 +101,7 @@ class Transaction final : public RecordReader {
   explicit Transaction(const RecordStore& store) : store_(store) {}
   const RecordStore& store_;
   std::unordered_map<std::string, RecordPtr> staged_;
-  std::unordered_map<std::string, std::string> staged_guids_;
+  std::unordered_map<std::string, std::string> staged_guids_;  // guid_key -> id
   std::vector<std::string> order_;
   // The staged records' index keys, so find() never walks every staged record
   // (a collection run stages thousands in one transaction): index name -> key
@@ -176,7 +176,7 @@ class RecordStore final : public RecordReader {
 
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, RecordPtr> by_id_;
-  std::unordered_map<std::string, std::string> by_guid_;
+  std::unordered_map<std::string, std::string> by_guid_;  // guid_key -> id
   std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_

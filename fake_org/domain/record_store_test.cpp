@@ -207,3 +207,45 @@ TEST_CASE("write's committed step runs after a commit only, seeing the committed
   CHECK(runs == 1);
   CHECK_FALSE(store.get(kId2));
 }
+
+TEST_CASE("a GUID is found in any case, staged or committed", "[store][guid_case]") {
+  RecordStore store(specs());
+  const std::string lower = "6f1c2a3b-0000-4000-8000-00000000abcd";
+  const std::string upper = "6F1C2A3B-0000-4000-8000-00000000ABCD";
+  const std::string mixed = "6f1C2a3B-0000-4000-8000-00000000aBcD";
+  auto r = store.write<Ok>([&](Transaction& tx) -> Status {
+    Record c = contact(kId1, "ada@example.org");
+    c.guid = lower;
+    tx.put(c);
+    Record d = contact(kId2, "grace@example.org");
+    d.guid = upper;  // a fixture may write one upper case
+    d.guid[0] = '7';
+    tx.put(d);
+    // Staged records are found in any case within the transaction.
+    REQUIRE(tx.get_by_guid(upper));
+    CHECK(tx.get_by_guid(upper)->id == kId1);
+    CHECK(tx.get_by_guid("7" + lower.substr(1))->id == kId2);
+    return ok_status();
+  });
+  REQUIRE(r.ok());
+  for (const auto& g : {lower, upper, mixed}) {
+    INFO(g);
+    REQUIRE(store.get_by_guid(g));
+    CHECK(store.get_by_guid(g)->id == kId1);
+  }
+  REQUIRE(store.get_by_guid("7" + lower.substr(1)));
+  CHECK(store.get_by_guid("7" + lower.substr(1))->id == kId2);
+  // The record keeps the GUID as it was given.
+  CHECK(store.get(kId2)->guid == "7" + upper.substr(1));
+  // Changing a record's GUID only in case keeps it findable.
+  REQUIRE(store
+              .write<Ok>([&](Transaction& tx) -> Status {
+                Record c = *tx.get(kId1);
+                c.guid = upper;
+                tx.put(c);
+                return ok_status();
+              })
+              .ok());
+  REQUIRE(store.get_by_guid(lower));
+  CHECK(store.get_by_guid(lower)->id == kId1);
+}
