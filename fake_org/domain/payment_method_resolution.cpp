@@ -2,7 +2,9 @@
 
 #include "ascii.h"
 
+#include <functional>
 #include <regex>
+#include <set>
 
 #include "clock.h"
 
@@ -60,6 +62,58 @@ ApiErrors check_parameters(const std::vector<ParameterDef>& defs, const nlohmann
   }
   return errors;
 }
+// Keys of a parameter map that nothing reads: typos ("Ibann") would
+// otherwise pass silently (decisions row 12). `also` accepts names the fake
+// reads beyond the declared ones.
+ApiErrors unknown_parameters(const std::vector<ParameterDef>& defs, const nlohmann::json& given,
+                             const std::string& path, const std::string& owner,
+                             const std::function<bool(const std::string&)>& also) {
+  ApiErrors errors;
+  if (!given.is_object()) return errors;
+  for (const auto& [key, _] : given.items()) {
+    bool known = also && also(key);
+    std::string hint;
+    for (const auto& def : defs) {
+      if (def.name == key) known = true;
+      if (ascii_lower(def.name) == ascii_lower(key)) hint = def.name;
+    }
+    if (known) continue;
+    // The case-only slip of a required parameter is already its missing error.
+    bool reported = false;
+    for (const auto& def : defs)
+      if (def.required && def.name == hint && !given.contains(def.name)) reported = true;
+    if (reported) continue;
+    std::string accepted = names_of(defs, [](const auto& d) { return d.name; });
+    errors.push_back(make_error(
+        error_code::kInvalidData, path + "." + key,
+        path + "." + key + " is not a parameter of " + owner +
+            (hint.empty() ? "" : " (did you mean " + hint + "? names are case-sensitive)") +
+            "; it accepts: " + accepted));
+  }
+  return errors;
+}
+
+// What the fake reads from PaymentMethod.Parameters beyond the processor's
+// declared parameters: a bank method's account and address data
+// (bank_parameters.h), and the mandate and profile parameters of update rule 3.
+bool read_beyond_declared(const PaymentMethodDef& method, const std::string& key) {
+  static const std::set<std::string> bank = {"IBAN",
+                                             "BIC",
+                                             "AccountHolderName",
+                                             "SortCode",
+                                             "AccountNumber",
+                                             "ClearingNumber",
+                                             "RoutingNumber",
+                                             "Street",
+                                             "HouseNumberOrName",
+                                             "HouseNameOrNumber",
+                                             "PostalCode",
+                                             "City"};
+  if (method.kind == MethodKind::kBank && bank.count(key)) return true;
+  if (key == "MandateReference" || key == "SignatureDate") return true;
+  return key.rfind("Mandate.", 0) == 0 || key.rfind("PaymentProfile.", 0) == 0;
+}
+
 }  // namespace
 
 std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json& v) {
@@ -141,10 +195,15 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
   r.parameters = in.parameters;
   r.parameters_given = in.parameters_given;
   if (in.parameters_on_file) return r;
+  const std::string owner = "processor " + r.processor->name + " for " + r.method->name;
   ApiErrors errors =
       check_parameters(r.processor->parameters, r.parameters, "PaymentMethod.Parameters",
-                       error_code::kMissingProcessorParameter,
-                       "processor " + r.processor->name + " for " + r.method->name);
+                       error_code::kMissingProcessorParameter, owner);
+  const PaymentMethodDef& method = *r.method;
+  ApiErrors unknown = unknown_parameters(
+      r.processor->parameters, r.parameters, "PaymentMethod.Parameters", owner,
+      [&method](const std::string& key) { return read_beyond_declared(method, key); });
+  errors.insert(errors.end(), unknown.begin(), unknown.end());
   if (!errors.empty()) return errors;
   return r;
 }
@@ -183,11 +242,14 @@ Result<ResolvedSettings> resolve_settings(const OrgConfig& config,
                        "spec 2.7); available: " +
                        names_of(config.processing_types, [](const auto& p) { return p.name; })));
   if (s.connector) {
+    const std::string owner = "source connector " + s.connector->name;
     ApiErrors p = check_parameters(s.connector->parameters, req.source_connector_parameters,
                                    "Settings.SourceConnectorParameters",
-                                   error_code::kMissingSourceConnectorParameter,
-                                   "source connector " + s.connector->name);
+                                   error_code::kMissingSourceConnectorParameter, owner);
     errors.insert(errors.end(), p.begin(), p.end());
+    ApiErrors unknown = unknown_parameters(s.connector->parameters, req.source_connector_parameters,
+                                           "Settings.SourceConnectorParameters", owner, nullptr);
+    errors.insert(errors.end(), unknown.begin(), unknown.end());
   }
   if (!errors.empty()) return errors;
   return s;

@@ -16,7 +16,7 @@ json card_payment(const std::string& last_name) {
           {"FailureURL", "https://shop.example/ko"},
           {"Payer", {{"Contact", {{"CrmFields", {{"LastName", last_name}}}}}}},
           {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}, {"Parameters", {{"CardNumber", "4111"}}}}}};
+          {"PaymentMethod", {{"Name", "CreditCard"}}}};
 }
 
 json journal(TestOrg& t, const std::string& query = "") {
@@ -38,11 +38,15 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
   auto created = t.post("/PaymentIntent", card_payment("Journal"));
   REQUIRE(created.status == 200);
   std::string pi = created.json["Id"];
+  // Refused (the processor has no such parameter), and journaled redacted all the same.
+  json with_card = card_payment("Journal");
+  with_card["PaymentMethod"]["Parameters"] = {{"CardNumber", "4111"}};
+  REQUIRE(t.post("/PaymentIntent", with_card).status == 422);
   REQUIRE(t.get("/PaymentMethods?Currency=EUR&access_token=abc").status == 200);
   REQUIRE(t.get("/__admin/health", false).status == 200);
 
   json all = journal(t);
-  REQUIRE(all.size() == 3);
+  REQUIRE(all.size() == 4);
   const json& token = all[0];
   CHECK(token["seq"] == 1);
   CHECK(token["method"] == "POST");
@@ -68,11 +72,14 @@ TEST_CASE("the journal lists API and OAuth requests oldest first, redacted, admi
   CHECK(post["headers"]["Authorization"] == "Bearer [redacted]");
   CHECK(post["headers"]["Content-Type"] == "application/json");
   CHECK(post["headers"].count("REMOTE_ADDR") == 0);  // httplib's, not the client's
-  CHECK(post["body"]["PaymentMethod"]["Parameters"]["CardNumber"] == "[redacted]");
   CHECK(post["body"]["Payer"]["Contact"]["CrmFields"]["LastName"] == "Journal");
   CHECK(all.dump().find(t.token()) == std::string::npos);
+  const json& refused = all[2];
+  CHECK(refused["status"] == 422);
+  CHECK(refused["payment_intent"].is_null());
+  CHECK(refused["body"]["PaymentMethod"]["Parameters"]["CardNumber"] == "[redacted]");
 
-  const json& get = all[2];
+  const json& get = all[3];
   CHECK(get["method"] == "GET");
   CHECK(get["query"] == "Currency=EUR&access_token=[redacted]");
   CHECK(get["payment_intent"].is_null());

@@ -280,6 +280,43 @@ TEST_CASE("invalid data is 200 with HTTP 422 and names the field", "[http][inten
   CHECK(count(t, "Contact") == 3);  // nothing was created by any of these
 }
 
+TEST_CASE("parameters nothing reads are 200 naming what the processor or connector accepts",
+          "[http][intent][errors]") {
+  TestOrg t(fixture("default.yaml"));
+  json b = sepa(json::parse(
+      R"({"Ibann":"DE89370400440532013000","IBAN":"DE89370400440532013000","AccountHolderName":"Ada"})"));
+  auto r = t.post("/PaymentIntent", b);
+  CHECK(r.status == 422);
+  CHECK(message_of(r) ==
+        "PaymentMethod.Parameters.Ibann is not a parameter of processor GoCardless for SEPA Direct "
+        "Debit; it accepts: IBAN, AccountHolderName, BIC, Street, HouseNameOrNumber, PostalCode, "
+        "City, description");
+  // A wrong case of an optional parameter says which name is meant.
+  b = sepa(json::parse(
+      R"({"IBAN":"DE89370400440532013000","AccountHolderName":"Ada","bic":"COBADEFFXXX"})"));
+  CHECK(message_of(t.post("/PaymentIntent", b))
+            .find("PaymentMethod.Parameters.bic is not a parameter of processor GoCardless for "
+                  "SEPA Direct Debit (did you mean BIC? names are case-sensitive)") == 0);
+  // A card method takes no bank account data.
+  b = one_time();
+  b["PaymentMethod"]["Parameters"] = {{"IBAN", "DE89370400440532013000"}};
+  CHECK(message_of(t.post("/PaymentIntent", b))
+            .find("PaymentMethod.Parameters.IBAN is not a parameter of processor Stripe") == 0);
+  // What the fake reads beyond the declared ones passes: the house number's
+  // other spelling, the mandate and profile parameters of update rule 3.
+  b = sepa(json::parse(R"({"IBAN":"DE89370400440532013000","AccountHolderName":"Ada",
+      "HouseNumberOrName":"1","MandateReference":"REF-1","SignatureDate":"2020-01-01"})"));
+  CHECK(t.post("/PaymentIntent", b).status == 200);
+  b = one_time();
+  b["Settings"] = {{"SourceConnectorParameters", {{"Foo", "bar"}}}};
+  auto connector = t.post("/PaymentIntent", b);
+  CHECK(connector.status == 422);
+  CHECK(message_of(connector) ==
+        "Settings.SourceConnectorParameters.Foo is not a parameter of source connector cpm_Native; "
+        "it accepts: (none)");
+  CHECK(count(t, "cpm__Inbound_Report__c") == 1);
+}
+
 TEST_CASE("the fixture can map invalid data to HTTP 400", "[http][intent][errors]") {
   // Real orgs that answer 400 for invalid data break the strict contract on
   // purpose (the lenient profile accepts them), so the self-check is off here.
