@@ -156,24 +156,28 @@ ApiErrors validate_sepa_account(const BankAccountInput& in) {
   }
 
   if (!iban.eea) {
+    // The message names the parameter the fake reads (a payer's CRM address,
+    // Payer.Contact.CrmFields.MailingStreet and the like, is not the account
+    // holder's and is not read here), so the sender knows what to add.
     const struct {
       const std::string& value;
       const char* field;
-      const char* what;
+      const char* also;  // another name read for the same part
     } address[] = {
-        {in.street, bank_field::kStreet, "street"},
-        {in.house_number_or_name, bank_field::kHouseNumberOrName, "house name or number"},
-        {in.postal_code, bank_field::kPostalCode, "postal code"},
-        {in.city, bank_field::kCity, "city"},
+        {in.street, bank_field::kStreet, nullptr},
+        {in.house_number_or_name, bank_field::kHouseNumberOrName, "HouseNameOrNumber"},
+        {in.postal_code, bank_field::kPostalCode, nullptr},
+        {in.city, bank_field::kCity, nullptr},
     };
     for (const auto& part : address) {
       if (!blank(part.value)) continue;
-      errors.push_back(make_error(error_code::kAddressRequired, part.field,
-                                  std::string("The payer's ") + part.what +
-                                      " is required: SEPA direct debit from an account in " +
-                                      where +
-                                      ", outside the EEA, needs street, house name or number, "
-                                      "postal code and city"));
+      errors.push_back(make_error(
+          error_code::kAddressRequired, part.field,
+          std::string(part.field) + (part.also ? std::string(" (or ") + part.also + ")" : "") +
+              " is required: SEPA direct debit from an account in " + where +
+              ", outside the EEA, needs the account holder's address in PaymentMethod.Parameters "
+              "(Street, HouseNumberOrName, PostalCode and City); the payer's CRM fields "
+              "(Payer.Contact.CrmFields.MailingStreet and the like) are not read for it"));
     }
   }
   return errors;

@@ -92,9 +92,15 @@ TEST_CASE("non-EEA SEPA accounts need a BIC (204) and the full address (205)", "
   CHECK(errors[0].message ==
         "BIC is required: the account GB29NWBK60161331926819 is in United Kingdom (GB), a SEPA "
         "country outside the EEA, and SEPA direct debit from such accounts needs the bank's BIC");
-  CHECK(errors[4].message ==
-        "The payer's city is required: SEPA direct debit from an account in United Kingdom (GB), "
-        "outside the EEA, needs street, house name or number, postal code and city");
+  // The message names the parameter read, not a field of the payer's CRM
+  // address (QA: "The payer's street is required" for a payer who had sent
+  // Payer.Contact.CrmFields.MailingStreet).
+  CHECK(errors[1].message ==
+        "PaymentMethod.Parameters.Street is required: SEPA direct debit from an account in "
+        "United Kingdom (GB), outside the EEA, needs the account holder's address in "
+        "PaymentMethod.Parameters (Street, HouseNumberOrName, PostalCode and City); the payer's "
+        "CRM fields (Payer.Contact.CrmFields.MailingStreet and the like) are not read for it");
+  CHECK(errors[4].message.rfind("PaymentMethod.Parameters.City is required: ", 0) == 0);
 
   CHECK(validate_sepa_account(with_address(sepa("GB29NWBK60161331926819", "NWBKGB2L"))).empty());
   CHECK(validate_sepa_account(with_address(sepa("CH9300762011623852957", "UBSWCHZH80A"))).empty());
@@ -130,10 +136,11 @@ TEST_CASE("a missing or blank address part is reported on its own field", "[bank
   CHECK(codes(errors) == std::vector<std::string>{"205", "205"});
   CHECK(fields(errors) == std::vector<std::string>{"PaymentMethod.Parameters.HouseNumberOrName",
                                                    "PaymentMethod.Parameters.PostalCode"});
-  CHECK(errors[0].message ==
-        "The payer's house name or number is required: SEPA direct debit from an account in "
-        "Switzerland (CH), outside the EEA, needs street, house name or number, postal code and "
-        "city");
+  CHECK(errors[0].message.rfind(
+            "PaymentMethod.Parameters.HouseNumberOrName (or HouseNameOrNumber) is required: SEPA "
+            "direct debit from an account in Switzerland (CH), outside the EEA",
+            0) == 0);
+  CHECK(errors[1].message.rfind("PaymentMethod.Parameters.PostalCode is required: ", 0) == 0);
 }
 
 TEST_CASE("a given BIC must be well formed, for EEA accounts too", "[bank]") {
