@@ -161,6 +161,14 @@ class Run {
     auto next = parse_date(current->text(sf.next_due));
     if (!series || !next) return;
 
+    // Whose the installments are: the record's own lookups where it has them
+    // (native, nonprofit), else the payer the mandate was given by (a gift
+    // commitment has only DonorId; a person account's contact is on the
+    // mandate), as the installments of the request itself carry them.
+    if (series->contact.empty()) series->contact = mandate->text(fields::mandate::kContact);
+    if (series->account.empty()) series->account = mandate->text(fields::mandate::kAccount);
+    if (series->contact.empty() && !series->account.empty())
+      if (auto donor = tx_.get(series->account)) series->contact = donor->text("PersonContactId");
     Record rec = *current;
     const auto dates = due_dates(series->start, series->frequency, series->end, *next, today_);
     for (const Date& d : dates) {

@@ -450,14 +450,26 @@ class Resolver {
   }
 
   // The nonprofit package's rule: a contact never stands without an account.
+  // The same when the caller's record needs an account (a gift commitment's
+  // donor): a household, of a business record type even where the default
+  // is a person account's.
   Status add_household() {
     if (account_.present() || out_.contact_id.empty() || !out_.account_id.empty() ||
-        ctx_.config.org.contact_without_account != "household")
+        (ctx_.config.org.contact_without_account != "household" && !ctx_.account_required))
       return ok_status();
     RecordPtr c = ctx_.tx.get(out_.contact_id);
     json fields = json::object();
     fields["Name"] = c->text("LastName") + " Household";
-    std::string account_id = create_account(std::move(fields), account_record_type(), false);
+    const RecordTypeDef* rt = account_record_type();
+    if (rt && rt->person_account) {
+      rt = nullptr;
+      for (const auto& t : account_def_->record_types)
+        if (!t.person_account) {
+          rt = &t;
+          break;
+        }
+    }
+    std::string account_id = create_account(std::move(fields), rt, false);
     Record edited = *c;
     edited.fields["AccountId"] = account_id;
     edited.modified = ctx_.now;

@@ -21,7 +21,8 @@
 //   A Contact block alone with a person-account AccountRecordTypeName also
 //   makes a person account. A person account plus a Payer.Contact block is 200.
 // - Contact.CrmFields.AccountId is refused (200): the account is Payer.Account.
-// - A contact without account in a "household" org gets "<LastName> Household".
+// - A contact without account in a "household" org gets "<LastName> Household",
+//   in any org when the caller needs an account (PayerContext::account_required).
 // - Unknown keys in Payer, Payer.Contact, Payer.Account are 200 (typos such as
 //   "AllowDedupliction" would otherwise silently change behaviour).
 #include <string>
@@ -54,6 +55,10 @@ struct PayerContext {
   Transaction& tx;
   IdGenerator& ids;
   TimePoint now;
+  // The payment's record needs an Account (a gift commitment's DonorId is a
+  // required lookup to Account): a contact left without one gets
+  // "<LastName> Household", as in a household org (decisions row 24).
+  bool account_required = false;
 };
 
 // Resolves the v2 Payer block (spec 2.2) inside the request's transaction:

@@ -146,7 +146,10 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   if (!errors.empty()) return errors;
   const ResolvedMethod* method = &resolved->method;
 
-  auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now});
+  // A gift commitment's DonorId is a required lookup to Account (the person,
+  // household or organization account): a contact without one gets a household.
+  auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now,
+                                                      conn.kind == ConnectorKind::kFundraising});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
   stage_package_actions(op, resolved->actions, payer->contact_id, payer->account_id);

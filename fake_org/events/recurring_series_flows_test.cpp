@@ -218,3 +218,58 @@ TEST_CASE("a failed direct debit paid again inline is open again and collected b
   CHECK(payments[0]["cpm__Payment_Intent_Id__c"] == pi);
   CHECK(events_of(t, pi).back() == "installment.status_change Collected");
 }
+
+TEST_CASE("fundraising: the donor account is set and the clock's installments carry the payer",
+          "[http][recurring][collections]") {
+  TestOrg t(long_tokens("fundraising.yaml"));
+  clock_set(t, "2027-01-01T09:00:00Z");
+  const json weekly = {{"Recurring",
+                        {{"Amount", 5},
+                         {"Frequency", "Weekly"},
+                         {"StartDate", "2027-01-04"},
+                         {"EndDate", "2027-01-12"}}}};
+  const json person = {{"Account",
+                        {{"RecordTypeName", "PersonAccount"},
+                         {"CrmFields", {{"FirstName", "Hattie"}, {"LastName", "Hedge"}}}}}};
+  const std::string by_contact =
+      recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kBacs, weekly)));
+  const std::string by_person =
+      recurring_of(t, t.post("/PaymentIntent", intent(person, kBacs, weekly)));
+
+  // A contact-only payer: the contact gets a household account, the donor.
+  const json commitment = t.admin_record("GiftCommitment", by_contact);
+  REQUIRE(commitment.contains("DonorId"));
+  const json household = t.admin_record("Account", commitment["DonorId"]);
+  CHECK(household["Name"] == "Four Household");
+  CHECK(household["IsPersonAccount"] == false);
+  CHECK(household["RecordTypeName"] == "Organization");
+  const json donor = t.admin_record("GiftCommitment", by_person);
+  const std::string person_contact =
+      t.admin_record("Account", donor["DonorId"]).value("PersonContactId", "");
+  REQUIRE_FALSE(person_contact.empty());
+
+  clock_set(t, "2027-02-01T09:00:00Z");  // 4 and 11 January of each series
+  std::map<std::string, std::pair<std::string, std::string>>
+      payer_of;  // series -> contact, account
+  const json contact = t.admin_records("Contact");
+  for (const auto& c : contact)
+    if (c["LastName"] == "Four") payer_of[by_contact] = {c["Id"], c.value("AccountId", "")};
+  payer_of[by_person] = {person_contact, donor["DonorId"]};
+  CHECK(payer_of[by_contact].second == commitment["DonorId"]);
+  const json installments = t.admin_records("cpm__Installment__c");
+  REQUIRE(installments.size() == 4);
+  for (const auto& i : installments) {
+    INFO(i.dump());
+    const auto& who = payer_of.at(i.value("cpm__Gift_Commitment__c", ""));
+    CHECK(i.value("cpm__Contact__c", "") == who.first);
+    CHECK(i.value("cpm__Account__c", "") == who.second);
+    CHECK(i["cpm__Status__c"] == "Collected");
+  }
+  const json payments = t.admin_records("cpm__Payment__c");
+  REQUIRE(payments.size() == 4);
+  for (const auto& p : payments) {
+    INFO(p.dump());
+    CHECK_FALSE(p.value("cpm__Contact__c", "").empty());
+    CHECK_FALSE(p.value("cpm__Account__c", "").empty());
+  }
+}
