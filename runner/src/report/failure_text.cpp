@@ -11,6 +11,22 @@ namespace {
 // shows the disagreement.
 constexpr size_t kBodyLines = 60;
 constexpr size_t kBodyLinesAfterDiff = 15;
+// Characters of one line of a failure message (an arrived webhook's body).
+constexpr size_t kMessageLineChars = 400;
+
+// `text` with each line over `max` characters cut, saying how much is left out.
+std::string cap_line_length(const std::string& text, size_t max) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (!out.empty()) out += "\n";
+    if (line.size() > max)
+      line = line.substr(0, max) + "... (" + std::to_string(line.size() - max) +
+             " more characters; --report-json keeps them)";
+    out += line;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -61,7 +77,7 @@ std::string failure_text(const StepResult& s, const std::string& file) {
   std::string out = "step " + std::to_string(s.index + 1) + " '" + s.name + "' (" + s.pos.str() +
                     ", " + to_string(s.kind) + ")\n";
   for (const auto& f : s.failures) {
-    out += indent(f.kind + ": " + f.message, "  ");
+    out += indent(f.kind + ": " + cap_line_length(f.message, kMessageLineChars), "  ");
     if (!f.diff.empty()) out += indent(f.diff, "    ");
   }
   if (s.exchange) {

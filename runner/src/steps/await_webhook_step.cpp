@@ -2,6 +2,21 @@
 #include "steps/step_context.h"
 
 namespace runner {
+namespace {
+
+// "type: T, body: {...}": the type first, since the sorted body puts `data`
+// before it and the console cuts long lines (failure_text; --report-json
+// keeps them whole).
+std::string event_line(const ReceivedWebhook& ev) {
+  const std::string body = ev.body.is_null() ? ev.raw : ev.body.dump();
+  std::string line = ev.claimed ? "(taken) " : "";
+  auto t = ev.body.is_object() ? ev.body.find("type") : ev.body.end();
+  if (t != ev.body.end())
+    line += "type: " + (t->is_string() ? t->get<std::string>() : t->dump()) + ", ";
+  return line + "body: " + body;
+}
+
+}  // namespace
 
 void run_await_webhook_step(const AwaitWebhookStep& step, StepContext& ctx, StepResult& out) {
   Interpolator in = ctx.interp();
@@ -25,9 +40,7 @@ void run_await_webhook_step(const AwaitWebhookStep& step, StepContext& ctx, Step
     msg += "\n" + std::to_string(seen.size()) + " event(s) received for this scenario:";
     const nlohmann::json* closest = nullptr;
     for (const auto& ev : seen) {
-      std::string line = ev.body.is_null() ? ev.raw.substr(0, 200) : ev.body.dump();
-      if (line.size() > 300) line = line.substr(0, 300) + "...";
-      msg += "\n  " + std::string(ev.claimed ? "(taken) " : "") + line;
+      msg += "\n  " + event_line(ev);
       if (!ev.claimed && ev.body.is_object() &&
           (type.is_null() || (ev.body.contains("type") && json_matches(type, ev.body["type"]))))
         closest = &ev.body;

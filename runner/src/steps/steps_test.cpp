@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "net/webhook_receiver.h"
+#include "report/failure_text.h"
+#include "report/json_report.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
 
@@ -334,4 +336,41 @@ TEST_CASE("a target that cannot connect fails the scenario with the reason", "[r
   REQUIRE(r.scenarios.size() == 1);
   CHECK(r.scenarios[0].outcome == Outcome::kFailed);
   CHECK(contains(r.scenarios[0].error, "target " + url));
+}
+
+TEST_CASE("await_webhook timeout: each arrived event shows its type; --report-json keeps it whole",
+          "[runner][steps][reports]") {
+  // The fake's events are long and their sorted keys put `data` before
+  // `type`: a cut body would hide which event arrived.
+  auto target = make_embedded_target();
+  ScenarioResult r = run_text(*target, R"(name: webhook that never comes
+steps:
+  - request:
+      method: POST
+      path: /PaymentIntent
+      json:
+        SuccessURL: https://example.org/ok
+        FailureURL: https://example.org/ko
+        WebhookURL: ${webhook_url}
+        Payer: {Contact: {CrmFields: {LastName: Doe, Email: jane@example.org}}}
+        OneTime: {Amount: 25}
+        PaymentMethod: {Name: CreditCard}
+  - await_webhook: {type: paymentIntent.created}
+  - await_webhook: {type: no.such.event, timeout: 200ms}
+)");
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const StepResult& step = *r.first_failed_step();
+  REQUIRE(step.index == 2);
+  const std::string text = failure_text(step);
+  INFO(text);
+  CHECK(contains(text, "\n    (taken) type: paymentIntent.created, body: {\"data\":"));
+  CHECK(contains(text, " more characters; --report-json keeps them)"));
+  RunResult run;
+  run.scenarios = {r};
+  const std::string message =
+      json_report(run)["scenarios"][0]["steps"][2]["failures"][0]["message"].get<std::string>();
+  INFO(message);
+  // The whole event, up to the type at the end of its body.
+  CHECK(contains(message, ",\"type\":\"paymentIntent.created\"}"));
+  CHECK_FALSE(contains(message, "more characters"));
 }
