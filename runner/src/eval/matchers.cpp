@@ -269,8 +269,10 @@ void validate_into(const Json& e, const std::string& ptr, std::vector<MatcherIss
       }
     } else if (k == "$type") {
       Json names = arg.is_array() ? arg : Json::array({arg});
+      // YAML reads a bare `null` as null, not the name "null": either means
+      // the type null (to_text gives "null" when matching).
       for (const auto& n : names)
-        if (!n.is_string() || !type_names().count(n.get<std::string>()))
+        if (!n.is_null() && (!n.is_string() || !type_names().count(n.get<std::string>())))
           issue("needs one of string, number, integer, boolean, object, array, null (got " +
                 n.dump() + ")");
     } else if (k == "$oneOf") {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "eval/matchers.h"
 #include "scenario/loader.h"
 
 using namespace runner;
@@ -178,4 +179,23 @@ TEST_CASE("top-level shape errors name the scenario file", "[runner][loader]") {
   LoadResult missing = load_scenario_file("/nonexistent/scenario.yaml");
   REQUIRE(missing.errors.size() == 1);
   CHECK(missing.errors[0].message == "cannot read the file");
+}
+
+TEST_CASE("$type: null written bare in YAML is the type null", "[runner][loader]") {
+  // YAML reads `null` as null, not as the name "null"; both mean the type.
+  LoadResult r = load_scenario_text(R"(name: null type
+steps:
+  - request: GET /x
+    expect:
+      json: {A: {$type: null}, B: {$type: [string, null]}, C: {$type: "null"}}
+)",
+                                    "n.yaml");
+  INFO(all_errors(r));
+  REQUIRE(r.ok());
+  const nlohmann::json want = nlohmann::json::parse(R"({"A": {"$type": null}})");
+  CHECK(validate_expected(want).empty());
+  CHECK(json_matches(want, nlohmann::json::parse(R"({"A": null})")));
+  CHECK_FALSE(json_matches(want, nlohmann::json::parse(R"({"A": "x"})")));
+  CHECK(json_matches(nlohmann::json::parse(R"({"B": {"$type": ["string", null]}})"),
+                     nlohmann::json::parse(R"({"B": "x"})")));
 }
