@@ -152,7 +152,7 @@ constexpr std::pair<const char*, const char*> kAccountIdentity[] = {
 constexpr std::pair<const char*, const char*> kAccountDetails[] = {
     {"BIC", fpp::kBic}, {"AccountHolderName", fpp::kAccountHolderName}};
 
-// As the payer typed it: "60-16-13", "60 16 13" and "601613" are one sort code.
+// "60-16-13", "60 16 13" and "601613" are one sort code: 601613.
 std::string account_key(std::string_view v) {
   std::string out;
   for (char c : v)
@@ -217,15 +217,18 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
     x[f::kActive] = true;
     x[f::kToken] = "tok_" + op.org.ids().random_base36(20);
   }
-  // The same account typed another way keeps the spelling already stored.
-  auto copy = [&](const auto& params_to_fields) {
-    for (const auto& [param, field] : params_to_fields) {
-      std::string v = param_text(method.parameters, param);
-      if (!v.empty() && account_key(v) != account_key(p.text(field))) p.fields[field] = v;
-    }
-  };
-  copy(kAccountIdentity);
-  copy(kAccountDetails);
+  // Account numbers are stored in their electronic form (no spaces or
+  // dashes, upper case), as a PSP keeps them: "8424-4" is clearing number
+  // 84244, and an IBAN typed in groups of four would not fit its 34
+  // characters. BIC and holder name are kept as sent.
+  for (const auto& [param, field] : kAccountIdentity) {
+    std::string v = account_key(param_text(method.parameters, param));
+    if (!v.empty()) p.fields[field] = v;
+  }
+  for (const auto& [param, field] : kAccountDetails) {
+    std::string v = param_text(method.parameters, param);
+    if (!v.empty()) p.fields[field] = v;
+  }
   for (const auto& [k, v] : rm.profile_fields.items()) p.fields[k] = v;
   op.tx.put(p);
   return p;

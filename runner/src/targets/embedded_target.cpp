@@ -1,6 +1,7 @@
 // The embedded target: a fresh fake org per scenario, in this process, on an
 // ephemeral loopback port, configured by the scenario's fixture. Scenarios
 // never share records, so they run in parallel.
+#include "domain/catalogue_check.h"
 #include "embedded.h"
 #include "events/contract_monitor.h"
 #include "net/curl.h"
@@ -14,17 +15,27 @@ namespace {
 // A scenario during which the fake sent something outside the strict
 // contract (a response, or a webhook the scenario never awaited) fails with
 // the monitor's reports: the fake is the project's statement of the contract.
+// So does a record the fake stored that its own catalogue (the fixture's
+// objects) could not hold: a real org would have refused to save it.
 std::string contract_self_check(fake_org::EmbeddedOrg& org) {
+  std::string text;
   const fake_org::ContractMonitor* monitor = org.org().contract_monitor();
-  if (!monitor || monitor->violations() == 0) return "";
-  std::string text = "the embedded fake org broke its own contract " +
-                     std::to_string(monitor->violations()) +
-                     " time(s) during this scenario (fix the fake or contracts/schemas):";
-  for (const auto& v : monitor->recent()) {
-    text += "\n  " + v.value("what", std::string()) + "\n";
-    text += indent(v.value("report", std::string()), "    ");
+  if (monitor && monitor->violations() > 0) {
+    text = "the embedded fake org broke its own contract " + std::to_string(monitor->violations()) +
+           " time(s) during this scenario (fix the fake or contracts/schemas):";
+    for (const auto& v : monitor->recent()) {
+      text += "\n  " + v.value("what", std::string()) + "\n";
+      text += indent(v.value("report", std::string()), "    ");
+    }
+    if (!text.empty() && text.back() == '\n') text.pop_back();
   }
-  if (!text.empty() && text.back() == '\n') text.pop_back();
+  const std::vector<std::string> misfits = fake_org::catalogue_violations(org.org());
+  if (!misfits.empty()) {
+    text += std::string(text.empty() ? "" : "\n") +
+            "the embedded fake org stored values its own catalogue cannot hold (fix the fake or "
+            "the fixture's objects):";
+    for (const auto& m : misfits) text += "\n  " + m;
+  }
   return text;
 }
 

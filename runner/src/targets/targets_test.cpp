@@ -256,6 +256,46 @@ steps:
   CHECK(r.scenarios[1].outcome == Outcome::kPassed);
 }
 
+TEST_CASE("a scenario fails when the embedded fake stored what its catalogue cannot hold",
+          "[runner][targets]") {
+  // The fixture narrows a field the org fills itself: every step passes, but
+  // no real org could have saved the inbound report.
+  TempDir dir("runner_targets");
+  dir.write("narrow.yaml",
+            "extends: default.yaml\nobjects:\n  cpm__Inbound_Report__c:\n    fields:\n"
+            "      cpm__Source_Connector__c: {type: text, length: 3, system: true}\n");
+  const std::string steps = R"(
+steps:
+  - request:
+      method: POST
+      path: /PaymentIntent
+      json: {SuccessURL: "https://shop.example/ok", FailureURL: "https://shop.example/ko",
+             OneTime: {Amount: 5}, PaymentMethod: {Name: CreditCard},
+             Payer: {Contact: {CrmFields: {LastName: Narrow}}}}
+    expect: {status: 200}
+)";
+  LoadResult narrow = load_scenario_file(
+      dir.write("narrow_org.yaml", "name: too narrow\nfixture: narrow.yaml" + steps));
+  LoadResult fine = load_scenario_file(dir.write("fine_org.yaml", "name: fits" + steps));
+  REQUIRE(narrow.ok());
+  REQUIRE(fine.ok());
+  auto target = make_target("embedded", {});
+  REQUIRE(target->prepare({&*narrow.scenario, &*fine.scenario}).empty());
+  RunResult r = run_suite({*narrow.scenario, *fine.scenario}, *target, {});
+  REQUIRE(r.scenarios.size() == 2);
+  const ScenarioResult& s = r.scenarios[0];
+  INFO(s.error);
+  CHECK(s.outcome == Outcome::kFailed);
+  REQUIRE(s.steps.size() == 1);
+  CHECK(s.steps[0].outcome == Outcome::kPassed);
+  CHECK(contains(s.error, "the embedded fake org stored values its own catalogue cannot hold"));
+  CHECK(contains(s.error,
+                 "cpm__Source_Connector__c is too long: 10 characters, at most 3 "
+                 "allowed (stored: \"cpm_Native\")"));
+  INFO(r.scenarios[1].error);
+  CHECK(r.scenarios[1].outcome == Outcome::kPassed);
+}
+
 TEST_CASE(
     "the suite passes against a separately started fake-org, as a sandbox over TLS and by URL",
     "[runner][targets][process]") {
