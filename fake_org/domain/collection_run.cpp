@@ -1,5 +1,6 @@
 #include "collection_run.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -278,6 +279,23 @@ class Run {
 };
 
 }  // namespace
+
+void start_collecting(const OrgConfig& config, Transaction& tx, Record& rec, const Date& today) {
+  if (config.org.recurring_backfill == "catch_up") return;
+  const SourceConnectorDef* conn =
+      config.source_connector(rec.text(fields::recurring::kSourceConnector));
+  if (!conn || conn->recurring_object != rec.object) conn = config.connector_for_object(rec.object);
+  if (!conn) return;
+  RecordPtr schedule;
+  if (conn->kind == ConnectorKind::kFundraising)
+    schedule = tx.get(rec.text(fields::gift_commitment::kCurrentSchedule));
+  const SeriesFields sf = series_fields(conn->kind);
+  auto series = read_series(rec, conn->kind, schedule.get());
+  auto next = parse_date(rec.text(sf.next_due));
+  if (!series || !next || !(*next < today)) return;
+  rec.fields[sf.next_due] =
+      format_date(std::max(*next, first_due_on_or_after(series->start, series->frequency, today)));
+}
 
 bool collected_inline(const PaymentMethodDef& method, const ProcessorDef& processor) {
   return method.kind == MethodKind::kBank && !processor.hosted_page;

@@ -42,6 +42,15 @@ bool collected_inline(const PaymentMethodDef& method, const ProcessorDef& proces
 // The ordered indexes the run reads; org_indexes() adds them.
 void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out);
 
+// The series `rec` (a recurring record, its schedule already in `tx`) becomes
+// collectable on `today`: created with an Active mandate, or activated by
+// its hosted page. With org.recurring_backfill skip (the default) its next
+// due date moves to the first schedule date on or after today, so no
+// installment is billed for a date before it (spec 2.5: StartDate is when
+// the first collection "may" be billed); catch_up leaves it. `rec` is
+// changed, not staged.
+void start_collecting(const OrgConfig& config, Transaction& tx, Record& rec, const Date& today);
+
 struct CollectionRunSummary {
   int installments_created = 0;
   int collected = 0;

@@ -1,6 +1,7 @@
 #include "collections.h"
 
 #include "bank_account.h"
+#include "collection_run.h"
 #include "events.h"
 #include "fields.h"
 #include "views.h"
@@ -231,6 +232,11 @@ void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
     auto rec = mandate.has(link) ? tx.get(mandate.text(link)) : nullptr;
     if (!rec || rec->text(fields::recurring::kMandate) != mandate.id) continue;
     Record r = *rec;
+    // Collectable from today on: no installment for the dates it waited through.
+    if (r.awaiting_payer) {
+      start_collecting(org.config(), tx, r, date_of(now));
+      r.modified = now;
+    }
     r.awaiting_payer = false;
     if (link == m::kRecurringPayment && r.text(fields::recurring_payment::kStatus) == "Pending") {
       r.fields[fields::recurring_payment::kStatus] = "Active";

@@ -267,6 +267,11 @@ struct OrgSettings {
   // account; "household" creates "<LastName> Household" of the Account's default
   // record type, as the nonprofit package does.
   std::string contact_without_account = "none";
+  // Due dates of a recurring series before the day it became collectable
+  // (created, or activated by its hosted page): "skip" (none is billed, as a
+  // real scheduler's first run) or "catch_up" (each is created and collected
+  // at the next clock move). Decisions row 50.
+  std::string recurring_backfill = "skip";
   // Spec 8 shows no payload limit; the fake takes Apex's synchronous heap,
   // 6 MB, as the largest body an Apex REST endpoint could hold (decisions 43).
   size_t max_body_bytes = 6 * 1024 * 1024;

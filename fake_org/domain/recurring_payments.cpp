@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "bank_parameters.h"
+#include "collection_run.h"
 #include "crm_fields.h"
 #include "fields.h"
 #include "payer.h"
@@ -255,8 +256,10 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
 
   Record report = new_recurring_report(op, *report_crm, rec, contact, account, *campaign, *method,
                                        inst ? &*inst : nullptr);
-  op.tx.put(rec);
   if (schedule) op.tx.put(*schedule);
+  // Collectable from today (a hosted page's series: from the day it is paid).
+  if (!rec.awaiting_payer) start_collecting(op.config, op.tx, rec, date_of(op.now));
+  op.tx.put(rec);
   op.tx.put(mandate);
   return finish_recurring_intent(op, std::move(report), std::move(inst), *method, redirect);
 }

@@ -15,6 +15,7 @@
 //   Closed) is refused with 200 naming record and status: it would show
 //   Active again with no next due date and never collect (row 44).
 #include "bank_parameters.h"
+#include "collection_run.h"
 #include "crm_fields.h"
 #include "fields.h"
 #include "payment_intent_ops.h"
@@ -200,6 +201,9 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
   x[r::kPaymentProfile] = profile.id;
   // Out of the collection index until a hosted page activates the new mandate.
   updated.awaiting_payer = mandate.text(fields::mandate::kStatus) == "Pending";
+  // A series that waited for a page nobody paid is collectable from today.
+  if (rec->awaiting_payer && !updated.awaiting_payer)
+    start_collecting(op.config, op.tx, updated, date_of(op.now));
   x[r::kPaymentIntentId] = op.payment_intent_id;
   x[r::kSourceConnector] = conn->name;
 

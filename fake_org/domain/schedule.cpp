@@ -68,6 +68,12 @@ int occurrence_at_or_before(const Date& start, const Frequency& f, const Date& d
   return n;
 }
 
+Date first_due_on_or_after(const Date& start, const Frequency& f, const Date& day) {
+  int n = occurrence_at_or_before(start, f, day);
+  Date d = nth_due_date(start, f, n);
+  return d < day ? nth_due_date(start, f, n + 1) : d;
+}
+
 std::vector<Date> due_dates(const Date& start, const Frequency& f, const std::optional<Date>& end,
                             const Date& from, const Date& to, size_t limit) {
   std::vector<Date> out;

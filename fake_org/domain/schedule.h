@@ -35,6 +35,10 @@ Date nth_due_date(const Date& start, const Frequency& f, int n);
 // at most d (0 when d is before the start).
 int occurrence_at_or_before(const Date& start, const Frequency& f, const Date& d);
 
+// The first due date of the series on or after `day` (the start date when
+// `day` is not after it).
+Date first_due_on_or_after(const Date& start, const Frequency& f, const Date& day);
+
 // The due dates of the series in [from, to], both inclusive, stopping at
 // `end` (inclusive) when given. At most `limit` dates.
 std::vector<Date> due_dates(const Date& start, const Frequency& f, const std::optional<Date>& end,

@@ -63,6 +63,20 @@ TEST_CASE("occurrences count from the anchor", "[schedule]") {
   CHECK(due_dates(d("2027-01-31"), m, std::nullopt, d("2027-03-01"), d("2027-03-30")).empty());
 }
 
+TEST_CASE("the first due date on or after a day keeps the anchor", "[schedule]") {
+  auto m = *parse_frequency("Monthly");
+  // Before or on the start: the start itself.
+  CHECK(format_date(first_due_on_or_after(d("2027-01-31"), m, d("2026-12-01"))) == "2027-01-31");
+  CHECK(format_date(first_due_on_or_after(d("2027-01-31"), m, d("2027-01-31"))) == "2027-01-31");
+  // After it: the anchor's day, month ends as the schedule has them.
+  CHECK(format_date(first_due_on_or_after(d("2027-01-31"), m, d("2027-02-01"))) == "2027-02-28");
+  CHECK(format_date(first_due_on_or_after(d("2027-01-31"), m, d("2027-03-31"))) == "2027-03-31");
+  CHECK(format_date(first_due_on_or_after(d("2020-01-01"), m, d("2027-01-30"))) == "2027-02-01");
+  auto w = *parse_frequency("Weekly");
+  CHECK(format_date(first_due_on_or_after(d("2027-01-04"), w, d("2027-01-12"))) == "2027-01-18");
+  CHECK(format_date(first_due_on_or_after(d("2027-01-04"), w, d("2027-01-11"))) == "2027-01-11");
+}
+
 TEST_CASE("unknown frequencies are refused", "[schedule]") {
   CHECK_FALSE(parse_frequency("Sometimes"));
   CHECK_FALSE(parse_frequency("1st and 15th"));

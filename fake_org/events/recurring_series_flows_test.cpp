@@ -16,8 +16,8 @@ using nlohmann::json;
 
 namespace {
 
-OrgConfig long_tokens(const std::string& base) {
-  return fixture_text("extends: " + base + "\nauth:\n  token_lifetime: 8760h\n");
+OrgConfig long_tokens(const std::string& base, const std::string& more = "") {
+  return fixture_text("extends: " + base + "\nauth:\n  token_lifetime: 8760h\n" + more);
 }
 
 void clock_set(TestOrg& t, const std::string& when) {
@@ -272,4 +272,63 @@ TEST_CASE("fundraising: the donor account is set and the clock's installments ca
     CHECK_FALSE(p.value("cpm__Contact__c", "").empty());
     CHECK_FALSE(p.value("cpm__Account__c", "").empty());
   }
+}
+
+TEST_CASE("a series whose StartDate has passed bills nothing before the day it was set up",
+          "[http][recurring][collections]") {
+  SECTION("skip (the default): the first schedule date on or after that day") {
+    TestOrg t(long_tokens("default.yaml"));
+    clock_set(t, "2027-01-30T09:00:00Z");
+    const std::string id =
+        recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kSepa, series("2020-01-01"))));
+    const json rec = t.admin_record("cpm__Recurring_Payment__c", id);
+    CHECK(rec["cpm__Start_Date__c"] == "2020-01-01");
+    CHECK(rec["cpm__Next_Collection_Date__c"] == "2027-02-01");
+    clock_set(t, "2027-03-02T09:00:00Z");
+    const json installments = t.admin_records("cpm__Installment__c");
+    REQUIRE(installments.size() == 2);
+    CHECK(installments[0]["cpm__Due_Date__c"] == "2027-02-01");
+    CHECK(installments[1]["cpm__Due_Date__c"] == "2027-03-01");
+    CHECK(t.admin_record("cpm__Recurring_Payment__c", id)["cpm__Next_Collection_Date__c"] ==
+          "2027-04-01");
+  }
+  SECTION("catch_up: every date since StartDate at the next clock move") {
+    TestOrg t(long_tokens("default.yaml", "org:\n  recurring_backfill: catch_up\n"));
+    clock_set(t, "2027-01-30T09:00:00Z");
+    const std::string id =
+        recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kSepa, series("2020-01-01"))));
+    CHECK(t.admin_record("cpm__Recurring_Payment__c", id)["cpm__Next_Collection_Date__c"] ==
+          "2020-01-01");
+    clock_set(t, "2027-02-02T09:00:00Z");
+    // 2020 to 2026: 84 months, then January and February 2027.
+    CHECK(t.get("/__admin/records/cpm__Installment__c?limit=1", false).json["totalSize"] == 86);
+  }
+}
+
+TEST_CASE("a donation that waited for its hosted page bills nothing for the dates it waited",
+          "[http][recurring][collections]") {
+  TestOrg t(long_tokens("nonprofit.yaml"));
+  clock_set(t, "2027-01-01T09:00:00Z");
+  json body = intent(kPayer, {{"Name", "CreditCard"}}, series("2027-01-05"));
+  body["OneTime"] = {{"Amount", 10}};
+  auto created = t.post("/PaymentIntent", body);
+  INFO(created.body);
+  REQUIRE(created.status == 200);
+  const std::string id = recurring_of(t, created);
+  const std::string url = created.json["RedirectURL"];
+  // The payer completes the page three months later.
+  clock_set(t, "2027-04-02T09:00:00Z");
+  REQUIRE(t.post("/__admin/psp/" + url.substr(url.rfind('/') + 1) + "/complete",
+                 {{"outcome", "success"}}, false)
+              .status == 200);
+  CHECK(t.admin_record("npe03__Recurring_Donation__c", id)["npe03__Next_Payment_Date__c"] ==
+        "2027-04-05");
+  clock_set(t, "2027-05-06T09:00:00Z");
+  std::vector<std::string> due;
+  for (const auto& i : t.admin_records("cpm__Installment__c"))
+    due.push_back(i.value("cpm__Due_Date__c", ""));
+  // The initial payment (due the day it was asked for), then 5 April and 5 May only.
+  REQUIRE(due.size() == 3);
+  CHECK(due[1] == "2027-04-05");
+  CHECK(due[2] == "2027-05-05");
 }
