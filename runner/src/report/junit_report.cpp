@@ -1,6 +1,7 @@
 #include "report/junit_report.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "report/failure_text.h"
 
@@ -13,12 +14,29 @@ std::string secs(double ms) {
   return buf;
 }
 
-// "scenarios/payment_intent/one_time.yaml" -> "scenarios.payment_intent.one_time"
+// "scenarios/payment_intent/one_time.yaml" -> "scenarios.payment_intent.one_time".
+// An absolute path under the current directory reads as the relative one
+// (`scenario-runner /work/main/scenarios` run in /work/main); no classname
+// starts with a dot, which CI views show as an empty package.
 std::string classname(const std::string& file) {
+  namespace fs = std::filesystem;
   std::string c = file;
+  if (fs::path(file).is_absolute()) {
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    const fs::path rel = fs::path(file).lexically_normal().lexically_relative(cwd);
+    if (!ec && !rel.empty() && *rel.begin() != "..") c = rel.generic_string();
+  }
   auto dot = c.rfind('.');
   if (dot != std::string::npos && c.find('/', dot) == std::string::npos) c.erase(dot);
-  while (c.rfind("./", 0) == 0) c.erase(0, 2);
+  for (bool again = true; again;) {
+    again = false;
+    for (const char* lead : {"./", "../", "/", "\\"})
+      if (c.rfind(lead, 0) == 0) {
+        c.erase(0, std::char_traits<char>::length(lead));
+        again = true;
+      }
+  }
   for (char& ch : c)
     if (ch == '/' || ch == '\\') ch = '.';
   return c;

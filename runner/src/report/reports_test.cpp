@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -139,6 +140,25 @@ TEST_CASE("JUnit XML is well formed, one test case per scenario", "[runner][repo
         std::string::npos);  // steps in system-out
   CHECK(x.find("secret-token") == std::string::npos);
   CHECK(x.find('\x01') == std::string::npos);
+}
+
+TEST_CASE("JUnit classnames never start with a dot, and read relative under the current directory",
+          "[runner][reports]") {
+  RunResult run = sample_run();
+  run.scenarios.resize(1);
+  auto classname_of = [&](const std::string& file) {
+    run.scenarios[0].file = file;
+    const std::string x = junit_xml(run, false);
+    const size_t at = x.find("classname=\"") + 11;
+    return x.substr(at, x.find('"', at) - at);
+  };
+  const std::string cwd = std::filesystem::current_path().generic_string();
+  CHECK(classname_of(cwd + "/scenarios/admin/injected_fault.yaml") ==
+        "scenarios.admin.injected_fault");
+  CHECK(classname_of(cwd + "/./scenarios/../scenarios/a.yaml") == "scenarios.a");
+  CHECK(classname_of("/nonexistent-root-dir/s/a.yaml") == "nonexistent-root-dir.s.a");
+  CHECK(classname_of("../up/b.yaml") == "up.b");
+  CHECK(classname_of("./scenarios/c.yaml") == "scenarios.c");
 }
 
 TEST_CASE("JUnit XML per step: a test case for each step", "[runner][reports]") {
