@@ -155,6 +155,17 @@ TEST_CASE("a hosted session whose installment was paid elsewhere says so, not 'a
   REQUIRE(t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false).status ==
           200);
 
+  // A payer still on the first page who clicks Pay is told so, not "already completed".
+  auto page = t.client().Post(("/psp/checkout/" + abandoned).c_str(),
+                              "action=pay&card_number=4242424242424242&holder=Ada",
+                              "application/x-www-form-urlencoded");
+  REQUIRE(page);
+  CHECK(page->status == 409);
+  CHECK(page->body.find("<h1>Nothing to pay</h1>") != std::string::npos);
+  CHECK(page->body.find("was never completed: its installment " + installment +
+                        " was paid elsewhere (by " + paid_by + ")") != std::string::npos);
+  CHECK(page->body.find("already completed") == std::string::npos);
+
   auto late = t.post("/__admin/psp/" + abandoned + "/complete", {{"outcome", "success"}}, false);
   INFO(late.body);
   CHECK(late.status == 409);

@@ -122,6 +122,13 @@ std::string unknown_session_body(const std::string& id) {
          "</code>. It may have expired, or the org was reset.</p>";
 }
 
+std::string paid_elsewhere_body(const std::string& message, const std::string& back_url) {
+  return "<h1>Nothing to pay</h1><p id=\"paid-elsewhere\">" + html_escape(message) + "</p>" +
+         (back_url.empty() ? std::string()
+                           : "<p><a id=\"back\" href=\"" + html_escape(back_url) +
+                                 "\">Back to the merchant</a></p>");
+}
+
 std::string completed_body(const PspSession& s, const std::string& back_url) {
   return "<h1>Payment already completed</h1><p id=\"completed\">The payment " +
          html_escape(s.payment_intent_id) +

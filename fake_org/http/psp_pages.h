@@ -21,6 +21,9 @@ std::string challenge_body(const std::string& merchant, const PspSession& s,
                            const std::string& card_number, const std::string& holder);
 std::string unknown_session_body(const std::string& id);
 std::string completed_body(const PspSession& s, const std::string& back_url);
+// A session never completed whose installment was paid another way: the
+// org's message (it names the request that paid).
+std::string paid_elsewhere_body(const std::string& message, const std::string& back_url);
 std::string provider_error_body(const std::string& detail);
 std::string no_return_page_body(const std::string& status);
 

@@ -128,7 +128,18 @@ void finish_payer_action(Org& org, const httplib::Request& req, httplib::Respons
   if (answer.status == 404) return send_unknown_page(res, s.id);
   if (answer.status == 409) {
     auto now = org.psp_sessions().get(s.id);
-    return send_completed_page(res, now ? *now : s);
+    if (now && now->status == "completed") return send_completed_page(res, *now);
+    // Never completed: its installment was paid through another session or
+    // request, and the org's answer says which.
+    std::string message = "This payment was already made another way; nothing was charged.";
+    if (answer.body.is_object() && answer.body.contains("Errors") &&
+        answer.body["Errors"].is_array() && !answer.body["Errors"].empty())
+      message = answer.body["Errors"][0].value("error_message", message);
+    return send_page(res, 409, "Nothing to pay",
+                     paid_elsewhere_body(
+                         message, s.success_url.empty()
+                                      ? std::string()
+                                      : append_payment_intent(s.success_url, s.payment_intent_id)));
   }
   if (answer.status != 200 || !answer.body.is_object())
     return send_page(res, 502, "Payment provider error",
