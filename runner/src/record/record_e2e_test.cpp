@@ -2,9 +2,6 @@
 // the recording proxy with a plain HTTP client, the scenario written, and
 // replayed green against a fresh embedded fake with the same fixture and
 // against the same upstream (reset by URL, and as a sandbox).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -20,6 +17,7 @@
 #include "record/proxy.h"
 #include "record/write_scenario.h"
 #include "testing/child_process.h"
+#include "testing/free_port.h"
 #include "testing/run_helpers.h"
 #include "testing/temp_dir.h"
 #include "testing/test_cert.h"
@@ -223,19 +221,7 @@ TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself"
 }
 
 TEST_CASE("a request the upstream did not answer is reported, not dropped silently", "[record]") {
-  // A port nothing listens on: bound, then closed.
-  int dead_port = 0;
-  {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0);
-    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-    dead_port = ntohs(addr.sin_port);
-    ::close(fd);
-  }
+  const int dead_port = testing::free_port();
   std::vector<std::string> told;
   ProxyOptions po;
   po.upstream = "http://127.0.0.1:" + std::to_string(dead_port);

@@ -7,9 +7,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,6 +17,7 @@
 #include "report/failure_text.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
+#include "testing/free_port.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
 #include "testing/temp_dir.h"
@@ -34,19 +32,6 @@ namespace {
 std::unique_ptr<MiniOrg> tls_mini_org(const TestCert& cert) {
   return std::make_unique<MiniOrg>(
       std::make_unique<httplib::SSLServer>(cert.cert.get(), cert.key.get()), "https");
-}
-
-// A port nothing listens on now: bound, then closed.
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0);
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  ::close(fd);
-  return ntohs(addr.sin_port);
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
