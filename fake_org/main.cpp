@@ -34,8 +34,9 @@ int main(int argc, char** argv) {
                  "YAML fixture describing the org (default: the embedded fixtures/default.yaml; "
                  "'embedded:NAME.yaml' picks another embedded one)");
   app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
-  app.add_option("--port", options.port, "Port to listen on; 0 picks a free port")
-      ->capture_default_str();
+  app.add_option("--port", options.port, "Port to listen on (0 to 65535); 0 picks a free port")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
   // The simulated PSP's pages call this server back over HTTP (a real request,
   // issue 5) from the worker serving the page, which waits for the answer: with
   // one worker the callback could never be served, so one is not enough.

@@ -277,3 +277,15 @@ TEST_CASE("fake-org refuses --threads 1: a PSP page's callback needs a second wo
     CHECK(out.find("at least 2") != std::string::npos);
   }
 }
+
+TEST_CASE("fake-org refuses a port outside 0 to 65535 instead of printing a wrong address",
+          "[process]") {
+  // 70000 would bind 70000 - 65536 = 4464 while the first line said 70000.
+  for (const char* port : {"70000", "65536", "-1"}) {
+    auto [status, out] = run_to_end(kBinary + " --port " + port + " 2>&1");
+    INFO(out);
+    CHECK(WEXITSTATUS(status) != 0);
+    CHECK(out.find("listening on") == std::string::npos);
+    CHECK(out.find("--port") != std::string::npos);
+  }
+}
