@@ -1,5 +1,9 @@
 #include "http/psp_routes.h"
 
+#include <climits>
+#include <cstdint>
+#include <optional>
+
 #include "domain/collections.h"
 #include "events/psp_signature.h"
 #include "events/psp_simulator.h"
@@ -29,6 +33,32 @@ void send_completed_page(httplib::Response& res, const PspSession& s) {
 
 int current_year(Org& org) {
   return date_of(org.clock().now()).year;
+}
+
+// The driver's body fields and the JSON type each must have: a wrongly typed
+// field is the caller's mistake (400, 010 naming it), never a 500 from a
+// failed conversion, and never silently ignored.
+bool fits_int(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= INT_MAX;
+  const auto n = v.get<std::int64_t>();
+  return n >= INT_MIN && n <= INT_MAX;
+}
+
+std::optional<ApiError> driver_type_error(const nlohmann::json& b) {
+  if (!b.is_object())
+    return make_error(error_code::kMissingCoreParameter, "",
+                      "Send a JSON object such as {\"outcome\": \"success\"}");
+  static const char* const kStrings[] = {"outcome", "card_number", "iban",
+                                         "holder",  "email",       "challenge"};
+  for (const char* k : kStrings)
+    if (b.contains(k) && !b[k].is_string())
+      return make_error(error_code::kMissingCoreParameter, k,
+                        std::string("'") + k + "' must be a string; got " + b[k].dump());
+  for (const char* k : {"exp_month", "exp_year"})
+    if (b.contains(k) && (!b[k].is_number_integer() || !fits_int(b[k])))
+      return make_error(error_code::kMissingCoreParameter, k,
+                        std::string("'") + k + "' must be a whole number; got " + b[k].dump());
+  return std::nullopt;
 }
 
 PayerAction action_from_json(const nlohmann::json& b, std::string outcome) {
@@ -219,7 +249,8 @@ void add_psp_admin_routes(Router& router, Org& org) {
     auto body = parse_json_body(c.req);
     if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
     const auto& b = *body;
-    std::string outcome = b.is_object() ? b.value("outcome", "") : "";
+    if (auto e = driver_type_error(b)) return send_errors(c.res, org.config(), {*e});
+    std::string outcome = b.value("outcome", "");
     if (!is_psp_outcome(outcome))
       return send_errors(c.res, org.config(),
                          {make_error(error_code::kMissingCoreParameter, "outcome",
