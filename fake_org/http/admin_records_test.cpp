@@ -150,3 +150,25 @@ TEST_CASE("admin records get the object's default record type, or the RecordType
   CHECK(refused(t, "Contact", {{"LastName", "X"}, {"RecordTypeName", "Any"}}) ==
         "Contact: RecordTypeName \"Any\" is not allowed: the object has no record types");
 }
+
+TEST_CASE("admin records paging: offset and limit are whole numbers or 400 naming them",
+          "[http][admin][records]") {
+  TestOrg t(fixture("default.yaml"));
+  auto all = t.get("/__admin/records/Contact", false);
+  REQUIRE(all.status == 200);
+  REQUIRE(all.json["totalSize"].get<size_t>() >= 2);
+  auto one = t.get("/__admin/records/Contact?offset=1&limit=1", false);
+  CHECK(one.status == 200);
+  CHECK(one.json["records"].size() == 1);
+  CHECK(t.get("/__admin/records/Contact?limit=0", false).json["records"].empty());
+  for (const std::string name : {"limit", "offset"}) {
+    for (const std::string v : {"abc", "-1", "", "1.5", "99999999999999999999999", "+1"}) {
+      auto r = t.get("/__admin/records/Contact?" + name + "=" + v, false);
+      INFO(name << "=" << v << ": " << r.body);
+      CHECK(r.status == 400);
+      CHECK(r.json["Errors"][0]["error_code"] == "010");
+      CHECK(r.json["Errors"][0]["error_message"].get<std::string>().rfind("'" + name + "'", 0) ==
+            0);
+    }
+  }
+}

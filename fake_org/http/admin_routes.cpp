@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 
 #include "admin_records.h"
 #include "events/contract_monitor.h"
@@ -18,13 +19,19 @@ ApiError admin_error(std::string field, std::string message) {
   return make_error(error_code::kMissingCoreParameter, std::move(field), std::move(message));
 }
 
-size_t size_param(const httplib::Request& req, const char* name, size_t fallback) {
+// A paging parameter: absent gives `fallback`; anything but a whole number of
+// at most 9 digits (letters, signs, overflow) is the caller's mistake, as in
+// the request journal, never silently "everything" or "nothing".
+std::optional<size_t> size_param(const httplib::Request& req, const char* name, size_t fallback,
+                                 std::optional<ApiError>& error) {
   if (!req.has_param(name)) return fallback;
-  try {
-    return static_cast<size_t>(std::stoull(req.get_param_value(name)));
-  } catch (...) {
-    return fallback;
+  const std::string v = req.get_param_value(name);
+  if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos) {
+    error = admin_error(name, std::string("'") + name +
+                                  "' must be a whole number from 0 to 999999999; got '" + v + "'");
+    return std::nullopt;
   }
+  return static_cast<size_t>(std::stoul(v));
 }
 
 }  // namespace
@@ -126,7 +133,11 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultIn
           c.res, org.config(),
           {make_error(error_code::kInvalidData, "Type",
                       "Object '" + type + "' does not exist in this org", ErrorKind::kNotFound)});
-    size_t offset = size_param(c.req, "offset", 0), limit = size_param(c.req, "limit", 200);
+    std::optional<ApiError> bad;
+    auto offset_p = size_param(c.req, "offset", 0, bad);
+    auto limit_p = size_param(c.req, "limit", 200, bad);
+    if (bad) return send_errors(c.res, org.config(), {*bad});
+    const size_t offset = *offset_p, limit = *limit_p;
     nlohmann::json list = nlohmann::json::array();
     size_t total = org.records().read([&](const RecordStore& s) {
       const auto& ids = s.ids_of(def->api_name);
