@@ -1,6 +1,7 @@
 #include "clock.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 
@@ -170,13 +171,39 @@ std::optional<Millis> parse_duration(std::string_view s) {
   }
   if (i == 0) return std::nullopt;
   std::string_view unit = s.substr(i);
-  if (unit.empty() || unit == "s") return Millis(n * 1000);
-  if (unit == "ms") return Millis(n);
-  if (unit == "m") return Millis(n * 60'000);
-  if (unit == "h") return Millis(n * 3'600'000);
-  if (unit == "d") return Millis(n * 86'400'000);
-  if (unit == "w") return Millis(n * 7 * 86'400'000);  // as scenarios' ${today+1w}
-  return std::nullopt;
+  int64_t per = 0;
+  if (unit.empty() || unit == "s") per = 1000;
+  if (unit == "ms") per = 1;
+  if (unit == "m") per = 60'000;
+  if (unit == "h") per = 3'600'000;
+  if (unit == "d") per = 86'400'000;
+  if (unit == "w") per = 7 * 86'400'000LL;  // as scenarios' ${today+1w}
+  // 2^40 weeks would not fit in int64 milliseconds.
+  if (per == 0 || n > INT64_MAX / per) return std::nullopt;
+  return Millis(n * per);
+}
+
+TimePoint latest_org_time() {
+  return TimePoint(Millis(253402300799000LL));  // 9999-12-31T23:59:59Z
+}
+
+std::optional<Millis> parse_clock_advance(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.back()))) return std::nullopt;
+  return parse_duration(s);
+}
+
+std::string advance_error(Millis by) {
+  if (by > kMaxClockMove)
+    return "one advance goes forward at most 100 years (36525d); advance in several steps or "
+           "set the instant";
+  return "";
+}
+
+std::string clock_move_error(TimePoint now, TimePoint to) {
+  if (to > latest_org_time())
+    return "the org clock goes no later than 9999-12-31T23:59:59Z; " + format_iso8601(now) +
+           " moved that way would be past it";
+  return "";
 }
 
 }  // namespace fake_org

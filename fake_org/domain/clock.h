@@ -62,6 +62,23 @@ std::string format_iso8601(TimePoint t);
 // "90m", "2h", "30s", "7d", "1w", "1500ms"; also plain seconds "3600".
 std::optional<Millis> parse_duration(std::string_view s);
 
+// Moves of the org clock (admin API, the runner's clock step). The clock
+// never passes 9999-12-31T23:59:59Z (the last second a 4-digit ISO 8601
+// year writes; `set` parses no later), and one advance goes at most 100
+// years, so a typo ("99999999999d") cannot make the org create and collect
+// centuries of recurring due dates in one request. `set` is an instant the
+// caller wrote out, bounded by the year 9999 only.
+inline constexpr Millis kMaxClockMove{36525LL * 86'400'000};  // 100 years of 365.25 days
+TimePoint latest_org_time();
+// An advance: a whole number with a unit (ms, s, m, h, d, w); unlike
+// parse_duration, no bare seconds ("90" reads as 90 minutes to some).
+std::optional<Millis> parse_clock_advance(std::string_view s);
+// Why an advance by `by` is refused (more than kMaxClockMove), or "".
+std::string advance_error(Millis by);
+// Why moving the clock from `now` to `to` is refused (past
+// latest_org_time()), or "" when allowed.
+std::string clock_move_error(TimePoint now, TimePoint to);
+
 // Calendar dates (no time zone: the org's dates are UTC days).
 struct Date {
   int year = 1970;

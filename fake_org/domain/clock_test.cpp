@@ -69,3 +69,24 @@ TEST_CASE("the adjustable clock moves org time without sleeping", "[clock]") {
   CHECK(format_iso8601(clock.now()) == "2027-01-01T00:00:01.000Z");
   CHECK(date_of(clock.now()) == Date{2027, 1, 1});
 }
+
+TEST_CASE("clock moves: an advance needs a unit; no later than 9999, at most 100 years a move",
+          "[clock]") {
+  CHECK(parse_clock_advance("90m")->count() == 90 * 60'000);
+  CHECK(parse_clock_advance("1w")->count() == 7 * 86'400'000LL);
+  CHECK_FALSE(parse_clock_advance("90"));
+  CHECK_FALSE(parse_clock_advance("-1d"));
+  CHECK_FALSE(parse_clock_advance(""));
+  // 2^40 weeks overflows int64 milliseconds: refused, not wrapped.
+  CHECK_FALSE(parse_duration("1099511627776w"));
+  CHECK(format_iso8601(latest_org_time()) == "9999-12-31T23:59:59.000Z");
+  const TimePoint now = *parse_iso8601("2027-01-31T09:00:00Z");
+  CHECK(advance_error(kMaxClockMove).empty());
+  CHECK(advance_error(kMaxClockMove + Millis(1)).find("100 years") != std::string::npos);
+  CHECK(clock_move_error(now, now + kMaxClockMove * 10).empty());  // a set: the year 9999 only
+  CHECK(clock_move_error(now, *parse_iso8601("1970-01-01T00:00:00Z")).empty());  // back: allowed
+  const TimePoint late = *parse_iso8601("9999-12-01T00:00:00Z");
+  CHECK(clock_move_error(late, latest_org_time()).empty());
+  CHECK(clock_move_error(late, latest_org_time() + Millis(1)).find("9999-12-31T23:59:59Z") !=
+        std::string::npos);
+}

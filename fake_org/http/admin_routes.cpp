@@ -86,22 +86,31 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultIn
     bool has_advance = b.is_object() && b.contains("advance");
     bool has_set = b.is_object() && b.contains("set");
     if (has_advance == has_set)
-      return send_errors(
-          c.res, org.config(),
-          {admin_error("",
-                       "Send exactly one of {\"advance\": \"90m\"} (units ms, s, m, h, d, w) "
-                       "or {\"set\": \"2027-01-31T09:00:00Z\"}")});
+      return send_errors(c.res, org.config(),
+                         {admin_error("",
+                                      "Send exactly one of {\"advance\": \"90m\"} (units ms, s, m, "
+                                      "h, d, w; at most 100 years) "
+                                      "or {\"set\": \"2027-01-31T09:00:00Z\"}")});
+    const TimePoint now = org.clock().now();
+    TimePoint to;
+    std::optional<Millis> by;  // an advance adds to the offset: exact whatever the wall clock does
     if (has_advance) {
-      auto d =
-          b["advance"].is_string() ? parse_duration(b["advance"].get<std::string>()) : std::nullopt;
+      auto d = b["advance"].is_string() ? parse_clock_advance(b["advance"].get<std::string>())
+                                        : std::nullopt;
       if (!d)
         return send_errors(c.res, org.config(),
                            {admin_error("advance",
-                                        "'advance' must be a duration such as \"30s\", \"90m\", "
-                                        "\"2h\", \"7d\" or \"1w\" (units ms, s, m, h, d, "
-                                        "w); got " +
+                                        "'advance' must be a duration: a whole number with a "
+                                        "unit (ms, s, m, h, d or w) such as \"30s\", \"90m\", "
+                                        "\"2h\", \"7d\" or \"1w\"; got " +
                                             b["advance"].dump())});
-      org.clock().advance(*d);
+      // Checked before adding: a huge advance would overflow the instant.
+      if (std::string why = advance_error(*d); !why.empty())
+        return send_errors(
+            c.res, org.config(),
+            {admin_error("advance", "'advance' " + b["advance"].dump() + ": " + why)});
+      to = now + *d;
+      by = d;
     } else {
       auto t = b["set"].is_string() ? parse_iso8601(b["set"].get<std::string>()) : std::nullopt;
       if (!t)
@@ -110,8 +119,17 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultIn
                                         "'set' must be an ISO 8601 instant with a zone such as "
                                         "\"2027-01-31T09:00:00Z\"; got " +
                                             b["set"].dump())});
-      org.clock().set(*t);
+      to = *t;
     }
+    const char* field = has_advance ? "advance" : "set";
+    if (std::string why = clock_move_error(now, to); !why.empty())
+      return send_errors(
+          c.res, org.config(),
+          {admin_error(field, std::string("'") + field + "' " + b[field].dump() + ": " + why)});
+    if (by)
+      org.clock().advance(*by);
+    else
+      org.clock().set(to);
     org.clock_changed();
     send_json(c.res, 200, {{"now", format_iso8601(org.clock().now())}});
   });

@@ -250,3 +250,36 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
   CHECK(t.get("/__admin/records/cpm__Installment__c", false).json["totalSize"] == 0);
   CHECK(t.get("/PaymentIntent/" + pi.json["Id"].get<std::string>()).status == 404);
 }
+
+TEST_CASE("admin clock: no bare numbers, nothing negative, at most 100 years, never past 9999",
+          "[http][admin][clock]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-01-31T09:00:00Z"}}, false).status == 200);
+  auto refused = [&](const json& body, const std::string& field, const std::string& says) {
+    auto r = t.post("/__admin/clock", body, false);
+    INFO(body.dump() << " -> " << r.body);
+    CHECK(r.status == 400);
+    CHECK(r.json["Errors"][0]["error_code"] == "010");
+    std::string message = r.json["Errors"][0]["error_message"];
+    CHECK(message.rfind("'" + field + "'", 0) == 0);
+    CHECK(message.find(says) != std::string::npos);
+  };
+  refused({{"advance", "99999999999d"}}, "advance", "at most 100 years");
+  refused({{"advance", "36526d"}}, "advance", "at most 100 years");
+  refused({{"advance", "90"}}, "advance", "ms, s, m, h, d or w");
+  refused({{"advance", "-1d"}}, "advance", "ms, s, m, h, d or w");
+  // The org clock runs on from the instant set: the minute shows no move.
+  CHECK(
+      t.get("/__admin/clock", false).json["now"].get<std::string>().rfind("2027-01-31T09:00:", 0) ==
+      0);
+
+  REQUIRE(t.post("/__admin/clock", {{"set", "9999-12-01T00:00:00Z"}}, false).status == 200);
+  refused({{"advance", "31d"}}, "advance", "no later than 9999-12-31T23:59:59Z");
+  refused({{"set", "9999-12-31T23:59:59-01:00"}}, "set", "no later than 9999-12-31T23:59:59Z");
+  CHECK(
+      t.get("/__admin/clock", false).json["now"].get<std::string>().rfind("9999-12-01T00:00:", 0) ==
+      0);
+  auto last = t.post("/__admin/clock", {{"set", "9999-12-31T23:59:59Z"}}, false);
+  CHECK(last.status == 200);
+  CHECK(last.json["now"].get<std::string>().rfind("9999-12-31T23:59:59", 0) == 0);
+}

@@ -157,13 +157,18 @@ steps:
 }
 
 TEST_CASE("clock advance takes the units ${today+N} takes, and more", "[runner][loader]") {
-  // One set of duration units (fake_org::parse_duration) for the clock step
+  // One set of duration units (fake_org::parse_clock_advance) for the clock step
   // and the fake's POST /__admin/clock; weeks as ${today-1w} has them.
   LoadResult r = load_scenario_text(
       "name: weeks\nsteps:\n  - clock: {advance: 1w}\n  - request: GET /x?d=${today-1w}\n",
       "w.yaml");
   INFO(all_errors(r));
   CHECK(r.ok());
+  // A bare number has no unit: the fake refuses it (fake_org::parse_clock_advance), so the
+  // loader does before anything runs.
+  CHECK(
+      has_error(load_scenario_text("name: bare\nsteps:\n  - clock: {advance: \"90\"}\n", "b.yaml"),
+                3, "clock.advance is a duration"));
 }
 
 TEST_CASE("top-level shape errors name the scenario file", "[runner][loader]") {

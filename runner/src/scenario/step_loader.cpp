@@ -255,7 +255,7 @@ ClockStep load_clock(LoadContext& ctx, const YAML::Node& n, const std::set<std::
     c.advance = ctx.string(n["advance"], "clock.advance").value_or("");
     if (c.advance.find("${") != std::string::npos)
       ctx.check_refs_text(c.advance, n["advance"], defined);
-    else if (!fake_org::parse_duration(c.advance))
+    else if (!fake_org::parse_clock_advance(c.advance))
       ctx.error(n["advance"],
                 "clock.advance is a duration such as 90m, 2h, 30d or 1w (units ms, s, m, h, d, w)");
   }
