@@ -6,6 +6,7 @@
 #include <random>
 
 #include "auth/crypto.h"
+#include "domain/luhn.h"
 #include "events/psp_signature.h"
 
 namespace fake_org {
@@ -74,6 +75,56 @@ bool is_challenge_answer(const std::string& challenge) {
   return challenge == "pass" || challenge == "fail";
 }
 
+namespace {
+
+// local@domain.tld: one '@', no spaces, a dot in the domain (not at its ends).
+bool looks_like_email(const std::string& s) {
+  const size_t at = s.find('@');
+  if (at == std::string::npos || at == 0 || s.find('@', at + 1) != std::string::npos) return false;
+  for (char c : s)
+    if (std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c)))
+      return false;
+  const std::string domain = s.substr(at + 1);
+  const size_t dot = domain.rfind('.');
+  return dot != std::string::npos && dot > 0 && dot + 1 < domain.size() && domain[0] != '.';
+}
+
+}  // namespace
+
+std::optional<PayerInputError> check_payer_input(const PspSession& session,
+                                                 const PayerAction& action, int year, int month) {
+  if (action.outcome == "cancel") return std::nullopt;
+  if (session.kind == MethodKind::kWallet && !action.email.empty() &&
+      !looks_like_email(action.email))
+    return PayerInputError{"email", "Enter the email address of your wallet login, such as " +
+                                        std::string(psp_magic::kWalletEmail) + "."};
+  if (session.kind != MethodKind::kCard) return std::nullopt;
+  if (!action.card_number.empty()) {
+    std::string digits;
+    bool only_digits = true;
+    for (char c : action.card_number) {
+      if (std::isdigit(static_cast<unsigned char>(c)))
+        digits += c;
+      else if (c != ' ')
+        only_digits = false;
+    }
+    if (!only_digits || digits.size() < 12 || digits.size() > 19 || !luhn_valid(digits))
+      return PayerInputError{"card_number",
+                             "Your card number is invalid: enter the 12 to 19 digits on the "
+                             "card, such as 4242 4242 4242 4242."};
+  }
+  if (action.expiry_month && (*action.expiry_month < 1 || *action.expiry_month > 12))
+    return PayerInputError{"exp_month", "The expiry month is 1 to 12."};
+  if (action.expiry_year && *action.expiry_year > year + 50)
+    return PayerInputError{"exp_year", "The expiry year is more than 50 years ahead."};
+  const int y = action.expiry_year.value_or(year + 3), m = action.expiry_month.value_or(12);
+  if (y < year || (y == year && m < month))
+    return PayerInputError{action.expiry_year ? "exp_year" : "exp_month",
+                           "Your card has expired: the expiry (" + std::to_string(m) + "/" +
+                               std::to_string(y) + ") is before this month."};
+  return std::nullopt;
+}
+
 bool needs_challenge(const PspSession& session, const PayerAction& action) {
   return action.outcome == "success" && action.challenge.empty() &&
          session.kind == MethodKind::kCard &&
@@ -116,8 +167,8 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
   }
   j["card"] = {{"brand", brand_of(number)},
                {"last4", number.size() >= 4 ? number.substr(number.size() - 4) : number},
-               {"exp_month", action.expiry_month > 0 ? action.expiry_month : 12},
-               {"exp_year", action.expiry_year > 0 ? action.expiry_year : year + 3}};
+               {"exp_month", action.expiry_month.value_or(12)},
+               {"exp_year", action.expiry_year.value_or(year + 3)}};
   if (!action.holder.empty()) j["card"]["holder"] = action.holder;
   return j;
 }

@@ -23,6 +23,7 @@
 //   DE35370400440532013002                 accepted, returned by the bank when
 //                                          collected (inline direct debit too)
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "domain/psp_sessions.h"
@@ -45,13 +46,26 @@ inline constexpr const char* kIbanFailsAtCollection = "DE35370400440532013002";
 struct PayerAction {
   std::string outcome;      // success | failure | cancel (what the payer pressed)
   std::string card_number;  // optional, spaces allowed
-  int expiry_month = 0, expiry_year = 0;
+  std::optional<int> expiry_month, expiry_year;  // the driver's; absent: December, year + 3
   std::string iban, holder;
   std::string email;      // wallet methods: the payer's login
   std::string challenge;  // "" (not asked yet) | pass | fail: the payer's answer to a challenge
 };
 
 bool is_challenge_answer(const std::string& challenge);
+
+// What the payer entered that a PSP would refuse before charging anything:
+// a card number that is not 12 to 19 digits (spaces allowed) passing Luhn,
+// an expiry month outside 1-12, an expiry year/month before `today`'s or more
+// than 50 years ahead, a wallet login that is not an email address. `field`
+// is the driver's name of it (card_number, exp_month, exp_year, email).
+// Empty fields are not checked (the PSP's defaults apply); Cancel checks
+// nothing (the payer left).
+struct PayerInputError {
+  std::string field, message;
+};
+std::optional<PayerInputError> check_payer_input(const PspSession& session,
+                                                 const PayerAction& action, int year, int month);
 
 // True when Pay with this card must first go through the challenge step and
 // the payer has not answered it yet. Decline and Cancel never ask.

@@ -78,3 +78,111 @@ TEST_CASE("the PSP driver answers 400 naming a wrongly typed field, never 500", 
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
   CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
 }
+
+TEST_CASE("the PSP driver refuses invalid payer data as a PSP would, naming the field",
+          "[psp][driver]") {
+  TestOrg t(fixture("default.yaml"));
+  REQUIRE(t.post("/__admin/clock", {{"set", "2027-06-15T09:00:00Z"}}, false).status == 200);
+  auto i = create(t);
+  const std::string path = "/__admin/psp/" + i.session + "/complete";
+  auto pay = [&](json extra) {
+    json b = {{"outcome", "success"}};
+    b.update(extra);
+    return t.post(path, b, false);
+  };
+  check_refused(pay({{"card_number", "abc"}}), "card_number");
+  check_refused(pay({{"card_number", "4242424242424241"}}), "card_number");  // Luhn
+  check_refused(pay({{"card_number", "42424242424"}}), "card_number");       // 11 digits
+  check_refused(pay({{"card_number", "4242-4242-4242-4242"}}), "card_number");
+  check_refused(pay({{"exp_month", 13}}), "exp_month");
+  check_refused(pay({{"exp_month", 0}}), "exp_month");
+  check_refused(pay({{"exp_year", 1999}}), "exp_year");
+  check_refused(pay({{"exp_year", 2027}, {"exp_month", 5}}), "exp_year");  // May 2027: expired
+  check_refused(pay({{"exp_year", 3000}}), "exp_year");
+  check_refused(t.post(path, {{"outcome", "failure"}, {"exp_month", 13}}, false), "exp_month");
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
+
+  // June 2027 is still valid in June 2027; spaces are allowed.
+  auto ok = pay({{"card_number", "4242 4242 4242 4242"}, {"exp_month", 6}, {"exp_year", 2027}});
+  INFO(ok.body);
+  CHECK(ok.status == 200);
+  CHECK(ok.json["status"] == "completed");
+}
+
+TEST_CASE("the PSP driver refuses a wallet login that is not an email address", "[psp][driver]") {
+  TestOrg t(fixture("default.yaml"));
+  json body = card_intent();
+  body["PaymentMethod"] = {{"Name", "PayPal"}};
+  auto i = create(t, body);
+  const std::string path = "/__admin/psp/" + i.session + "/complete";
+  for (const char* bad : {"notanemail", "a@b", "@example.org", "a b@example.org", "a@@example.org"})
+    check_refused(t.post(path, {{"outcome", "success"}, {"email", bad}}, false), "email");
+  auto ok = t.post(path, {{"outcome", "success"}, {"email", "payer@example.org"}}, false);
+  CHECK(ok.status == 200);
+  CHECK(ok.json["status"] == "completed");
+}
+
+namespace {
+
+httplib::Result press(TestOrg& t, const std::string& session, httplib::Params form) {
+  httplib::Client c("127.0.0.1", t.embedded().port());
+  c.set_follow_location(false);
+  return c.Post(("/psp/checkout/" + session).c_str(), form);
+}
+
+}  // namespace
+
+TEST_CASE("the hosted page re-renders with an error for invalid input and sends nothing",
+          "[psp][page]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto refused = [&](httplib::Params form, int status, const std::string& says) {
+    auto r = press(t, i.session, form);
+    REQUIRE(r);
+    INFO(r->body);
+    CHECK(r->status == status);
+    CHECK(r->get_header_value("Location").empty());
+    CHECK(r->body.find("id=\"input-error\"") != std::string::npos);
+    CHECK(r->body.find(says) != std::string::npos);
+    CHECK(r->body.find("id=\"pay\"") != std::string::npos);  // the form again
+  };
+  refused({{"action", "pay"}, {"card_number", "abc"}}, 422, "card number is invalid");
+  refused({{"action", "pay"}, {"card_number", "4242 4242 4242 4241"}}, 422,
+          "card number is invalid");
+  refused({{"action", "foo"}, {"card_number", "4242 4242 4242 4242"}}, 400,
+          "Choose Pay, Decline or Cancel");
+  refused({{"card_number", "4242 4242 4242 4242"}}, 400, "Choose Pay, Decline or Cancel");
+  // The challenge page's hidden card number is checked again.
+  httplib::Client c("127.0.0.1", t.embedded().port());
+  auto tampered = c.Post(("/psp/checkout/" + i.session + "/challenge").c_str(),
+                         httplib::Params{{"card_number", "123"}, {"challenge", "pass"}});
+  REQUIRE(tampered);
+  CHECK(tampered->status == 422);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
+
+  // The magic cards keep working: a decline, then a pay.
+  auto declined = press(t, i.session, {{"action", "pay"}, {"card_number", "4000 0000 0000 0002"}});
+  REQUIRE(declined);
+  CHECK(declined->status == 303);
+  auto paid = press(t, i.session, {{"action", "pay"}, {"card_number", "4242 4242 4242 4242"}});
+  REQUIRE(paid);
+  CHECK(paid->status == 303);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+}
+
+TEST_CASE("the wallet page refuses a login that is not an email address", "[psp][page]") {
+  TestOrg t(fixture("default.yaml"));
+  json body = card_intent();
+  body["PaymentMethod"] = {{"Name", "PayPal"}};
+  auto i = create(t, body);
+  auto r = press(t, i.session, {{"action", "pay"}, {"email", "notanemail"}});
+  REQUIRE(r);
+  CHECK(r->status == 422);
+  CHECK(r->body.find("email address of your wallet login") != std::string::npos);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
+  auto ok = press(t, i.session, {{"action", "pay"}, {"email", "payer@example.org"}});
+  REQUIRE(ok);
+  CHECK(ok->status == 303);
+}

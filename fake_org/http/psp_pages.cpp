@@ -95,6 +95,12 @@ std::string checkout_body(const std::string& merchant, const PspSession& s) {
   return b;
 }
 
+std::string refused_input_body(const std::string& merchant, const PspSession& s,
+                               const std::string& message) {
+  return "<p class=\"notice\" id=\"input-error\" role=\"alert\">" + html_escape(message) + "</p>" +
+         checkout_body(merchant, s);
+}
+
 std::string challenge_body(const std::string& merchant, const PspSession& s,
                            const std::string& card_number, const std::string& holder) {
   std::string digits;

@@ -17,6 +17,10 @@ std::string psp_page(const std::string& title, const std::string& body);
 
 // Bodies for psp_page.
 std::string checkout_body(const std::string& merchant, const PspSession& s);
+// The checkout again, headed by why the payer's input was refused
+// (#input-error); nothing was sent to the org.
+std::string refused_input_body(const std::string& merchant, const PspSession& s,
+                               const std::string& message);
 std::string challenge_body(const std::string& merchant, const PspSession& s,
                            const std::string& card_number, const std::string& holder);
 std::string unknown_session_body(const std::string& id);

@@ -35,6 +35,13 @@ int current_year(Org& org) {
   return date_of(org.clock().now()).year;
 }
 
+// What a PSP refuses before charging (card number, expiry, wallet login), on
+// the org clock's month.
+std::optional<PayerInputError> refused_input(Org& org, const PspSession& s, const PayerAction& a) {
+  const Date today = date_of(org.clock().now());
+  return check_payer_input(s, a, today.year, today.month);
+}
+
 // The driver's body fields and the JSON type each must have: a wrongly typed
 // field is the caller's mistake (400, 010 naming it), never a 500 from a
 // failed conversion, and never silently ignored.
@@ -67,8 +74,9 @@ PayerAction action_from_json(const nlohmann::json& b, std::string outcome) {
   auto str = [&](const char* k) {
     return b.contains(k) && b[k].is_string() ? b[k].get<std::string>() : std::string();
   };
+  // Types and int range are checked before (driver_type_error).
   auto num = [&](const char* k) {
-    return b.contains(k) && b[k].is_number_integer() ? b[k].get<int>() : 0;
+    return b.contains(k) ? std::optional<int>(b[k].get<int>()) : std::nullopt;
   };
   a.card_number = str("card_number");
   a.expiry_month = num("exp_month");
@@ -201,16 +209,22 @@ void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
     if (!s) return send_unknown_page(res, id);
     if (s->status == "completed") return send_completed_page(res, *s);
     std::string action = form_value(req, "action");
+    const std::string& merchant = org.config().org.name;
+    if (action != "pay" && action != "decline" && action != "cancel")
+      return send_page(res, 400, "Pay " + merchant,
+                       refused_input_body(merchant, *s, "Choose Pay, Decline or Cancel."));
     PayerAction a;
     a.outcome = action == "decline" ? "failure" : action == "cancel" ? "cancel" : "success";
     a.card_number = form_value(req, "card_number");
     a.iban = form_value(req, "iban");
     a.holder = form_value(req, "holder");
     a.email = form_value(req, "email");
+    // As a PSP's form: invalid input is shown, nothing is sent to the org.
+    if (auto bad = refused_input(org, *s, a))
+      return send_page(res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
     // A challenge card: the issuer's page comes first; nothing is
     // reported to the org until the payer answers it.
     if (needs_challenge(*s, a)) {
-      const std::string& merchant = org.config().org.name;
       return send_page(res, 200, "Confirm your payment",
                        challenge_body(merchant, *s, a.card_number, a.holder));
     }
@@ -218,26 +232,31 @@ void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
   });
 
   // The payer's answer on the challenge page (pass | fail).
-  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)",
-              [&org, tls](const httplib::Request& req, httplib::Response& res) {
-                std::string id = req.matches[1];
-                auto s = org.psp_sessions().get(id);
-                if (!s) return send_unknown_page(res, id);
-                if (s->status == "completed") return send_completed_page(res, *s);
-                PayerAction a;
-                a.outcome = "success";
-                a.card_number = form_value(req, "card_number");
-                a.holder = form_value(req, "holder");
-                a.challenge = form_value(req, "challenge");
-                if (!is_challenge_answer(a.challenge)) {
-                  const std::string& merchant = org.config().org.name;
-                  return send_page(res, 400, "Confirm your payment",
-                                   "<p class=\"notice\">Choose Complete or Fail "
-                                   "authentication.</p>" +
-                                       challenge_body(merchant, *s, a.card_number, a.holder));
-                }
-                finish_payer_action(org, req, res, tls, *s, a);
-              });
+  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)", [&org, tls](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+    std::string id = req.matches[1];
+    auto s = org.psp_sessions().get(id);
+    if (!s) return send_unknown_page(res, id);
+    if (s->status == "completed") return send_completed_page(res, *s);
+    PayerAction a;
+    a.outcome = "success";
+    a.card_number = form_value(req, "card_number");
+    a.holder = form_value(req, "holder");
+    a.challenge = form_value(req, "challenge");
+    if (!is_challenge_answer(a.challenge)) {
+      const std::string& merchant = org.config().org.name;
+      return send_page(res, 400, "Confirm your payment",
+                       "<p class=\"notice\">Choose Complete or Fail "
+                       "authentication.</p>" +
+                           challenge_body(merchant, *s, a.card_number, a.holder));
+    }
+    // The hidden card number came back from the browser: checked again.
+    if (auto bad = refused_input(org, *s, a)) {
+      const std::string& merchant = org.config().org.name;
+      return send_page(res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
+    }
+    finish_payer_action(org, req, res, tls, *s, a);
+  });
 
   server.Post("/psp/callback", [&org](const httplib::Request& req, httplib::Response& res) {
     handle_callback(org, req, res);
@@ -271,6 +290,10 @@ void add_psp_admin_routes(Router& router, Org& org) {
                                      "No hosted payment session '" + id +
                                          "': use the last path segment of a RedirectURL",
                                      ErrorKind::kNotFound)});
+    if (auto bad = refused_input(org, *s, action))
+      return send_errors(c.res, org.config(),
+                         {make_error(error_code::kMissingCoreParameter, bad->field,
+                                     "'" + bad->field + "': " + bad->message)});
     // As on the page, a challenge card is not paid until the payer answers
     // the challenge; the driver must say how (a completed session is left to
     // the callback, which answers 409).
