@@ -1,5 +1,7 @@
 #include "payment_intent_request.h"
 
+#include "ascii.h"
+
 #include <algorithm>
 #include <set>
 
@@ -21,9 +23,10 @@ const char* to_string(Operation op) {
 
 bool is_absolute_http_url(std::string_view url) {
   size_t p;
-  if (url.rfind("https://", 0) == 0)
+  const std::string head = ascii_lower(url.substr(0, 8));
+  if (head.rfind("https://", 0) == 0)
     p = 8;
-  else if (url.rfind("http://", 0) == 0)
+  else if (head.rfind("http://", 0) == 0)
     p = 7;
   else
     return false;
@@ -32,6 +35,29 @@ bool is_absolute_http_url(std::string_view url) {
       url.substr(p, end == std::string_view::npos ? url.size() - p : end - p);
   if (authority.empty() || authority.find(' ') != std::string_view::npos) return false;
   return url.find_first_of(" \t\r\n") == std::string_view::npos;
+}
+
+bool has_dot_segment(std::string_view url) {
+  auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return false;
+  auto start = url.find_first_of("/?#", scheme + 3);
+  if (start == std::string_view::npos || url[start] != '/') return false;
+  std::string_view path = url.substr(start, url.find_first_of("?#", start) - start);
+  std::string segment;  // decoded dots only: "%2e" and "%2E" are '.'
+  auto is_dots = [&] { return segment == "." || segment == ".."; };
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/' || path[i] == '\\') {
+      if (is_dots()) return true;
+      segment.clear();
+    } else if (path[i] == '%' && i + 2 < path.size() && path[i + 1] == '2' &&
+               (path[i + 2] == 'e' || path[i + 2] == 'E')) {
+      segment += '.';
+      i += 2;
+    } else {
+      segment += path[i];
+    }
+  }
+  return false;
 }
 
 namespace {
@@ -264,6 +290,9 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
     r.invalid("FailureURL", "FailureURL '" + q.failure_url + "' is not an absolute http(s) URL");
   if (!q.webhook_url.empty() && !is_absolute_http_url(q.webhook_url))
     r.invalid("WebhookURL", "WebhookURL '" + q.webhook_url + "' is not an absolute http(s) URL");
+  else if (has_dot_segment(q.webhook_url))
+    r.invalid("WebhookURL", "WebhookURL '" + q.webhook_url +
+                                "' has a '.' or '..' path segment; send the path it stands for");
 
   // Missing core parameters first: they are what a client must fix before anything else.
   std::stable_sort(r.errors.begin(), r.errors.end(),

@@ -1,6 +1,7 @@
 #include "events/remote_sites.h"
 
 #include "domain/ascii.h"
+#include "domain/payment_intent_request.h"
 
 #include <algorithm>
 #include <cctype>
@@ -156,6 +157,11 @@ RemoteSites::Verdict RemoteSites::check(std::string_view url) const {
   std::string why;
   auto parsed = parse_http_url(url, &why);
   if (!parsed) return {false, why + "; permitted: " + permitted_list()};
+  // A receiver resolves dot segments, so the prefix would match a path the
+  // request does not go to (a URL stored before the request check).
+  if (has_dot_segment(url))
+    return {false, "URL " + parsed->origin() + parsed->path +
+                       " has a '.' or '..' path segment; permitted: " + permitted_list()};
 
   const Site* inactive = nullptr;
   std::string mismatch;

@@ -12,7 +12,9 @@
 //     when the site names one;
 //   - the path starts with the site's path prefix at a segment boundary
 //     ("/hooks" permits "/hooks" and "/hooks/x", not "/hooksx");
-//   - URLs with user information ("user@host") are refused outright.
+//   - URLs with user information ("user@host") are refused outright, and so
+//     are paths with a "." or ".." segment (also "%2e"): a receiver would
+//     resolve "/hooks/../x" to "/x", outside "/hooks" (has_dot_segment).
 #include <optional>
 #include <string>
 #include <string_view>

@@ -150,3 +150,19 @@ TEST_CASE("userinfo and other schemes are refused even on permitted hosts",
   CHECK_FALSE(sites.check("file://localhost/etc/passwd").permitted);
   CHECK_FALSE(sites.check("ws://localhost/x").permitted);
 }
+
+TEST_CASE("dot segments never pass a site's path prefix", "[webhooks][remote_sites]") {
+  RemoteSites sites({{"Only", "http://localhost:9/only", true}});
+  CHECK(sites.check("http://localhost:9/only/x").permitted);
+  CHECK(sites.check("HTTP://LOCALHOST:9/only/x").permitted);        // scheme and host: any case
+  CHECK(sites.check("http://localhost:9/only/x..y/.z").permitted);  // not dot segments
+  for (const char* url : {"http://localhost:9/only/../x", "http://localhost:9/only/./..",
+                          "http://localhost:9/only/..", "http://localhost:9/only/%2e%2E/x",
+                          "http://localhost:9/only/.%2e/x", "http://localhost:9/only\\..\\x",
+                          "http://localhost:9/only/../only/x?q=/../"}) {
+    INFO(url);
+    auto v = sites.check(url);
+    CHECK_FALSE(v.permitted);
+    CHECK(v.reason.find("'.' or '..' path segment") != std::string::npos);
+  }
+}
