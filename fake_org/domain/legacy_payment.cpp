@@ -3,6 +3,7 @@
 #include "legacy_payment.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "fields.h"
 #include "views.h"
@@ -91,10 +92,11 @@ json LegacyPayments::get(std::string_view id_or_guid) const {
         shown + " is a " + r.object + " record, not an installment of a one-off payment")});
   }
   namespace f = fields::installment;
-  json payment = {{"Status", r.text(f::kStatus)},
-                  {"InstallmentId", r.id},
-                  {"Amount", r.fields.value(f::kAmount, json(0))},
-                  {"CurrencyISOCode", r.text(fields::kCurrency)}};
+  json payment = {{"InstallmentId", r.id}, {"Amount", r.fields.value(f::kAmount, json(0))}};
+  // Empty fields are omitted (spec 2.10/2.11), never shown as "".
+  for (const auto& [key, field] : {std::pair<const char*, const char*>{"Status", f::kStatus},
+                                   {"CurrencyISOCode", fields::kCurrency}})
+    if (std::string v = r.text(field); !v.empty()) payment[key] = v;
   payment["RecordTypeName"] = record_type_name(org_.config(), r);
   return {{"ResponseCode", "001"}, {"IsSuccess", true}, {"Payment", payment}};
 }

@@ -8,7 +8,11 @@ nlohmann::json record_ref(const Org& org, const Record& r) {
   nlohmann::json j = {{"Url", org.record_url(r)}, {"Type", r.object}, {"Id", r.id}};
   if (r.object == objects::kContact || r.object == objects::kAccount)
     j["Name"] = r.text(fields::kName);
-  if (r.object == objects::kInstallment) j["Status"] = r.text(fields::installment::kStatus);
+  // Spec 2.10/2.11: empty fields are omitted, never shown as "".
+  if (r.object == objects::kInstallment) {
+    std::string status = r.text(fields::installment::kStatus);
+    if (!status.empty()) j["Status"] = status;
+  }
   return j;
 }
 
@@ -62,7 +66,7 @@ nlohmann::json installment_body(const Org& org, const RecordReader& records, con
   nlohmann::json j = {{"Url", org.record_url(inst)}, {"Type", inst.object}, {"Id", inst.id}};
   if (extras && !inst.guid.empty()) j["GUID"] = inst.guid;
   put_text(j, "Target", inst, f::kTarget);
-  j["Status"] = inst.text(f::kStatus);
+  put_text(j, "Status", inst, f::kStatus);
   j["RecordTypeName"] = record_type_name(org.config(), inst);
   put_text(j, "PayUrl", inst, f::kPayUrl);
   nlohmann::json payments = nlohmann::json::array();
