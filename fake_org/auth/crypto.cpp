@@ -18,6 +18,16 @@ std::string base64_encode(std::string_view data) {
   return out;
 }
 
+std::string base64url_encode(std::string_view data) {
+  std::string out = base64_encode(data);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
 std::optional<std::string> base64_decode(std::string_view text) {
   auto value = [](char c) -> int {
     if (c >= 'A' && c <= 'Z') return c - 'A';

@@ -7,6 +7,8 @@
 namespace fake_org::crypto {
 
 std::string base64_encode(std::string_view data);  // standard alphabet, padded
+// URL-safe alphabet ('-', '_'), no padding (RFC 4648 5; PKCE's BASE64URL, RFC 7636 A).
+std::string base64url_encode(std::string_view data);
 // Standard alphabet; padding optional; nullopt on any other character.
 std::optional<std::string> base64_decode(std::string_view text);
 std::string hex_encode(std::string_view bytes);  // lower case, two digits a byte

@@ -9,7 +9,12 @@
 //   once, and expires 10 minutes after it was issued; at most kMaxLiveCodes
 //   are live (they are minted without client authentication), the oldest
 //   dropped first;
-// - revoking a refresh token revokes every access token issued from it.
+// - revoking a refresh token revokes every access token issued from it;
+// - PKCE (RFC 7636): a code issued with a code_challenge is exchanged only
+//   with the matching code_verifier (S256 or plain); a code issued without
+//   one is refused a code_verifier (RFC 9700 2.1.1, against downgrade). A
+//   failed check uses the code up like any other failed exchange (RFC 6749
+//   10.5: single use).
 // Tokens are random (IdGenerator::token) and never derived from secrets.
 // Client secrets are compared in constant time over SHA-256 digests, so
 // neither content nor length leaks through timing.
@@ -83,7 +88,28 @@ inline constexpr const char* kExpiredTokenDescription = "expired access/refresh 
 inline constexpr const char* kRedirectMismatchDescription = "redirect_uri must match configuration";
 inline constexpr const char* kNoClientCredentialsUserDescription =
     "no client credentials user enabled";
+inline constexpr const char* kInvalidCodeVerifierDescription = "invalid code verifier";
 }  // namespace oauth_error
+
+// PKCE (RFC 7636 4.3): what an authorization request committed its code to.
+struct CodeChallenge {
+  std::string challenge;  // empty: the request used no PKCE
+  std::string method;     // "S256" or "plain"
+};
+
+// Why an authorization request's code_challenge and code_challenge_method
+// cannot be used (RFC 7636 4.2, 4.3: 43 to 128 unreserved characters; the
+// method S256 or plain, plain when omitted); empty when they can, and then
+// `out` holds them. Neither given: no PKCE.
+std::string read_code_challenge(std::string_view challenge, std::string_view method,
+                                CodeChallenge& out);
+
+// The scope values a connected app may request (the platform's; RFC 6749 3.3:
+// space-separated). The grant is always `full` (spec 5.3), whatever is asked.
+bool known_scope(std::string_view value);
+// The first value of a space-separated scope that is not known; empty when
+// every value is.
+std::string first_unknown_scope(std::string_view scope);
 
 class TokenStore {
  public:
@@ -103,12 +129,15 @@ class TokenStore {
 
   // Web server flow, step 1: the user approved `client_id` for `redirect_uri`.
   // The caller has checked both against the app's configuration.
-  std::string issue_code(std::string_view client_id, std::string_view redirect_uri);
+  // `pkce`: the request's code challenge, if it sent one.
+  std::string issue_code(std::string_view client_id, std::string_view redirect_uri,
+                         CodeChallenge pkce = {});
 
   // grant_type=authorization_code: access and refresh token. The code is used
-  // up by any attempt of its own client, successful or not.
+  // up by any attempt of its own client, successful or not. `code_verifier`
+  // is empty when the request sent none.
   GrantResult exchange_code(const ClientCredentials& client, std::string_view code,
-                            std::string_view redirect_uri);
+                            std::string_view redirect_uri, std::string_view code_verifier = {});
   // grant_type=refresh_token: a new access token; the refresh token stays.
   GrantResult refresh(const ClientCredentials& client, std::string_view refresh_token);
   // grant_type=client_credentials: an access token, no refresh token.
@@ -140,6 +169,7 @@ class TokenStore {
     std::string client_id;
     std::string redirect_uri;
     TimePoint expires_at;
+    CodeChallenge pkce;
   };
   struct AccessEntry {
     TokenInfo info;

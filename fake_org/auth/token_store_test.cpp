@@ -341,6 +341,58 @@ TEST_CASE("crypto helpers", "[oauth]") {
   CHECK_FALSE(crypto::constant_time_equal("secret", "secreT"));
   CHECK_FALSE(crypto::constant_time_equal("secret", "secret-longer"));
   CHECK(crypto::sha256("abc").size() == 32);
+  CHECK(crypto::base64url_encode("") == "");
+  CHECK(crypto::base64url_encode("f") == "Zg");
+  CHECK(crypto::base64url_encode("\xfb\xff") == "-_8");
+}
+
+TEST_CASE("PKCE: a code with a challenge needs its verifier; one without refuses one", "[oauth]") {
+  Store s;
+  // RFC 7636 appendix B.
+  const std::string verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+  CodeChallenge s256;
+  REQUIRE(read_code_challenge("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "S256", s256).empty());
+  CHECK(s256.method == "S256");
+  CHECK(s.tokens
+            .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback, s256), kCallback,
+                           verifier)
+            .ok());
+  for (const std::string wrong : {std::string(), verifier + "x", s256.challenge}) {
+    GrantResult r = s.tokens.exchange_code(
+        kLocal, s.tokens.issue_code("local-client", kCallback, s256), kCallback, wrong);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error.error == "invalid_grant");
+    CHECK(r.error.description == "invalid code verifier");
+  }
+  CodeChallenge plain;
+  REQUIRE(read_code_challenge(verifier, "", plain).empty());
+  CHECK(plain.method == "plain");
+  CHECK(s.tokens
+            .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback, plain), kCallback,
+                           verifier)
+            .ok());
+  CHECK_FALSE(s.tokens
+                  .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback), kCallback,
+                                 verifier)
+                  .ok());
+  CodeChallenge none;
+  CHECK(read_code_challenge("", "", none).empty());
+  CHECK(none.challenge.empty());
+  CHECK_FALSE(read_code_challenge(verifier, "S512", none).empty());
+  CHECK_FALSE(read_code_challenge(verifier.substr(0, 42), "plain", none).empty());
+  CHECK_FALSE(read_code_challenge(std::string(129, 'a'), "plain", none).empty());
+  CHECK(read_code_challenge(std::string(128, '~'), "plain", none).empty());
+  CHECK_FALSE(read_code_challenge("", "S256", none).empty());
+}
+
+TEST_CASE("scopes: the documented set, space-separated", "[oauth]") {
+  CHECK(first_unknown_scope("").empty());
+  CHECK(first_unknown_scope("full").empty());
+  CHECK(first_unknown_scope("api refresh_token offline_access openid web").empty());
+  CHECK(first_unknown_scope("api  full").empty());
+  CHECK(first_unknown_scope("api everything full") == "everything");
+  CHECK(first_unknown_scope("FULL") == "FULL");
+  CHECK(first_unknown_scope("full,api") == "full,api");
 }
 
 TEST_CASE("live authorization codes are capped; one more drops the oldest", "[oauth][codes]") {
