@@ -439,6 +439,8 @@ const document = {
               code: { type: 'string' },
               redirect_uri: { type: 'string', format: 'uri' },
               refresh_token: { type: 'string' },
+              code_verifier: { type: 'string', description: 'PKCE (RFC 7636): required when the authorize request sent a code_challenge, refused otherwise.' },
+              scope: { type: 'string', description: 'Space-separated; unknown values are invalid_scope. The grant is always full.' },
             },
             ['grant_type'],
           ),

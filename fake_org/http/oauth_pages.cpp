@@ -40,6 +40,10 @@ std::string render_approval_page(const ApprovalPage& p) {
   body += hidden("redirect_uri", p.redirect_uri);
   if (!p.state.empty()) body += hidden("state", p.state);
   if (!p.requested_scope.empty()) body += hidden("scope", p.requested_scope);
+  if (!p.code_challenge.empty()) {
+    body += hidden("code_challenge", p.code_challenge);
+    body += hidden("code_challenge_method", p.code_challenge_method);
+  }
   body += "<button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button>";
   body += "<button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button>\n";
   body += "</form>\n";

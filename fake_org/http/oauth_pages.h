@@ -22,6 +22,9 @@ struct ApprovalPage {
   std::string redirect_uri;
   std::string state;
   std::string requested_scope;
+  // PKCE (RFC 7636); empty when the request used none.
+  std::string code_challenge;
+  std::string code_challenge_method;
   // Where the form posts: the authorize path the page was served from (the
   // instance's or a login host's).
   std::string action = "/services/oauth2/authorize";

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -71,10 +72,25 @@ Form parse_form(std::string_view body, std::string& duplicate) {
   return form;
 }
 
-Form params_form(const httplib::Params& params, std::string& duplicate) {
-  Form form;
-  for (const auto& [name, value] : params) {
-    if (!form.emplace(name, value).second && duplicate.empty()) duplicate = name;
+// The query string's parameters, read from the raw target rather than
+// req.params: httplib drops a name=value pair repeated verbatim, so a
+// parameter sent twice with the same value would pass unnoticed.
+Form query_form(const httplib::Request& req, std::string& duplicate) {
+  size_t q = req.target.find('?');
+  return q == std::string::npos ? Form()
+                                : parse_form(std::string_view(req.target).substr(q + 1), duplicate);
+}
+
+// An authorize request's parameters: the query string and, for the page's
+// form POST, the form body too (a name in both is a duplicate).
+Form authorize_form(const httplib::Request& req, std::string& duplicate) {
+  Form form = query_form(req, duplicate);
+  if (req.body.empty() ||
+      !starts_with(ascii_lower(req.get_header_value("Content-Type")), kFormType)) {
+    return form;
+  }
+  for (auto& [name, value] : parse_form(req.body, duplicate)) {
+    if (!form.emplace(name, std::move(value)).second && duplicate.empty()) duplicate = name;
   }
   return form;
 }
@@ -120,7 +136,7 @@ std::optional<Form> read_form(const httplib::Request& req, httplib::Response& re
     }
     form = parse_form(req.body, duplicate);
   } else {
-    form = params_form(req.params, duplicate);
+    form = query_form(req, duplicate);
   }
   if (!duplicate.empty()) {
     json_error(res, "invalid_request", "parameter sent more than once: " + duplicate);
@@ -182,21 +198,51 @@ void token_response(const OAuthContext& ctx, const httplib::Request& req, const 
   res.set_content(body.dump(), kJsonType);
 }
 
+// The parameters a grant cannot do without (RFC 6749 4.1.3, 6); the first
+// missing one, or empty. A parameter sent without a value counts as omitted
+// (RFC 6749 3.1).
+std::string missing_parameter(const std::string& grant_type, const Form& form) {
+  static const std::vector<std::string> kCode{"code", "redirect_uri"};
+  static const std::vector<std::string> kRefresh{"refresh_token"};
+  static const std::vector<std::string> kNone;
+  const std::vector<std::string>& required = grant_type == "authorization_code" ? kCode
+                                             : grant_type == "refresh_token"    ? kRefresh
+                                                                                : kNone;
+  for (const std::string& name : required) {
+    if (get(form, name).empty()) return name;
+  }
+  return std::string();
+}
+
 void handle_token(const OAuthContext& ctx, const httplib::Request& req, httplib::Response& res) {
   no_cache(res);
   std::optional<Form> form = read_form(req, res);
   if (!form) return;
   std::string grant_type = get(*form, "grant_type");
+  // A missing grant_type is unsupported_grant_type, not invalid_request (RFC
+  // 6749 5.2): the platform's answer, and what a client that forgot the form
+  // Content-Type sees there (decisions 23).
   if (grant_type != "authorization_code" && grant_type != "refresh_token" &&
       grant_type != "client_credentials") {
     json_error(res, "unsupported_grant_type", "grant type not supported");
+    return;
+  }
+  if (std::string missing = missing_parameter(grant_type, *form); !missing.empty()) {
+    json_error(res, "invalid_request", "missing required parameter: " + missing);
+    return;
+  }
+  // A scope may be asked for at the token endpoint too (RFC 6749 4.4.2, 6);
+  // the grant stays `full`.
+  if (std::string unknown = first_unknown_scope(get(*form, "scope")); !unknown.empty()) {
+    json_error(res, "invalid_scope", "unknown scope: " + unknown);
     return;
   }
   std::optional<ClientCredentials> client = read_client(req, *form, res);
   if (!client) return;
   GrantResult result;
   if (grant_type == "authorization_code") {
-    result = ctx.tokens->exchange_code(*client, get(*form, "code"), get(*form, "redirect_uri"));
+    result = ctx.tokens->exchange_code(*client, get(*form, "code"), get(*form, "redirect_uri"),
+                                       get(*form, "code_verifier"));
   } else if (grant_type == "refresh_token") {
     result = ctx.tokens->refresh(*client, get(*form, "refresh_token"));
   } else {
@@ -231,9 +277,13 @@ std::string state_suffix(const std::string& state) {
 
 // The app when client_id and redirect_uri can be trusted; otherwise answers
 // with the error page, since redirecting to an unchecked URI would make the
-// org an open redirector.
+// org an open redirector. Either sent twice cannot be trusted either.
 const ConnectedAppDef* trusted_app(const OAuthContext& ctx, const Form& form,
-                                   httplib::Response& res) {
+                                   const std::string& duplicate, httplib::Response& res) {
+  if (duplicate == "client_id" || duplicate == "redirect_uri") {
+    html_error(res, "invalid_request", "parameter sent more than once: " + duplicate);
+    return nullptr;
+  }
   const ConnectedAppDef* app = ctx.tokens->app(get(form, "client_id"));
   if (!app) {
     html_error(res, "invalid_client_id", "client identifier invalid");
@@ -253,24 +303,51 @@ const ConnectedAppDef* trusted_app(const OAuthContext& ctx, const Form& form,
   return nullptr;
 }
 
-// Answers the unsupported response_type by redirect; true when it did.
-bool reject_response_type(const Form& form, httplib::Response& res) {
-  if (get(form, "response_type") == "code") return false;
+// What a trusted authorize request asks that cannot be granted (RFC 6749
+// 4.1.2.1, RFC 7636 4.4.1), or nullopt; `pkce` is its code challenge.
+std::optional<OAuthError> check_authorize(const Form& form, const std::string& duplicate,
+                                          CodeChallenge& pkce) {
+  if (!duplicate.empty()) {
+    return OAuthError{"invalid_request", "parameter sent more than once: " + duplicate};
+  }
+  std::string response_type = get(form, "response_type");
+  if (response_type.empty()) {
+    return OAuthError{"invalid_request", "missing required parameter: response_type"};
+  }
+  if (response_type != "code") {
+    return OAuthError{"unsupported_response_type", "response type not supported"};
+  }
+  if (std::string unknown = first_unknown_scope(get(form, "scope")); !unknown.empty()) {
+    return OAuthError{"invalid_scope", "unknown scope: " + unknown};
+  }
+  std::string why =
+      read_code_challenge(get(form, "code_challenge"), get(form, "code_challenge_method"), pkce);
+  if (!why.empty()) return OAuthError{"invalid_request", why};
+  return std::nullopt;
+}
+
+// Answers an authorize request check_authorize refuses by redirect to its
+// (trusted) redirect_uri; true when it did. A state sent twice is not echoed.
+bool reject_authorize(const Form& form, const std::string& duplicate, CodeChallenge& pkce,
+                      httplib::Response& res) {
+  std::optional<OAuthError> error = check_authorize(form, duplicate, pkce);
+  if (!error) return false;
   no_cache(res);
-  res.set_redirect(
-      with_query(get(form, "redirect_uri"), "error=unsupported_response_type&error_description=" +
-                                                url_encode("response type not supported") +
-                                                state_suffix(get(form, "state"))),
-      302);
+  std::string state = duplicate == "state" ? std::string() : state_suffix(get(form, "state"));
+  res.set_redirect(with_query(get(form, "redirect_uri"),
+                              "error=" + error->error +
+                                  "&error_description=" + url_encode(error->description) + state),
+                   302);
   return true;
 }
 
 void handle_authorize_page(const OAuthContext& ctx, const httplib::Request& req,
                            httplib::Response& res) {
   std::string duplicate;
-  Form form = params_form(req.params, duplicate);
-  const ConnectedAppDef* app = trusted_app(ctx, form, res);
-  if (!app || reject_response_type(form, res)) return;
+  Form form = authorize_form(req, duplicate);
+  const ConnectedAppDef* app = trusted_app(ctx, form, duplicate, res);
+  CodeChallenge pkce;
+  if (!app || reject_authorize(form, duplicate, pkce, res)) return;
   ApprovalPage page;
   page.org_name = ctx.config->org.name;
   page.sandbox = ctx.config->org.sandbox;
@@ -281,6 +358,8 @@ void handle_authorize_page(const OAuthContext& ctx, const httplib::Request& req,
   page.redirect_uri = get(form, "redirect_uri");
   page.state = get(form, "state");
   page.requested_scope = get(form, "scope");
+  page.code_challenge = pkce.challenge;
+  page.code_challenge_method = pkce.method;
   page.action = req.path;
   no_cache(res);
   res.status = 200;
@@ -292,15 +371,16 @@ void handle_authorize_decision(const OAuthContext& ctx, const httplib::Request& 
   // The form's hidden fields are the client's word again, so they are
   // checked again, exactly as on the page.
   std::string duplicate;
-  Form form = params_form(req.params, duplicate);
-  const ConnectedAppDef* app = trusted_app(ctx, form, res);
-  if (!app || reject_response_type(form, res)) return;
+  Form form = authorize_form(req, duplicate);
+  const ConnectedAppDef* app = trusted_app(ctx, form, duplicate, res);
+  CodeChallenge pkce;
+  if (!app || reject_authorize(form, duplicate, pkce, res)) return;
   std::string redirect_uri = get(form, "redirect_uri");
   std::string state = state_suffix(get(form, "state"));
   std::string decision = ascii_lower(get(form, "decision"));
   no_cache(res);
   if (decision == "allow") {
-    std::string code = ctx.tokens->issue_code(app->client_id, redirect_uri);
+    std::string code = ctx.tokens->issue_code(app->client_id, redirect_uri, std::move(pkce));
     res.set_redirect(with_query(redirect_uri, "code=" + url_encode(code) + state), 302);
   } else if (decision == "deny") {
     res.set_redirect(

@@ -143,15 +143,60 @@ TEST_CASE("authorize: deny and unsupported response_type redirect with errors", 
               "?error=unsupported_response_type&error_description=response%20type%20not%"
               "20supported&state=xyz");
   }
-  SECTION("response_type missing on the form") {
+  SECTION("response_type missing on the form or the page is invalid_request (RFC 6749 4.1.2.1)") {
     RawResponse res =
         raw_request(org.port, "POST", "/services/oauth2/authorize",
                     "client_id=local-client&redirect_uri=" + enc(kCallback) + "&decision=allow");
     CHECK(res.status == 302);
     CHECK(res.location ==
           kCallback +
-              "?error=unsupported_response_type&error_description=response%20type%20not%"
-              "20supported");
+              "?error=invalid_request&error_description=missing%20required%20parameter%3A%20"
+              "response_type");
+    RawResponse page =
+        raw_request(org.port, "GET", authorize_url("local-client", kCallback, "xyz", ""));
+    CHECK(page.status == 302);
+    CHECK(page.location ==
+          kCallback +
+              "?error=invalid_request&error_description=missing%20required%20parameter%3A%20"
+              "response_type&state=xyz");
+  }
+  SECTION("a parameter sent twice is invalid_request; a repeated state is not echoed") {
+    for (const std::string method : {"GET", "POST"}) {
+      INFO(method);
+      std::string query =
+          "response_type=code&client_id=local-client&redirect_uri=" + enc(kCallback) +
+          "&state=a&state=b&decision=allow";
+      RawResponse res = method == "GET"
+                            ? raw_request(org.port, method, "/services/oauth2/authorize?" + query)
+                            : raw_request(org.port, method, "/services/oauth2/authorize", query);
+      CHECK(res.status == 302);
+      CHECK(res.location == kCallback +
+                                "?error=invalid_request&error_description=parameter%20sent%20more%"
+                                "20than%20once%3A%20state");
+      res = raw_request(org.port, "GET",
+                        authorize_url("local-client", kCallback, "xyz") + "&response_type=code");
+      CHECK(res.location == kCallback +
+                                "?error=invalid_request&error_description=parameter%20sent%20more%"
+                                "20than%20once%3A%20response_type&state=xyz");
+    }
+  }
+  SECTION("scope: an unknown value is invalid_scope; known ones get the page") {
+    RawResponse res = raw_request(
+        org.port, "GET",
+        authorize_url("local-client", kCallback, "xyz") + "&scope=" + enc("api everything"));
+    CHECK(res.status == 302);
+    CHECK(res.location ==
+          kCallback +
+              "?error=invalid_scope&error_description=unknown%20scope%3A%20everything&state=xyz");
+    auto page = cli.Get((authorize_url("local-client", kCallback, "xyz") +
+                         "&scope=" + enc("api refresh_token offline_access"))
+                            .c_str());
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    auto approved = cli.Post("/services/oauth2/authorize", form_of(page->body, "allow"));
+    REQUIRE(approved);
+    CHECK(approved->status == 302);
+    CHECK(query_of(approved->get_header_value("Location")).count("code") == 1);
   }
   SECTION("a decision that is neither allow nor deny") {
     auto res = cli.Post("/services/oauth2/authorize", form({{"response_type", "code"},
@@ -195,5 +240,20 @@ TEST_CASE("authorize: untrusted client or redirect URI gets an error page, no re
         CHECK(res->body.find("the fixture registers (exact match): " + kCallback) !=
               std::string::npos);
     }
+  }
+}
+
+TEST_CASE("authorize: client_id or redirect_uri sent twice gets the error page, no redirect",
+          "[oauth]") {
+  OAuthServer org;
+  httplib::Client cli("127.0.0.1", org.port);
+  for (const std::string& extra :
+       {std::string("&client_id=local-client"), "&redirect_uri=" + enc(kQueryCallback)}) {
+    INFO(extra);
+    auto res = cli.Get((authorize_url("local-client", kCallback, "s") + extra).c_str());
+    REQUIRE(res);
+    CHECK(res->status == 400);
+    CHECK(res->get_header_value("Location").empty());
+    CHECK(res->body.find("error=<code>invalid_request</code>") != std::string::npos);
   }
 }

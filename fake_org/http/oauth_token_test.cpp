@@ -131,6 +131,13 @@ TEST_CASE("token: errors", "[oauth]") {
                  form_type.c_str()),
         "invalid_request", "parameter sent more than once: client_id");
   }
+  SECTION("a parameter sent twice with the same value, in the query string too") {
+    check_oauth_error(
+        cli.Post("/services/oauth2/token?grant_type=client_credentials&client_id=local-client"
+                 "&client_secret=local-secret&client_id=local-client",
+                 "", form_type.c_str()),
+        "invalid_request", "parameter sent more than once: client_id");
+  }
   SECTION("parameters in the query string, as the platform accepts") {
     auto res = cli.Post(
         "/services/oauth2/token?grant_type=client_credentials&client_id=local-client"
@@ -162,7 +169,7 @@ TEST_CASE("token: errors", "[oauth]") {
                                                                {"client_secret", "local-secret"}})),
                       "invalid_grant", "redirect_uri must match configuration");
   }
-  SECTION("an expired or missing code") {
+  SECTION("an expired code; a missing one is invalid_request") {
     std::string code = approve(cli);
     org.clock->advance(TokenStore::kCodeLifetime);
     check_oauth_error(cli.Post("/services/oauth2/token", form({{"grant_type", "authorization_code"},
@@ -175,7 +182,40 @@ TEST_CASE("token: errors", "[oauth]") {
                                                                {"redirect_uri", kCallback},
                                                                {"client_id", "local-client"},
                                                                {"client_secret", "local-secret"}})),
-                      "invalid_grant", "invalid authorization code");
+                      "invalid_request", "missing required parameter: code");
+  }
+  SECTION("a grant's required parameter missing or empty is invalid_request (RFC 6749 5.2)") {
+    struct Case {
+      httplib::Params params;
+      std::string missing;
+    };
+    for (const Case& c :
+         {Case{form({{"grant_type", "refresh_token"}}), "refresh_token"},
+          Case{form({{"grant_type", "refresh_token"}, {"refresh_token", ""}}), "refresh_token"},
+          Case{form({{"grant_type", "authorization_code"}, {"redirect_uri", kCallback}}), "code"},
+          Case{form({{"grant_type", "authorization_code"}, {"code", "x"}}), "redirect_uri"},
+          Case{form({{"grant_type", "authorization_code"}}), "code"}}) {
+      INFO(c.missing);
+      httplib::Params params = c.params;
+      params.emplace("client_id", "local-client");
+      params.emplace("client_secret", "local-secret");
+      check_oauth_error(cli.Post("/services/oauth2/token", params), "invalid_request",
+                        "missing required parameter: " + c.missing);
+    }
+  }
+  SECTION("scope: known values are accepted and the grant stays full; unknown is invalid_scope") {
+    auto res = cli.Post("/services/oauth2/token", form({{"grant_type", "client_credentials"},
+                                                        {"scope", "api refresh_token"},
+                                                        {"client_id", "local-client"},
+                                                        {"client_secret", "local-secret"}}));
+    REQUIRE(res);
+    CHECK(res->status == 200);
+    CHECK(json::parse(res->body)["scope"] == "full");
+    check_oauth_error(cli.Post("/services/oauth2/token", form({{"grant_type", "client_credentials"},
+                                                               {"scope", "api everything"},
+                                                               {"client_id", "local-client"},
+                                                               {"client_secret", "local-secret"}})),
+                      "invalid_scope", "unknown scope: everything");
   }
   SECTION("an unknown refresh token") {
     check_oauth_error(cli.Post("/services/oauth2/token", form({{"grant_type", "refresh_token"},
@@ -183,6 +223,37 @@ TEST_CASE("token: errors", "[oauth]") {
                                                                {"client_id", "local-client"},
                                                                {"client_secret", "local-secret"}})),
                       "invalid_grant", "expired access/refresh token");
+  }
+}
+
+// Where the platform departs from the RFCs the fake follows the platform
+// (decisions 23); these pin each such answer so it stays deliberate.
+TEST_CASE("platform deviations from the RFCs", "[oauth]") {
+  OAuthServer org;
+  httplib::Client cli("127.0.0.1", org.port);
+  SECTION("a missing grant_type is unsupported_grant_type (RFC 6749 5.2: invalid_request)") {
+    check_oauth_error(cli.Post("/services/oauth2/token", form({{"client_id", "local-client"},
+                                                               {"client_secret", "local-secret"}})),
+                      "unsupported_grant_type", "grant type not supported");
+  }
+  SECTION("a wrong secret by HTTP Basic is 400 without WWW-Authenticate (RFC 6749 5.2: 401)") {
+    auto res = cli.Post("/services/oauth2/token",
+                        {{"Authorization", "Basic " + crypto::base64_encode("local-client:wrong")}},
+                        "grant_type=client_credentials", "application/x-www-form-urlencoded");
+    check_oauth_error(res, "invalid_client", "invalid client credentials");
+    CHECK_FALSE(res->has_header("WWW-Authenticate"));
+  }
+  SECTION("revoke needs no client authentication (RFC 7009 2.1 requires it)") {
+    std::string token =
+        org.tokens.client_credentials({"local-client", "local-secret"}).token->access_token;
+    auto res = cli.Post("/services/oauth2/revoke", form({{"token", token}}));
+    REQUIRE(res);
+    CHECK(res->status == 200);
+    CHECK(protected_status(cli, token) == 401);
+  }
+  SECTION("revoking an unknown token is 400 unsupported_token_type (RFC 7009 2.2: 200)") {
+    check_oauth_error(cli.Post("/services/oauth2/revoke", form({{"token", "never-issued"}})),
+                      "unsupported_token_type", "this token type is not supported");
   }
 }
 
