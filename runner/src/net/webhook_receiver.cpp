@@ -1,5 +1,7 @@
 #include "net/webhook_receiver.h"
 
+#include "net/listen_in_background.h"
+
 #include <cctype>
 #include <stdexcept>
 
@@ -22,13 +24,7 @@ WebhookReceiver::WebhookReceiver(const std::string& host)
                 });
   port_ = server_->bind_to_any_port(host_);
   if (port_ <= 0) throw std::runtime_error("webhook receiver: cannot listen on " + host_);
-  thread_ = std::thread([this] {
-    server_->listen_after_bind();
-    listener_done_ = true;
-  });
-  // httplib's stop() is a no-op until the accept loop runs, so a receiver
-  // destroyed at once would never stop; wait (briefly) for the loop.
-  while (!server_->is_running() && !listener_done_) std::this_thread::yield();
+  thread_ = listen_in_background(*server_);
 }
 
 WebhookReceiver::~WebhookReceiver() {

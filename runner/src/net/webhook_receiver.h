@@ -66,7 +66,6 @@ class WebhookReceiver {
   std::thread thread_;
   std::string host_;
   int port_ = 0;
-  std::atomic<bool> listener_done_{false};
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -1,5 +1,7 @@
 #include "record/proxy.h"
 
+#include "net/listen_in_background.h"
+
 #include <httplib.h>
 
 #include "targets/target.h"
@@ -59,7 +61,7 @@ int RecordingProxy::start() {
   if (port <= 0)
     throw TargetError("cannot listen on " + options_.listen_host + ":" +
                       std::to_string(options_.listen_port));
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  thread_ = listen_in_background(*server_);
   return port;
 }
 

@@ -14,6 +14,8 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "net/listen_in_background.h"
+
 namespace runner::testing {
 
 class MiniOrg {
@@ -24,12 +26,7 @@ class MiniOrg {
       : server_(std::move(server)), scheme_(std::move(scheme)) {
     routes();
     port_ = server_->bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] {
-      server_->listen_after_bind();
-      done_ = true;
-    });
-    // stop() is a no-op until the accept loop runs; wait for it.
-    while (!server_->is_running() && !done_) std::this_thread::yield();
+    thread_ = listen_in_background(*server_);
   }
   ~MiniOrg() {
     server_->stop();
@@ -164,7 +161,6 @@ class MiniOrg {
   std::atomic<int> issued_{0};
   std::atomic<int> intents_{0};
   std::atomic<int> resets_{0};
-  std::atomic<bool> done_{false};
 };
 
 }  // namespace runner::testing
