@@ -471,24 +471,24 @@ const document = {
     securitySchemes: {
       production: {
         type: 'oauth2',
-        description: 'Web server flow of a production org (spec 5.3); token at {instance_url}/services/oauth2/token. fake-org serves this login host locally as {instance_url}/login/services/oauth2/authorize.',
+        description: 'Web server flow of a production org (spec 5.3); token at {instance_url}/services/oauth2/token (the instance, not the login host). fake-org serves this login host locally as {instance_url}/login/services/oauth2/authorize.',
         flows: {
           authorizationCode: {
             authorizationUrl: 'https://login.crm.example/services/oauth2/authorize',
-            tokenUrl: 'https://login.crm.example/services/oauth2/token',
-            refreshUrl: 'https://login.crm.example/services/oauth2/token',
+            tokenUrl: 'https://my-org.my.crm.example/services/oauth2/token',
+            refreshUrl: 'https://my-org.my.crm.example/services/oauth2/token',
             scopes: { full: 'Full access' },
           },
         },
       },
       sandbox: {
         type: 'oauth2',
-        description: 'Web server flow of a sandbox org (spec 5.3); token at {instance_url}/services/oauth2/token. fake-org serves this login host locally as {instance_url}/test/services/oauth2/authorize.',
+        description: 'Web server flow of a sandbox org (spec 5.3); token at {instance_url}/services/oauth2/token (the instance, not the login host). fake-org serves this login host locally as {instance_url}/test/services/oauth2/authorize.',
         flows: {
           authorizationCode: {
             authorizationUrl: 'https://test.crm.example/services/oauth2/authorize',
-            tokenUrl: 'https://test.crm.example/services/oauth2/token',
-            refreshUrl: 'https://test.crm.example/services/oauth2/token',
+            tokenUrl: 'https://my-org--uat.sandbox.my.crm.example/services/oauth2/token',
+            refreshUrl: 'https://my-org--uat.sandbox.my.crm.example/services/oauth2/token',
             scopes: { full: 'Full access' },
           },
         },
