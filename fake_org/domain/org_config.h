@@ -111,7 +111,6 @@ struct ProcessorDef {
 
 struct PaymentMethodDef {
   std::string name;  // "CreditCard", "SEPA Direct Debit"
-  std::string label;
   BankScheme bank_scheme = BankScheme::kNone;
   // Fixture `kind`; default: bank when bank_scheme is set, card otherwise.
   // Always kBank when bank_scheme is set (the loader refuses anything else),
