@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
     std::cerr << "fake-org: the fixture is invalid:\n" << load.error_text() << "\n";
     return 2;
   }
+  for (const auto& w : load.warnings) std::cerr << "fake-org: warning: " << w.to_string() << "\n";
   auto org = fake_org::Org::create(std::move(*load.config));
   if (!org.ok()) {
     for (const auto& e : org.errors()) std::cerr << "fake-org: " << e.message << "\n";
