@@ -357,7 +357,7 @@ TEST_CASE("PKCE: a code with a challenge needs its verifier; one without refuses
             .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback, s256), kCallback,
                            verifier)
             .ok());
-  for (const std::string wrong : {std::string(), verifier + "x", s256.challenge}) {
+  for (const std::string& wrong : {std::string(), verifier + "x", s256.challenge}) {
     GrantResult r = s.tokens.exchange_code(
         kLocal, s.tokens.issue_code("local-client", kCallback, s256), kCallback, wrong);
     REQUIRE_FALSE(r.ok());
