@@ -28,13 +28,7 @@ std::string pkce_url(const std::string& challenge, const std::string& method) {
 // challenge; returns the code.
 std::string approve_pkce(httplib::Client& cli, const std::string& challenge,
                          const std::string& method) {
-  auto page = cli.Get(pkce_url(challenge, method).c_str());
-  REQUIRE(page);
-  REQUIRE(page->status == 200);
-  auto res = cli.Post("/services/oauth2/authorize", form_of(page->body, "allow"));
-  REQUIRE(res);
-  REQUIRE(res->status == 302);
-  return query_of(res->get_header_value("Location"))["code"];
+  return approve_at(cli, pkce_url(challenge, method));
 }
 
 httplib::Result exchange(httplib::Client& cli, const std::string& code,

@@ -168,15 +168,20 @@ inline std::string authorize_url(const std::string& client_id, const std::string
          "&state=" + enc(state);
 }
 
-// Drives the approval page like a browser; returns the code.
-inline std::string approve(httplib::Client& cli, const std::string& redirect_uri = kCallback) {
-  auto page = cli.Get(authorize_url("local-client", redirect_uri, "s").c_str());
+// Drives the approval page of an authorize URL like a browser (its hidden
+// fields carry what the URL asked for); returns the code.
+inline std::string approve_at(httplib::Client& cli, const std::string& url) {
+  auto page = cli.Get(url.c_str());
   REQUIRE(page);
   REQUIRE(page->status == 200);
   auto res = cli.Post("/services/oauth2/authorize", form_of(page->body, "allow"));
   REQUIRE(res);
   REQUIRE(res->status == 302);
   return query_of(res->get_header_value("Location"))["code"];
+}
+
+inline std::string approve(httplib::Client& cli, const std::string& redirect_uri = kCallback) {
+  return approve_at(cli, authorize_url("local-client", redirect_uri, "s"));
 }
 
 struct RawResponse {

@@ -13,22 +13,11 @@ using nlohmann::json;
 
 namespace {
 
-json card_intent() {
-  return {{"SuccessURL", "https://shop.example/thanks"},
-          {"FailureURL", "https://shop.example/sorry"},
-          {"Payer",
-           {{"Contact",
-             {{"CrmFields",
-               {{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "ada@example.org"}}}}}}},
-          {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}}};
-}
-
 struct Intent {
   std::string id, session, installment;
 };
 
-Intent create(TestOrg& t, json body = card_intent()) {
+Intent create(TestOrg& t, json body = hosted_card_intent()) {
   auto r = t.post("/PaymentIntent", body);
   INFO(r.body);
   REQUIRE(r.status == 200);
@@ -112,7 +101,7 @@ TEST_CASE("the PSP driver refuses invalid payer data as a PSP would, naming the 
 
 TEST_CASE("the PSP driver refuses a wallet login that is not an email address", "[psp][driver]") {
   TestOrg t(fixture("default.yaml"));
-  json body = card_intent();
+  json body = hosted_card_intent();
   body["PaymentMethod"] = {{"Name", "PayPal"}};
   auto i = create(t, body);
   const std::string path = "/__admin/psp/" + i.session + "/complete";
@@ -174,7 +163,7 @@ TEST_CASE("the hosted page re-renders with an error for invalid input and sends 
 
 TEST_CASE("the wallet page refuses a login that is not an email address", "[psp][page]") {
   TestOrg t(fixture("default.yaml"));
-  json body = card_intent();
+  json body = hosted_card_intent();
   body["PaymentMethod"] = {{"Name", "PayPal"}};
   auto i = create(t, body);
   auto r = press(t, i.session, {{"action", "pay"}, {"email", "notanemail"}});

@@ -14,26 +14,12 @@ using nlohmann::json;
 
 namespace {
 
-json card_intent(const std::string& webhook = "") {
-  json b = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry?step=2"},
-      {"Payer",
-       {{"Contact",
-         {{"CrmFields",
-           {{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "ada@example.org"}}}}}}},
-      {"OneTime", {{"Amount", 25}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
-  if (!webhook.empty()) b["WebhookURL"] = webhook;
-  return b;
-}
-
 struct Intent {
   std::string id, session, installment;
 };
 
 Intent create(TestOrg& t, const std::string& webhook = "") {
-  auto r = t.post("/PaymentIntent", card_intent(webhook));
+  auto r = t.post("/PaymentIntent", hosted_card_intent(webhook));
   REQUIRE(r.status == 200);
   Intent i;
   i.id = r.json["Id"];

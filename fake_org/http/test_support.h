@@ -26,6 +26,22 @@ inline OrgConfig fixture_text(const std::string& yaml) {
   return *load.config;
 }
 
+// A new one-time card payment (a hosted page) for Ada Lovelace; the FailureURL
+// has a query of its own, so tests see the payment intent id appended to it.
+inline nlohmann::json hosted_card_intent(const std::string& webhook = "") {
+  nlohmann::json b = {
+      {"SuccessURL", "https://shop.example/thanks"},
+      {"FailureURL", "https://shop.example/sorry?step=2"},
+      {"Payer",
+       {{"Contact",
+         {{"CrmFields",
+           {{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "ada@example.org"}}}}}}},
+      {"OneTime", {{"Amount", 25}}},
+      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  if (!webhook.empty()) b["WebhookURL"] = webhook;
+  return b;
+}
+
 struct Response {
   int status = 0;
   nlohmann::json json;
