@@ -43,6 +43,14 @@ ApiError paid_elsewhere(const PspSession& s, const Record& inst) {
                     ErrorKind::kConflict);
 }
 
+// The record a session pays or sets up is gone (an admin reset since).
+ApiError session_record_gone(const PspSession& s, const std::string& what, const std::string& id) {
+  return make_error(
+      error_code::kInvalidData, "session",
+      "The " + what + " " + id + " of session " + s.id + " no longer exists (org reset?)",
+      ErrorKind::kNotFound);
+}
+
 std::string new_id(Org& org, const char* object, const char* fallback_prefix) {
   const ObjectDef* def = org.config().object(object);
   return org.ids().record_id(def ? def->key_prefix : fallback_prefix);
@@ -287,11 +295,7 @@ Result<CollectionResult> complete_payment(Org& org, const std::string& id,
       [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<std::string> {
         namespace f = fields::installment;
         auto current = tx.get(session.installment_id);
-        if (!current)
-          return make_error(error_code::kInvalidData, "session",
-                            "The installment " + session.installment_id + " of session " +
-                                session.id + " no longer exists (org reset?)",
-                            ErrorKind::kNotFound);
+        if (!current) return session_record_gone(session, "installment", session.installment_id);
         if (current->text(f::kStatus) == "Collected") return paid_elsewhere(session, *current);
         Record inst = *current;
         // The hosted page's intent is the one paying (pay-existing moves it).
@@ -335,11 +339,7 @@ Result<CollectionResult> complete_setup(Org& org, const PspSession& session, con
         current && current->status == "completed")
       return already_completed(*current);
     auto rec = tx.get(session.recurring_id);
-    if (!rec)
-      return make_error(error_code::kInvalidData, "session",
-                        "The recurring record " + session.recurring_id + " of session " +
-                            session.id + " no longer exists (org reset?)",
-                        ErrorKind::kNotFound);
+    if (!rec) return session_record_gone(session, "recurring record", session.recurring_id);
     Record stub;  // the profile belongs to the recurring record's payer
     stub.fields = rec->fields;
     stub.fields[fields::installment::kContact] = rec->text(fields::recurring_payment::kContact);

@@ -24,11 +24,31 @@ void send_unknown_page(httplib::Response& res, const std::string& id) {
   send_page(res, 404, "Payment session not found", unknown_session_body(id));
 }
 
+// The merchant's SuccessURL with the payment intent id, "" without one.
+std::string back_to_merchant(const PspSession& s) {
+  return s.success_url.empty() ? std::string()
+                               : append_payment_intent(s.success_url, s.payment_intent_id);
+}
+
 void send_completed_page(httplib::Response& res, const PspSession& s) {
-  send_page(res, 200, "Payment already completed",
-            completed_body(s, s.success_url.empty()
-                                  ? std::string()
-                                  : append_payment_intent(s.success_url, s.payment_intent_id)));
+  send_page(res, 200, "Payment already completed", completed_body(s, back_to_merchant(s)));
+}
+
+// The session a page names while the payer may still act on it; otherwise
+// the page that says why (unknown, or already completed) is sent.
+std::optional<PspSession> open_session(Org& org, const httplib::Request& req,
+                                       httplib::Response& res) {
+  const std::string id = req.matches[1];
+  auto s = org.psp_sessions().get(id);
+  if (!s) {
+    send_unknown_page(res, id);
+    return std::nullopt;
+  }
+  if (s->status == "completed") {
+    send_completed_page(res, *s);
+    return std::nullopt;
+  }
+  return s;
 }
 
 int current_year(Org& org) {
@@ -173,11 +193,7 @@ void finish_payer_action(Org& org, const httplib::Request& req, httplib::Respons
     if (answer.body.is_object() && answer.body.contains("Errors") &&
         answer.body["Errors"].is_array() && !answer.body["Errors"].empty())
       message = answer.body["Errors"][0].value("error_message", message);
-    return send_page(res, 409, "Nothing to pay",
-                     paid_elsewhere_body(
-                         message, s.success_url.empty()
-                                      ? std::string()
-                                      : append_payment_intent(s.success_url, s.payment_intent_id)));
+    return send_page(res, 409, "Nothing to pay", paid_elsewhere_body(message, back_to_merchant(s)));
   }
   if (answer.status != 200 || !answer.body.is_object())
     return send_page(res, 502, "Payment provider error",
@@ -194,20 +210,16 @@ void finish_payer_action(Org& org, const httplib::Request& req, httplib::Respons
 void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
   server.Get(R"(/psp/checkout/([A-Za-z0-9_]+))",
              [&org](const httplib::Request& req, httplib::Response& res) {
-               std::string id = req.matches[1];
-               auto s = org.psp_sessions().get(id);
-               if (!s) return send_unknown_page(res, id);
-               if (s->status == "completed") return send_completed_page(res, *s);
+               auto s = open_session(org, req, res);
+               if (!s) return;
                const std::string& merchant = org.config().org.name;
                send_page(res, 200, "Pay " + merchant, checkout_body(merchant, *s));
              });
 
   server.Post(R"(/psp/checkout/([A-Za-z0-9_]+))", [&org, tls](const httplib::Request& req,
                                                               httplib::Response& res) {
-    std::string id = req.matches[1];
-    auto s = org.psp_sessions().get(id);
-    if (!s) return send_unknown_page(res, id);
-    if (s->status == "completed") return send_completed_page(res, *s);
+    auto s = open_session(org, req, res);
+    if (!s) return;
     std::string action = form_value(req, "action");
     const std::string& merchant = org.config().org.name;
     if (action != "pay" && action != "decline" && action != "cancel")
@@ -234,10 +246,8 @@ void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
   // The payer's answer on the challenge page (pass | fail).
   server.Post(R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)", [&org, tls](const httplib::Request& req,
                                                                         httplib::Response& res) {
-    std::string id = req.matches[1];
-    auto s = org.psp_sessions().get(id);
-    if (!s) return send_unknown_page(res, id);
-    if (s->status == "completed") return send_completed_page(res, *s);
+    auto s = open_session(org, req, res);
+    if (!s) return;
     PayerAction a;
     a.outcome = "success";
     a.card_number = form_value(req, "card_number");

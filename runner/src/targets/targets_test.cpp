@@ -398,6 +398,22 @@ steps:
                  "GET /PaymentIntent/${pi} -> GET /services/apexrest/cpm/v2/PaymentIntent/pi_"));
 }
 
+// A step that fails (the org answers 200), so the report has a reproduction.
+const char* const kFailingStep = R"(
+steps:
+  - request: GET /PaymentMethods
+    expect: {status: 418}
+)";
+
+// A fixture whose connected app has a secret that means something else in a
+// form unless URL-encoded (+ & =).
+std::string write_secret_app_fixture(TempDir& dir, const std::string& client_id) {
+  return dir.write("myapp.yaml",
+                   "extends: default.yaml\nauth:\n  connected_apps:\n"
+                   "    - name: Mine\n      client_id: " +
+                       client_id + "\n      client_secret: \"p+q&r=s\"\n");
+}
+
 // Runs the commands a failure report prints for the scenario's failed step
 // with bash, as a person would paste them: start the fake, take a token,
 // send the request. Only the port (8080 may be taken here) and the binary's
@@ -422,12 +438,8 @@ std::string run_reproduction(const std::string& scenario) {
 
 TEST_CASE("embedded target: the printed reproduction runs as printed and gets the answer",
           "[runner][targets][reproduce]") {
-  const std::string out = run_reproduction(R"(name: wrong status
-fixture: nonprofit.yaml
-steps:
-  - request: GET /PaymentMethods
-    expect: {status: 418}
-)");
+  const std::string out =
+      run_reproduction(std::string("name: wrong status\nfixture: nonprofit.yaml") + kFailingStep);
   if (out.empty()) return;
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
@@ -438,18 +450,9 @@ TEST_CASE("embedded target: the reproduction's token request URL-encodes the app
           "[runner][targets][reproduce]") {
   // + & = in a form value mean something else unless encoded.
   TempDir dir("secret_fixture");
-  const std::string fixture = dir.write("myapp.yaml", R"(extends: default.yaml
-auth:
-  connected_apps:
-    - name: Mine
-      client_id: my app
-      client_secret: "p+q&r=s"
-)");
-  const std::string out = run_reproduction("name: wrong status\nfixture: " + fixture + R"(
-steps:
-  - request: GET /PaymentMethods
-    expect: {status: 418}
-)");
+  const std::string fixture = write_secret_app_fixture(dir, "my app");
+  const std::string out =
+      run_reproduction("name: wrong status\nfixture: " + fixture + kFailingStep);
   if (out.empty()) return;
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
@@ -461,22 +464,12 @@ TEST_CASE("url target: the reproduction takes a token from that org and sends th
   // with the fixture's connected app (its secret URL-encoded), then send the
   // request to the same URL; the org is still running.
   TempDir dir("url_reproduce");
-  const std::string fixture = dir.write("myapp.yaml", R"(extends: default.yaml
-auth:
-  connected_apps:
-    - name: Mine
-      client_id: my-app
-      client_secret: "p+q&r=s"
-)");
+  const std::string fixture = write_secret_app_fixture(dir, "my-app");
   auto config = fake_org::load_fixture_file(fixture);
   REQUIRE(config.ok());
   auto org = fake_org::EmbeddedOrg::start(*config.config);
   auto target = make_target(org->base_url(), {});
-  ScenarioResult r = run_text(*target, "name: wrong status\nfixture: " + fixture + R"(
-steps:
-  - request: GET /PaymentMethods
-    expect: {status: 418}
-)");
+  ScenarioResult r = run_text(*target, "name: wrong status\nfixture: " + fixture + kFailingStep);
   REQUIRE(r.outcome == Outcome::kFailed);
   const StepResult& step = *r.first_failed_step();
   const std::string text = failure_text(step, "x.yaml");
@@ -507,11 +500,7 @@ TEST_CASE("url target over HTTPS: every printed curl trusts the --ca-file the ru
   auto org = fake_org::EmbeddedOrg::start(*config.config, options);
   REQUIRE(org->base_url().rfind("https://", 0) == 0);
   auto target = make_target(org->base_url(), {ca});
-  ScenarioResult r = run_text(*target, R"(name: wrong status
-steps:
-  - request: GET /PaymentMethods
-    expect: {status: 418}
-)");
+  ScenarioResult r = run_text(*target, std::string("name: wrong status") + kFailingStep);
   REQUIRE(r.outcome == Outcome::kFailed);
   const Exchange& ex = *r.first_failed_step()->exchange;
   INFO(ex.curl_setup + ex.curl);
