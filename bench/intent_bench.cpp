@@ -10,7 +10,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "embedded.h"
+#include "app/embedded.h"
 #include "fixture/fixture_loader.h"
 
 using namespace fake_org;

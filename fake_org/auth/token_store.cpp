@@ -5,7 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 namespace fake_org {
 

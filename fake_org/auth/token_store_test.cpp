@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 using namespace fake_org;
 

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "ids.h"
+#include "util/text.h"
 
 namespace fake_org::crm_detail {
 
@@ -22,10 +23,7 @@ bool iequals(std::string_view a, std::string_view b) {
 }
 
 std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
+  return std::string(text::trim(s));
 }
 
 // Characters, not bytes: the platform's lengths count characters.
@@ -50,14 +48,7 @@ std::string shown(const json& v) {
   return v.is_string() ? in_quotes(v.get_ref<const std::string&>()) : in_quotes(v.dump());
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
+using text::join;
 
 // ---- one value ------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 #pragma once
-// What the domain tells the outside world after a change commits: webhook
-// events (spec 6). The domain builds them; an EventSink delivers them.
+// What the domain tells the outside world: webhook events after a change
+// commits (spec 6), clock moves and resets. The domain builds the events; an
+// EventSink that the app plugs in delivers them.
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -35,6 +36,11 @@ class EventSink {
   // part of publishing (checking, capturing, logging) goes here. Any flush
   // may handle what any publish queued; the order was fixed by publish.
   virtual void flush() {}
+  // The org clock moved (after the collections that came due ran): deliveries
+  // scheduled in org time may be due now.
+  virtual void on_clock_changed() {}
+  // The org went back to its fixture (admin reset): drop what is queued.
+  virtual void on_reset() {}
 };
 
 // Keeps what was published; for tests and as the default before webhooks are wired.

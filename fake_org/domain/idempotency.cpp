@@ -1,6 +1,6 @@
 #include "idempotency.h"
 
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 namespace fake_org {
 

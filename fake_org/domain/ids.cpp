@@ -2,7 +2,7 @@
 
 #include <openssl/rand.h>
 
-#include "ascii.h"
+#include "util/ascii.h"
 
 #include <cctype>
 #include <stdexcept>

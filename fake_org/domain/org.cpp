@@ -1,11 +1,8 @@
 #include "org.h"
 
-#include "auth/crypto.h"
 #include "collection_run.h"
-#include "events/webhook_engine.h"
-#include "events/webhook_event_sink.h"
-#include "events/webhook_sender.h"
 #include "fields.h"
+#include "util/crypto.h"
 #include "views.h"
 
 namespace fake_org {
@@ -46,14 +43,6 @@ Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
   auto cfg = std::make_shared<const OrgConfig>(std::move(config));
   std::shared_ptr<Org> org(new Org(cfg, std::make_shared<AdjustableClock>(deps.base_clock),
                                    std::make_shared<IdGenerator>(deps.random)));
-  org->webhooks_ = std::make_unique<WebhookEngine>(
-      cfg->webhooks, cfg->remote_sites, org->clock_,
-      deps.webhook_sender ? deps.webhook_sender() : make_http_sender(), deps.random,
-      cfg->webhooks.workers, WebhookEngine::kDefaultLogLimit,
-      static_cast<size_t>(cfg->webhooks.max_pending));
-  if (deps.notice) org->webhooks_->set_notice(deps.notice);
-  org->webhook_sink_ = std::make_shared<WebhookEventSink>(cfg->webhooks, *org->webhooks_);
-  org->events_ = org->webhook_sink_;
   if (auto s = org->seed(); !s.ok()) return s.errors();
   return org;
 }
@@ -63,30 +52,23 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
     : config_(std::move(config)),
       clock_(std::move(clock)),
       ids_(std::move(ids)),
-      store_(org_indexes(*config_)) {
+      store_(org_indexes(*config_)),
+      events_(std::make_shared<RecordingEventSink>()) {
   org_id_ = config_->org.org_id.empty() ? std::string("00D5J0000000Fak") : config_->org.org_id;
   if (auto id18 = to_id18(org_id_)) org_id_ = *id18;
-  tokens_ = std::make_unique<TokenStore>(config_->auth, clock_, ids_, org_id_);
   uint8_t key[32];
   OsRandom().fill(key, sizeof key);
   psp_callback_secret_ =
       crypto::hex_encode(std::string_view(reinterpret_cast<const char*>(key), sizeof key));
 }
 
-Org::~Org() = default;
-
-void Org::set_contract_monitor(std::shared_ptr<ContractMonitor> monitor) {
-  monitor_ = monitor;
-  webhook_sink_->set_monitor(std::move(monitor));
-}
-
 void Org::clock_changed() {
   run_due_collections(*this);
-  webhooks_->on_clock_changed();
+  events_->on_clock_changed();
 }
 
 void Org::reset() {
-  webhooks_->reset();
+  events_->on_reset();
   clock_->reset();
   idempotency_.reset();
   psp_sessions_.reset();

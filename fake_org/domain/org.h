@@ -1,30 +1,30 @@
 #pragma once
 // One org: its configuration, clock, ids and records. An object, not a
-// global, so one process can later serve several orgs side by side.
+// global, so one process can serve several orgs side by side. What lies
+// outside the domain (tokens, webhook delivery, contract checks) the app
+// wires around it (app/org_factory.h); the domain reaches out only through
+// the EventSink it is given.
 //
 // Locking rule: Org adds no lock of its own. Config and the PSP callback
 // secret are immutable; the clock and id generator are internally
-// thread-safe (atomics); records, tokens, idempotency entries, PSP sessions
-// and the webhook engine each guard themselves with one mutex. The event
-// sink and contract monitor are set while wiring, before requests arrive.
+// thread-safe (atomics); records, idempotency entries and PSP sessions each
+// guard themselves with one mutex. The event sink is set while wiring,
+// before requests arrive.
 // Lock order: RecordStore's lock may be held while taking PspSessionStore's
 // (a collection completes its session inside the transaction) and while
-// events are published (RecordStore::write's `committed` step: the event
-// sink's queue of bodies to check and the webhook engine's queue). Those
-// are leaves: none calls back into the org, waits, or touches a file or the
-// console while holding its lock, so publishing under the store's write lock
-// cannot deadlock, and one intent's events queue in the order their
-// transactions committed (a collection run committing right after a payment
-// cannot put its installment.created ahead of the payer's status_change).
-// The contract monitor (schema checks, capture files, stderr) runs only in
-// EventSink::flush, after the request released the store's lock; it is not
-// taken under it. Idempotency claims wrap a request from outside the store
-// lock.
+// events are published (RecordStore::write's `committed` step: the sink's
+// queues). Those are leaves: none calls back into the org, waits, or touches
+// a file or the console while holding its lock, so publishing under the
+// store's write lock cannot deadlock, and one intent's events queue in the
+// order their transactions committed (a collection run committing right
+// after a payment cannot put its installment.created ahead of the payer's
+// status_change). The slow part of publishing runs in EventSink::flush,
+// after the request released the store's lock. Idempotency claims wrap a
+// request from outside the store lock.
 #include <functional>
 #include <memory>
 #include <string>
 
-#include "auth/token_store.h"
 #include "clock.h"
 #include "events.h"
 #include "idempotency.h"
@@ -35,18 +35,9 @@
 
 namespace fake_org {
 
-class WebhookEngine;
-class WebhookSender;
-class WebhookEventSink;
-class ContractMonitor;
-
 struct OrgDeps {
   std::shared_ptr<const Clock> base_clock;  // default: SystemClock
   std::shared_ptr<RandomSource> random;     // default: OsRandom
-  // Makes the webhook engine's HTTP sender; default: real HTTP (cpp-httplib).
-  std::function<std::unique_ptr<WebhookSender>()> webhook_sender;
-  // The org's own notices (webhook deliveries abandoned at shutdown); default stderr.
-  std::function<void(const std::string&)> notice;
 };
 
 class Org {
@@ -63,15 +54,15 @@ class Org {
   RecordStore& records() { return store_; }
   const RecordStore& records() const { return store_; }
   const std::string& org_id() const { return org_id_; }
-  TokenStore& tokens() { return *tokens_; }
   IdempotencyStore& idempotency() { return idempotency_; }
   PspSessionStore& psp_sessions() { return psp_sessions_; }
   // The simulated PSP's key for signing its callbacks (events/psp_signature.h):
   // random at each start, from the OS (not the possibly seeded id generator),
   // never shown; a reset keeps it.
   const std::string& psp_callback_secret() const { return psp_callback_secret_; }
-  // Where committed changes announce themselves (webhooks). Set once while
-  // wiring, before requests arrive; a RecordingEventSink until then.
+  // Where committed changes, clock moves and resets announce themselves
+  // (webhooks). Set once while wiring, before requests arrive; a
+  // RecordingEventSink until then.
   EventSink& events() { return *events_; }
   void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
 
@@ -92,13 +83,8 @@ class Org {
     events_->flush();  // the lock is released: the slow part of publishing
     return result;
   }
-  WebhookEngine& webhooks() { return *webhooks_; }
-  // --check-contracts: set while wiring, before requests arrive.
-  void set_contract_monitor(std::shared_ptr<ContractMonitor> monitor);
-  ContractMonitor* contract_monitor() const { return monitor_.get(); }
   // The org clock moved (admin API): work that came due runs now.
   void clock_changed();
-  ~Org();
 
   // Back to the fixture's initial records and real time. Id sequences restart,
   // so the same scenario sees the same record ids after a reset.
@@ -126,14 +112,10 @@ class Org {
   std::shared_ptr<IdGenerator> ids_;
   RecordStore store_;
   std::string org_id_;
-  std::unique_ptr<TokenStore> tokens_;
   IdempotencyStore idempotency_;
   PspSessionStore psp_sessions_;
   std::string psp_callback_secret_;
-  std::unique_ptr<WebhookEngine> webhooks_;
-  std::shared_ptr<EventSink> events_;  // feeds webhooks_, so it is destroyed first
-  std::shared_ptr<WebhookEventSink> webhook_sink_;
-  std::shared_ptr<ContractMonitor> monitor_;
+  std::shared_ptr<EventSink> events_;
 };
 
 // Indexes every org keeps: one per deduplication rule of the fixture

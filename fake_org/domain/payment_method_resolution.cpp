@@ -1,6 +1,6 @@
 #include "payment_method_resolution.h"
 
-#include "ascii.h"
+#include "util/ascii.h"
 
 #include <functional>
 #include <regex>

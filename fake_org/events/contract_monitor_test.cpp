@@ -65,9 +65,10 @@ TEST_CASE("the webhook sink checks bodies on flush, after the store's lock, not 
   using namespace fake_org;
   auto sender = testing::fake_sender(testing::always(204));
   // No permitted site: the events are logged blocked and never sent.
-  WebhookEngine engine(testing::fast_settings(), {},
-                       std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z")),
-                       std::move(sender.owned), std::make_shared<SeededRandom>(3), 1);
+  auto engine = std::make_shared<WebhookEngine>(
+      testing::fast_settings(), std::vector<RemoteSiteDef>{},
+      std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z")),
+      std::move(sender.owned), std::make_shared<SeededRandom>(3), 1);
   WebhookEventSink sink(WebhookSettings{}, engine);
   auto monitor = std::make_shared<ContractMonitor>(false);
   sink.set_monitor(monitor);
@@ -75,7 +76,7 @@ TEST_CASE("the webhook sink checks bodies on flush, after the store's lock, not 
   DomainEvent bad{"paymentIntent.processed", "pi_1", "https://hooks.example/cpm", {{"x", 1}}};
   sink.publish({bad, bad});
   // publish runs under the store's write lock: it only queued (the order is fixed).
-  CHECK(engine.log("pi_1").size() == 2);
+  CHECK(engine->log("pi_1").size() == 2);
   CHECK(monitor->violations() == 0);
   sink.flush();
   CHECK(monitor->violations() == 2);

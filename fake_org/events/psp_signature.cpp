@@ -3,8 +3,8 @@
 #include <cctype>
 #include <chrono>
 
-#include "auth/crypto.h"
 #include "events/webhook_signature.h"
+#include "util/crypto.h"
 
 namespace fake_org {
 

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <random>
 
-#include "auth/crypto.h"
 #include "domain/luhn.h"
 #include "events/psp_signature.h"
+#include "util/crypto.h"
 
 namespace fake_org {
 

@@ -66,7 +66,7 @@ std::string recurring_of(TestOrg& t, const Response& created) {
 
 // The types and installment statuses of the webhook events of one intent, in order.
 std::vector<std::string> events_of(TestOrg& t, const std::string& pi) {
-  REQUIRE(t.org().webhooks().wait_idle(10s));
+  REQUIRE(t.embedded().webhooks().wait_idle(10s));
   std::vector<std::string> out;
   const Response log = t.get("/__admin/webhooks?payment_intent=" + pi, false);
   for (const auto& e : log.json["events"]) {

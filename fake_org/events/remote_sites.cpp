@@ -1,7 +1,7 @@
 #include "events/remote_sites.h"
 
-#include "domain/ascii.h"
-#include "domain/payment_intent_request.h"
+#include "util/ascii.h"
+#include "util/url.h"
 
 #include <algorithm>
 #include <cctype>

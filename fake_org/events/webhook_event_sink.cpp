@@ -15,7 +15,7 @@ void WebhookEventSink::publish(std::vector<DomainEvent> events) {
       std::lock_guard lock(mu_);
       unchecked_.push_back(body);
     }
-    engine_.enqueue(WebhookEvent{type, e.payment_intent_id, e.webhook_url, std::move(body)});
+    engine_->enqueue(WebhookEvent{type, e.payment_intent_id, e.webhook_url, std::move(body)});
   }
 }
 

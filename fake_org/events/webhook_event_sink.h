@@ -22,17 +22,19 @@ namespace fake_org {
 // has its own lock.
 class WebhookEventSink final : public EventSink {
  public:
-  WebhookEventSink(const WebhookSettings& settings, WebhookEngine& engine)
-      : settings_(settings), engine_(engine) {}
+  WebhookEventSink(const WebhookSettings& settings, std::shared_ptr<WebhookEngine> engine)
+      : settings_(settings), engine_(std::move(engine)) {}
   void publish(std::vector<DomainEvent> events) override;
   void flush() override;
+  void on_clock_changed() override { engine_->on_clock_changed(); }
+  void on_reset() override { engine_->reset(); }
   // Set while wiring, before any request: bodies are checked against the contracts.
   void set_monitor(std::shared_ptr<ContractMonitor> monitor) { monitor_ = std::move(monitor); }
 
  private:
   std::shared_ptr<ContractMonitor> monitor_;
   const WebhookSettings settings_;
-  WebhookEngine& engine_;
+  const std::shared_ptr<WebhookEngine> engine_;
   std::mutex mu_;
   std::deque<nlohmann::json> unchecked_;  // published bodies not yet checked, oldest first
 };

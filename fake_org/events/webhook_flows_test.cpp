@@ -188,7 +188,7 @@ TEST_CASE("decline then success: one status_change, only after the payment",
   CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Outstanding");
   REQUIRE(psp(t, c.session, "success").json["status"] == "completed");
   auto all = await(receiver, c.pi, 4);
-  REQUIRE(t.org().webhooks().wait_idle(10s));
+  REQUIRE(t.embedded().webhooks().wait_idle(10s));
   all = bodies_of(receiver, c.pi);
   CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
                                                   "paymentIntent.processed",
@@ -242,7 +242,7 @@ webhooks:
   auto c = create(t, card_intent(hook_url(port)));
   REQUIRE(psp(t, c.session, "success").status == 200);
   auto all = await(receiver, c.pi, 3);
-  REQUIRE(t.org().webhooks().wait_idle(10s));
+  REQUIRE(t.embedded().webhooks().wait_idle(10s));
   CHECK(types_of(bodies_of(receiver, c.pi)) ==
         std::vector<std::string>{"installment", "paymentIntent.processed", "installment"});
 }
@@ -297,7 +297,7 @@ TEST_CASE("an IBAN that fails at collection sends the installment to the failed 
   CHECK(rec.value("cpm__Failure_Reason__c", "").find("AC04") == 0);
   // A rejected collection is not retried on every clock move.
   REQUIRE(advance(t, "30d").status == 200);
-  REQUIRE(t.org().webhooks().wait_idle(10s));
+  REQUIRE(t.embedded().webhooks().wait_idle(10s));
   CHECK(bodies_of(receiver, c.pi).size() == 4);
 }
 
@@ -332,7 +332,7 @@ TEST_CASE("a monthly series from 31 January: 12 installments over a year, month 
   // Month by month (31 days a step), as a scheduler would see it.
   for (int i = 0; i < 13; ++i) REQUIRE(advance(t, "31d").status == 200);
   auto all = await(receiver, pi, 2 + 24);
-  REQUIRE(t.org().webhooks().wait_idle(20s));
+  REQUIRE(t.embedded().webhooks().wait_idle(20s));
   all = bodies_of(receiver, pi);
   REQUIRE(all.size() == 26);
   for (size_t i = 2; i < all.size(); i += 2) {
@@ -407,7 +407,7 @@ TEST_CASE("a WebhookURL outside the remote sites is logged blocked with the reas
   TestOrg t(fixture("default.yaml"));
   auto c = create(t, card_intent("http://hooks.example.net:" + std::to_string(port) + "/hooks"));
   REQUIRE(psp(t, c.session, "success").status == 200);
-  REQUIRE(t.org().webhooks().wait_idle(10s));
+  REQUIRE(t.embedded().webhooks().wait_idle(10s));
   auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
   REQUIRE(log.size() == 4);
   for (const auto& e : log) {
@@ -442,7 +442,7 @@ webhooks:
   REQUIRE(eventually([&] { return failed_attempts() >= 3; }, 20s));
   REQUIRE(receiver.start(port) == port);
   auto all = await(receiver, c.pi, 4);
-  REQUIRE(t.org().webhooks().wait_idle(20s));
+  REQUIRE(t.embedded().webhooks().wait_idle(20s));
   all = bodies_of(receiver, c.pi);
   CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
                                                   "paymentIntent.processed",
@@ -500,7 +500,7 @@ TEST_CASE("the default retry policy outlasts a receiver down for ten minutes",
   REQUIRE(receiver.start(port) == port);
   REQUIRE(advance(t, "2m").status == 200);
   auto all = await(receiver, c.pi, 4);
-  REQUIRE(t.org().webhooks().wait_idle(20s));
+  REQUIRE(t.embedded().webhooks().wait_idle(20s));
   CHECK(types_of(bodies_of(receiver, c.pi)) ==
         std::vector<std::string>{"paymentIntent.created", "installment.created",
                                  "paymentIntent.processed", "installment.status_change"});

@@ -1,6 +1,6 @@
 #include "events/webhook_signature.h"
 
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 namespace fake_org {
 

@@ -63,7 +63,7 @@ TEST_CASE("an admin-created installment gets the org's defaults and reads under 
     json hook = installment_webhook_view(t.org(), s, *r);
     no_empty_strings(hook, "webhook");
     CHECK(hook["Status"] == "Outstanding");
-    t.org().contract_monitor()->check_webhook(
+    t.embedded().contract_monitor()->check_webhook(
         {{"type", event_type::kInstallmentStatusChange}, {"data", hook}});
     CHECK(record_ref(t.org(), *r)["Status"] == "Outstanding");
     return 0;

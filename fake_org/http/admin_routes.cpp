@@ -36,12 +36,15 @@ std::optional<size_t> size_param(const httplib::Request& req, const char* name, 
 
 }  // namespace
 
-void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultInjector& faults) {
-  add_webhook_admin_routes(router, org.webhooks());
+void add_admin_routes(Router& router, const OrgServices& services, RequestJournal& journal,
+                      FaultInjector& faults) {
+  Org& org = *services.org;
+  ContractMonitor* monitor = services.monitor.get();
+  add_webhook_admin_routes(router, *services.webhooks);
   add_psp_admin_routes(router, org);
   add_journal_admin_routes(router, journal);
   add_fault_admin_routes(router, faults, org.config().base_path());
-  router.add("GET", "/health", [&org](Call& c) {
+  router.add("GET", "/health", [&org, monitor](Call& c) {
     size_t n = org.records().read([](const RecordStore& s) { return s.size(); });
     send_json(c.res, 200,
               {{"status", "ok"},
@@ -53,17 +56,15 @@ void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultIn
                // Where the API lives: a fixture may move it (org.base_path),
                // and a runner pointed at this org must follow.
                {"api_base_path", org.config().base_path()},
-               {"contract_violations", org.contract_monitor()
-                                           ? nlohmann::json(org.contract_monitor()->violations())
-                                           : nlohmann::json()}});
+               {"contract_violations",
+                monitor ? nlohmann::json(monitor->violations()) : nlohmann::json()}});
   });
 
-  router.add("GET", "/contracts", [&org](Call& c) {
-    if (!org.contract_monitor()) return send_json(c.res, 200, {{"checking", false}});
-    send_json(c.res, 200,
-              {{"checking", true},
-               {"violations", org.contract_monitor()->violations()},
-               {"recent", org.contract_monitor()->recent()}});
+  router.add("GET", "/contracts", [monitor](Call& c) {
+    if (!monitor) return send_json(c.res, 200, {{"checking", false}});
+    send_json(
+        c.res, 200,
+        {{"checking", true}, {"violations", monitor->violations()}, {"recent", monitor->recent()}});
   });
 
   router.add("POST", "/reset", [&org, &journal, &faults](Call& c) {

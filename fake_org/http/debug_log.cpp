@@ -1,8 +1,8 @@
 #include "debug_log.h"
 
-#include "domain/ascii.h"
 #include "domain/luhn.h"
 #include "json_depth.h"
+#include "util/ascii.h"
 
 #include <httplib.h>
 

@@ -3,8 +3,8 @@
 // GUID lookup, in a path or a body, finds the record whatever the case.
 #include <catch2/catch.hpp>
 
-#include "domain/ascii.h"
 #include "recurring_routes_test_support.h"
+#include "util/ascii.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

@@ -1,6 +1,6 @@
 #include "http/oauth_routes.h"
 
-#include "domain/ascii.h"
+#include "util/ascii.h"
 
 #include <cctype>
 #include <string_view>
@@ -10,10 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auth/crypto.h"
 #include "domain/ids.h"
 #include "http/oauth_pages.h"
 #include "http/router.h"
+#include "util/crypto.h"
+#include "util/text.h"
 
 namespace fake_org::http {
 
@@ -25,11 +26,7 @@ constexpr const char* kJsonType = "application/json";
 constexpr const char* kHtmlType = "text/html; charset=utf-8";
 constexpr const char* kFormType = "application/x-www-form-urlencoded";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;

@@ -17,10 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auth/crypto.h"
 #include "events/contract_monitor.h"
 #include "http/oauth_routes.h"
 #include "http/server.h"
+#include "util/crypto.h"
 
 namespace fake_org::oauth_testing {
 

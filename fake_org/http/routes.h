@@ -1,6 +1,7 @@
 #pragma once
 // Route tables per area. Handlers are thin: parse, one domain call, to_json.
 #include "domain/org.h"
+#include "org_services.h"
 #include "router.h"
 
 namespace fake_org::http {
@@ -22,7 +23,8 @@ class FaultInjector;
 
 // /__admin: health, reset, clock, records, the request journal, faults (the
 // fake's own API, not the spec's). The reset clears the journal and faults too.
-void add_admin_routes(Router& router, Org& org, RequestJournal& journal, FaultInjector& faults);
+void add_admin_routes(Router& router, const OrgServices& services, RequestJournal& journal,
+                      FaultInjector& faults);
 
 // GET and DELETE /__admin/requests (admin_journal_routes.cpp).
 void add_journal_admin_routes(Router& router, RequestJournal& journal);

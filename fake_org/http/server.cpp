@@ -197,8 +197,8 @@ void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMon
       });
 }
 
-Server::Server(std::shared_ptr<Org> org, ServerOptions options)
-    : org_(std::move(org)), options_(std::move(options)) {}
+Server::Server(OrgServices services, ServerOptions options)
+    : services_(std::move(services)), options_(std::move(options)) {}
 
 Server::~Server() {
   stop();
@@ -231,9 +231,9 @@ void Server::configure() {
   // a connection that yields its worker after 100 requests.
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   s.set_keep_alive_max_count(100);
-  s.set_payload_max_length(org_->config().org.max_body_bytes);
+  s.set_payload_max_length(services_.org->config().org.max_body_bytes);
 
-  Org& org = *org_;
+  Org& org = *services_.org;
   journal_ = std::make_shared<RequestJournal>(org.config().base_path());
   faults_ = std::make_shared<FaultInjector>();
   s.set_pre_routing_handler([&org](const httplib::Request& req, httplib::Response&) {
@@ -254,12 +254,7 @@ void Server::configure() {
   });
 
   bool tls = tls_;
-  std::shared_ptr<ContractMonitor> monitor;
-  if (options_.check_contracts) {
-    // A violation is an error: logged whatever the log level.
-    monitor = std::make_shared<ContractMonitor>(true);
-    org.set_contract_monitor(monitor);
-  }
+  std::shared_ptr<ContractMonitor> monitor = services_.monitor;
   // Runs once the answer is final (after the error handler) and before httplib
   // writes it, so a client that reads the journal after its answer finds its
   // request there (the logger runs only after the write).
@@ -272,7 +267,7 @@ void Server::configure() {
           monitor->check_response(req.method, req.path, res.status, decoded_body(res));
       });
   register_oauth_routes(
-      s, OAuthContext{&org.config(), &org.tokens(),
+      s, OAuthContext{&org.config(), services_.tokens.get(),
                       [tls](const httplib::Request& r) { return origin_of(r, tls); }});
 
   register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
@@ -289,8 +284,8 @@ void Server::configure() {
   add_legacy_payment_routes(*api, org, tls);
   add_recurring_routes(*api, org);
   std::string base = org.config().base_path();
-  auto api_handler = [api, base, &org, faults = faults_](const httplib::Request& req,
-                                                         httplib::Response& res) {
+  auto api_handler = [api, base, tokens = services_.tokens, faults = faults_](
+                         const httplib::Request& req, httplib::Response& res) {
     std::string_view path(req.path);
     path.remove_prefix(std::min(path.size(), base.size()));
     // Before the token: an injected fault stands for the platform failing
@@ -299,7 +294,7 @@ void Server::configure() {
       request_log_context().injected_fault = true;
       return send_json(res, fault->status, fault->body);
     }
-    auto token = authenticate_request(req, org.tokens());
+    auto token = authenticate_request(req, *tokens);
     if (!token) {
       res.status = 401;
       res.set_content(kInvalidSessionBody, kJson);
@@ -321,7 +316,7 @@ void Server::configure() {
   s.Delete(api_pattern, api_handler);
 
   auto admin = std::make_shared<Router>();
-  add_admin_routes(*admin, org, *journal_, *faults_);
+  add_admin_routes(*admin, services_, *journal_, *faults_);
   bool admin_open = options_.admin_open;
   auto admin_handler = [admin, admin_open](const httplib::Request& req, httplib::Response& res) {
     if (!admin_open && !is_loopback(req.remote_addr))

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "domain/org.h"
+#include "org_services.h"
 
 namespace httplib {
 class Server;
@@ -42,7 +42,6 @@ struct ServerOptions {
   std::string tls_key_file;
   bool admin_open = false;  // answer /__admin from any address, not only loopback
   LogLevel log_level = LogLevel::kInfo;
-  bool check_contracts = false;  // validate every response and webhook against contracts/
 };
 
 // Validates every response `server` sends, except the admin API's, with
@@ -51,7 +50,8 @@ void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMon
 
 class Server {
  public:
-  Server(std::shared_ptr<Org> org, ServerOptions options);
+  // Responses are checked against the contracts when services.monitor is set.
+  Server(OrgServices services, ServerOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -64,11 +64,11 @@ class Server {
   bool tls() const { return tls_; }
   // "http://127.0.0.1:PORT" (https with TLS).
   std::string url() const;
-  Org& org() { return *org_; }
+  Org& org() { return *services_.org; }
 
  private:
   void configure();
-  std::shared_ptr<Org> org_;
+  OrgServices services_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> server_;
   std::shared_ptr<RequestJournal> journal_;  // GET /__admin/requests

@@ -166,6 +166,6 @@ TEST_CASE("the contract self-check reads compressed responses", "[http][contract
     CHECK(r->status == 200);
     CHECK(r->get_header_value("Content-Encoding") == encoding);
   }
-  REQUIRE(t.org().contract_monitor() != nullptr);
-  CHECK(t.org().contract_monitor()->violations() == 0);
+  REQUIRE(t.embedded().contract_monitor() != nullptr);
+  CHECK(t.embedded().contract_monitor()->violations() == 0);
 }

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/embedded.h"
 #include "domain/catalogue_check.h"
-#include "embedded.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 
@@ -62,7 +62,7 @@ class TestOrg {
   // Every test runs with the fake checking its own output against the
   // contracts, and ends with every record fitting the org's catalogue.
   ~TestOrg() {
-    if (auto* m = org().contract_monitor()) {
+    if (auto* m = org_->contract_monitor()) {
       INFO("contract violations:\n" << m->recent().dump(2));
       CHECK(m->violations() == 0);
     }

@@ -14,8 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/embedded.h"
 #include "cli/run_command.h"
-#include "embedded.h"
 #include "fixture/fixture_loader.h"
 #include "testing/temp_dir.h"
 

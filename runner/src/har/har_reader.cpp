@@ -1,5 +1,5 @@
 #include "har/har_reader.h"
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 #include <nlohmann/json.hpp>
 

@@ -10,12 +10,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "auth/crypto.h"
-#include "embedded.h"
+#include "app/embedded.h"
 #include "fixture/fixture_loader.h"
 #include "har/har_reader.h"
 #include "har/import_har_command.h"
 #include "testing/run_helpers.h"
+#include "util/crypto.h"
 
 using namespace runner;
 using namespace runner::har;

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "embedded.h"
+#include "app/embedded.h"
 #include "fixture/fixture_loader.h"
 #include "parity/allow_list.h"
 #include "parity/parity_report.h"

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "domain/ascii.h"
 #include "eval/interpolate.h"
 #include "record/generaliser_state.h"
 #include "record/value_kinds.h"
+#include "util/ascii.h"
 
 namespace runner::record::detail {
 

@@ -3,7 +3,7 @@
 // write each exchange as a request step.
 #include "record/generaliser.h"
 
-#include "domain/ascii.h"
+#include "util/ascii.h"
 
 #include <algorithm>
 #include <cctype>

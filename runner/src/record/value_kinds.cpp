@@ -1,7 +1,7 @@
 #include "record/value_kinds.h"
 
-#include "domain/ascii.h"
 #include "domain/luhn.h"
+#include "util/ascii.h"
 
 #include <algorithm>
 #include <cctype>

@@ -4,31 +4,15 @@
 
 #include "domain/clock.h"
 #include "eval/interpolate.h"
+#include "util/text.h"
 
 namespace runner {
 
 std::optional<std::string> did_you_mean(const std::string& word,
                                         const std::set<std::string>& candidates) {
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      cur[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j)
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-      std::swap(prev, cur);
-    }
-    return prev[b.size()];
-  };
-  std::optional<std::string> best;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& c : candidates) {
-    size_t d = distance(word, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
+  std::string best = fake_org::text::closest(
+      word, std::vector<std::string_view>(candidates.begin(), candidates.end()));
+  if (best.empty()) return std::nullopt;
   return best;
 }
 

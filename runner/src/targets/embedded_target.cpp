@@ -1,8 +1,8 @@
 // The embedded target: a fresh fake org per scenario, in this process, on an
 // ephemeral loopback port, configured by the scenario's fixture. Scenarios
 // never share records, so they run in parallel.
+#include "app/embedded.h"
 #include "domain/catalogue_check.h"
-#include "embedded.h"
 #include "events/contract_monitor.h"
 #include "net/curl.h"
 #include "report/failure_text.h"
@@ -19,7 +19,7 @@ namespace {
 // objects) could not hold: a real org would have refused to save it.
 std::string contract_self_check(fake_org::EmbeddedOrg& org) {
   std::string text;
-  const fake_org::ContractMonitor* monitor = org.org().contract_monitor();
+  const fake_org::ContractMonitor* monitor = org.contract_monitor();
   if (monitor && monitor->violations() > 0) {
     text = "the embedded fake org broke its own contract " + std::to_string(monitor->violations()) +
            " time(s) during this scenario (fix the fake or contracts/schemas):";

@@ -11,7 +11,7 @@
 
 #include <cstdio>
 
-#include "embedded.h"
+#include "app/embedded.h"
 #include "fixture/fixture_loader.h"
 #include "net/curl.h"
 #include "report/failure_text.h"

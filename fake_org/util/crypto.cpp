@@ -1,4 +1,4 @@
-#include "auth/crypto.h"
+#include "util/crypto.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

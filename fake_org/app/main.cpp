@@ -5,42 +5,36 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
-#include "domain/org.h"
+#include "app/org_factory.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
 
-int main(int argc, char** argv) {
-  // Block the stop signals before any thread starts (the org's webhook
-  // workers start with it), so every thread inherits the mask and only the
-  // sigwait below receives them; a worker that could take SIGTERM would let
-  // its default action kill the process uncleanly.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+namespace {
 
-  CLI::App app{
-      "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"
-      "/services/apexrest/cpm/v2, with OAuth 2.0 at /services/oauth2 and an admin API at "
-      "/__admin."};
-  app.set_version_flag("--version", std::string("fake-org ") + FAKE_ORG_VERSION);
+struct CommandLine {
   std::string fixture_path;
   std::string log_level = "info";
-  fake_org::http::ServerOptions options;
-  app.add_option("--fixture", fixture_path,
+  std::string capture_dir;
+  bool check_contracts = false;
+  fake_org::http::ServerOptions server;
+};
+
+void add_options(CLI::App& app, CommandLine& cl) {
+  app.set_version_flag("--version", std::string("fake-org ") + FAKE_ORG_VERSION);
+  app.add_option("--fixture", cl.fixture_path,
                  "YAML fixture describing the org (default: the embedded fixtures/default.yaml; "
                  "'embedded:NAME.yaml' picks another embedded one)");
-  app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
-  app.add_option("--port", options.port, "Port to listen on (0 to 65535); 0 picks a free port")
+  app.add_option("--host", cl.server.host, "Address to listen on")->capture_default_str();
+  app.add_option("--port", cl.server.port, "Port to listen on (0 to 65535); 0 picks a free port")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   // The simulated PSP's pages call this server back over HTTP (a real request,
   // issue 5) from the worker serving the page, which waits for the answer: with
   // one worker the callback could never be served, so one is not enough.
-  app.add_option("--threads", options.threads,
+  app.add_option("--threads", cl.server.threads,
                  "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds "
                  "one); at least 2, because a PSP page's worker waits for the PSP's callback "
                  "to this same server, which another worker must answer")
@@ -58,12 +52,12 @@ int main(int argc, char** argv) {
                "worker waits for the PSP's callback to this server, which needs another "
                "worker";
       });
-  app.add_option("--tls-cert", options.tls_cert_file,
+  app.add_option("--tls-cert", cl.server.tls_cert_file,
                  "PEM certificate: serve HTTPS instead of HTTP")
       ->check(CLI::ExistingFile);
-  app.add_option("--tls-key", options.tls_key_file, "PEM private key for --tls-cert")
+  app.add_option("--tls-key", cl.server.tls_key_file, "PEM private key for --tls-cert")
       ->check(CLI::ExistingFile);
-  app.add_option("--log-level", log_level,
+  app.add_option("--log-level", cl.log_level,
                  "quiet (nothing but errors such as contract violations), error (requests "
                  "answered 5xx), info (one line per request: method, path, status, ms, payment "
                  "intent id) or debug (info plus each request and response body, with tokens, "
@@ -71,44 +65,75 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"quiet", "error", "info", "debug"}));
   app.add_flag(
-      "--check-contracts", options.check_contracts,
+      "--check-contracts", cl.check_contracts,
       "Validate every response and webhook against the strict contracts; log each mismatch loudly "
       "(at every --log-level; count in GET /__admin/health, details in GET /__admin/contracts) "
       "and exit with status 3 on SIGINT/SIGTERM if there was any");
-  std::string capture_dir;
   app.add_option(
-      "--capture-dir", capture_dir,
+      "--capture-dir", cl.capture_dir,
       "With --check-contracts (implied): also write every checked body, its route, "
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
-  app.add_flag("--admin-open", options.admin_open,
+  app.add_flag("--admin-open", cl.server.admin_open,
                "Answer /__admin from any address, not only loopback (never on a shared network)");
-  CLI11_PARSE(app, argc, argv);
-  fake_org::http::parse_log_level(log_level, options.log_level);
-  if (!capture_dir.empty()) {
-    // The ContractMonitor the server creates reads it (as for an embedded org).
-    setenv(fake_org::ContractMonitor::kCaptureDirEnv, capture_dir.c_str(), 1);
-    options.check_contracts = true;
-  }
+}
 
-  fake_org::FixtureLoad load;
-  if (fixture_path.empty())
-    load = fake_org::load_embedded_fixture("default.yaml");
-  else if (fixture_path.rfind("embedded:", 0) == 0)
-    load = fake_org::load_embedded_fixture(fixture_path.substr(9));
-  else
-    load = fake_org::load_fixture_file(fixture_path);
+fake_org::FixtureLoad load_fixture(const std::string& path) {
+  if (path.empty()) return fake_org::load_embedded_fixture("default.yaml");
+  if (path.rfind("embedded:", 0) == 0) return fake_org::load_embedded_fixture(path.substr(9));
+  return fake_org::load_fixture_file(path);
+}
+
+// The org the command line describes, or the exit status that says why not.
+std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& status) {
+  fake_org::FixtureLoad load = load_fixture(cl.fixture_path);
   if (!load.ok()) {
     std::cerr << "fake-org: the fixture is invalid:\n" << load.error_text() << "\n";
-    return 2;
+    status = 2;
+    return std::nullopt;
   }
   for (const auto& w : load.warnings) std::cerr << "fake-org: warning: " << w.to_string() << "\n";
-  auto org = fake_org::Org::create(std::move(*load.config));
+  fake_org::app::OrgWiring wiring;
+  wiring.check_contracts = cl.check_contracts;
+  auto org = fake_org::app::build_org(std::move(*load.config), std::move(wiring));
   if (!org.ok()) {
     for (const auto& e : org.errors()) std::cerr << "fake-org: " << e.message << "\n";
-    return 2;
+    status = 2;
+    return std::nullopt;
   }
+  return *org;
+}
 
-  fake_org::http::Server server(*org, options);
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Block the stop signals before any thread starts (the org's webhook
+  // workers start with it), so every thread inherits the mask and only the
+  // sigwait below receives them; a worker that could take SIGTERM would let
+  // its default action kill the process uncleanly.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  CLI::App app{
+      "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"
+      "/services/apexrest/cpm/v2, with OAuth 2.0 at /services/oauth2 and an admin API at "
+      "/__admin."};
+  CommandLine cl;
+  add_options(app, cl);
+  CLI11_PARSE(app, argc, argv);
+  fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
+  if (!cl.capture_dir.empty()) {
+    // The ContractMonitor the app creates reads it (as for an embedded org).
+    setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);
+    cl.check_contracts = true;
+  }
+  int status = 0;
+  auto org = build(cl, status);
+  if (!org) return status;
+
+  fake_org::http::Server server(*org, cl.server);
   std::string error;
   if (!server.start(&error)) {
     std::cerr << "fake-org: " << error << "\n";
@@ -117,7 +142,7 @@ int main(int argc, char** argv) {
   std::printf("listening on %s\n", server.url().c_str());
   std::fflush(stdout);
   std::fprintf(stderr, "fake-org: org '%s' from %s; token: POST %s/services/oauth2/token\n",
-               (*org)->config().org.name.c_str(), (*org)->config().source_name.c_str(),
+               org->org->config().org.name.c_str(), org->org->config().source_name.c_str(),
                server.url().c_str());
 
   int sig = 0;
@@ -127,7 +152,7 @@ int main(int argc, char** argv) {
   server.stop();
   // A self-check that only logs is easy to miss in a script: the exit status
   // says it too (README, "Contract self-check").
-  if (const auto* monitor = (*org)->contract_monitor(); monitor && monitor->violations() > 0) {
+  if (const auto* monitor = org->monitor.get(); monitor && monitor->violations() > 0) {
     std::fprintf(stderr,
                  "fake-org: %zu contract violation(s) while running (each logged above as "
                  "CONTRACT VIOLATION); exiting with status 3\n",

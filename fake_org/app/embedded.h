@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/org_factory.h"
 #include "domain/org.h"
 #include "http/server.h"
 
@@ -17,8 +18,8 @@ struct EmbeddedOptions {
   std::string tls_cert_file, tls_key_file;
   bool check_contracts = true;  // every response and webhook against the strict contracts
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
-  OrgDeps deps;                 // clock and randomness, for tests; with kQuiet and no
-                                // deps.notice, the org's notices are dropped
+  OrgDeps deps;                 // clock and randomness, for tests; with kQuiet the
+                                // org's notices are dropped
 };
 
 class EmbeddedOrg {
@@ -28,14 +29,18 @@ class EmbeddedOrg {
   ~EmbeddedOrg();
 
   std::string base_url() const { return server_->url(); }  // http://127.0.0.1:PORT
-  std::string api_base() const { return base_url() + org_->config().base_path(); }
+  std::string api_base() const { return base_url() + services_.org->config().base_path(); }
   int port() const { return server_->port(); }
-  Org& org() { return *org_; }
+  Org& org() { return *services_.org; }
+  TokenStore& tokens() { return *services_.tokens; }
+  WebhookEngine& webhooks() { return *services_.webhooks; }
+  // Null unless EmbeddedOptions::check_contracts.
+  ContractMonitor* contract_monitor() const { return services_.monitor.get(); }
   void stop();
 
  private:
   EmbeddedOrg() = default;
-  std::shared_ptr<Org> org_;
+  http::OrgServices services_;
   std::unique_ptr<http::Server> server_;
 };
 

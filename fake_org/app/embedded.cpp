@@ -1,20 +1,22 @@
-#include "embedded.h"
+#include "app/embedded.h"
 
 namespace fake_org {
 
 std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, EmbeddedOptions options) {
+  app::OrgWiring wiring;
+  wiring.deps = options.deps;
+  wiring.check_contracts = options.check_contracts;
   // Quiet means quiet: the host (the runner, a test) owns the console, and
   // webhooks still pending when a scenario's org stops are expected there.
-  if (!options.deps.notice && options.log_level == http::LogLevel::kQuiet)
-    options.deps.notice = [](const std::string&) {};
-  auto org = Org::create(config, options.deps);
-  if (!org.ok()) {
+  if (options.log_level == http::LogLevel::kQuiet) wiring.notice = [](const std::string&) {};
+  auto services = app::build_org(config, std::move(wiring));
+  if (!services.ok()) {
     std::string msg = "cannot create the org from " + config.source_name + ":";
-    for (const auto& e : org.errors()) msg += " " + e.message;
+    for (const auto& e : services.errors()) msg += " " + e.message;
     throw std::runtime_error(msg);
   }
   std::unique_ptr<EmbeddedOrg> e(new EmbeddedOrg());
-  e->org_ = *org;
+  e->services_ = *services;
   http::ServerOptions so;
   so.host = options.host;
   so.port = 0;
@@ -23,8 +25,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;
   so.admin_open = options.admin_open;
-  so.check_contracts = options.check_contracts;
-  e->server_ = std::make_unique<http::Server>(e->org_, so);
+  e->server_ = std::make_unique<http::Server>(e->services_, so);
   std::string error;
   if (!e->server_->start(&error))
     throw std::runtime_error("cannot start the embedded fake org: " + error);

@@ -1,0 +1,21 @@
+#pragma once
+// One org as the HTTP layer serves it: the domain's org and the services the
+// app wired around it (app/org_factory.h builds this). Shared pointers, so a
+// copy keeps every part alive; each part guards its own state.
+#include <memory>
+
+#include "auth/token_store.h"
+#include "domain/org.h"
+#include "events/contract_monitor.h"
+#include "events/webhook_engine.h"
+
+namespace fake_org::http {
+
+struct OrgServices {
+  std::shared_ptr<Org> org;
+  std::shared_ptr<TokenStore> tokens;
+  std::shared_ptr<WebhookEngine> webhooks;
+  std::shared_ptr<ContractMonitor> monitor;  // null unless responses are checked
+};
+
+}  // namespace fake_org::http
