@@ -131,17 +131,8 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
       first = *a;
     }
   }
-  auto campaign = resolve_campaign(op);
-  collect(errors, campaign);
-  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  collect(errors, report_crm);
-  nlohmann::json inst_crm_values = nlohmann::json::object();
-  if (req.one_time) {
-    auto inst_crm =
-        crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-    collect(errors, inst_crm);
-    if (inst_crm.ok()) inst_crm_values = *inst_crm;
-  }
+  const CommonParameters common = resolve_common_parameters(op, errors);
+  const std::string& campaign = common.campaign;
   auto rec_crm = recurring_crm(op, conn, rin.crm_fields);
   collect(errors, rec_crm);
   if (!errors.empty()) return errors;
@@ -176,7 +167,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
         x[f::kNextCollectionDate] = start_text;
         if (!contact.empty()) x[f::kContact] = contact;
         if (!account.empty()) x[f::kAccount] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
+        if (!campaign.empty()) x[f::kCampaign] = campaign;
         break;
       }
       case ConnectorKind::kNonprofit: {
@@ -192,7 +183,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
         x[f::kStatus] = "Active";
         if (!contact.empty()) x[f::kContact] = contact;
         if (!account.empty()) x[f::kOrganization] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
+        if (!campaign.empty()) x[f::kCampaign] = campaign;
         break;
       }
       case ConnectorKind::kFundraising: {
@@ -205,7 +196,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
         x[f::kNextTransactionAmount] = amount->to_json_number();
         x[f::kNextTransactionDate] = start_text;
         if (!account.empty()) x[f::kDonor] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
+        if (!campaign.empty()) x[f::kCampaign] = campaign;
         schedule = new_record(op, conn.schedule_object, "6cs", "GCS-");
         auto& y = schedule->fields;
         y[s::kCommitment] = rec.id;
@@ -216,7 +207,7 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
         if (end) y[s::kEndDate] = end_text;
         y[s::kType] = "CreateTransactions";
         y[s::kPaymentMethod] = schedule_payment_method(*method);
-        if (!campaign->empty()) y[s::kCampaign] = *campaign;
+        if (!campaign.empty()) y[s::kCampaign] = campaign;
         y[fields::kCurrency] = amount->currency;
         for (const auto& [k, v] : rec_crm->schedule.items()) y[k] = v;
         x[f::kCurrentSchedule] = schedule->id;
@@ -242,9 +233,9 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
 
   std::optional<Record> inst;
   if (first)
-    inst =
-        new_initial_installment(op, *first, *method, contact, account, *campaign, inst_crm_values,
-                                conn, rec, schedule ? &*schedule : nullptr, mandate, profile);
+    inst = new_initial_installment(op, *first, *method, contact, account, campaign,
+                                   common.installment_crm, conn, rec,
+                                   schedule ? &*schedule : nullptr, mandate, profile);
   std::string redirect =
       open_recurring_session(op, *method, inst ? &*inst : nullptr, rec.id, amount->currency);
   if (!redirect.empty()) {
@@ -254,8 +245,8 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   if (conn.kind == ConnectorKind::kNative)
     rec.fields[fields::recurring_payment::kStatus] = redirect.empty() ? "Active" : "Pending";
 
-  Record report = new_recurring_report(op, *report_crm, rec, contact, account, *campaign, *method,
-                                       inst ? &*inst : nullptr);
+  Record report = new_recurring_report(op, common.report_crm, rec, contact, account, campaign,
+                                       *method, inst ? &*inst : nullptr);
   if (schedule) op.tx.put(*schedule);
   // Collectable from today (a hosted page's series: from the day it is paid).
   if (!rec.awaiting_payer) start_collecting(op.config, op.tx, rec, date_of(op.now));

@@ -152,17 +152,7 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
     collect(errors, a);
     if (a.ok()) first = *a;
   }
-  auto campaign = resolve_campaign(op);
-  collect(errors, campaign);
-  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  collect(errors, report_crm);
-  nlohmann::json inst_crm = nlohmann::json::object();
-  if (req.one_time) {
-    auto checked =
-        crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-    collect(errors, checked);
-    if (checked.ok()) inst_crm = *checked;
-  }
+  const CommonParameters common = resolve_common_parameters(op, errors);
   if (!req.recurring->crm_fields.empty())
     errors.push_back(make_error(error_code::kInvalidData, "Recurring.CrmFields",
                                 "An update changes the payment method only (spec 4.1); "
@@ -172,7 +162,8 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
 
   auto [contact, account] = payer_of(op, *rec, conn->kind);
   stage_package_actions(op, resolved->actions, contact, account);
-  std::string campaign_id = campaign->empty() ? campaign_of(*rec, conn->kind) : *campaign;
+  std::string campaign_id =
+      common.campaign.empty() ? campaign_of(*rec, conn->kind) : common.campaign;
 
   // The previous mandate ends; a new one and the profile take over.
   if (auto old_id = rec->text(fields::recurring::kMandate); !old_id.empty())
@@ -209,8 +200,9 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
 
   std::optional<Record> inst;
   if (first)
-    inst = new_initial_installment(op, *first, *method, contact, account, campaign_id, inst_crm,
-                                   *conn, updated, schedule.get(), mandate, profile);
+    inst = new_initial_installment(op, *first, *method, contact, account, campaign_id,
+                                   common.installment_crm, *conn, updated, schedule.get(), mandate,
+                                   profile);
   std::string redirect =
       method->processor->hosted_page
           ? open_recurring_session(op, *method, inst ? &*inst : nullptr, updated.id, currency)
@@ -228,8 +220,8 @@ Result<IntentResult> update_recurring_payment(OperationContext& op) {
     op.tx.put(s);
   }
 
-  Record report = new_recurring_report(op, *report_crm, updated, contact, account, campaign_id,
-                                       *method, inst ? &*inst : nullptr);
+  Record report = new_recurring_report(op, common.report_crm, updated, contact, account,
+                                       campaign_id, *method, inst ? &*inst : nullptr);
   op.tx.put(updated);
   op.tx.put(mandate);
   return finish_recurring_intent(op, std::move(report), std::move(inst), *method, redirect);
