@@ -36,7 +36,7 @@ void attach_inline_mandate(OperationContext& op, const ResolvedMethod& method, R
   if (!collected_inline(*method.method, *method.processor)) return;
   RecurringMethod rm{method, {}, {}, {}};
   Record profile = upsert_payment_profile(op, rm, contact, account);  // staged
-  Record mandate = new_mandate(op, rm, contact, account, ConnectorKind::kNative, "");
+  Record mandate = new_mandate(op, rm, contact, account, nullptr, "");
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
   op.tx.put(mandate);
   inst.fields[fields::installment::kMandate] = mandate.id;
