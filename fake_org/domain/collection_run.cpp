@@ -6,6 +6,7 @@
 
 #include "bank_account.h"
 #include "collections.h"
+#include "connectors.h"
 #include "fields.h"
 #include "schedule.h"
 #include "views.h"
@@ -27,101 +28,31 @@ bool open_amount(const Record& r) {
   return a && a->is_number() && a->get<double>() > 0;
 }
 
-// Where each connector kind keeps what the scheduler reads and writes.
-struct SeriesFields {
-  const char* next_due;
-  const char* status;
-  const char* active;    // the status value that lets the series run
-  const char* finished;  // the status after the last due date
-};
-
-SeriesFields series_fields(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return {fields::recurring_payment::kNextCollectionDate, fields::recurring_payment::kStatus,
-              "Active", "Completed"};
-    case ConnectorKind::kNonprofit:
-      return {fields::recurring_donation::kNextPaymentDate, fields::recurring_donation::kStatus,
-              "Active", "Closed"};
-    case ConnectorKind::kFundraising:
-      return {fields::gift_commitment::kNextTransactionDate, fields::gift_commitment::kStatus,
-              "Active", "Closed"};
-  }
-  return series_fields(ConnectorKind::kNative);
-}
-
 // One recurring record's series as the scheduler needs it.
 struct Series {
   Date start;
   Frequency frequency;
   std::optional<Date> end;
   nlohmann::json amount;
-  std::string contact, account, campaign;
+  SeriesParties parties;
   const Record* schedule = nullptr;
 };
 
-std::optional<Series> read_series(const Record& r, ConnectorKind kind, const Record* schedule) {
+std::optional<Series> read_series(const ConnectorDescriptor& d, const Record& r,
+                                  const Record* schedule) {
+  auto terms = series_terms(d, r, schedule);
+  if (!terms) return std::nullopt;
+  auto start_date = parse_date(terms->start_date);
+  auto frequency = parse_frequency(terms->frequency, terms->interval);
+  if (!start_date || !frequency || !terms->amount.is_number()) return std::nullopt;
   Series s;
-  std::string start, end, freq;
-  int interval = 1;
-  switch (kind) {
-    case ConnectorKind::kNative: {
-      namespace f = fields::recurring_payment;
-      start = r.text(f::kStartDate);
-      end = r.text(f::kEndDate);
-      freq = r.text(f::kFrequency);
-      if (const auto* a = r.get(f::kAmount)) s.amount = *a;
-      s.contact = r.text(f::kContact);
-      s.account = r.text(f::kAccount);
-      s.campaign = r.text(f::kCampaign);
-      break;
-    }
-    case ConnectorKind::kNonprofit: {
-      namespace f = fields::recurring_donation;
-      start = r.text(f::kStartDate);
-      end = r.text(f::kEndDate);
-      freq = r.text(f::kPeriod);
-      if (const auto* a = r.get(f::kAmount)) s.amount = *a;
-      s.contact = r.text(f::kContact);
-      s.account = r.text(f::kOrganization);
-      s.campaign = r.text(f::kCampaign);
-      break;
-    }
-    case ConnectorKind::kFundraising: {
-      namespace g = fields::gift_commitment;
-      namespace f = fields::gift_schedule;
-      if (!schedule) return std::nullopt;
-      start = schedule->text(f::kStartDate);
-      end = schedule->text(f::kEndDate);
-      freq = schedule->text(f::kPeriod);
-      if (const auto* i = schedule->get(f::kInterval); i && i->is_number_integer())
-        interval = i->get<int>();
-      if (const auto* a = schedule->get(f::kAmount)) s.amount = *a;
-      s.account = r.text(g::kDonor);
-      s.campaign = r.text(g::kCampaign);
-      s.schedule = schedule;
-      break;
-    }
-  }
-  auto start_date = parse_date(start);
-  auto frequency = parse_frequency(freq, interval);
-  if (!start_date || !frequency || !s.amount.is_number()) return std::nullopt;
   s.start = *start_date;
   s.frequency = *frequency;
-  if (!end.empty()) s.end = parse_date(end);
+  if (!terms->end_date.empty()) s.end = parse_date(terms->end_date);
+  s.amount = terms->amount;
+  s.parties = series_parties(d, r);
+  s.schedule = schedule;
   return s;
-}
-
-const char* link_field(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return fi::kRecurringPayment;
-    case ConnectorKind::kNonprofit:
-      return fi::kRecurringDonation;
-    case ConnectorKind::kFundraising:
-      return fi::kGiftCommitment;
-  }
-  return fi::kRecurringPayment;
 }
 
 std::string iban_returned() {
@@ -150,30 +81,29 @@ class Run {
   void recurring(const SourceConnectorDef& conn, const std::string& id) {
     auto current = tx_.get(id);
     if (!current) return;
-    const SeriesFields sf = series_fields(conn.kind);
-    if (current->text(sf.status) != sf.active) return;
+    const ConnectorDescriptor& d = descriptor(conn);
+    if (current->text(d.status) != d.active_status) return;
     auto mandate = tx_.get(current->text(fields::recurring::kMandate));
     // Waits for the payer: a hosted page activates the mandate (collections.h).
     if (!mandate || mandate->text(fields::mandate::kStatus) != "Active") return;
-    RecordPtr schedule;
-    if (conn.kind == ConnectorKind::kFundraising)
-      schedule = tx_.get(current->text(fields::gift_commitment::kCurrentSchedule));
-    auto series = read_series(*current, conn.kind, schedule.get());
-    auto next = parse_date(current->text(sf.next_due));
+    RecordPtr schedule = schedule_of(tx_, d, *current);
+    auto series = read_series(d, *current, schedule.get());
+    auto next = parse_date(current->text(d.next_due));
     if (!series || !next) return;
 
     // Whose the installments are: the record's own lookups where it has them
     // (native, nonprofit), else the payer the mandate was given by (a gift
     // commitment has only DonorId; a person account's contact is on the
     // mandate), as the installments of the request itself carry them.
-    if (series->contact.empty()) series->contact = mandate->text(fields::mandate::kContact);
-    if (series->account.empty()) series->account = mandate->text(fields::mandate::kAccount);
-    if (series->contact.empty() && !series->account.empty())
-      if (auto donor = tx_.get(series->account)) series->contact = donor->text("PersonContactId");
+    SeriesParties& who = series->parties;
+    if (who.contact.empty()) who.contact = mandate->text(fields::mandate::kContact);
+    if (who.account.empty()) who.account = mandate->text(fields::mandate::kAccount);
+    if (who.contact.empty() && !who.account.empty())
+      if (auto donor = tx_.get(who.account)) who.contact = donor->text("PersonContactId");
     Record rec = *current;
     const auto dates = due_dates(series->start, series->frequency, series->end, *next, today_);
-    for (const Date& d : dates) {
-      Record inst = new_installment(conn, rec, *series, *mandate, d);
+    for (const Date& due : dates) {
+      Record inst = new_installment(conn, rec, *series, *mandate, due);
       collect_or_reject(inst, mandate->text(fields::mandate::kPaymentProfile));
     }
     Date last = dates.empty() ? add_days(*next, -1) : dates.back();
@@ -181,10 +111,10 @@ class Run {
                                   occurrence_at_or_before(series->start, series->frequency, last) +
                                       (last < series->start ? 0 : 1));
     if (series->end && *series->end < following) {
-      rec.fields.erase(sf.next_due);
-      rec.fields[sf.status] = sf.finished;
+      rec.fields.erase(d.next_due);
+      rec.fields[d.status] = d.ended_status;
     } else {
-      rec.fields[sf.next_due] = format_date(following);
+      rec.fields[d.next_due] = format_date(following);
     }
     rec.modified = now_;
     tx_.put(rec);
@@ -227,15 +157,16 @@ class Run {
     x[fi::kAmountOpen] = s.amount;
     x[fields::kCurrency] = rec.text(fields::kCurrency);
     x[fi::kDueDate] = format_date(due);
-    if (!s.contact.empty()) x[fi::kContact] = s.contact;
-    if (!s.account.empty()) x[fi::kAccount] = s.account;
-    if (!s.campaign.empty()) x[fi::kCampaign] = s.campaign;
+    if (!s.parties.contact.empty()) x[fi::kContact] = s.parties.contact;
+    if (!s.parties.account.empty()) x[fi::kAccount] = s.parties.account;
+    if (!s.parties.campaign.empty()) x[fi::kCampaign] = s.parties.campaign;
     x[fi::kMethod] = rec.text(fields::recurring::kMethod);
     x[fi::kProcessor] = rec.text(fields::recurring::kProcessor);
     if (rec.has(fields::recurring::kTarget)) x[fi::kTarget] = rec.text(fields::recurring::kTarget);
     x[fi::kSourceConnector] = conn.name;
-    x[link_field(conn.kind)] = rec.id;
-    if (s.schedule) x[fi::kGiftCommitmentSchedule] = s.schedule->id;
+    const ConnectorDescriptor& d = descriptor(conn);
+    x[d.installment_link] = rec.id;
+    if (s.schedule) x[d.schedule.installment_link] = s.schedule->id;
     x[fi::kMandate] = mandate.id;
     if (mandate.has(fields::mandate::kPaymentProfile))
       x[fi::kPaymentProfile] = mandate.text(fields::mandate::kPaymentProfile);
@@ -286,14 +217,12 @@ void start_collecting(const OrgConfig& config, Transaction& tx, Record& rec, con
       config.source_connector(rec.text(fields::recurring::kSourceConnector));
   if (!conn || conn->recurring_object != rec.object) conn = config.connector_for_object(rec.object);
   if (!conn) return;
-  RecordPtr schedule;
-  if (conn->kind == ConnectorKind::kFundraising)
-    schedule = tx.get(rec.text(fields::gift_commitment::kCurrentSchedule));
-  const SeriesFields sf = series_fields(conn->kind);
-  auto series = read_series(rec, conn->kind, schedule.get());
-  auto next = parse_date(rec.text(sf.next_due));
+  const ConnectorDescriptor& d = descriptor(*conn);
+  RecordPtr schedule = schedule_of(tx, d, rec);
+  auto series = read_series(d, rec, schedule.get());
+  auto next = parse_date(rec.text(d.next_due));
   if (!series || !next || !(*next < today)) return;
-  rec.fields[sf.next_due] =
+  rec.fields[d.next_due] =
       format_date(std::max(*next, first_due_on_or_after(series->start, series->frequency, today)));
 }
 
@@ -316,16 +245,16 @@ void add_collection_indexes(const OrgConfig& config, std::vector<IndexSpec>& out
   std::set<std::string> seen;
   for (const auto& conn : config.source_connectors) {
     if (!seen.insert(conn.recurring_object).second) continue;
-    const SeriesFields sf = series_fields(conn.kind);
+    const ConnectorDescriptor& d = descriptor(conn);
     IndexSpec spec{index_name::kRecurringByNextDuePrefix + conn.recurring_object,
                    conn.recurring_object,
-                   {sf.next_due},
+                   {d.next_due},
                    false};
     spec.ordered = true;
     // Only what a run can collect: a series still waiting for its payer's
     // mandate (an abandoned hosted setup) would be read on every clock move.
-    spec.when = [sf](const Record& r) {
-      return !r.awaiting_payer && r.text(sf.status) == sf.active;
+    spec.when = [status = d.status, active = d.active_status](const Record& r) {
+      return !r.awaiting_payer && r.text(status) == active;
     };
     out.push_back(std::move(spec));
   }

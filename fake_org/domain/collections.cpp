@@ -2,6 +2,7 @@
 
 #include "bank_account.h"
 #include "collection_run.h"
+#include "connectors.h"
 #include "events.h"
 #include "fields.h"
 #include "views.h"
@@ -233,10 +234,11 @@ void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
   if (!profile_id.empty()) mandate.fields[m::kPaymentProfile] = profile_id;
   mandate.modified = now;
   tx.put(mandate);
-  // The native recurring payment waits for its mandate (Pending -> Active);
+  // A native recurring payment waits for its mandate (Pending -> Active);
   // donations and commitments start Active and only waited on the mandate.
   // Either way the series now enters the collection index (awaiting_payer).
-  for (const char* link : {m::kRecurringPayment, m::kRecurringDonation, m::kGiftCommitment}) {
+  for (const ConnectorDescriptor& d : connector_descriptors()) {
+    const char* link = d.mandate_link;
     auto rec = mandate.has(link) ? tx.get(mandate.text(link)) : nullptr;
     if (!rec || rec->text(fields::recurring::kMandate) != mandate.id) continue;
     Record r = *rec;
@@ -246,8 +248,8 @@ void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,
       r.modified = now;
     }
     r.awaiting_payer = false;
-    if (link == m::kRecurringPayment && r.text(fields::recurring_payment::kStatus) == "Pending") {
-      r.fields[fields::recurring_payment::kStatus] = "Active";
+    if (d.pending_while_payer_acts && r.text(d.status) == "Pending") {
+      r.fields[d.status] = d.active_status;
       r.modified = now;
     }
     tx.put(r);
@@ -259,8 +261,8 @@ void deactivate_one_off_mandate(Transaction& tx, const std::string& mandate_id, 
   auto current = mandate_id.empty() ? nullptr : tx.get(mandate_id);
   if (!current || current->object != objects::kMandate || current->text(m::kStatus) == "Inactive")
     return;
-  for (const char* link : {m::kRecurringPayment, m::kRecurringDonation, m::kGiftCommitment})
-    if (current->has(link)) return;
+  for (const ConnectorDescriptor& d : connector_descriptors())
+    if (current->has(d.mandate_link)) return;
   Record mandate = *current;
   mandate.fields[m::kStatus] = "Inactive";
   mandate.fields[m::kDeactivationDate] = format_date(date_of(now));

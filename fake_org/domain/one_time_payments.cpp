@@ -36,7 +36,7 @@ void attach_inline_mandate(OperationContext& op, const ResolvedMethod& method, R
   if (!collected_inline(*method.method, *method.processor)) return;
   RecurringMethod rm{method, {}, {}, {}};
   Record profile = upsert_payment_profile(op, rm, contact, account);  // staged
-  Record mandate = new_mandate(op, rm, contact, account, ConnectorKind::kNative, "");
+  Record mandate = new_mandate(op, rm, contact, account, nullptr, "");
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
   op.tx.put(mandate);
   inst.fields[fields::installment::kMandate] = mandate.id;
@@ -79,13 +79,7 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   auto amount =
       resolve_amount(op.config, *req.one_time->amount, req.one_time->currency, "OneTime.Amount");
   collect(errors, amount);
-  auto campaign = resolve_campaign(op);
-  collect(errors, campaign);
-  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  collect(errors, report_crm);
-  auto inst_crm =
-      crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-  collect(errors, inst_crm);
+  const CommonParameters common = resolve_common_parameters(op, errors);
   if (!errors.empty()) return errors;
 
   auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now});
@@ -94,24 +88,27 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   stage_package_actions(op, actions, payer->contact_id, payer->account_id);
 
   Record inst =
-      new_installment(op, *amount, *method, payer->contact_id, payer->account_id, *campaign);
-  for (const auto& [k, v] : inst_crm->items()) inst.fields[k] = v;
+      new_installment(op, *amount, *method, payer->contact_id, payer->account_id, common.campaign);
+  for (const auto& [k, v] : common.installment_crm.items()) inst.fields[k] = v;
   attach_inline_mandate(op, *method, inst, payer->contact_id, payer->account_id);
   std::string redirect = open_session_if_hosted(op, *method, inst, "");
   if (!redirect.empty()) inst.fields[fields::installment::kPayUrl] = redirect;
-  Record report = new_inbound_report(op, *report_crm);
+  Record report = new_inbound_report(op, common.report_crm);
   inst.fields[fields::installment::kInboundReport] = report.id;
-  link_report(report, inst, payer->contact_id, payer->account_id, *campaign, *method);
+  link_report(report, inst, payer->contact_id, payer->account_id, common.campaign, *method);
   op.tx.put(inst);
   finish_inbound_report(op, std::move(report),
                         {installment_event(op, event_type::kInstallmentCreated, inst)});
   return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 
-Result<IntentResult> pay_existing_installment(OperationContext& op) {
-  namespace f = fields::installment;
-  const auto& req = op.req;
-  const std::string& given = req.one_time->id;
+namespace {
+
+namespace fi = fields::installment;
+
+// OneTime.Id: an installment with an open amount (spec 2.4).
+Result<RecordPtr> payable_installment(const OperationContext& op) {
+  const std::string& given = op.req.one_time->id;
   auto found = find_by_id_or_guid(op.tx, given, "OneTime.Id", "installment");
   if (!found.ok()) return found.errors();
   RecordPtr inst = *found;
@@ -119,91 +116,104 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
     return make_error(
         error_code::kInvalidData, "OneTime.Id",
         "OneTime.Id '" + given + "' is a " + inst->object + " record, not an installment");
-  const auto* open = inst->get(f::kAmountOpen);
+  const auto* open = inst->get(fi::kAmountOpen);
   if (!open || !open->is_number() || open->get<double>() <= 0)
     return make_error(error_code::kInvalidData, "OneTime.Id",
                       "Installment " + inst->id + " has no open amount (status " +
-                          inst->text(f::kStatus) +
+                          inst->text(fi::kStatus) +
                           "); only an installment with an open amount can be paid (spec 2.4)");
+  return inst;
+}
 
-  // Without a PaymentMethod block the installment's own method is used.
-  PaymentMethodInput method_in;
-  if (req.payment_method) {
-    method_in = *req.payment_method;
-  } else {
-    method_in.name = inst->text(f::kMethod);
-    method_in.processor = inst->text(f::kProcessor);
-    method_in.target = inst->text(f::kTarget);
-    // An inline direct debit collects through the installment's mandate,
-    // which holds the account: nothing to ask again. Without a usable mandate
-    // the processor's parameters are missing (011) as for a new payment.
-    if (auto mandate = op.tx.get(inst->text(f::kMandate)))
-      method_in.parameters_on_file = mandate->text(fields::mandate::kStatus) != "Inactive";
-  }
-  ApiErrors errors;
-  auto method = resolve_payment_method(op.config, method_in);
-  collect(errors, method);
-  // The account of a new inline mandate is checked as for a new payment.
-  if (method.ok() && req.payment_method) collect(errors, validate_bank_parameters(*method));
-  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  collect(errors, report_crm);
-  auto inst_crm =
-      crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-  collect(errors, inst_crm);
-  auto campaign = resolve_campaign(op);
-  collect(errors, campaign);
-  if (!errors.empty()) return errors;
+// Without a PaymentMethod block the installment's own method is used.
+PaymentMethodInput method_input(const OperationContext& op, const Record& inst) {
+  if (op.req.payment_method) return *op.req.payment_method;
+  PaymentMethodInput in;
+  in.name = inst.text(fi::kMethod);
+  in.processor = inst.text(fi::kProcessor);
+  in.target = inst.text(fi::kTarget);
+  // An inline direct debit collects through the installment's mandate,
+  // which holds the account: nothing to ask again. Without a usable mandate
+  // the processor's parameters are missing (011) as for a new payment.
+  if (auto mandate = op.tx.get(inst.text(fi::kMandate)))
+    in.parameters_on_file = mandate->text(fields::mandate::kStatus) != "Inactive";
+  return in;
+}
 
-  Record updated = *inst;
+// The installment as this payment leaves it (not staged): its method, the
+// intent paying it and where that intent's payer and notifications go.
+Record repaid_installment(const OperationContext& op, const Record& inst,
+                          const ResolvedMethod& method, const CommonParameters& common) {
+  Record updated = inst;
   updated.modified = op.now;
   auto& x = updated.fields;
-  for (const auto& [k, v] : inst_crm->items()) x[k] = v;
-  x[f::kMethod] = method->method->name;
-  x[f::kProcessor] = method->processor->name;
-  if (method->target)
-    x[f::kTarget] = method->target->name;
+  for (const auto& [k, v] : common.installment_crm.items()) x[k] = v;
+  x[fi::kMethod] = method.method->name;
+  x[fi::kProcessor] = method.processor->name;
+  if (method.target)
+    x[fi::kTarget] = method.target->name;
   else
-    x.erase(f::kTarget);
-  x[f::kPaymentIntentId] = op.payment_intent_id;  // the intent now paying it
-  if (!campaign->empty()) x[f::kCampaign] = *campaign;
-  if (!req.webhook_url.empty()) x[f::kWebhookUrl] = req.webhook_url;
-  x[f::kSuccessUrl] = req.success_url;
-  x[f::kFailureUrl] = req.failure_url;
+    x.erase(fi::kTarget);
+  x[fi::kPaymentIntentId] = op.payment_intent_id;  // the intent now paying it
+  if (!common.campaign.empty()) x[fi::kCampaign] = common.campaign;
+  if (!op.req.webhook_url.empty()) x[fi::kWebhookUrl] = op.req.webhook_url;
+  x[fi::kSuccessUrl] = op.req.success_url;
+  x[fi::kFailureUrl] = op.req.failure_url;
   // Another method or processor cannot collect through the installment's
   // mandate and profile: the payment creates its own.
-  if (inst->text(f::kMethod) != method->method->name ||
-      inst->text(f::kProcessor) != method->processor->name) {
-    x.erase(f::kMandate);
-    x.erase(f::kPaymentProfile);
+  if (inst.text(fi::kMethod) != method.method->name ||
+      inst.text(fi::kProcessor) != method.processor->name) {
+    x.erase(fi::kMandate);
+    x.erase(fi::kPaymentProfile);
   }
+  return updated;
+}
+
+// The installment's one-off inline mandate, when this payment replaces it
+// (docs/decisions.md, installment transitions): Inactive once the hosted
+// page collects (a payer who abandons the page keeps it), at once when a
+// new inline mandate or a method without a page takes over. Either way the
+// clock no longer collects through it.
+void supersede_mandate(OperationContext& op, const Record& inst, const Record& updated) {
+  const std::string old = inst.text(fi::kMandate);
+  if (old.empty() || old == updated.text(fi::kMandate)) return;
+  if (op.session)
+    op.session->superseded_mandate_id = old;
+  else
+    deactivate_one_off_mandate(op.tx, old, op.now);
+}
+
+}  // namespace
+
+Result<IntentResult> pay_existing_installment(OperationContext& op) {
+  auto found = payable_installment(op);
+  if (!found.ok()) return found.errors();
+  const Record& inst = **found;
+  ApiErrors errors;
+  auto method = resolve_payment_method(op.config, method_input(op, inst));
+  collect(errors, method);
+  // The account of a new inline mandate is checked as for a new payment.
+  if (method.ok() && op.req.payment_method) collect(errors, validate_bank_parameters(*method));
+  const CommonParameters common = resolve_common_parameters(op, errors);
+  if (!errors.empty()) return errors;
+
+  Record updated = repaid_installment(op, inst, *method, common);
   // New account data for an inline direct debit: a mandate of its own
   // (without a PaymentMethod block the installment keeps the one it has).
-  if (req.payment_method)
-    attach_inline_mandate(op, *method, updated, inst->text(f::kContact), inst->text(f::kAccount));
+  if (op.req.payment_method)
+    attach_inline_mandate(op, *method, updated, inst.text(fi::kContact), inst.text(fi::kAccount));
   std::string redirect = open_session_if_hosted(op, *method, updated, "");
-  if (!redirect.empty()) x[f::kPayUrl] = redirect;
-  // The installment's one-off inline mandate, when this payment replaces it
-  // (docs/decisions.md, installment transitions): Inactive once the hosted
-  // page collects (a payer who abandons the page keeps it), at once when a
-  // new inline mandate or a method without a page takes over. Either way the
-  // clock no longer collects through it.
-  if (const std::string old = inst->text(f::kMandate);
-      !old.empty() && old != updated.text(f::kMandate)) {
-    if (op.session)
-      op.session->superseded_mandate_id = old;
-    else
-      deactivate_one_off_mandate(op.tx, old, op.now);
-  }
-
+  if (!redirect.empty()) updated.fields[fi::kPayUrl] = redirect;
+  supersede_mandate(op, inst, updated);
   const bool reopened = reopen_for_collection(op, *method, updated);
 
-  Record report = new_inbound_report(op, *report_crm);
-  x[f::kInboundReport] = report.id;
-  link_report(report, updated, inst->text(f::kContact), inst->text(f::kAccount),
-              campaign->empty() ? inst->text(f::kCampaign) : *campaign, *method);
+  Record report = new_inbound_report(op, common.report_crm);
+  updated.fields[fi::kInboundReport] = report.id;
+  link_report(report, updated, inst.text(fi::kContact), inst.text(fi::kAccount),
+              common.campaign.empty() ? inst.text(fi::kCampaign) : common.campaign, *method);
   op.tx.put(updated);
   std::vector<DomainEvent> events;
-  if (reopened && updated.text(f::kStatus) != inst->text(f::kStatus))
+  if (reopened && updated.text(fi::kStatus) != inst.text(fi::kStatus))
     events.push_back(installment_event(op, event_type::kInstallmentStatusChange, updated));
   finish_inbound_report(op, std::move(report), std::move(events));
   return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};

@@ -40,18 +40,6 @@ const char* to_string(MethodKind v) {
   return "card";
 }
 
-const char* to_string(ConnectorKind v) {
-  switch (v) {
-    case ConnectorKind::kNative:
-      return "native";
-    case ConnectorKind::kNonprofit:
-      return "nonprofit";
-    case ConnectorKind::kFundraising:
-      return "fundraising";
-  }
-  return "native";
-}
-
 // Configuration lists are short (a handful of methods, fields per object in the
 // tens): a linear pass is cheaper than a hash here and keeps fixture order.
 const FieldDef* ObjectDef::field(std::string_view name) const {

@@ -128,12 +128,12 @@ struct PaymentMethodDef {
 
 // ---- source connectors (spec 1, 2.5, 4.6) ----------------------------------
 
+// What each kind keeps where: its descriptor (connectors.h).
 enum class ConnectorKind {
   kNative,       // recurring payment object
   kNonprofit,    // recurring donation
   kFundraising,  // gift commitment + gift commitment schedule
 };
-const char* to_string(ConnectorKind v);
 
 struct SourceConnectorDef {
   std::string name;         // "cpm_Native"
@@ -142,7 +142,7 @@ struct SourceConnectorDef {
   ConnectorKind kind = ConnectorKind::kNative;
   std::string recurring_object;  // "cpm__Recurring_Payment__c", "npe03__Recurring_Donation__c",
                                  // "GiftCommitment"
-  std::string schedule_object;   // fundraising only: "GiftCommitmentSchedule"
+  std::string schedule_object;   // kinds with a schedule: "GiftCommitmentSchedule"
   std::vector<std::string> frequencies;  // allowed Recurring.Frequency values
   std::vector<ParameterDef> parameters;  // missing required ones: error 012
 };

@@ -16,6 +16,23 @@ Result<nlohmann::json> crm_values(const OperationContext& op, const nlohmann::js
   return check.values;
 }
 
+CommonParameters resolve_common_parameters(OperationContext& op, ApiErrors& errors) {
+  CommonParameters out;
+  auto campaign = resolve_campaign(op);
+  collect(errors, campaign);
+  if (campaign.ok()) out.campaign = *campaign;
+  auto report_crm = crm_values(op, op.req.crm_fields, objects::kInboundReport, "CrmFields");
+  collect(errors, report_crm);
+  if (report_crm.ok()) out.report_crm = *report_crm;
+  if (op.req.one_time) {
+    auto inst_crm =
+        crm_values(op, op.req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
+    collect(errors, inst_crm);
+    if (inst_crm.ok()) out.installment_crm = *inst_crm;
+  }
+  return out;
+}
+
 nlohmann::json intent_response_body(const OperationContext& op, const ResolvedMethod& method,
                                     const std::string& redirect_url) {
   nlohmann::json body = {{"Id", op.payment_intent_id},

@@ -87,6 +87,16 @@ Result<Money> resolve_amount(const OrgConfig& config, const nlohmann::json& amou
 // names no campaign leaves the record unlinked and adds a note saying why.
 Result<std::string> resolve_campaign(OperationContext& op);
 
+// What every operation reads beside its own blocks: CampaignId (spec 2.3),
+// the root CrmFields for the inbound report and OneTime.CrmFields for the
+// installment (spec 2.1). Their errors are appended to `errors`.
+struct CommonParameters {
+  std::string campaign;  // "" when absent or naming no campaign
+  nlohmann::json report_crm = nlohmann::json::object();
+  nlohmann::json installment_crm = nlohmann::json::object();
+};
+CommonParameters resolve_common_parameters(OperationContext& op, ApiErrors& errors);
+
 // A new installment record (not yet staged): amounts, payer, method, links.
 Record new_installment(OperationContext& op, const Money& amount, const ResolvedMethod& method,
                        const std::string& contact_id, const std::string& account_id,

@@ -87,19 +87,8 @@ bool given(const std::optional<nlohmann::json>& v) {
   return v && !v->is_null();
 }
 
-}  // namespace
-
-Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& body) {
-  Reader r;
-  PaymentIntentRequest q;
-  q.raw = body;
-  if (!body.is_object())
-    return make_error(
-        error_code::kMissingCoreParameter, "",
-        "The request body must be a JSON object with SuccessURL, FailureURL and the blocks of "
-        "one operation (spec 4.1); got " +
-            Reader::kind(body));
-
+// The root fields and the blocks, each checked for its keys and types.
+void read_root(Reader& r, const nlohmann::json& body, PaymentIntentRequest& q) {
   r.only_keys(body, "",
               {"SuccessURL", "FailureURL", "RedirectURL", "WebhookURL", "Origin", "CampaignId",
                "IdempotencyKey", "Payer", "OneTime", "Recurring", "PaymentMethod", "Settings",
@@ -115,51 +104,116 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
   if (const auto* p = r.object(body, "", "Payer")) q.payer = *p;
   if (const auto* c = r.object(body, "", "CrmFields")) q.crm_fields = *c;
   if (const auto* a = r.object(body, "", "PackageActions")) q.package_actions = *a;
+}
 
-  if (const auto* o = r.object(body, "", "OneTime")) {
-    r.only_keys(*o, "OneTime", {"Amount", "CurrencyISOCode", "Id", "CrmFields"});
-    OneTimeInput in;
-    if (o->contains("Amount") && !(*o)["Amount"].is_null()) in.amount = (*o)["Amount"];
-    in.currency = r.str(*o, "OneTime", "CurrencyISOCode");
-    in.id = r.str(*o, "OneTime", "Id");
-    if (const auto* c = r.object(*o, "OneTime", "CrmFields")) in.crm_fields = *c;
-    q.one_time = std::move(in);
-  }
-  if (const auto* o = r.object(body, "", "Recurring")) {
-    r.only_keys(
-        *o, "Recurring",
-        {"Amount", "CurrencyISOCode", "Frequency", "StartDate", "EndDate", "Id", "CrmFields"});
-    RecurringInput in;
-    if (o->contains("Amount") && !(*o)["Amount"].is_null()) in.amount = (*o)["Amount"];
-    in.currency = r.str(*o, "Recurring", "CurrencyISOCode");
-    in.frequency = r.str(*o, "Recurring", "Frequency");
-    in.start_date = r.str(*o, "Recurring", "StartDate");
-    in.end_date = r.str(*o, "Recurring", "EndDate");
-    in.id = r.str(*o, "Recurring", "Id");
-    if (const auto* c = r.object(*o, "Recurring", "CrmFields")) in.crm_fields = *c;
-    q.recurring = std::move(in);
-  }
-  if (const auto* o = r.object(body, "", "PaymentMethod")) {
-    r.only_keys(*o, "PaymentMethod", {"Name", "Processor", "Target", "Parameters"});
-    PaymentMethodInput in;
-    in.name = r.str(*o, "PaymentMethod", "Name");
-    in.processor = r.str(*o, "PaymentMethod", "Processor");
-    in.target = r.str(*o, "PaymentMethod", "Target");
-    if (const auto* p = r.object(*o, "PaymentMethod", "Parameters")) {
-      in.parameters = *p;
-      in.parameters_given = true;
-    }
-    q.payment_method = std::move(in);
-  }
-  if (const auto* o = r.object(body, "", "Settings")) {
-    r.only_keys(*o, "Settings", {"SourceConnector", "ProcessingType", "SourceConnectorParameters"});
-    q.source_connector = r.str(*o, "Settings", "SourceConnector");
-    q.processing_type = r.str(*o, "Settings", "ProcessingType");
-    if (const auto* p = r.object(*o, "Settings", "SourceConnectorParameters"))
-      q.source_connector_parameters = *p;
-  }
+void read_one_time(Reader& r, const nlohmann::json& o, PaymentIntentRequest& q) {
+  r.only_keys(o, "OneTime", {"Amount", "CurrencyISOCode", "Id", "CrmFields"});
+  OneTimeInput in;
+  if (o.contains("Amount") && !o["Amount"].is_null()) in.amount = o["Amount"];
+  in.currency = r.str(o, "OneTime", "CurrencyISOCode");
+  in.id = r.str(o, "OneTime", "Id");
+  if (const auto* c = r.object(o, "OneTime", "CrmFields")) in.crm_fields = *c;
+  q.one_time = std::move(in);
+}
 
-  // Which of the four operations (spec 4.1)?
+void read_recurring(Reader& r, const nlohmann::json& o, PaymentIntentRequest& q) {
+  r.only_keys(
+      o, "Recurring",
+      {"Amount", "CurrencyISOCode", "Frequency", "StartDate", "EndDate", "Id", "CrmFields"});
+  RecurringInput in;
+  if (o.contains("Amount") && !o["Amount"].is_null()) in.amount = o["Amount"];
+  in.currency = r.str(o, "Recurring", "CurrencyISOCode");
+  in.frequency = r.str(o, "Recurring", "Frequency");
+  in.start_date = r.str(o, "Recurring", "StartDate");
+  in.end_date = r.str(o, "Recurring", "EndDate");
+  in.id = r.str(o, "Recurring", "Id");
+  if (const auto* c = r.object(o, "Recurring", "CrmFields")) in.crm_fields = *c;
+  q.recurring = std::move(in);
+}
+
+void read_payment_method(Reader& r, const nlohmann::json& o, PaymentIntentRequest& q) {
+  r.only_keys(o, "PaymentMethod", {"Name", "Processor", "Target", "Parameters"});
+  PaymentMethodInput in;
+  in.name = r.str(o, "PaymentMethod", "Name");
+  in.processor = r.str(o, "PaymentMethod", "Processor");
+  in.target = r.str(o, "PaymentMethod", "Target");
+  if (const auto* p = r.object(o, "PaymentMethod", "Parameters")) {
+    in.parameters = *p;
+    in.parameters_given = true;
+  }
+  q.payment_method = std::move(in);
+}
+
+void read_settings(Reader& r, const nlohmann::json& o, PaymentIntentRequest& q) {
+  r.only_keys(o, "Settings", {"SourceConnector", "ProcessingType", "SourceConnectorParameters"});
+  q.source_connector = r.str(o, "Settings", "SourceConnector");
+  q.processing_type = r.str(o, "Settings", "ProcessingType");
+  if (const auto* p = r.object(o, "Settings", "SourceConnectorParameters"))
+    q.source_connector_parameters = *p;
+}
+
+void read_blocks(Reader& r, const nlohmann::json& body, PaymentIntentRequest& q) {
+  if (const auto* o = r.object(body, "", "OneTime")) read_one_time(r, *o, q);
+  if (const auto* o = r.object(body, "", "Recurring")) read_recurring(r, *o, q);
+  if (const auto* o = r.object(body, "", "PaymentMethod")) read_payment_method(r, *o, q);
+  if (const auto* o = r.object(body, "", "Settings")) read_settings(r, *o, q);
+}
+
+// The blocks present besides Recurring.Id, checked for an update.
+void check_update_recurring(Reader& r, const PaymentIntentRequest& q, bool recurring_new,
+                            bool one_time_id) {
+  if (recurring_new)
+    r.missing(
+        "Recurring.Id",
+        "Recurring.Id updates an existing recurring payment's method; it cannot be combined with "
+        "Recurring.Amount, Frequency or StartDate (send those without Id to create a new one)");
+  if (one_time_id)
+    r.missing("OneTime.Id",
+              "OneTime.Id (pay an existing installment) cannot be combined with Recurring.Id "
+              "(update a recurring payment); send one operation per request");
+  if (q.payer)
+    r.missing("Payer",
+              "Payer must be omitted when updating a recurring payment: the contact and "
+              "account come from the existing record (spec 2.2 rule 4)");
+  if (!q.payment_method)
+    r.missing("PaymentMethod",
+              "An update of a recurring payment needs PaymentMethod with the full details of "
+              "method and processor (spec 4.1)");
+  else if (q.payment_method->processor.empty())
+    r.missing("PaymentMethod.Processor",
+              "An update of a recurring payment must name PaymentMethod.Processor (spec 4.1: "
+              "full details of "
+              "method and processor)");
+}
+
+// The blocks present besides OneTime.Id, checked for paying an installment.
+void check_pay_installment(Reader& r, const PaymentIntentRequest& q, bool one_time_amount) {
+  if (q.recurring)
+    r.missing("Recurring",
+              "OneTime.Id pays an existing installment; a Recurring block cannot be combined "
+              "with it");
+  if (one_time_amount)
+    r.missing("OneTime.Amount",
+              "OneTime.Id pays the open amount of an existing installment; OneTime.Amount "
+              "cannot be combined with it (spec 2.4: the block needs only Id)");
+  if (q.payer)
+    r.missing("Payer",
+              "Payer must be omitted when paying an existing installment: the contact and "
+              "account come from the installment (spec 2.2 rule 4)");
+}
+
+void check_new_recurring(Reader& r, const RecurringInput& in) {
+  if (!given(in.amount))
+    r.missing("Recurring.Amount", "A new recurring payment needs Recurring.Amount");
+  if (in.frequency.empty())
+    r.missing("Recurring.Frequency", "A new recurring payment needs Recurring.Frequency");
+  if (in.start_date.empty())
+    r.missing("Recurring.StartDate",
+              "A new recurring payment needs Recurring.StartDate (YYYY-MM-DD)");
+}
+
+// Which of the four operations (spec 4.1), and whether its blocks fit it.
+void decide_operation(Reader& r, PaymentIntentRequest& q) {
   const bool one_time_id = q.one_time && !q.one_time->id.empty();
   const bool one_time_amount = q.one_time && given(q.one_time->amount);
   const bool recurring_id = q.recurring && !q.recurring->id.empty();
@@ -168,51 +222,13 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
                       !q.recurring->start_date.empty());
   if (recurring_id) {
     q.operation = Operation::kUpdateRecurring;
-    if (recurring_new)
-      r.missing(
-          "Recurring.Id",
-          "Recurring.Id updates an existing recurring payment's method; it cannot be combined with "
-          "Recurring.Amount, Frequency or StartDate (send those without Id to create a new one)");
-    if (one_time_id)
-      r.missing("OneTime.Id",
-                "OneTime.Id (pay an existing installment) cannot be combined with Recurring.Id "
-                "(update a recurring payment); send one operation per request");
-    if (q.payer)
-      r.missing("Payer",
-                "Payer must be omitted when updating a recurring payment: the contact and "
-                "account come from the existing record (spec 2.2 rule 4)");
-    if (!q.payment_method)
-      r.missing("PaymentMethod",
-                "An update of a recurring payment needs PaymentMethod with the full details of "
-                "method and processor (spec 4.1)");
-    else if (q.payment_method->processor.empty())
-      r.missing("PaymentMethod.Processor",
-                "An update of a recurring payment must name PaymentMethod.Processor (spec 4.1: "
-                "full details of "
-                "method and processor)");
+    check_update_recurring(r, q, recurring_new, one_time_id);
   } else if (one_time_id) {
     q.operation = Operation::kPayInstallment;
-    if (q.recurring)
-      r.missing("Recurring",
-                "OneTime.Id pays an existing installment; a Recurring block cannot be combined "
-                "with it");
-    if (one_time_amount)
-      r.missing("OneTime.Amount",
-                "OneTime.Id pays the open amount of an existing installment; OneTime.Amount "
-                "cannot be combined with it (spec 2.4: the block needs only Id)");
-    if (q.payer)
-      r.missing("Payer",
-                "Payer must be omitted when paying an existing installment: the contact and "
-                "account come from the installment (spec 2.2 rule 4)");
+    check_pay_installment(r, q, one_time_amount);
   } else if (recurring_new || q.recurring) {
     q.operation = Operation::kNewRecurring;
-    if (!given(q.recurring->amount))
-      r.missing("Recurring.Amount", "A new recurring payment needs Recurring.Amount");
-    if (q.recurring->frequency.empty())
-      r.missing("Recurring.Frequency", "A new recurring payment needs Recurring.Frequency");
-    if (q.recurring->start_date.empty())
-      r.missing("Recurring.StartDate",
-                "A new recurring payment needs Recurring.StartDate (YYYY-MM-DD)");
+    check_new_recurring(r, *q.recurring);
   } else if (one_time_amount) {
     q.operation = Operation::kNewOneTime;
   } else if (q.one_time) {
@@ -226,7 +242,10 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
         "Amount, Frequency and StartDate (new recurring payment), OneTime.Id (pay an existing "
         "installment) or Recurring.Id with PaymentMethod (update a recurring payment)");
   }
+}
 
+// Payer and PaymentMethod of a new payment, PaymentMethod.Name when given.
+void check_payer_and_method(Reader& r, const PaymentIntentRequest& q) {
   const bool is_new =
       q.operation == Operation::kNewOneTime || q.operation == Operation::kNewRecurring;
   if (is_new && r.errors.empty()) {
@@ -240,7 +259,9 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
     r.missing("PaymentMethod.Name",
               "PaymentMethod.Name is required; GET /PaymentMethods lists the methods of "
               "this org");
+}
 
+void check_urls(Reader& r, const PaymentIntentRequest& q) {
   if (q.success_url.empty())
     r.missing("SuccessURL", "SuccessURL is required (where the payer goes after success)");
   else if (!is_absolute_http_url(q.success_url))
@@ -255,7 +276,25 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
   else if (has_dot_segment(q.webhook_url))
     r.invalid("WebhookURL", "WebhookURL '" + q.webhook_url +
                                 "' has a '.' or '..' path segment; send the path it stands for");
+}
 
+}  // namespace
+
+Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& body) {
+  Reader r;
+  PaymentIntentRequest q;
+  q.raw = body;
+  if (!body.is_object())
+    return make_error(
+        error_code::kMissingCoreParameter, "",
+        "The request body must be a JSON object with SuccessURL, FailureURL and the blocks of "
+        "one operation (spec 4.1); got " +
+            Reader::kind(body));
+  read_root(r, body, q);
+  read_blocks(r, body, q);
+  decide_operation(r, q);
+  check_payer_and_method(r, q);
+  check_urls(r, q);
   // Missing core parameters first: they are what a client must fix before anything else.
   std::stable_sort(r.errors.begin(), r.errors.end(),
                    [](const ApiError& a, const ApiError& b) { return a.code < b.code; });

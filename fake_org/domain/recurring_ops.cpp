@@ -84,32 +84,8 @@ ApiErrors check_initial_payment(const ResolvedMethod& method, const PaymentInten
 
 }  // namespace
 
-const char* installment_link_field(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return fields::installment::kRecurringPayment;
-    case ConnectorKind::kNonprofit:
-      return fields::installment::kRecurringDonation;
-    case ConnectorKind::kFundraising:
-      return fields::installment::kGiftCommitment;
-  }
-  return fields::installment::kRecurringPayment;
-}
-
-const char* mandate_link_field(ConnectorKind kind) {
-  switch (kind) {
-    case ConnectorKind::kNative:
-      return fields::mandate::kRecurringPayment;
-    case ConnectorKind::kNonprofit:
-      return fields::mandate::kRecurringDonation;
-    case ConnectorKind::kFundraising:
-      return fields::mandate::kGiftCommitment;
-  }
-  return fields::mandate::kRecurringPayment;
-}
-
 Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::string& contact,
-                   const std::string& account, ConnectorKind kind,
+                   const std::string& account, const ConnectorDescriptor* connector,
                    const std::string& recurring_id) {
   const ResolvedMethod& method = rm.method;
   namespace f = fields::mandate;
@@ -120,7 +96,7 @@ Record new_mandate(OperationContext& op, const RecurringMethod& rm, const std::s
   if (!contact.empty()) x[f::kContact] = contact;
   if (!account.empty()) x[f::kAccount] = account;
   // A one-time inline direct debit has a mandate of its own, with no series.
-  if (!recurring_id.empty()) x[mandate_link_field(kind)] = recurring_id;
+  if (connector && !recurring_id.empty()) x[connector->mandate_link] = recurring_id;
   x[f::kMethod] = method.method->name;
   x[f::kProcessor] = method.processor->name;
   if (method.target) x[f::kTarget] = method.target->name;
@@ -356,8 +332,9 @@ Record new_initial_installment(OperationContext& op, const Money& amount,
                                const Record& mandate, const Record& profile) {
   Record inst = new_installment(op, amount, method, contact, account, campaign);
   for (const auto& [k, v] : crm.items()) inst.fields[k] = v;
-  inst.fields[installment_link_field(conn.kind)] = recurring.id;
-  if (schedule) inst.fields[fields::installment::kGiftCommitmentSchedule] = schedule->id;
+  const ConnectorDescriptor& d = descriptor(conn);
+  inst.fields[d.installment_link] = recurring.id;
+  if (schedule) inst.fields[d.schedule.installment_link] = schedule->id;
   inst.fields[fields::installment::kMandate] = mandate.id;
   inst.fields[fields::installment::kPaymentProfile] = profile.id;
   return inst;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "connectors.h"
 #include "payment_intent_ops.h"
 
 namespace fake_org {
@@ -30,16 +31,14 @@ struct RecurringMethod {
 Result<RecurringMethod> resolve_recurring_method(const OperationContext& op,
                                                  const std::string& verb);
 
-// The installment's / mandate's lookup to the connector's recurring object.
-const char* installment_link_field(ConnectorKind kind);
-const char* mandate_link_field(ConnectorKind kind);
-
 // A new mandate (not staged): Pending when the payer acts on a hosted page,
 // Active otherwise.
 // `extra` (RecurringMethod::mandate_fields) is written over the defaults.
-// An empty recurring_id (a one-time inline direct debit) links no series.
+// It authorises the series of `connector`'s record `recurring_id`; a one-time
+// inline direct debit (no connector, empty id) links no series.
 Record new_mandate(OperationContext& op, const RecurringMethod& method, const std::string& contact,
-                   const std::string& account, ConnectorKind kind, const std::string& recurring_id);
+                   const std::string& account, const ConnectorDescriptor* connector,
+                   const std::string& recurring_id);
 
 // The contact's active profile for method + processor, updated with the bank
 // data of PaymentMethod.Parameters, or a new one; staged. Parameters naming

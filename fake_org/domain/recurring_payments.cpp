@@ -21,6 +21,7 @@
 
 #include "bank_parameters.h"
 #include "collection_run.h"
+#include "connectors.h"
 #include "crm_fields.h"
 #include "fields.h"
 #include "payer.h"
@@ -32,9 +33,9 @@ namespace fake_org {
 
 namespace {
 
-// CrmFields of Recurring for the connector's object(s): with the fundraising
-// connector "GiftCommitment."-prefixed keys go to the commitment, the rest to
-// the schedule (spec 2.1).
+// CrmFields of Recurring for the connector's object(s): with a schedule object
+// the keys with the connector's prefix ("GiftCommitment.") go to the
+// recurring record, the rest to the schedule (spec 2.1).
 struct RecurringCrm {
   nlohmann::json main = nlohmann::json::object();
   nlohmann::json schedule = nlohmann::json::object();
@@ -43,12 +44,13 @@ struct RecurringCrm {
 Result<RecurringCrm> recurring_crm(const OperationContext& op, const SourceConnectorDef& conn,
                                    const nlohmann::json& crm) {
   const std::string path = "Recurring.CrmFields";
+  const ConnectorDescriptor& d = descriptor(conn);
   const ObjectDef* main = op.config.object(conn.recurring_object);
   if (!main)
     return make_error(error_code::kUncategorised, path,
                       "The org has no object " + conn.recurring_object);
   RecurringCrm out;
-  if (conn.kind != ConnectorKind::kFundraising) {
+  if (!d.has_schedule()) {
     auto check = check_crm_fields(crm, *main, path, &op.config);
     if (!check.ok()) return check.errors;
     out.main = check.values;
@@ -58,7 +60,7 @@ Result<RecurringCrm> recurring_crm(const OperationContext& op, const SourceConne
   if (!sched)
     return make_error(error_code::kUncategorised, path,
                       "The org has no object " + conn.schedule_object);
-  static const std::string prefix = "GiftCommitment.";
+  const std::string prefix = d.schedule.record_crm_prefix;
   CrmFieldsCheck commitment, schedule;
   for (const auto& [key, value] : crm.items()) {
     if (key.rfind(prefix, 0) == 0)
@@ -82,158 +84,188 @@ Result<Date> check_date(const std::string& text, const std::string& path) {
   return *d;
 }
 
-}  // namespace
+// What a setup asks, checked before anything is staged.
+struct SetupInput {
+  RecurringMethod method;
+  Money amount;
+  Date start;
+  std::optional<Date> end;
+  std::optional<Money> first;  // the initial payment of OneTime
+  CommonParameters common;
+  RecurringCrm crm;
+};
 
-Result<IntentResult> new_recurring_payment(OperationContext& op) {
-  const auto& req = op.req;
-  const RecurringInput& rin = *req.recurring;
-  const SourceConnectorDef& conn = *op.settings.connector;
+ApiErrors check_frequency(const SourceConnectorDef& conn, const std::string& frequency) {
+  const auto& allowed = conn.frequencies;
+  if (allowed.empty() || std::find(allowed.begin(), allowed.end(), frequency) != allowed.end())
+    return {};
+  std::string list;
+  for (const auto& f : allowed) list += (list.empty() ? "" : ", ") + f;
+  return {make_error(error_code::kInvalidData, "Recurring.Frequency",
+                     "Recurring.Frequency '" + frequency + "' is not allowed by source connector " +
+                         conn.name + "; allowed: " + list)};
+}
+
+// Recurring.StartDate and EndDate, the end after the start.
+void check_dates(const RecurringInput& rin, ApiErrors& errors, SetupInput& out) {
+  auto start = check_date(rin.start_date, "Recurring.StartDate");
+  collect(errors, start);
+  if (start.ok()) out.start = *start;
+  if (rin.end_date.empty()) return;
+  auto e = check_date(rin.end_date, "Recurring.EndDate");
+  collect(errors, e);
+  if (!e.ok()) return;
+  out.end = *e;
+  if (start.ok() && !(*start < *e))
+    errors.push_back(make_error(error_code::kInvalidData, "Recurring.EndDate",
+                                "Recurring.EndDate " + rin.end_date +
+                                    " must be after Recurring.StartDate " + rin.start_date));
+}
+
+// OneTime.Amount, the initial payment, in the recurring payment's currency.
+void check_first_payment(const OperationContext& op, const Money& amount, ApiErrors& errors,
+                         SetupInput& out) {
+  const auto& one_time = op.req.one_time;
+  if (!one_time || !one_time->amount) return;
+  std::string cur = one_time->currency.empty() ? amount.currency : one_time->currency;
+  auto a = resolve_amount(op.config, *one_time->amount, cur, "OneTime.Amount");
+  collect(errors, a);
+  if (!a.ok()) return;
+  if (a->currency != amount.currency)
+    errors.push_back(make_error(error_code::kInvalidData, "OneTime.CurrencyISOCode",
+                                "OneTime.CurrencyISOCode " + a->currency +
+                                    " differs from the recurring payment's currency " +
+                                    amount.currency));
+  out.first = *a;
+}
+
+Result<SetupInput> check_setup(OperationContext& op, const SourceConnectorDef& conn) {
+  const RecurringInput& rin = *op.req.recurring;
+  SetupInput in;
   ApiErrors errors;
-
   auto resolved = resolve_recurring_method(op, "setup");
   collect(errors, resolved);
   auto amount = resolve_amount(op.config, *rin.amount, rin.currency, "Recurring.Amount");
   collect(errors, amount);
-  if (!conn.frequencies.empty() && std::find(conn.frequencies.begin(), conn.frequencies.end(),
-                                             rin.frequency) == conn.frequencies.end()) {
-    std::string list;
-    for (const auto& f : conn.frequencies) list += (list.empty() ? "" : ", ") + f;
-    errors.push_back(make_error(error_code::kInvalidData, "Recurring.Frequency",
-                                "Recurring.Frequency '" + rin.frequency +
-                                    "' is not allowed by source connector " + conn.name +
-                                    "; allowed: " + list));
-  }
-  auto start = check_date(rin.start_date, "Recurring.StartDate");
-  collect(errors, start);
-  std::optional<Date> end;
-  if (!rin.end_date.empty()) {
-    auto e = check_date(rin.end_date, "Recurring.EndDate");
-    collect(errors, e);
-    if (e.ok()) {
-      end = *e;
-      if (start.ok() && !(*start < *e))
-        errors.push_back(make_error(error_code::kInvalidData, "Recurring.EndDate",
-                                    "Recurring.EndDate " + rin.end_date +
-                                        " must be after Recurring.StartDate " + rin.start_date));
-    }
-  }
-  std::optional<Money> first;
-  if (req.one_time && req.one_time->amount && amount.ok()) {
-    std::string cur = req.one_time->currency.empty() ? amount->currency : req.one_time->currency;
-    auto a = resolve_amount(op.config, *req.one_time->amount, cur, "OneTime.Amount");
-    collect(errors, a);
-    if (a.ok()) {
-      if (a->currency != amount->currency)
-        errors.push_back(make_error(error_code::kInvalidData, "OneTime.CurrencyISOCode",
-                                    "OneTime.CurrencyISOCode " + a->currency +
-                                        " differs from the recurring payment's currency " +
-                                        amount->currency));
-      first = *a;
-    }
-  }
-  auto campaign = resolve_campaign(op);
-  collect(errors, campaign);
-  auto report_crm = crm_values(op, req.crm_fields, objects::kInboundReport, "CrmFields");
-  collect(errors, report_crm);
-  nlohmann::json inst_crm_values = nlohmann::json::object();
-  if (req.one_time) {
-    auto inst_crm =
-        crm_values(op, req.one_time->crm_fields, objects::kInstallment, "OneTime.CrmFields");
-    collect(errors, inst_crm);
-    if (inst_crm.ok()) inst_crm_values = *inst_crm;
-  }
-  auto rec_crm = recurring_crm(op, conn, rin.crm_fields);
-  collect(errors, rec_crm);
+  collect(errors, check_frequency(conn, rin.frequency));
+  check_dates(rin, errors, in);
+  if (amount.ok()) check_first_payment(op, *amount, errors, in);
+  in.common = resolve_common_parameters(op, errors);
+  auto crm = recurring_crm(op, conn, rin.crm_fields);
+  collect(errors, crm);
   if (!errors.empty()) return errors;
-  const ResolvedMethod* method = &resolved->method;
+  in.method = *resolved;
+  in.amount = *amount;
+  in.crm = *crm;
+  return in;
+}
 
-  // A gift commitment's DonorId is a required lookup to Account (the person,
-  // household or organization account): a contact without one gets a household.
-  auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now,
-                                                      conn.kind == ConnectorKind::kFundraising});
+// A setup's value for `v`; nullopt when it writes nothing.
+std::optional<nlohmann::json> setup_value(const OperationContext& op, const SetupInput& in,
+                                          const SetupValue& v) {
+  using From = SetupValue::From;
+  switch (v.from) {
+    case From::kText:
+      return v.text;
+    case From::kToday:
+      return format_date(date_of(op.now));
+    case From::kStartDate:
+      return format_date(in.start);
+    case From::kEndDate:
+      if (!in.end) return std::nullopt;
+      return format_date(*in.end);
+    case From::kAmount:
+      return in.amount.to_json_number();
+    case From::kByEnd:
+      return in.end ? v.text : v.open_text;
+  }
+  return std::nullopt;
+}
+
+void write_setup_values(const OperationContext& op, const SetupInput& in,
+                        const std::vector<SetupValue>& values, nlohmann::json& x) {
+  for (const auto& v : values)
+    if (auto value = setup_value(op, in, v)) x[v.field] = *value;
+}
+
+// Amount, frequency and dates of the series.
+void write_terms(const ConnectorDescriptor& d, const OperationContext& op, const SetupInput& in,
+                 nlohmann::json& x) {
+  x[d.terms.amount] = in.amount.to_json_number();
+  x[d.terms.frequency] = op.req.recurring->frequency;
+  if (d.terms.interval) x[d.terms.interval] = 1;
+  x[d.terms.start_date] = format_date(in.start);
+  if (in.end) x[d.terms.end_date] = format_date(*in.end);
+}
+
+// The new recurring record and, when the connector has one, its schedule
+// (not staged).
+struct NewSeries {
+  Record record;
+  std::optional<Record> schedule;
+};
+
+NewSeries new_series(OperationContext& op, const SourceConnectorDef& conn, const SetupInput& in,
+                     const std::string& contact, const std::string& account) {
+  const ConnectorDescriptor& d = descriptor(conn);
+  const std::string& campaign = in.common.campaign;
+  NewSeries out{new_record(op, conn.recurring_object, "a0R", d.name_prefix), std::nullopt};
+  Record& rec = out.record;
+  auto& x = rec.fields;
+  x[fields::kCurrency] = in.amount.currency;
+  if (!d.has_schedule()) write_terms(d, op, in, x);
+  x[d.next_due] = format_date(in.start);
+  x[d.status] = d.active_status;
+  if (d.contact && !contact.empty()) x[d.contact] = contact;
+  if (!account.empty()) x[d.account] = account;
+  if (!campaign.empty()) x[d.campaign] = campaign;
+  write_setup_values(op, in, d.record_setup, x);
+  if (d.has_schedule()) {
+    out.schedule =
+        new_record(op, conn.schedule_object, d.schedule.key_prefix, d.schedule.name_prefix);
+    auto& y = out.schedule->fields;
+    y[d.schedule.record_link] = rec.id;
+    write_terms(d, op, in, y);
+    write_setup_values(op, in, d.schedule.setup, y);
+    y[d.schedule.payment_method] = schedule_payment_method(in.method.method);
+    if (!campaign.empty()) y[d.schedule.campaign] = campaign;
+    y[fields::kCurrency] = in.amount.currency;
+    for (const auto& [k, v] : in.crm.schedule.items()) y[k] = v;
+    x[d.schedule.current] = out.schedule->id;
+  }
+  namespace r = fields::recurring;
+  const ResolvedMethod& method = in.method.method;
+  x[r::kMethod] = method.method->name;
+  x[r::kProcessor] = method.processor->name;
+  if (method.target) x[r::kTarget] = method.target->name;
+  x[r::kSourceConnector] = conn.name;
+  x[r::kPaymentIntentId] = op.payment_intent_id;
+  for (const auto& [k, v] : in.crm.main.items()) x[k] = v;
+  return out;
+}
+
+}  // namespace
+
+Result<IntentResult> new_recurring_payment(OperationContext& op) {
+  const SourceConnectorDef& conn = *op.settings.connector;
+  const ConnectorDescriptor& d = descriptor(conn);
+  auto input = check_setup(op, conn);
+  if (!input.ok()) return input.errors();
+  const ResolvedMethod* method = &input->method.method;
+  const std::string& campaign = input->common.campaign;
+
+  auto payer = resolve_payer(
+      *op.req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now, d.payer_needs_account});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
-  stage_package_actions(op, resolved->actions, payer->contact_id, payer->account_id);
+  stage_package_actions(op, input->method.actions, payer->contact_id, payer->account_id);
   const std::string& contact = payer->contact_id;
   const std::string& account = payer->account_id;
-  const std::string start_text = format_date(*start);
-  const std::string end_text = end ? format_date(*end) : "";
 
-  // The recurring record(s) of the connector.
-  Record rec = new_record(op, conn.recurring_object, "a0R",
-                          conn.kind == ConnectorKind::kNonprofit ? "RD-" : "RP-");
-  std::optional<Record> schedule;
-  {
-    auto& x = rec.fields;
-    x[fields::kCurrency] = amount->currency;
-    switch (conn.kind) {
-      case ConnectorKind::kNative: {
-        namespace f = fields::recurring_payment;
-        x[f::kAmount] = amount->to_json_number();
-        x[f::kFrequency] = rin.frequency;
-        x[f::kStartDate] = start_text;
-        if (end) x[f::kEndDate] = end_text;
-        x[f::kNextCollectionDate] = start_text;
-        if (!contact.empty()) x[f::kContact] = contact;
-        if (!account.empty()) x[f::kAccount] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
-        break;
-      }
-      case ConnectorKind::kNonprofit: {
-        namespace f = fields::recurring_donation;
-        x[f::kAmount] = amount->to_json_number();
-        x[f::kPeriod] = rin.frequency;
-        x[f::kDateEstablished] = format_date(date_of(op.now));
-        x[f::kNextPaymentDate] = start_text;
-        x[f::kStartDate] = start_text;
-        if (end) x[f::kEndDate] = end_text;
-        x[f::kOpenEndedStatus] = end ? "Closed" : "Open";
-        x[f::kRecurringType] = end ? "Fixed" : "Open";
-        x[f::kStatus] = "Active";
-        if (!contact.empty()) x[f::kContact] = contact;
-        if (!account.empty()) x[f::kOrganization] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
-        break;
-      }
-      case ConnectorKind::kFundraising: {
-        namespace f = fields::gift_commitment;
-        namespace s = fields::gift_schedule;
-        x[f::kStatus] = "Active";
-        x[f::kScheduleType] = "Recurring";
-        x[f::kEffectiveStartDate] = start_text;
-        if (end) x[f::kExpectedEndDate] = end_text;
-        x[f::kNextTransactionAmount] = amount->to_json_number();
-        x[f::kNextTransactionDate] = start_text;
-        if (!account.empty()) x[f::kDonor] = account;
-        if (!campaign->empty()) x[f::kCampaign] = *campaign;
-        schedule = new_record(op, conn.schedule_object, "6cs", "GCS-");
-        auto& y = schedule->fields;
-        y[s::kCommitment] = rec.id;
-        y[s::kAmount] = amount->to_json_number();
-        y[s::kPeriod] = rin.frequency;
-        y[s::kInterval] = 1;
-        y[s::kStartDate] = start_text;
-        if (end) y[s::kEndDate] = end_text;
-        y[s::kType] = "CreateTransactions";
-        y[s::kPaymentMethod] = schedule_payment_method(*method);
-        if (!campaign->empty()) y[s::kCampaign] = *campaign;
-        y[fields::kCurrency] = amount->currency;
-        for (const auto& [k, v] : rec_crm->schedule.items()) y[k] = v;
-        x[f::kCurrentSchedule] = schedule->id;
-        break;
-      }
-    }
-    namespace r = fields::recurring;
-    x[r::kMethod] = method->method->name;
-    x[r::kProcessor] = method->processor->name;
-    if (method->target) x[r::kTarget] = method->target->name;
-    x[r::kSourceConnector] = conn.name;
-    x[r::kPaymentIntentId] = op.payment_intent_id;
-    for (const auto& [k, v] : rec_crm->main.items()) x[k] = v;
-  }
-
-  Record profile = upsert_payment_profile(op, *resolved, contact, account);
-  Record mandate = new_mandate(op, *resolved, contact, account, conn.kind, rec.id);
+  NewSeries series = new_series(op, conn, *input, contact, account);
+  Record& rec = series.record;
+  Record profile = upsert_payment_profile(op, input->method, contact, account);
+  Record mandate = new_mandate(op, input->method, contact, account, &d, rec.id);
   mandate.fields[fields::mandate::kPaymentProfile] = profile.id;
   rec.fields[fields::recurring::kMandate] = mandate.id;
   rec.fields[fields::recurring::kPaymentProfile] = profile.id;
@@ -241,22 +273,22 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   rec.awaiting_payer = mandate.text(fields::mandate::kStatus) == "Pending";
 
   std::optional<Record> inst;
-  if (first)
-    inst =
-        new_initial_installment(op, *first, *method, contact, account, *campaign, inst_crm_values,
-                                conn, rec, schedule ? &*schedule : nullptr, mandate, profile);
+  if (input->first)
+    inst = new_initial_installment(op, *input->first, *method, contact, account, campaign,
+                                   input->common.installment_crm, conn, rec,
+                                   series.schedule ? &*series.schedule : nullptr, mandate, profile);
   std::string redirect =
-      open_recurring_session(op, *method, inst ? &*inst : nullptr, rec.id, amount->currency);
+      open_recurring_session(op, *method, inst ? &*inst : nullptr, rec.id, input->amount.currency);
   if (!redirect.empty()) {
     rec.fields[fields::recurring::kSetupUrl] = redirect;
     if (inst) inst->fields[fields::installment::kPayUrl] = redirect;
   }
-  if (conn.kind == ConnectorKind::kNative)
-    rec.fields[fields::recurring_payment::kStatus] = redirect.empty() ? "Active" : "Pending";
+  if (d.pending_while_payer_acts)
+    rec.fields[d.status] = redirect.empty() ? d.active_status : "Pending";
 
-  Record report = new_recurring_report(op, *report_crm, rec, contact, account, *campaign, *method,
-                                       inst ? &*inst : nullptr);
-  if (schedule) op.tx.put(*schedule);
+  Record report = new_recurring_report(op, input->common.report_crm, rec, contact, account,
+                                       campaign, *method, inst ? &*inst : nullptr);
+  if (series.schedule) op.tx.put(*series.schedule);
   // Collectable from today (a hosted page's series: from the day it is paid).
   if (!rec.awaiting_payer) start_collecting(op.config, op.tx, rec, date_of(op.now));
   op.tx.put(rec);

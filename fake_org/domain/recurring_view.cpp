@@ -1,4 +1,6 @@
 // GET /Recurring/{ID} (spec 2.11, 4.4); decisions in recurring.h.
+#include "ascii.h"
+#include "connectors.h"
 #include "fields.h"
 #include "recurring.h"
 #include "views.h"
@@ -17,20 +19,12 @@ std::string show_date(const OrgConfig& config, const std::string& stored) {
   return buf;
 }
 
-void put_text(nlohmann::json& j, const char* key, const Record& r, const char* field) {
-  std::string v = r.text(field);
+void put_text(nlohmann::json& j, const char* key, const std::string& v) {
   if (!v.empty()) j[key] = v;
 }
 
-void put_date(nlohmann::json& j, const OrgConfig& config, const char* key, const Record& r,
-              const char* field) {
-  std::string v = r.text(field);
-  if (!v.empty()) j[key] = show_date(config, v);
-}
-
-void put_number(nlohmann::json& j, const char* key, const Record& r, const char* field) {
-  const auto* v = r.get(field);
-  if (v && v->is_number()) j[key] = *v;
+void put_text(nlohmann::json& j, const char* key, const Record& r, const char* field) {
+  put_text(j, key, r.text(field));
 }
 
 }  // namespace
@@ -49,62 +43,34 @@ Result<nlohmann::json> recurring_view(Org& org, std::string_view id_or_guid) {
                         std::string(id_or_guid) + " is a " + rec->object +
                             " record, not the recurring object of a source connector of this org",
                         ErrorKind::kNotFound);
-    RecordPtr schedule;
-    if (conn->kind == ConnectorKind::kFundraising) {
-      if (rec->object == conn->schedule_object) {
-        schedule = rec;
-        rec = s.get(schedule->text(fields::gift_schedule::kCommitment));
-        if (!rec)
-          return make_error(
-              error_code::kUncategorised, "ID",
-              "Gift commitment schedule " + schedule->id + " belongs to no gift commitment",
-              ErrorKind::kNotFound);
-      } else {
-        std::string sid = rec->text(fields::gift_commitment::kCurrentSchedule);
-        if (!sid.empty()) schedule = s.get(sid);
-      }
-      if (!schedule)
-        return make_error(error_code::kUncategorised, "ID",
-                          "Gift commitment " + rec->id +
-                              " has no gift commitment schedule yet, so it cannot be shown as a "
-                              "recurring payment (spec 4.1 rule 5); try again once the schedule "
-                              "exists",
-                          ErrorKind::kNotFound);
-    }
+    const ConnectorDescriptor& d = descriptor(*conn);
+    auto series = series_records(s, *conn, rec);
+    if (!series)
+      return make_error(
+          error_code::kUncategorised, "ID",
+          std::string(d.schedule.label) + " " + rec->id + " belongs to no " + ascii_lower(d.label),
+          ErrorKind::kNotFound);
+    rec = series->record;
+    const Record* schedule = series->schedule.get();
+    auto terms = series_terms(d, *rec, schedule);
+    if (!terms)
+      return make_error(error_code::kUncategorised, "ID",
+                        std::string(d.label) + " " + rec->id + " has no " +
+                            ascii_lower(d.schedule.label) +
+                            " yet, so it cannot be shown as a "
+                            "recurring payment (spec 4.1 rule 5); try again once the schedule "
+                            "exists",
+                        ErrorKind::kNotFound);
     nlohmann::json j = {{"Id", rec->id}, {"Url", org.record_url(*rec)}, {"Type", rec->object}};
     if (!rec->guid.empty()) j["GUID"] = rec->guid;
     put_text(j, "CurrencyISOCode", *rec, fields::kCurrency);
-    switch (conn->kind) {
-      case ConnectorKind::kNative: {
-        namespace f = fields::recurring_payment;
-        put_number(j, "Amount", *rec, f::kAmount);
-        put_text(j, "Frequency", *rec, f::kFrequency);
-        put_date(j, config, "StartDate", *rec, f::kStartDate);
-        put_date(j, config, "EndDate", *rec, f::kEndDate);
-        put_text(j, "Description", *rec, fields::recurring::kDescription);
-        break;
-      }
-      case ConnectorKind::kNonprofit: {
-        namespace f = fields::recurring_donation;
-        put_number(j, "Amount", *rec, f::kAmount);
-        put_text(j, "Frequency", *rec, f::kPeriod);
-        put_date(j, config, "StartDate", *rec, f::kStartDate);
-        put_date(j, config, "EndDate", *rec, f::kEndDate);
-        put_text(j, "Description", *rec, fields::recurring::kDescription);
-        break;
-      }
-      case ConnectorKind::kFundraising: {
-        namespace f = fields::gift_schedule;
-        put_number(j, "Amount", *schedule, f::kAmount);
-        put_text(j, "Frequency", *schedule, f::kPeriod);
-        put_date(j, config, "StartDate", *schedule, f::kStartDate);
-        put_date(j, config, "EndDate", *schedule, f::kEndDate);
-        put_text(j, "Description", *rec, fields::gift_commitment::kDescription);
-        if (!j.contains("CurrencyISOCode"))
-          put_text(j, "CurrencyISOCode", *schedule, fields::kCurrency);
-        break;
-      }
-    }
+    if (schedule && !j.contains("CurrencyISOCode"))
+      put_text(j, "CurrencyISOCode", *schedule, fields::kCurrency);
+    if (terms->amount.is_number()) j["Amount"] = terms->amount;
+    put_text(j, "Frequency", terms->frequency);
+    put_text(j, "StartDate", show_date(config, terms->start_date));
+    put_text(j, "EndDate", show_date(config, terms->end_date));
+    put_text(j, "Description", *rec, d.description);
     // As installments show it (views.h), so the fields of spec 2.11 are all there.
     j["RecordTypeName"] = record_type_name(config, *rec);
     put_text(j, "SetupUrl", *rec, fields::recurring::kSetupUrl);
