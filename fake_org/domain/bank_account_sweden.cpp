@@ -132,6 +132,101 @@ ApiError account_error(const std::string& message) {
   return make_error(error_code::kSwedishAccountInvalid, bank_field::kAccountNumber, message);
 }
 
+// What is wrong with the clearing number's digits (separators stripped), if anything.
+std::optional<ApiError> clearing_format_error(const std::string& clearing,
+                                              const std::string& shown_clearing) {
+  if (clearing.empty()) {
+    return clearing_error(
+        "Clearing number is missing; send the 4-digit clearing number "
+        "(5 digits for Swedbank's 8xxx-x series)");
+  }
+  if (!all_digits(clearing)) {
+    return clearing_error("Clearing number " + shown_clearing + " may contain only digits");
+  }
+  const bool swedbank_five = clearing.size() == 5 && clearing[0] == '8';
+  if (clearing.size() != 4 && !swedbank_five) {
+    return clearing_error("Clearing number " + shown_clearing + " has " +
+                          std::to_string(clearing.size()) +
+                          " digits; Swedish clearing numbers have 4 (5 only in Swedbank's "
+                          "8xxx-x series)");
+  }
+  if (swedbank_five && !mod10_ok(clearing)) {
+    return clearing_error("Clearing number " + shown_clearing +
+                          ": the fifth digit of a Swedbank 8xxx-x clearing number is a mod-10 "
+                          "check digit and does not match " +
+                          clearing.substr(0, 4));
+  }
+  return std::nullopt;
+}
+
+std::optional<ApiError> account_length_error(const std::string& account,
+                                             const std::string& shown_account,
+                                             const std::string& clearing, const SwedishBank& bank) {
+  std::size_t min_length = 7, max_length = 7;
+  if (bank.type == 2) {
+    if (bank.comment == 1) min_length = max_length = 10;
+    if (bank.comment == 2) min_length = max_length = 9;
+    if (bank.comment == 3) min_length = 1, max_length = 10;
+  }
+  if (account.size() >= min_length && account.size() <= max_length) return std::nullopt;
+  const std::string expected = min_length == max_length ? std::to_string(max_length)
+                                                        : "at most " + std::to_string(max_length);
+  std::string message = "Account number " + shown_account + " has " +
+                        std::to_string(account.size()) + " digits; accounts at " + bank.name +
+                        " (clearing " + clearing.substr(0, 4) + ") have " + expected +
+                        " digits after the clearing number";
+  if (bank.comment == 3 && clearing.size() == 4 && account.size() == max_length + 1) {
+    message +=
+        "; if the first digit is the clearing number's fifth digit, send it with the "
+        "clearing number";
+  }
+  return account_error(message);
+}
+
+// What is wrong with the account number's digits (separators stripped) at
+// this bank, before its check digit, if anything.
+std::optional<ApiError> account_format_error(const std::string& account,
+                                             const std::string& shown_account,
+                                             const std::string& clearing, const SwedishBank& bank) {
+  if (account.empty()) {
+    return account_error("Account number is missing for clearing number " + clearing + " (" +
+                         bank.name + ")");
+  }
+  if (!all_digits(account)) {
+    return account_error("Account number " + shown_account +
+                         " may contain only digits, spaces, dashes and dots");
+  }
+  if (auto e = account_length_error(account, shown_account, clearing, bank)) return e;
+  if (account.find_first_not_of('0') == std::string::npos) {
+    return account_error("Account number " + shown_account + " is all zeros");
+  }
+  return std::nullopt;
+}
+
+std::optional<ApiError> check_digit_error(const std::string& account,
+                                          const std::string& shown_account,
+                                          const std::string& clearing, const SwedishBank& bank) {
+  bool ok = false;
+  std::string rule;
+  if (bank.type == 1) {
+    const std::string digits =
+        (bank.comment == 1 ? clearing.substr(1, 3) : clearing.substr(0, 4)) + account;
+    ok = mod11_ok(digits);
+    rule = bank.comment == 1 ? "mod 11 over the last three clearing digits and the account number"
+                             : "mod 11 over the clearing number and the account number";
+  } else if (bank.comment == 2) {
+    ok = mod11_ok(account);
+    rule = "mod 11 over the account number";
+  } else {
+    ok = mod10_ok(account);
+    rule = "mod 10 over the account number";
+  }
+  if (ok) return std::nullopt;
+  return account_error("Account number " + shown_account + " with clearing number " +
+                       clearing.substr(0, 4) + " (" + bank.name + ") fails the check digit (" +
+                       rule + "): a digit is mistyped or the clearing number is wrong");
+}
+
 }  // namespace
 
 std::optional<SwedishBank> swedish_bank_for_clearing(std::string_view clearing) {
@@ -151,87 +246,14 @@ ApiErrors validate_swedish_account(const BankAccountInput& in) {
   const std::string account = strip_separators(in.account_number);
   const std::string shown_clearing = "'" + in.clearing_number + "'";
   const std::string shown_account = "'" + in.account_number + "'";
-
-  if (clearing.empty()) {
-    return {
-        clearing_error("Clearing number is missing; send the 4-digit clearing number "
-                       "(5 digits for Swedbank's 8xxx-x series)")};
-  }
-  if (!all_digits(clearing)) {
-    return {clearing_error("Clearing number " + shown_clearing + " may contain only digits")};
-  }
-  const bool swedbank_five = clearing.size() == 5 && clearing[0] == '8';
-  if (clearing.size() != 4 && !swedbank_five) {
-    return {clearing_error("Clearing number " + shown_clearing + " has " +
-                           std::to_string(clearing.size()) +
-                           " digits; Swedish clearing numbers have 4 (5 only in Swedbank's "
-                           "8xxx-x series)")};
-  }
-  if (swedbank_five && !mod10_ok(clearing)) {
-    return {clearing_error("Clearing number " + shown_clearing +
-                           ": the fifth digit of a Swedbank 8xxx-x clearing number is a mod-10 "
-                           "check digit and does not match " +
-                           clearing.substr(0, 4))};
-  }
+  if (auto e = clearing_format_error(clearing, shown_clearing)) return {*e};
   const std::optional<SwedishBank> bank = swedish_bank_for_clearing(clearing);
   if (!bank) {
     return {clearing_error("Clearing number " + clearing.substr(0, 4) +
                            " is not assigned to any bank in Bankgirot's clearing number table")};
   }
-
-  if (account.empty()) {
-    return {account_error("Account number is missing for clearing number " + clearing + " (" +
-                          bank->name + ")")};
-  }
-  if (!all_digits(account)) {
-    return {account_error("Account number " + shown_account +
-                          " may contain only digits, spaces, dashes and dots")};
-  }
-
-  std::size_t min_length = 7, max_length = 7;
-  if (bank->type == 2) {
-    if (bank->comment == 1) min_length = max_length = 10;
-    if (bank->comment == 2) min_length = max_length = 9;
-    if (bank->comment == 3) min_length = 1, max_length = 10;
-  }
-  if (account.size() < min_length || account.size() > max_length) {
-    const std::string expected = min_length == max_length ? std::to_string(max_length)
-                                                          : "at most " + std::to_string(max_length);
-    std::string message = "Account number " + shown_account + " has " +
-                          std::to_string(account.size()) + " digits; accounts at " + bank->name +
-                          " (clearing " + clearing.substr(0, 4) + ") have " + expected +
-                          " digits after the clearing number";
-    if (bank->comment == 3 && clearing.size() == 4 && account.size() == max_length + 1) {
-      message +=
-          "; if the first digit is the clearing number's fifth digit, send it with the "
-          "clearing number";
-    }
-    return {account_error(message)};
-  }
-  if (account.find_first_not_of('0') == std::string::npos) {
-    return {account_error("Account number " + shown_account + " is all zeros")};
-  }
-
-  bool ok = false;
-  std::string rule;
-  if (bank->type == 1) {
-    const std::string digits =
-        (bank->comment == 1 ? clearing.substr(1, 3) : clearing.substr(0, 4)) + account;
-    ok = mod11_ok(digits);
-    rule = bank->comment == 1 ? "mod 11 over the last three clearing digits and the account number"
-                              : "mod 11 over the clearing number and the account number";
-  } else if (bank->comment == 2) {
-    ok = mod11_ok(account);
-    rule = "mod 11 over the account number";
-  } else {
-    ok = mod10_ok(account);
-    rule = "mod 10 over the account number";
-  }
-  if (!ok) {
-    return {account_error("Account number " + shown_account + " with clearing number " +
-                          clearing.substr(0, 4) + " (" + bank->name + ") fails the check digit (" +
-                          rule + "): a digit is mistyped or the clearing number is wrong")};
-  }
+  if (auto e = account_format_error(account, shown_account, clearing, *bank)) return {*e};
+  if (auto e = check_digit_error(account, shown_account, clearing, *bank)) return {*e};
   return {};
 }
 

@@ -150,31 +150,8 @@ void add_initial_payment(const OrgConfig& config, const PaymentIntentRequest& sh
   v2["OneTime"] = one_time;
 }
 
-}  // namespace
-
-Result<LegacyPaymentRequest> translate_legacy_request(const json& body, const OrgConfig& config) {
-  if (!body.is_object())
-    return make_error(error_code::kMissingCoreParameter, "",
-                      "The /Payment body must be a JSON object with SuccessURL, FailureURL, "
-                      "Payer and Payment or Recurring (spec 4.7); got " +
-                          std::string(body.type_name()));
-  Checker c;
-  LegacyPaymentRequest out;
-  json v2 = json::object();
-  c.only_keys(body, "",
-              {"SuccessURL", "FailureURL", "WebhookURL", "Origin", "Payer", "Payment", "Recurring",
-               "PaymentMethod", "SourceConnector", "PackageActions"});
-  for (const char* k : {"SuccessURL", "FailureURL", "WebhookURL", "Origin", "PackageActions"})
-    copy(body, k, v2, k);
-
-  if (const json* payer = c.object(body, "", "Payer")) {
-    json p = json::object();
-    translate_payer(c, *payer, out, p);
-    v2["Payer"] = p;
-  }
-
-  const json* payment = c.object(body, "", "Payment");
-  const json* recurring = c.object(body, "", "Recurring");
+// Payment becomes OneTime, Recurring stays Recurring; exactly one of them.
+void translate_amounts(Checker& c, const json* payment, const json* recurring, json& v2) {
   if (payment && recurring)
     c.missing("Recurring",
               "Send Payment or Recurring, not both: Recurring replaces Payment for a recurring "
@@ -203,41 +180,49 @@ Result<LegacyPaymentRequest> translate_legacy_request(const json& body, const Or
     copy(*recurring, "CustomFields", r, "CrmFields");
     v2["Recurring"] = r;
   }
+}
 
-  if (const json* method = c.object(body, "", "PaymentMethod")) {
-    c.only_keys(*method, "PaymentMethod",
-                {"Name", "Processor", "Target", "ParameterMap", "PaymentProfile"});
-    json m = json::object();
-    for (const char* k : {"Name", "Processor", "Target"}) copy(*method, k, m, k);
-    copy(*method, "ParameterMap", m, "Parameters");
-    v2["PaymentMethod"] = m;
-    if (const json* profile = c.object(*method, "PaymentMethod", "PaymentProfile")) {
-      const std::string path = "PaymentMethod.PaymentProfile";
-      if (!recurring) {
-        c.invalid(path, path +
-                            " applies to recurring payments: a one-time payment's payment profile "
-                            "is created from the PSP's data when it is collected (spec 2.12)");
-      } else if (const ObjectDef* def = config.object(objects::kPaymentProfile)) {
-        auto check = check_crm_fields(*profile, *def, path, &config);
-        c.errors.insert(c.errors.end(), check.errors.begin(), check.errors.end());
-        out.payment_profile = check.values;
-      }
-    }
+// A PaymentProfile's fields, checked here: the v2 request has no place for them.
+void check_payment_profile(Checker& c, const json& profile, bool recurring, const OrgConfig& config,
+                           LegacyPaymentRequest& out) {
+  const std::string path = "PaymentMethod.PaymentProfile";
+  if (!recurring) {
+    c.invalid(path, path +
+                        " applies to recurring payments: a one-time payment's payment profile "
+                        "is created from the PSP's data when it is collected (spec 2.12)");
+  } else if (const ObjectDef* def = config.object(objects::kPaymentProfile)) {
+    auto check = check_crm_fields(profile, *def, path, &config);
+    c.errors.insert(c.errors.end(), check.errors.begin(), check.errors.end());
+    out.payment_profile = check.values;
   }
+}
 
-  if (const json* conn = c.object(body, "", "SourceConnector")) {
-    c.only_keys(*conn, "SourceConnector", {"Name"});
-    if (const json* name = member(*conn, "Name"))
-      v2["Settings"] = {{"SourceConnector", *name}};
-    else
-      c.missing("SourceConnector.Name",
-                "SourceConnector needs Name (GET /SourceConnector lists them), or leave the block "
-                "out for the org's default");
-  }
-  if (!c.errors.empty()) return c.errors;
+void translate_method(Checker& c, const json& method, bool recurring, const OrgConfig& config,
+                      LegacyPaymentRequest& out, json& v2) {
+  c.only_keys(method, "PaymentMethod",
+              {"Name", "Processor", "Target", "ParameterMap", "PaymentProfile"});
+  json m = json::object();
+  for (const char* k : {"Name", "Processor", "Target"}) copy(method, k, m, k);
+  copy(method, "ParameterMap", m, "Parameters");
+  v2["PaymentMethod"] = m;
+  if (const json* profile = c.object(method, "PaymentMethod", "PaymentProfile"))
+    check_payment_profile(c, *profile, recurring, config, out);
+}
 
-  // The shared parser checks everything else (types, URLs, which operation);
-  // its messages are renamed back to the legacy paths.
+void translate_connector(Checker& c, const json& conn, json& v2) {
+  c.only_keys(conn, "SourceConnector", {"Name"});
+  if (const json* name = member(conn, "Name"))
+    v2["Settings"] = {{"SourceConnector", *name}};
+  else
+    c.missing("SourceConnector.Name",
+              "SourceConnector needs Name (GET /SourceConnector lists them), or leave the block "
+              "out for the org's default");
+}
+
+// The shared parser checks everything else (types, URLs, which operation);
+// its messages are renamed back to the legacy paths.
+Result<LegacyPaymentRequest> parse_as_intent(json v2, const OrgConfig& config,
+                                             LegacyPaymentRequest out) {
   auto shape = parse_payment_intent_request(v2);
   if (shape.ok()) {
     add_initial_payment(config, *shape, v2);
@@ -247,6 +232,37 @@ Result<LegacyPaymentRequest> translate_legacy_request(const json& body, const Or
   out.intent = std::move(*shape);
   out.intent.interface_name = "Payment";
   return out;
+}
+
+}  // namespace
+
+Result<LegacyPaymentRequest> translate_legacy_request(const json& body, const OrgConfig& config) {
+  if (!body.is_object())
+    return make_error(error_code::kMissingCoreParameter, "",
+                      "The /Payment body must be a JSON object with SuccessURL, FailureURL, "
+                      "Payer and Payment or Recurring (spec 4.7); got " +
+                          std::string(body.type_name()));
+  Checker c;
+  LegacyPaymentRequest out;
+  json v2 = json::object();
+  c.only_keys(body, "",
+              {"SuccessURL", "FailureURL", "WebhookURL", "Origin", "Payer", "Payment", "Recurring",
+               "PaymentMethod", "SourceConnector", "PackageActions"});
+  for (const char* k : {"SuccessURL", "FailureURL", "WebhookURL", "Origin", "PackageActions"})
+    copy(body, k, v2, k);
+  if (const json* payer = c.object(body, "", "Payer")) {
+    json p = json::object();
+    translate_payer(c, *payer, out, p);
+    v2["Payer"] = p;
+  }
+  const json* payment = c.object(body, "", "Payment");
+  const json* recurring = c.object(body, "", "Recurring");
+  translate_amounts(c, payment, recurring, v2);
+  if (const json* method = c.object(body, "", "PaymentMethod"))
+    translate_method(c, *method, recurring != nullptr, config, out, v2);
+  if (const json* conn = c.object(body, "", "SourceConnector")) translate_connector(c, *conn, v2);
+  if (!c.errors.empty()) return c.errors;
+  return parse_as_intent(std::move(v2), config, std::move(out));
 }
 
 std::string to_legacy_path(std::string_view text) {

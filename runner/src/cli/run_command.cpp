@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -22,6 +23,146 @@ bool write_file(const std::string& path, const std::string& text, std::ostream& 
   if (f) return true;
   err << "cannot write " << path << "\n";
   return false;
+}
+
+// The paths given, or scenarios/ of the current folder.
+std::optional<std::vector<std::string>> scenario_paths(const RunOptions& o, std::ostream& err) {
+  if (!o.paths.empty()) return o.paths;
+  if (!std::filesystem::is_directory("scenarios")) {
+    err << "no scenarios/ folder in " << std::filesystem::current_path().string()
+        << "; pass scenario files or folders\n";
+    return std::nullopt;
+  }
+  return std::vector<std::string>{"scenarios"};
+}
+
+std::optional<Selection> selection(const RunOptions& o, std::ostream& err) {
+  Selection sel;
+  sel.tags = o.tags;
+  if (!o.name.empty()) {
+    try {
+      sel.name = std::regex(o.name);
+    } catch (const std::regex_error& e) {
+      err << "--name: invalid regular expression: " << e.what() << "\n";
+      return std::nullopt;
+    }
+  }
+  if (!o.shard.empty()) {
+    sel.shard = parse_shard(o.shard);
+    if (!sel.shard) {
+      err << "--shard takes K/N with 1 <= K <= N, e.g. 1/2; got '" << o.shard << "'\n";
+      return std::nullopt;
+    }
+  }
+  return sel;
+}
+
+// Every --target in one, or the embedded org; nullptr when one cannot be made.
+std::unique_ptr<Target> open_target(const RunOptions& o, std::ostream& err) {
+  try {
+    std::vector<std::unique_ptr<Target>> targets;
+    for (const auto& spec : o.targets) targets.push_back(make_target(spec, {o.ca_file}));
+    if (targets.empty()) targets.push_back(make_embedded_target());
+    return make_routed_target(std::move(targets));
+  } catch (const std::exception& e) {
+    err << e.what() << "\n";
+    return nullptr;
+  }
+}
+
+// The target's own checks of the chosen scenarios join the load errors: any
+// error stops the run before it starts.
+bool ready_to_run(Target& target, const std::vector<Scenario>& chosen,
+                  std::vector<LoadError> errors, std::ostream& err) {
+  std::vector<const Scenario*> ptrs;
+  for (const auto& s : chosen) ptrs.push_back(&s);
+  try {
+    auto more = target.prepare(ptrs);
+    errors.insert(errors.end(), more.begin(), more.end());
+  } catch (const std::exception& e) {
+    err << e.what() << "\n";
+    return false;
+  }
+  if (errors.empty()) return true;
+  for (const auto& e : errors) err << e.str() << "\n";
+  err << errors.size() << " error(s); nothing was run\n";
+  return false;
+}
+
+// A run that tests nothing must not look like a green one (a mistyped --tag
+// selects nothing): says which filters left nothing.
+void explain_empty_selection(const RunOptions& o, size_t loaded, std::ostream& err) {
+  std::string filters;
+  for (const auto& t : o.tags) filters += " --tag " + t;
+  if (!o.name.empty()) filters += " --name " + o.name;
+  if (!o.shard.empty()) filters += " --shard " + o.shard;
+  if (loaded == 0)
+    err << "no scenario found in the given paths; nothing was run\n";
+  else
+    err << "no scenario matches" << filters << " (of " << loaded << " loaded); nothing was run\n";
+}
+
+void list_scenarios(const std::vector<Scenario>& chosen, const Target& target, std::ostream& out) {
+  for (const auto& s : chosen) {
+    out << s.file << "  " << s.name;
+    if (auto why = target.skip_reason(s)) out << "  (skipped: " << *why << ")";
+    out << "\n";
+  }
+  out << chosen.size() << " scenario(s)\n";
+}
+
+std::optional<RunResult> run_scenarios(const RunOptions& o, const std::vector<Scenario>& chosen,
+                                       Target& target, ConsoleReport& console, std::ostream& err) {
+  SuiteOptions so;
+  so.jobs = o.jobs;
+  so.fail_fast = o.fail_fast;
+  if (!o.profile.empty()) so.profile = contracts::profile_from_string(o.profile);
+  try {
+    return run_suite(chosen, target, so, [&](const ScenarioResult& r, size_t done, size_t total) {
+      console.progress(r, done, total);
+    });
+  } catch (const std::exception& e) {
+    err << "cannot run: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+// Every report asked for, each tried even when another fails.
+bool write_reports(const RunOptions& o, const RunResult& run, std::ostream& err) {
+  bool written = true;
+  if (!o.report_junit.empty())
+    written = write_file(o.report_junit, junit_xml(run, o.junit_per_step), err) && written;
+  if (!o.report_json.empty())
+    written = write_file(o.report_json, json_report(run).dump(2) + "\n", err) && written;
+  return written;
+}
+
+int exit_code(const RunOptions& o, const RunSummary& sum, const Target& target, std::ostream& err) {
+  if (sum.failed > 0) return 1;
+  if (sum.passed == 0 && sum.skipped > 0) {
+    // Every selected scenario skipped (the wrong target or fixture, say): CI
+    // must not go green with nothing tested unless asked to.
+    err << "WARNING: all " << sum.skipped << " selected scenario(s) were skipped on "
+        << target.describe() << "; nothing was tested"
+        << (o.allow_all_skipped ? " (--allow-all-skipped: exit 0)\n"
+                                : ". Exit 3; pass --allow-all-skipped to accept this\n");
+    return o.allow_all_skipped ? 0 : 3;
+  }
+  return 0;
+}
+
+int run_and_report(const RunOptions& o, const std::vector<Scenario>& chosen, Target& target,
+                   std::ostream& out, std::ostream& err) {
+  if (o.jobs > 1 && !target.parallel())
+    out << "note: " << target.describe()
+        << " is one shared org, so scenarios run one at a time (-j ignored)\n";
+  ConsoleReport console(out, o.verbose);
+  const std::optional<RunResult> run = run_scenarios(o, chosen, target, console, err);
+  if (!run) return 2;
+  const bool written = write_reports(o, *run, err);
+  console.finish(*run);
+  if (!written) return 2;
+  return exit_code(o, run->summary(), target, err);
 }
 
 }  // namespace
@@ -64,119 +205,25 @@ void add_run_options(CLI::App& app, RunOptions& o) {
 }
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> paths = o.paths;
-  if (paths.empty()) {
-    if (!std::filesystem::is_directory("scenarios")) {
-      err << "no scenarios/ folder in " << std::filesystem::current_path().string()
-          << "; pass scenario files or folders\n";
-      return 2;
-    }
-    paths = {"scenarios"};
-  }
-  Selection sel;
-  sel.tags = o.tags;
-  if (!o.name.empty()) {
-    try {
-      sel.name = std::regex(o.name);
-    } catch (const std::regex_error& e) {
-      err << "--name: invalid regular expression: " << e.what() << "\n";
-      return 2;
-    }
-  }
-  if (!o.shard.empty()) {
-    sel.shard = parse_shard(o.shard);
-    if (!sel.shard) {
-      err << "--shard takes K/N with 1 <= K <= N, e.g. 1/2; got '" << o.shard << "'\n";
-      return 2;
-    }
-  }
-
-  Plan plan = load_plan(paths);
-  std::unique_ptr<Target> target;
-  try {
-    std::vector<std::unique_ptr<Target>> targets;
-    for (const auto& spec : o.targets) targets.push_back(make_target(spec, {o.ca_file}));
-    if (targets.empty()) targets.push_back(make_embedded_target());
-    target = make_routed_target(std::move(targets));
-  } catch (const std::exception& e) {
-    err << e.what() << "\n";
-    return 2;
-  }
+  const std::optional<std::vector<std::string>> paths = scenario_paths(o, err);
+  if (!paths) return 2;
+  const std::optional<Selection> sel = selection(o, err);
+  if (!sel) return 2;
+  Plan plan = load_plan(*paths);
+  const std::unique_ptr<Target> target = open_target(o, err);
+  if (!target) return 2;
   const size_t loaded = plan.scenarios.size();
-  std::vector<Scenario> chosen = select(std::move(plan.scenarios), sel);
-  std::vector<const Scenario*> ptrs;
-  for (const auto& s : chosen) ptrs.push_back(&s);
-  try {
-    auto more = target->prepare(ptrs);
-    plan.errors.insert(plan.errors.end(), more.begin(), more.end());
-  } catch (const std::exception& e) {
-    err << e.what() << "\n";
-    return 2;
-  }
-  if (!plan.errors.empty()) {
-    for (const auto& e : plan.errors) err << e.str() << "\n";
-    err << plan.errors.size() << " error(s); nothing was run\n";
-    return 2;
-  }
-  // A run that tests nothing must not look like a green one: a mistyped
-  // --tag selected nothing and used to report "0 passed" with exit 0.
+  const std::vector<Scenario> chosen = select(std::move(plan.scenarios), *sel);
+  if (!ready_to_run(*target, chosen, std::move(plan.errors), err)) return 2;
   if (chosen.empty()) {
-    std::string filters;
-    for (const auto& t : o.tags) filters += " --tag " + t;
-    if (!o.name.empty()) filters += " --name " + o.name;
-    if (!o.shard.empty()) filters += " --shard " + o.shard;
-    if (loaded == 0)
-      err << "no scenario found in the given paths; nothing was run\n";
-    else
-      err << "no scenario matches" << filters << " (of " << loaded << " loaded); nothing was run\n";
+    explain_empty_selection(o, loaded, err);
     return 2;
   }
   if (o.list) {
-    for (const auto& s : chosen) {
-      out << s.file << "  " << s.name;
-      if (auto why = target->skip_reason(s)) out << "  (skipped: " << *why << ")";
-      out << "\n";
-    }
-    out << chosen.size() << " scenario(s)\n";
+    list_scenarios(chosen, *target, out);
     return 0;
   }
-  if (o.jobs > 1 && !target->parallel())
-    out << "note: " << target->describe()
-        << " is one shared org, so scenarios run one at a time (-j ignored)\n";
-
-  SuiteOptions so;
-  so.jobs = o.jobs;
-  so.fail_fast = o.fail_fast;
-  if (!o.profile.empty()) so.profile = contracts::profile_from_string(o.profile);
-  ConsoleReport console(out, o.verbose);
-  RunResult run;
-  try {
-    run = run_suite(chosen, *target, so, [&](const ScenarioResult& r, size_t done, size_t total) {
-      console.progress(r, done, total);
-    });
-  } catch (const std::exception& e) {
-    err << "cannot run: " << e.what() << "\n";
-    return 2;
-  }
-  bool written = true;
-  if (!o.report_junit.empty())
-    written = write_file(o.report_junit, junit_xml(run, o.junit_per_step), err) && written;
-  if (!o.report_json.empty())
-    written = write_file(o.report_json, json_report(run).dump(2) + "\n", err) && written;
-  console.finish(run);
-  if (!written) return 2;
-  const RunSummary sum = run.summary();
-  if (sum.failed > 0) return 1;
-  if (sum.passed == 0 && sum.skipped > 0) {
-    // Every selected scenario skipped (the wrong target or fixture, say): CI
-    // must not go green with nothing tested unless asked to.
-    err << "WARNING: all " << sum.skipped << " selected scenario(s) were skipped on "
-        << target->describe() << "; nothing was tested"
-        << (o.allow_all_skipped ? " (--allow-all-skipped: exit 0)\n"
-                                : ". Exit 3; pass --allow-all-skipped to accept this\n");
-    return o.allow_all_skipped ? 0 : 3;
-  }
-  return 0;
+  return run_and_report(o, chosen, *target, out, err);
 }
 
 }  // namespace runner

@@ -8,6 +8,23 @@
 #include <httplib.h>
 
 namespace runner {
+namespace {
+
+// The first event from `scanned` on that is unclaimed and accepted, claimed;
+// `scanned` moves past the events it rejects.
+std::optional<ReceivedWebhook> claim_next(
+    std::vector<ReceivedWebhook>& inbox, size_t& scanned,
+    const std::function<bool(const ReceivedWebhook&)>& accept) {
+  for (; scanned < inbox.size(); ++scanned) {
+    auto& ev = inbox[scanned];
+    if (ev.claimed || !accept(ev)) continue;
+    ev.claimed = true;
+    return ev;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 WebhookReceiver::WebhookReceiver(const std::string& host)
     : server_(std::make_unique<httplib::Server>()), host_(host) {
@@ -74,25 +91,13 @@ std::optional<ReceivedWebhook> WebhookReceiver::await(
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock<std::mutex> lock(mutex_);
   size_t scanned = 0;  // events before this index were already rejected
+  bool timed_out = false;
   while (true) {
-    auto& inbox = inboxes_[slot];
-    for (; scanned < inbox.size(); ++scanned) {
-      auto& ev = inbox[scanned];
-      if (ev.claimed || !accept(ev)) continue;
-      ev.claimed = true;
-      return ev;
-    }
-    if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
-      // One last look: a delivery may have landed just as the wait timed out.
-      auto& again = inboxes_[slot];
-      for (; scanned < again.size(); ++scanned) {
-        auto& ev = again[scanned];
-        if (ev.claimed || !accept(ev)) continue;
-        ev.claimed = true;
-        return ev;
-      }
-      return std::nullopt;
-    }
+    // After the timeout, one last look: a delivery may have landed just as
+    // the wait timed out.
+    if (auto ev = claim_next(inboxes_[slot], scanned, accept)) return ev;
+    if (timed_out) return std::nullopt;
+    timed_out = changed_.wait_until(lock, deadline) == std::cv_status::timeout;
   }
 }
 

@@ -287,76 +287,96 @@ OJson capture_spec(const Site& site) {
   return OJson{{"path", site.json_path}, {"regex", site.regex}};
 }
 
-}  // namespace
-
-SecretMode secret_mode_from_string(const std::string& s) {
-  if (s == "env") return SecretMode::kEnv;
-  if (s == "mask") return SecretMode::kMask;
-  if (s == "keep") return SecretMode::kKeep;
-  throw std::invalid_argument("expected env, mask or keep; got '" + s + "'");
+// The path as the scenario writes it (relative to the API, or /services/...),
+// or nothing when the exchange went elsewhere.
+std::optional<std::string> scenario_path(const std::string& path, const std::string& api) {
+  if (!api.empty() && path.rfind(api, 0) == 0 &&
+      (path.size() == api.size() || path[api.size()] == '/'))
+    return path.size() == api.size() ? "/" : path.substr(api.size());
+  if (is_absolute_org_path(path)) return path;
+  return std::nullopt;
 }
 
-Generalised generalise(const std::vector<RecordedExchange>& exchanges,
-                       const GeneraliseOptions& options) {
-  Generalised out;
-  State st(options);
-  std::vector<Parsed> steps;
-  for (const auto& ex : exchanges) {
-    Parsed p;
-    p.ex = &ex;
-    const size_t q = ex.target.find('?');
-    std::string path = ex.target.substr(0, q);
-    if (q != std::string::npos) p.query = parse_pairs(ex.target.substr(q + 1));
-    const std::string& api = options.api_path;
-    if (!api.empty() && path.rfind(api, 0) == 0 &&
-        (path.size() == api.size() || path[api.size()] == '/')) {
-      p.path = path.size() == api.size() ? "/" : path.substr(api.size());
-    } else if (is_absolute_org_path(path)) {
-      p.path = path;
-    } else {
-      out.notes.push_back(ex.method + " " + path + ": left out, outside the API (" + api + ")");
-      continue;
+// True (and noted) when a token request spends an authorization code.
+bool spends_authorization_code(const std::vector<std::pair<std::string, std::string>>& form,
+                               const std::string& path, std::vector<std::string>& notes) {
+  bool spends = false;
+  for (const auto& [k, v] : form)
+    if (k == "grant_type" && v == "authorization_code") {
+      notes.push_back("POST " + path +
+                      ": left out, an authorization code is used once and cannot be "
+                      "replayed (the runner authenticates itself)");
+      spends = true;
     }
-    if (ex.method == "OPTIONS" || ex.method == "HEAD") {
-      out.notes.push_back(ex.method + " " + path + ": left out (" + ex.method + ")");
-      continue;
-    }
-    p.token_request = p.path == "/services/oauth2/token";
-    const std::string ctype = header(ex.request_headers, "Content-Type");
-    std::vector<std::pair<std::string, std::string>> form;
-    if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos)
-      form = parse_pairs(ex.request_body);
-    if (p.token_request) {
-      for (const auto& [k, v] : form)
-        if (k == "grant_type" && v == "authorization_code") {
-          out.notes.push_back("POST " + path +
-                              ": left out, an authorization code is used once and cannot be "
-                              "replayed (the runner authenticates itself)");
-          p.path.clear();
-        }
-      if (p.path.empty()) continue;
-    }
-    p.request_json = parse_json(ex.request_body, ctype);
-    p.response_json = parse_json(ex.response_body, header(ex.response_headers, "Content-Type"));
-    p.request_text = ex.target + "\n" + ex.request_body;
-    for (const auto& [k, v] : ex.request_headers) p.request_text += "\n" + v;
-    steps.push_back(std::move(p));
-  }
+  return spends;
+}
 
-  // Pass 1: generated values, where each first came back, and which come up again.
+// One exchange as a step will write it, or nothing (with a note) when a
+// replay cannot or need not send it.
+std::optional<Parsed> parse_exchange(const RecordedExchange& ex, const std::string& api,
+                                     std::vector<std::string>& notes) {
+  Parsed p;
+  p.ex = &ex;
+  const size_t q = ex.target.find('?');
+  const std::string path = ex.target.substr(0, q);
+  if (q != std::string::npos) p.query = parse_pairs(ex.target.substr(q + 1));
+  const std::optional<std::string> relative = scenario_path(path, api);
+  if (!relative) {
+    notes.push_back(ex.method + " " + path + ": left out, outside the API (" + api + ")");
+    return std::nullopt;
+  }
+  p.path = *relative;
+  if (ex.method == "OPTIONS" || ex.method == "HEAD") {
+    notes.push_back(ex.method + " " + path + ": left out (" + ex.method + ")");
+    return std::nullopt;
+  }
+  p.token_request = p.path == "/services/oauth2/token";
+  const std::string ctype = header(ex.request_headers, "Content-Type");
+  std::vector<std::pair<std::string, std::string>> form;
+  if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos)
+    form = parse_pairs(ex.request_body);
+  if (p.token_request && spends_authorization_code(form, path, notes)) return std::nullopt;
+  p.request_json = parse_json(ex.request_body, ctype);
+  p.response_json = parse_json(ex.response_body, header(ex.response_headers, "Content-Type"));
+  p.request_text = ex.target + "\n" + ex.request_body;
+  for (const auto& [k, v] : ex.request_headers) p.request_text += "\n" + v;
+  return p;
+}
+
+std::vector<Parsed> parse_exchanges(const std::vector<RecordedExchange>& exchanges,
+                                    const std::string& api, std::vector<std::string>& notes) {
+  std::vector<Parsed> steps;
+  for (const auto& ex : exchanges)
+    if (auto p = parse_exchange(ex, api, notes)) steps.push_back(std::move(*p));
+  return steps;
+}
+
+bool used_after(const std::vector<Parsed>& steps, size_t step, const std::string& value) {
+  for (size_t j = step + 1; j < steps.size(); ++j)
+    if (steps[j].request_text.find(value) != std::string::npos ||
+        steps[j].ex->response_body.find(value) != std::string::npos)
+      return true;
+  return false;
+}
+
+// Generated values, where each first came back, and which come up again.
+void find_reused_values(State& st, const std::vector<Parsed>& steps) {
   for (size_t i = 0; i < steps.size(); ++i) {
     collect_client_values(st, steps[i]);
     find_generated(st, i, steps[i]);
   }
-  for (const auto& [value, site] : st.first_seen) {
-    bool used_later = false;
-    for (size_t j = site.step + 1; j < steps.size() && !used_later; ++j)
-      used_later = steps[j].request_text.find(value) != std::string::npos ||
-                   steps[j].ex->response_body.find(value) != std::string::npos;
-    if (used_later) st.var_of.emplace(value, "");
-  }
+  for (const auto& [value, site] : st.first_seen)
+    if (used_after(steps, site.step, value)) st.var_of.emplace(value, "");
+}
+
+// Each captured value with the step that captures it, in step order.
+using CaptureOrder = std::vector<std::pair<size_t, std::string>>;
+
+// Pass 1: the captures and their names.
+CaptureOrder name_captures(State& st, const std::vector<Parsed>& steps) {
+  find_reused_values(st, steps);
   // Names in step order, so the file reads pi, pi2, ... as they came.
-  std::vector<std::pair<size_t, std::string>> order;
+  CaptureOrder order;
   for (const auto& [value, var] : st.var_of) order.emplace_back(st.first_seen[value].step, value);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -365,87 +385,105 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
   // Client values the response echoed are not generated: forget their sites.
   st.client_values.clear();
   st.client_strings.clear();
+  return order;
+}
 
-  // Pass 2: the steps.
-  OJson list = OJson::array();
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const Parsed& p = steps[i];
-    const RecordedExchange& ex = *p.ex;
-    bool sent_authorization = false;
-    for (const auto& [k, v] : ex.request_headers)
-      if (iequals(k, "Authorization")) {
-        sent_authorization = true;
-        const size_t sp = v.find(' ');
-        const std::string credential = sp == std::string::npos ? v : v.substr(sp + 1);
-        if (credential != kRefusedCredential) st.secret_values.push_back(credential);
-      }
-    OJson req = OJson::object();
-    req["method"] = ex.method;
-    req["path"] = st.substitute(p.path);
-    if (!p.query.empty()) {
-      OJson q = OJson::object();
-      for (const auto& [k, v] : p.query) q[k] = request_value(st, k, v);
-      req["query"] = q;
+// The credentials the client sent become secrets the file must not hold;
+// true when it sent any.
+bool note_credentials(State& st, const RecordedExchange& ex) {
+  bool sent_authorization = false;
+  for (const auto& [k, v] : ex.request_headers)
+    if (iequals(k, "Authorization")) {
+      sent_authorization = true;
+      const size_t sp = v.find(' ');
+      const std::string credential = sp == std::string::npos ? v : v.substr(sp + 1);
+      if (credential != kRefusedCredential) st.secret_values.push_back(credential);
     }
-    OJson headers = OJson::object();
-    for (const auto& [k, v] : ex.request_headers)
-      if (keep_request_header(k)) headers[k] = st.substitute(v);
-    const std::string ctype = header(ex.request_headers, "Content-Type");
-    if (p.request_json) {
-      req["json"] = request_value(st, "", *p.request_json);
-    } else if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos) {
-      OJson form = OJson::object();
-      for (const auto& [k, v] : parse_pairs(ex.request_body)) form[k] = request_value(st, k, v);
-      req["form"] = form;
-    } else if (!ex.request_body.empty()) {
-      req["body"] = st.substitute(ex.request_body);
-      if (!ctype.empty()) headers["Content-Type"] = ctype;
-    }
-    // A 401 to a credential the client sent (wrong, expired) replays only
-    // with a credential the org refuses too: the runner's own would be taken.
-    const bool refused = sent_authorization && ex.status == 401 && !p.token_request;
-    if (refused) headers["Authorization"] = std::string("Bearer ") + kRefusedCredential;
-    if (!headers.empty()) req["headers"] = headers;
-    if (!ex.authenticated || p.token_request || refused) req["auth"] = false;
-    collect_client_values(st, p);
+  return sent_authorization;
+}
 
-    OJson step = OJson::object();
-    if (req.size() == 2 && ex.method == "GET")
-      step["request"] = ex.method + " " + req["path"].get<std::string>();
-    else
-      step["request"] = req;
-
-    OJson expect = OJson::object();
-    expect["status"] = ex.status;
-    if (p.response_json && volatile_admin_path(p.path)) {
-      expect["json"] = expected_by_type(*p.response_json);
-    } else if (p.response_json) {
-      Expected e = expected_value(st, i, "", *p.response_json);
-      if (e.keep) expect["json"] = e.value;
-      if (options.strict) expect["exact"] = true;
-    } else if (options.strict && !ex.response_body.empty()) {
-      expect["body"] = st.substitute(ex.response_body);
-    }
-    if (options.strict) {
-      const std::string rtype = header(ex.response_headers, "Content-Type");
-      if (!rtype.empty())
-        expect["headers"] =
-            OJson{{"Content-Type", OJson{{"$contains", rtype.substr(0, rtype.find(';'))}}}};
-    }
-    step["expect"] = expect;
-
-    OJson captures = OJson::object();
-    for (const auto& [step_i, value] : order)
-      if (step_i == i) captures[st.var_of[value]] = capture_spec(st.first_seen[value]);
-    if (!captures.empty()) step["capture"] = captures;
-    list.push_back(step);
+// The body as JSON, a form or text; text keeps its Content-Type header.
+void add_request_body(State& st, const Parsed& p, OJson& req, OJson& headers) {
+  const RecordedExchange& ex = *p.ex;
+  const std::string ctype = header(ex.request_headers, "Content-Type");
+  if (p.request_json) {
+    req["json"] = request_value(st, "", *p.request_json);
+  } else if (fake_org::ascii_lower(ctype).find("x-www-form-urlencoded") != std::string::npos) {
+    OJson form = OJson::object();
+    for (const auto& [k, v] : parse_pairs(ex.request_body)) form[k] = request_value(st, k, v);
+    req["form"] = form;
+  } else if (!ex.request_body.empty()) {
+    req["body"] = st.substitute(ex.request_body);
+    if (!ctype.empty()) headers["Content-Type"] = ctype;
   }
+}
 
-  // Every variable the file refers to, and no other: taken from what was
-  // written, so a secret written in a place no rule foresaw is listed too.
-  std::vector<std::string> env;
-  env_names_in(st.vars, env);
-  env_names_in(list, env);
+OJson request_spec(State& st, const Parsed& p, bool sent_authorization) {
+  const RecordedExchange& ex = *p.ex;
+  OJson req = OJson::object();
+  req["method"] = ex.method;
+  req["path"] = st.substitute(p.path);
+  if (!p.query.empty()) {
+    OJson q = OJson::object();
+    for (const auto& [k, v] : p.query) q[k] = request_value(st, k, v);
+    req["query"] = q;
+  }
+  OJson headers = OJson::object();
+  for (const auto& [k, v] : ex.request_headers)
+    if (keep_request_header(k)) headers[k] = st.substitute(v);
+  add_request_body(st, p, req, headers);
+  // A 401 to a credential the client sent (wrong, expired) replays only
+  // with a credential the org refuses too: the runner's own would be taken.
+  const bool refused = sent_authorization && ex.status == 401 && !p.token_request;
+  if (refused) headers["Authorization"] = std::string("Bearer ") + kRefusedCredential;
+  if (!headers.empty()) req["headers"] = headers;
+  if (!ex.authenticated || p.token_request || refused) req["auth"] = false;
+  return req;
+}
+
+OJson expectation(State& st, const Parsed& p, size_t step) {
+  const RecordedExchange& ex = *p.ex;
+  const bool strict = st.options.strict;
+  OJson expect = OJson::object();
+  expect["status"] = ex.status;
+  if (p.response_json && volatile_admin_path(p.path)) {
+    expect["json"] = expected_by_type(*p.response_json);
+  } else if (p.response_json) {
+    Expected e = expected_value(st, step, "", *p.response_json);
+    if (e.keep) expect["json"] = e.value;
+    if (strict) expect["exact"] = true;
+  } else if (strict && !ex.response_body.empty()) {
+    expect["body"] = st.substitute(ex.response_body);
+  }
+  if (strict) {
+    const std::string rtype = header(ex.response_headers, "Content-Type");
+    if (!rtype.empty())
+      expect["headers"] =
+          OJson{{"Content-Type", OJson{{"$contains", rtype.substr(0, rtype.find(';'))}}}};
+  }
+  return expect;
+}
+
+// Pass 2: one exchange as a request step.
+OJson step_spec(State& st, const Parsed& p, size_t i, const CaptureOrder& order) {
+  const bool sent_authorization = note_credentials(st, *p.ex);
+  OJson req = request_spec(st, p, sent_authorization);
+  collect_client_values(st, p);
+  OJson step = OJson::object();
+  if (req.size() == 2 && p.ex->method == "GET")
+    step["request"] = p.ex->method + " " + req["path"].get<std::string>();
+  else
+    step["request"] = req;
+  step["expect"] = expectation(st, p, i);
+  OJson captures = OJson::object();
+  for (const auto& [step_i, value] : order)
+    if (step_i == i) captures[st.var_of[value]] = capture_spec(st.first_seen[value]);
+  if (!captures.empty()) step["capture"] = captures;
+  return step;
+}
+
+OJson scenario_document(const State& st, const OJson& steps, const std::vector<std::string>& env) {
+  const GeneraliseOptions& options = st.options;
   OJson doc = OJson::object();
   doc["name"] = options.name;
   std::string description = options.description;
@@ -459,8 +497,33 @@ Generalised generalise(const std::vector<RecordedExchange>& exchanges,
   doc["tags"] = OJson::array({"recorded"});
   if (!options.fixture.empty()) doc["fixture"] = options.fixture;
   if (!st.vars.empty()) doc["vars"] = st.vars;
-  doc["steps"] = list;
-  out.scenario = std::move(doc);
+  doc["steps"] = steps;
+  return doc;
+}
+
+}  // namespace
+
+SecretMode secret_mode_from_string(const std::string& s) {
+  if (s == "env") return SecretMode::kEnv;
+  if (s == "mask") return SecretMode::kMask;
+  if (s == "keep") return SecretMode::kKeep;
+  throw std::invalid_argument("expected env, mask or keep; got '" + s + "'");
+}
+
+Generalised generalise(const std::vector<RecordedExchange>& exchanges,
+                       const GeneraliseOptions& options) {
+  Generalised out;
+  State st(options);
+  const std::vector<Parsed> steps = parse_exchanges(exchanges, options.api_path, out.notes);
+  const CaptureOrder order = name_captures(st, steps);
+  OJson list = OJson::array();
+  for (size_t i = 0; i < steps.size(); ++i) list.push_back(step_spec(st, steps[i], i, order));
+  // Every variable the file refers to, and no other: taken from what was
+  // written, so a secret written in a place no rule foresaw is listed too.
+  std::vector<std::string> env;
+  env_names_in(st.vars, env);
+  env_names_in(list, env);
+  out.scenario = scenario_document(st, list, env);
   out.env = env;
   out.secret_values = st.secret_values;
   out.card_numbers_kept = options.cards == SecretMode::kKeep;

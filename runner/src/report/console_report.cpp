@@ -1,19 +1,8 @@
 #include "report/console_report.h"
 
-#include <cstdio>
-
 #include "report/failure_text.h"
 
 namespace runner {
-namespace {
-
-std::string seconds(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000.0);
-  return buf;
-}
-
-}  // namespace
 
 std::string summary_line(const RunSummary& s) {
   return std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed, " +
@@ -45,7 +34,8 @@ void ConsoleReport::finish(const RunResult& run) {
   RunSummary s = run.summary();
   out_ << "\n"
        << run.scenarios.size() << " scenario(s) on " << run.target << " (contract profile "
-       << run.profile << ") in " << seconds(run.ms) << "\n"
+       << run.profile << ") in " << seconds(run.ms, 2) + " s"
+       << "\n"
        << summary_line(s) << "\n";
   out_.flush();
 }

@@ -1,5 +1,6 @@
 #include "report/failure_text.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "net/curl.h"
@@ -35,6 +36,12 @@ std::string indent(const std::string& text, const std::string& prefix) {
   std::string out;
   for (std::string line; std::getline(in, line);) out += prefix + line + "\n";
   return out;
+}
+
+std::string seconds(double ms, int decimals) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, ms / 1000.0);
+  return buf;
 }
 
 std::string step_line(const StepResult& s) {

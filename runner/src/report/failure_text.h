@@ -17,5 +17,7 @@ std::string failure_text(const StepResult& step, const std::string& file = "");
 // The failure of a scenario: its setup error, or its failed step's text.
 std::string scenario_failure_text(const ScenarioResult& scenario);
 std::string indent(const std::string& text, const std::string& prefix);
+// Milliseconds as seconds with `decimals` places: "1.50" for (1500, 2).
+std::string seconds(double ms, int decimals);
 
 }  // namespace runner

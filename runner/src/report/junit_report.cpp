@@ -1,18 +1,11 @@
 #include "report/junit_report.h"
 
-#include <cstdio>
 #include <filesystem>
 
 #include "report/failure_text.h"
 
 namespace runner {
 namespace {
-
-std::string secs(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", ms / 1000.0);
-  return buf;
-}
 
 // "scenarios/payment_intent/one_time.yaml" -> "scenarios.payment_intent.one_time".
 // An absolute path under the current directory reads as the relative one
@@ -89,14 +82,14 @@ std::string junit_xml(const RunResult& run, bool per_step) {
     const std::string counts = attr("tests", std::to_string(run.scenarios.size())) +
                                attr("failures", std::to_string(sum.failed)) + attr("errors", "0") +
                                attr("skipped", std::to_string(sum.skipped)) +
-                               attr("time", secs(run.ms));
+                               attr("time", seconds(run.ms, 3));
     x += "<testsuites" + attr("name", "scenario-runner") + counts + ">\n";
     x += "  <testsuite" + attr("name", "scenarios on " + run.target) + counts + ">\n";
     x += "    <properties><property" + attr("name", "contract_profile") +
          attr("value", run.profile) + "/></properties>\n";
     for (const auto& r : run.scenarios) {
       x += "    <testcase" + attr("classname", classname(r.file)) + attr("name", r.name) +
-           attr("file", r.file) + attr("time", secs(r.ms)) + ">\n";
+           attr("file", r.file) + attr("time", seconds(r.ms, 3)) + ">\n";
       if (r.outcome == Outcome::kSkipped) {
         x += "      <skipped" + attr("message", r.skip_reason) + "/>\n";
       } else if (r.outcome == Outcome::kFailed) {
@@ -128,7 +121,7 @@ std::string junit_xml(const RunResult& run, bool per_step) {
       ++t;
       cases += "    <testcase" + attr("classname", classname(r.file)) +
                attr("name", std::to_string(s.index + 1) + " " + s.name) + attr("file", r.file) +
-               attr("line", std::to_string(s.pos.line)) + attr("time", secs(s.ms)) + ">\n";
+               attr("line", std::to_string(s.pos.line)) + attr("time", seconds(s.ms, 3)) + ">\n";
       if (s.outcome == Outcome::kFailed) {
         ++f;
         const std::string text = failure_text(s, r.file);
@@ -150,16 +143,16 @@ std::string junit_xml(const RunResult& run, bool per_step) {
     }
     suites += "  <testsuite" + attr("name", r.name) + attr("file", r.file) +
               attr("tests", std::to_string(t)) + attr("failures", std::to_string(f)) +
-              attr("errors", "0") + attr("skipped", std::to_string(sk)) + attr("time", secs(r.ms)) +
-              ">\n" + cases + "  </testsuite>\n";
+              attr("errors", "0") + attr("skipped", std::to_string(sk)) +
+              attr("time", seconds(r.ms, 3)) + ">\n" + cases + "  </testsuite>\n";
     tests += t;
     failures += f;
     skipped += sk;
   }
   x += "<testsuites" + attr("name", "scenario-runner") + attr("tests", std::to_string(tests)) +
        attr("failures", std::to_string(failures)) + attr("errors", "0") +
-       attr("skipped", std::to_string(skipped)) + attr("time", secs(run.ms)) + ">\n" + suites +
-       "</testsuites>\n";
+       attr("skipped", std::to_string(skipped)) + attr("time", seconds(run.ms, 3)) + ">\n" +
+       suites + "</testsuites>\n";
   return x;
 }
 

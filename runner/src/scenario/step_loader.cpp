@@ -85,22 +85,24 @@ RequestSpec load_request(LoadContext& ctx, const YAML::Node& n,
   return r;
 }
 
+// Expected JSON: its matchers well-formed, the variables it uses defined.
+Json checked_json(LoadContext& ctx, const YAML::Node& node, const std::set<std::string>& defined) {
+  PositionMap pm;
+  Json v = ctx.json(node, &pm);
+  for (const auto& issue : validate_expected(v))
+    ctx.error(ctx.at(pm, issue.pointer, node), issue.message);
+  ctx.check_refs(v, pm, node, defined);
+  return v;
+}
+
 Expectation load_expect(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined,
                         const std::string& what) {
   Expectation e;
   e.pos = ctx.pos(n);
   if (!ctx.expect_map(n, what)) return e;
   ctx.check_keys(n, {"status", "headers", "json", "exact", "body", "contract"}, what);
-  auto checked_json = [&](const YAML::Node& node) {
-    PositionMap pm;
-    Json v = ctx.json(node, &pm);
-    for (const auto& issue : validate_expected(v))
-      ctx.error(ctx.at(pm, issue.pointer, node), issue.message);
-    ctx.check_refs(v, pm, node, defined);
-    return v;
-  };
   if (n["status"]) {
-    Json s = checked_json(n["status"]);
+    Json s = checked_json(ctx, n["status"], defined);
     auto is_status = [](const Json& v) {
       return v.is_number_integer() && v.get<long>() >= 100 && v.get<long>() <= 599;
     };
@@ -113,15 +115,15 @@ Expectation load_expect(LoadContext& ctx, const YAML::Node& n, const std::set<st
   if (n["headers"]) {
     if (ctx.expect_map(n["headers"], what + ".headers"))
       for (const auto& kv : n["headers"]) {
-        Json v = checked_json(kv.second);
+        Json v = checked_json(ctx, kv.second, defined);
         if (!v.is_string() && !is_matcher(v))
           ctx.error(kv.second, "an expected header value is text or a matcher");
         e.headers.emplace_back(kv.first.Scalar(), v);
       }
   }
-  if (n["json"]) e.json = checked_json(n["json"]);
+  if (n["json"]) e.json = checked_json(ctx, n["json"], defined);
   if (n["body"]) {
-    e.body = checked_json(n["body"]);
+    e.body = checked_json(ctx, n["body"], defined);
     if (!e.body->is_string() && !is_matcher(*e.body))
       ctx.error(n["body"], what + ".body (the raw text) is text or a matcher; use json for JSON");
   }
@@ -189,20 +191,12 @@ AwaitWebhookStep load_await(LoadContext& ctx, const YAML::Node& n,
   AwaitWebhookStep a;
   if (!ctx.expect_map(n, "await_webhook")) return a;
   ctx.check_keys(n, {"type", "match", "timeout", "contract"}, "await_webhook");
-  auto checked_json = [&](const YAML::Node& node) {
-    PositionMap pm;
-    Json v = ctx.json(node, &pm);
-    for (const auto& issue : validate_expected(v))
-      ctx.error(ctx.at(pm, issue.pointer, node), issue.message);
-    ctx.check_refs(v, pm, node, defined);
-    return v;
-  };
   if (n["type"]) {
-    a.type = checked_json(n["type"]);
+    a.type = checked_json(ctx, n["type"], defined);
     if (!a.type.is_string() && !is_matcher(a.type))
       ctx.error(n["type"], "await_webhook.type is an event type or a matcher");
   }
-  if (n["match"]) a.match = checked_json(n["match"]);
+  if (n["match"]) a.match = checked_json(ctx, n["match"], defined);
   if (n["timeout"])
     if (auto t = ctx.duration(n["timeout"], "await_webhook.timeout")) a.timeout = *t;
   if (n["contract"])

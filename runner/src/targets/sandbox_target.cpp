@@ -48,103 +48,140 @@ std::string sandbox_token_line(const SandboxConfig& c) {
   return token_line(c.grant.token_url, c.grant.grant_type, fields, c.session.tls.ca_file);
 }
 
-SandboxConfig read_config(const std::string& file, const TargetOptions& options) {
+YAML::Node parse_config_file(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw TargetError("cannot read the sandbox configuration " + file);
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string dir = std::filesystem::path(file).parent_path().string();
-  LoadContext ctx(file, dir.empty() ? "." : dir);
-  YAML::Node root;
   try {
-    root = YAML::Load(ss.str());
+    return YAML::Load(ss.str());
   } catch (const YAML::ParserException& e) {
     throw TargetError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
                       std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
-  SandboxConfig c;
-  Variables none;
-  Builtins env_only;
-  Interpolator interp(none, env_only);
-  // Only environment references are allowed here, and secrets must be one.
+}
+
+// The configuration's strings: only environment references are allowed
+// here, and secrets must be one. A value in error is reported and read as "".
+class ConfigValues {
+ public:
+  explicit ConfigValues(LoadContext& ctx) : ctx_(ctx), interp_(none_, env_only_) {}
+
   // `text`: where to keep the value as written.
-  auto value = [&](const YAML::Node& n, const std::string& what, bool secret,
-                   std::string* text = nullptr) -> std::string {
-    auto s = ctx.string(n, what);
+  std::string read(const YAML::Node& n, const std::string& what, bool secret,
+                   std::string* text = nullptr) {
+    auto s = ctx_.string(n, what);
     if (!s) return "";
     if (text) *text = *s;
     if (secret && s->find("${env:") == std::string::npos) {
-      ctx.error(n, what + " is a secret: write it as ${env:NAME} and set NAME in the environment");
+      ctx_.error(n, what + " is a secret: write it as ${env:NAME} and set NAME in the environment");
       return "";
     }
     try {
-      return interp.text(*s);
+      return interp_.text(*s);
     } catch (const InterpolationError& e) {
-      ctx.error(n, what + ": " + e.what());
+      ctx_.error(n, what + ": " + e.what());
       return "";
     }
-  };
+  }
+
+ private:
+  LoadContext& ctx_;
+  Variables none_;
+  Builtins env_only_;
+  Interpolator interp_;
+};
+
+void read_instance_url(LoadContext& ctx, ConfigValues& values, const YAML::Node& root,
+                       SessionConfig& session) {
+  if (root["instance_url"])
+    session.instance_url = values.read(root["instance_url"], "instance_url", false);
+  else
+    ctx.error(root, "instance_url is required (https://<your org's domain>)");
+  while (!session.instance_url.empty() && session.instance_url.back() == '/')
+    session.instance_url.pop_back();
+  if (!session.instance_url.empty() && !split_url(session.instance_url))
+    ctx.error(root["instance_url"], "instance_url must be an http(s) URL");
+}
+
+// Where the org is and how it is reached: URLs, TLS, profile and fixture.
+void read_org(LoadContext& ctx, ConfigValues& values, const YAML::Node& root,
+              const TargetOptions& options, SandboxConfig& c) {
+  read_instance_url(ctx, values, root, c.session);
+  std::string api_path = "/services/apexrest/cpm/v2";
+  if (root["api_path"]) api_path = values.read(root["api_path"], "api_path", false);
+  c.session.api_base = c.session.instance_url + api_path;
+  if (root["webhook_url"])
+    c.session.webhook_public_base = values.read(root["webhook_url"], "webhook_url", false);
+  if (root["ca_file"]) {
+    std::string ca = values.read(root["ca_file"], "ca_file", false);
+    c.session.tls.ca_file = (std::filesystem::path(ctx.base_dir()) / ca).string();
+  }
+  if (!options.ca_file.empty()) c.session.tls.ca_file = options.ca_file;
+  if (root["profile"]) {
+    auto p = contracts::profile_from_string(values.read(root["profile"], "profile", false));
+    if (p)
+      c.profile = *p;
+    else
+      ctx.error(root["profile"], "profile is strict or lenient");
+  }
+  if (root["fixture"]) c.fixture = values.read(root["fixture"], "fixture", false);
+}
+
+// The client's id and secret, and the refresh token its grant needs.
+void read_credentials(LoadContext& ctx, ConfigValues& values, const YAML::Node& oauth,
+                      SandboxConfig& c) {
+  if (oauth["client_id"])
+    c.grant.client_id =
+        values.read(oauth["client_id"], "oauth.client_id", false, &c.client_id_text);
+  else
+    ctx.error(oauth, "oauth.client_id is required");
+  if (oauth["client_secret"])
+    c.grant.client_secret =
+        values.read(oauth["client_secret"], "oauth.client_secret", true, &c.client_secret_text);
+  else
+    ctx.error(oauth, "oauth.client_secret is required");
+  if (c.grant.grant_type == "refresh_token") {
+    if (oauth["refresh_token"])
+      c.grant.refresh_token =
+          values.read(oauth["refresh_token"], "oauth.refresh_token", true, &c.refresh_token_text);
+    else
+      ctx.error(oauth, "oauth.refresh_token is required for the refresh_token grant");
+  }
+}
+
+void read_oauth(LoadContext& ctx, ConfigValues& values, const YAML::Node& root, SandboxConfig& c) {
+  const YAML::Node oauth = root["oauth"];
+  if (!oauth) {
+    ctx.error(root, "oauth is required (grant, client_id, client_secret, refresh_token)");
+    return;
+  }
+  if (!ctx.expect_map(oauth, "oauth")) return;
+  ctx.check_keys(oauth, {"grant", "token_url", "client_id", "client_secret", "refresh_token"},
+                 "oauth");
+  c.grant.grant_type = oauth["grant"] ? values.read(oauth["grant"], "oauth.grant", false) : "";
+  if (c.grant.grant_type != "refresh_token" && c.grant.grant_type != "client_credentials")
+    ctx.error(oauth["grant"] ? oauth["grant"] : oauth,
+              "oauth.grant is refresh_token or client_credentials");
+  c.grant.token_url = oauth["token_url"] ? values.read(oauth["token_url"], "oauth.token_url", false)
+                                         : c.session.instance_url + "/services/oauth2/token";
+  read_credentials(ctx, values, oauth, c);
+}
+
+SandboxConfig read_config(const std::string& file, const TargetOptions& options) {
+  const YAML::Node root = parse_config_file(file);
+  const std::string dir = std::filesystem::path(file).parent_path().string();
+  LoadContext ctx(file, dir.empty() ? "." : dir);
   if (!ctx.expect_map(root, "the sandbox configuration")) {
     throw TargetError(ctx.errors().front().str());
   }
   ctx.check_keys(
       root, {"instance_url", "api_path", "oauth", "ca_file", "webhook_url", "profile", "fixture"},
       "the sandbox configuration");
-  if (root["instance_url"])
-    c.session.instance_url = value(root["instance_url"], "instance_url", false);
-  else
-    ctx.error(root, "instance_url is required (https://<your org's domain>)");
-  while (!c.session.instance_url.empty() && c.session.instance_url.back() == '/')
-    c.session.instance_url.pop_back();
-  if (!c.session.instance_url.empty() && !split_url(c.session.instance_url))
-    ctx.error(root["instance_url"], "instance_url must be an http(s) URL");
-  std::string api_path = "/services/apexrest/cpm/v2";
-  if (root["api_path"]) api_path = value(root["api_path"], "api_path", false);
-  c.session.api_base = c.session.instance_url + api_path;
-  if (root["webhook_url"])
-    c.session.webhook_public_base = value(root["webhook_url"], "webhook_url", false);
-  if (root["ca_file"]) {
-    std::string ca = value(root["ca_file"], "ca_file", false);
-    c.session.tls.ca_file = (std::filesystem::path(ctx.base_dir()) / ca).string();
-  }
-  if (!options.ca_file.empty()) c.session.tls.ca_file = options.ca_file;
-  if (root["profile"]) {
-    auto p = contracts::profile_from_string(value(root["profile"], "profile", false));
-    if (p)
-      c.profile = *p;
-    else
-      ctx.error(root["profile"], "profile is strict or lenient");
-  }
-  if (root["fixture"]) c.fixture = value(root["fixture"], "fixture", false);
-  const YAML::Node oauth = root["oauth"];
-  if (!oauth) {
-    ctx.error(root, "oauth is required (grant, client_id, client_secret, refresh_token)");
-  } else if (ctx.expect_map(oauth, "oauth")) {
-    ctx.check_keys(oauth, {"grant", "token_url", "client_id", "client_secret", "refresh_token"},
-                   "oauth");
-    c.grant.grant_type = oauth["grant"] ? value(oauth["grant"], "oauth.grant", false) : "";
-    if (c.grant.grant_type != "refresh_token" && c.grant.grant_type != "client_credentials")
-      ctx.error(oauth["grant"] ? oauth["grant"] : oauth,
-                "oauth.grant is refresh_token or client_credentials");
-    c.grant.token_url = oauth["token_url"] ? value(oauth["token_url"], "oauth.token_url", false)
-                                           : c.session.instance_url + "/services/oauth2/token";
-    if (oauth["client_id"])
-      c.grant.client_id = value(oauth["client_id"], "oauth.client_id", false, &c.client_id_text);
-    else
-      ctx.error(oauth, "oauth.client_id is required");
-    if (oauth["client_secret"])
-      c.grant.client_secret =
-          value(oauth["client_secret"], "oauth.client_secret", true, &c.client_secret_text);
-    else
-      ctx.error(oauth, "oauth.client_secret is required");
-    if (c.grant.grant_type == "refresh_token") {
-      if (oauth["refresh_token"])
-        c.grant.refresh_token =
-            value(oauth["refresh_token"], "oauth.refresh_token", true, &c.refresh_token_text);
-      else
-        ctx.error(oauth, "oauth.refresh_token is required for the refresh_token grant");
-    }
-  }
+  ConfigValues values(ctx);
+  SandboxConfig c;
+  read_org(ctx, values, root, options, c);
+  read_oauth(ctx, values, root, c);
   if (!ctx.errors().empty()) {
     std::string all;
     for (const auto& e : ctx.errors()) all += (all.empty() ? "" : "\n") + e.str();

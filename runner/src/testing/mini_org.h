@@ -42,6 +42,8 @@ class MiniOrg {
   int resets() const { return resets_; }
 
  private:
+  inline static const std::string kApi = "/services/apexrest/cpm/v2";
+
   static void json(httplib::Response& res, int status, const nlohmann::json& body) {
     res.status = status;
     res.set_content(body.dump(), "application/json");
@@ -58,7 +60,13 @@ class MiniOrg {
   }
 
   void routes() {
-    const std::string api = "/services/apexrest/cpm/v2";
+    token_route();
+    echo_routes();
+    payment_intent_routes();
+    admin_routes();
+  }
+
+  void token_route() {
     server_->Post("/services/oauth2/token", [this](const httplib::Request& req,
                                                    httplib::Response& res) {
       const std::string grant = req.get_param_value("grant_type");
@@ -74,14 +82,17 @@ class MiniOrg {
       }
       json(res, 200, {{"access_token", token}, {"instance_url", url()}, {"token_type", "Bearer"}});
     });
-    server_->Get(api + "/Echo", [this](const httplib::Request& req, httplib::Response& res) {
+  }
+
+  void echo_routes() {
+    server_->Get(kApi + "/Echo", [this](const httplib::Request& req, httplib::Response& res) {
       if (!authorized(req, res)) return;
       nlohmann::json q = nlohmann::json::object();
       for (const auto& [k, v] : req.params) q[k] = v;
       res.set_header("X-Request-Id", "req-42");
       json(res, 200, {{"query", q}, {"trace", req.get_header_value("X-Trace")}});
     });
-    server_->Post(api + "/Echo", [this](const httplib::Request& req, httplib::Response& res) {
+    server_->Post(kApi + "/Echo", [this](const httplib::Request& req, httplib::Response& res) {
       if (!authorized(req, res)) return;
       json(res, 200,
            {{"body", nlohmann::json::parse(req.body, nullptr, false).is_discarded()
@@ -89,30 +100,35 @@ class MiniOrg {
                          : nlohmann::json::parse(req.body)},
             {"content_type", req.get_header_value("Content-Type")}});
     });
-    server_->Get(api + "/Text", [](const httplib::Request&, httplib::Response& res) {
+    server_->Get(kApi + "/Text", [](const httplib::Request&, httplib::Response& res) {
       res.set_content("plain words", "text/plain");
     });
+  }
+
+  static void send_created_webhook(const std::string& hook, const std::string& id) {
+    auto slash = hook.find('/', hook.find("://") + 3);
+    httplib::Client c(hook.substr(0, slash));
+    c.Post(
+        hook.substr(slash).c_str(),
+        nlohmann::json{{"type", "paymentIntent.created"}, {"data", {{"Id", id}, {"Status", "New"}}}}
+            .dump(),
+        "application/json");
+  }
+
+  void payment_intent_routes() {
     // A payment intent that sends its webhook before answering, so awaiting it is deterministic.
-    server_->Post(api + "/PaymentIntent",
+    server_->Post(kApi + "/PaymentIntent",
                   [this](const httplib::Request& req, httplib::Response& res) {
                     if (!authorized(req, res)) return;
                     auto body = nlohmann::json::parse(req.body, nullptr, false);
                     std::string id = "pi_mini" + std::to_string(++intents_);
-                    if (body.is_object() && body.contains("WebhookURL")) {
-                      std::string hook = body["WebhookURL"];
-                      auto slash = hook.find('/', hook.find("://") + 3);
-                      httplib::Client c(hook.substr(0, slash));
-                      c.Post(hook.substr(slash).c_str(),
-                             nlohmann::json{{"type", "paymentIntent.created"},
-                                            {"data", {{"Id", id}, {"Status", "New"}}}}
-                                 .dump(),
-                             "application/json");
-                    }
+                    if (body.is_object() && body.contains("WebhookURL"))
+                      send_created_webhook(body["WebhookURL"].get<std::string>(), id);
                     json(res, 200, {{"Id", id}, {"RedirectURL", url() + "/pay/sess-" + id}});
                   });
     // Processing on the first reads, then Matched (or Failed for pi_fail).
-    server_->Get(api + R"(/PaymentIntent/([A-Za-z0-9_]+))", [this](const httplib::Request& req,
-                                                                   httplib::Response& res) {
+    server_->Get(kApi + R"(/PaymentIntent/([A-Za-z0-9_]+))", [this](const httplib::Request& req,
+                                                                    httplib::Response& res) {
       if (!authorized(req, res)) return;
       std::string id = req.matches[1];
       if (id == "pi_bogus") return json(res, 200, {{"Id", "nope"}, {"Status", "Bogus"}});
@@ -124,6 +140,9 @@ class MiniOrg {
       std::string status = n < 3 ? "Processing" : (id == "pi_fail" ? "Failed" : "Matched");
       json(res, 200, {{"Id", id}, {"Status", status}});
     });
+  }
+
+  void admin_routes() {
     server_->Get("/__admin/health", [](const httplib::Request&, httplib::Response& res) {
       json(res, 200, {{"status", "ok"}, {"fixture", "embedded:default.yaml"}});
     });
