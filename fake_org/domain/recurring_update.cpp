@@ -14,7 +14,6 @@
 // - A finished series (native Completed or Cancelled, donation or commitment
 //   Closed) is refused with 200 naming record and status: it would show
 //   Active again with no next due date and never collect (row 44).
-#include "ascii.h"
 #include "bank_parameters.h"
 #include "collection_run.h"
 #include "connectors.h"
@@ -22,6 +21,7 @@
 #include "fields.h"
 #include "payment_intent_ops.h"
 #include "recurring_ops.h"
+#include "util/ascii.h"
 #include "views.h"
 
 namespace fake_org {

@@ -1,8 +1,8 @@
 // GET /Recurring/{ID} (spec 2.11, 4.4); decisions in recurring.h.
-#include "ascii.h"
 #include "connectors.h"
 #include "fields.h"
 #include "recurring.h"
+#include "util/ascii.h"
 #include "views.h"
 
 namespace fake_org {
