@@ -1,5 +1,5 @@
 // POST /PaymentIntent latency against orgs of growing size: with indexes the
-// p50 stays flat from 1,000 to 100,000 records (issue 3). Real HTTP on
+// p50 stays flat from 1,000 to 100,000 records. Real HTTP on
 // loopback, one keep-alive client, deduplicating payers (index lookups on
 // every request).
 //

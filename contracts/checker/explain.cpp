@@ -300,133 +300,185 @@ void name_failures(const Bundle& bundle, const UriDisplay& display, const NameCh
   }
 }
 
-}  // namespace
-
-std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
-                               const std::vector<RawError>& errors, const json& instance,
-                               const NameCheck& names) {
+// valijson's errors split into leaves (a keyword that failed) and the
+// wrappers ("a child failed") that no leaf below explains.
+struct SortedErrors {
   std::vector<Parsed> leaves;
+  bool unexplained = false;  // some wrapper had no leaf below it
+};
+
+SortedErrors sort_errors(const std::vector<RawError>& errors) {
+  SortedErrors sorted;
   std::vector<Parsed> wrappers;
-  bool unexplained = false;
   for (const RawError& e : errors) {
     Parsed p = parse(e);
     if (p.kind == Kind::kNoise) continue;
-    (p.kind == Kind::kWrapper ? wrappers : leaves).push_back(std::move(p));
+    (p.kind == Kind::kWrapper ? wrappers : sorted.leaves).push_back(std::move(p));
   }
   // A wrapper only says "a child failed"; it matters only when no child said why.
   for (Parsed& w : wrappers) {
     Path child = w.path;
     if (w.child == Child::kName || w.child == Child::kIndex) child.push_back(w.detail);
     bool explained = false;
-    for (const Parsed& leaf : leaves) {
+    for (const Parsed& leaf : sorted.leaves) {
       explained = explained || is_prefix(child, leaf.path, w.child == Child::kAnyBelow);
     }
     if (!explained) {
-      unexplained = true;
-      leaves.push_back(w);
+      sorted.unexplained = true;
+      sorted.leaves.push_back(w);
     }
+  }
+  return sorted;
+}
+
+// Turns the sorted errors into violations, each pointing at the schema node
+// that failed.
+class Explainer {
+ public:
+  Explainer(const Bundle& bundle, const UriDisplay& display, const json& instance)
+      : bundle_(bundle),
+        display_(display),
+        instance_(instance),
+        locator_(bundle.document, instance) {}
+
+  std::vector<Violation> run(const SortedErrors& sorted, const NameCheck& names) {
+    // valijson says nothing when "propertyNames" rejects a name; only a wrapper
+    // above it shows, or nothing at all at the root. Such names are found by
+    // asking each property-name subschema that applies.
+    if (sorted.unexplained || sorted.leaves.empty()) {
+      Path root;
+      name_failures(bundle_, display_, names, locator_, instance_, root, out_);
+    }
+    named_ = out_.size();
+    for (const Parsed& p : sorted.leaves) explain_one(p);
+    return unique();
   }
 
-  Locator locator(bundle.document, instance);
-  // valijson says nothing when "propertyNames" rejects a name; only a wrapper
-  // above it shows, or nothing at all at the root. Such names are found by
-  // asking each property-name subschema that applies.
-  std::vector<Violation> out;
-  if (unexplained || leaves.empty()) {
-    Path root;
-    name_failures(bundle, display, names, locator, instance, root, out);
-  }
-  const size_t named = out.size();
-  auto names_below = [&](const Path& at) {
+ private:
+  struct Chosen {
+    std::string pointer;
+    const json* node = nullptr;
+  };
+
+  bool names_below(const Path& at) const {
     const std::string prefix = to_pointer(at) + "/";
-    for (size_t i = 0; i < named; ++i) {
-      if (out[i].pointer.rfind(prefix, 0) == 0) return true;
+    for (size_t i = 0; i < named_; ++i) {
+      if (out_[i].pointer.rfind(prefix, 0) == 0) return true;
     }
     return false;
-  };
+  }
+
   // Identical failures of different subschemas (two branches of a oneOf, say)
   // are told apart by handing each the next subschema not yet named.
-  std::map<std::tuple<Path, std::string, std::string>, std::set<std::string>> used;
-  for (const Parsed& p : leaves) {
-    const json* value = value_at(instance, p.path, p.path.size());
-    std::string chosen;
-    const json* node = nullptr;
-    std::vector<std::string> nodes = locator.nodes_at(p.path);
-    auto& taken = used[{p.path, p.keyword, p.detail}];
+  Chosen choose_node(const Parsed& p, const json* value) {
+    Chosen c;
+    std::vector<std::string> nodes = locator_.nodes_at(p.path);
+    auto& taken = used_[{p.path, p.keyword, p.detail}];
     // Pass 0: the keyword fails there and no other violation has that node;
     // pass 1: it fails there; pass 2: the keyword is there at all.
-    for (int pass = 0; pass < 3 && !node; ++pass) {
+    for (int pass = 0; pass < 3 && !c.node; ++pass) {
       for (const std::string& ptr : nodes) {
-        const json* n = locator.node(ptr);
+        const json* n = locator_.node(ptr);
         if (!n || !n->is_object() || !n->contains(p.keyword)) continue;
         if (pass == 0 && taken.count(ptr)) continue;
         if (pass < 2 && !keyword_fails(*n, p.keyword, value, p.detail)) continue;
-        chosen = ptr;
-        node = n;
+        c = {ptr, n};
         break;
       }
     }
-    if (node) taken.insert(chosen);
+    if (c.node) taken.insert(c.pointer);
+    return c;
+  }
 
-    if (p.keyword == "additionalProperties" && p.kind == Kind::kLeaf && node) {
-      // valijson names only the first stray property; report each of them.
-      for (const std::string& name : undeclared(*node, value ? *value : json())) {
-        Path at = p.path;
-        at.push_back(name);
-        Violation v =
-            make(bundle, display, p, at, chosen, node, value_at(instance, at, at.size()), "");
-        v.expected = "only the declared properties (" + names_of(*node, "properties") + ")";
-        v.actual = "property \"" + name + "\"";
-        v.message =
-            v.pointer + ": additionalProperties: expected " + v.expected + "; got " + v.actual;
-        out.push_back(std::move(v));
-      }
-      continue;
-    }
-    if (p.kind == Kind::kWrapper) {
+  void explain_one(const Parsed& p) {
+    const json* value = value_at(instance_, p.path, p.path.size());
+    Chosen c = choose_node(p, value);
+    if (p.keyword == "additionalProperties" && p.kind == Kind::kLeaf && c.node)
+      return report_undeclared(p, c, value);
+    if (p.kind == Kind::kWrapper) return report_wrapper(p, c);
+    report_leaf(p, c, value);
+  }
+
+  // valijson names only the first stray property; report each of them.
+  void report_undeclared(const Parsed& p, const Chosen& c, const json* value) {
+    for (const std::string& name : undeclared(*c.node, value ? *value : json())) {
       Path at = p.path;
-      if (p.child == Child::kName || p.child == Child::kIndex) at.push_back(p.detail);
-      if (names_below(at)) continue;
-      const json* sub = nullptr;
-      if (node && p.keyword == "properties" && (*node)["properties"].contains(p.detail)) {
-        sub = &(*node)["properties"][p.detail];
-      }
+      at.push_back(name);
       Violation v =
-          make(bundle, display, p, at, chosen, node, value_at(instance, at, at.size()), "");
-      if (sub && *sub == false) {
-        v.keyword = "false schema";
-        v.schema_location = display_location(bundle, display, chosen) + "/properties/" + p.detail;
-        v.expected = "property \"" + p.detail + "\" absent";
-        v.message = v.pointer + ": false schema: expected " + v.expected + "; got " + v.actual;
-      } else {
-        v.expected = "a value its subschema accepts";
-        v.message =
-            v.pointer + ": " + p.keyword + ": " + p.description + " (the validator gave no detail)";
-      }
-      out.push_back(std::move(v));
-      continue;
+          make(bundle_, display_, p, at, c.pointer, c.node, value_at(instance_, at, at.size()), "");
+      v.expected = "only the declared properties (" + names_of(*c.node, "properties") + ")";
+      v.actual = "property \"" + name + "\"";
+      v.message =
+          v.pointer + ": additionalProperties: expected " + v.expected + "; got " + v.actual;
+      out_.push_back(std::move(v));
     }
-    Violation v = make(bundle, display, p, p.path, chosen, node, value, "");
-    if (node && node->contains(kFormatKey)) {
+  }
+
+  void report_wrapper(const Parsed& p, const Chosen& c) {
+    Path at = p.path;
+    if (p.child == Child::kName || p.child == Child::kIndex) at.push_back(p.detail);
+    if (names_below(at)) return;
+    const json* sub = nullptr;
+    if (c.node && p.keyword == "properties" && (*c.node)["properties"].contains(p.detail)) {
+      sub = &(*c.node)["properties"][p.detail];
+    }
+    Violation v =
+        make(bundle_, display_, p, at, c.pointer, c.node, value_at(instance_, at, at.size()), "");
+    if (sub && *sub == false) {
+      v.keyword = "false schema";
+      v.schema_location =
+          display_location(bundle_, display_, c.pointer) + "/properties/" + p.detail;
+      v.expected = "property \"" + p.detail + "\" absent";
+      v.message = v.pointer + ": false schema: expected " + v.expected + "; got " + v.actual;
+    } else {
+      v.expected = "a value its subschema accepts";
+      v.message =
+          v.pointer + ": " + p.keyword + ": " + p.description + " (the validator gave no detail)";
+    }
+    out_.push_back(std::move(v));
+  }
+
+  void report_leaf(const Parsed& p, const Chosen& c, const json* value) {
+    Violation v = make(bundle_, display_, p, p.path, c.pointer, c.node, value, "");
+    if (c.node && c.node->contains(kFormatKey)) {
       // A format assertion the checker added (formats.h): report the format.
-      const std::string parent = chosen.substr(0, chosen.rfind("/allOf/"));
-      const std::string format = (*node)[kFormatKey].get<std::string>();
+      const std::string parent = c.pointer.substr(0, c.pointer.rfind("/allOf/"));
+      const std::string format = (*c.node)[kFormatKey].get<std::string>();
       v.keyword = "format";
-      v.schema_location = display_location(bundle, display, parent) + "/format";
+      v.schema_location = display_location(bundle_, display_, parent) + "/format";
       v.expected = "format \"" + format + "\"";
       v.message = (v.pointer.empty() ? std::string("(root)") : v.pointer) + ": format: expected " +
                   v.expected + "; got " + v.actual;
     }
-    out.push_back(std::move(v));
+    out_.push_back(std::move(v));
   }
+
   // Branches that share a definition fail identically; once is enough.
-  std::vector<Violation> unique;
-  std::set<std::tuple<std::string, std::string, std::string>> seen;
-  for (Violation& v : out) {
-    if (seen.insert({v.pointer, v.schema_location, v.message}).second)
-      unique.push_back(std::move(v));
+  std::vector<Violation> unique() {
+    std::vector<Violation> result;
+    std::set<std::tuple<std::string, std::string, std::string>> seen;
+    for (Violation& v : out_) {
+      if (seen.insert({v.pointer, v.schema_location, v.message}).second)
+        result.push_back(std::move(v));
+    }
+    return result;
   }
-  return unique;
+
+  const Bundle& bundle_;
+  const UriDisplay& display_;
+  const json& instance_;
+  Locator locator_;
+  std::vector<Violation> out_;
+  size_t named_ = 0;  // out_[0, named_) are the property-name failures
+  std::map<std::tuple<Path, std::string, std::string>, std::set<std::string>> used_;
+};
+
+}  // namespace
+
+std::vector<Violation> explain(const Bundle& bundle, const UriDisplay& display,
+                               const std::vector<RawError>& errors, const json& instance,
+                               const NameCheck& names) {
+  return Explainer(bundle, display, instance).run(sort_errors(errors), names);
 }
 
 }  // namespace contracts::core

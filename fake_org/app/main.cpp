@@ -31,8 +31,8 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.add_option("--port", cl.server.port, "Port to listen on (0 to 65535); 0 picks a free port")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
-  // The simulated PSP's pages call this server back over HTTP (a real request,
-  // issue 5) from the worker serving the page, which waits for the answer: with
+  // The simulated PSP's pages call this server back over HTTP (a real request)
+  // from the worker serving the page, which waits for the answer: with
   // one worker the callback could never be served, so one is not enough.
   app.add_option("--threads", cl.server.threads,
                  "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds "

@@ -182,40 +182,48 @@ bool kind_accepts(char kind, char c) {
   }
 }
 
-// Walks the registry notation; returns the 0-based BBAN offset of the first
-// character that does not fit, or npos. `kind` receives what was expected there.
-std::size_t bban_mismatch(const char* spec, std::string_view bban, char* kind) {
-  std::size_t pos = 0;
+// The registry notation ("8n,10c") group by group: each group's length and
+// kind ('n' digits, 'a' upper-case letters, 'c' either); '!' (fixed length)
+// changes nothing here.
+template <typename F>
+void for_each_group(const char* spec, F&& group) {
   const char* p = spec;
   while (*p != '\0') {
     int count = 0;
     while (is_digit(*p)) count = count * 10 + (*p++ - '0');
     if (*p == '!') ++p;
-    const char k = *p++;
-    for (int i = 0; i < count; ++i, ++pos) {
+    const char kind = *p++;
+    group(count, kind);
+  }
+}
+
+// The 0-based BBAN offset of the first character that does not fit the
+// notation, or npos. `kind` receives what was expected there.
+std::size_t bban_mismatch(const char* spec, std::string_view bban, char* kind) {
+  std::size_t pos = 0;
+  bool found = false;
+  for_each_group(spec, [&](int count, char k) {
+    for (int i = 0; i < count && !found; ++i, ++pos) {
       if (pos >= bban.size() || !kind_accepts(k, bban[pos])) {
         *kind = k;
-        return pos;
+        found = true;
+        return;
       }
     }
-  }
+  });
+  if (found) return pos;
   return pos == bban.size() ? std::string_view::npos : pos;
 }
 
 // The registry notation in words, e.g. "8 digits, then 10 digits".
 std::string describe_bban(const char* spec) {
   std::string out;
-  const char* p = spec;
-  while (*p != '\0') {
-    int count = 0;
-    while (is_digit(*p)) count = count * 10 + (*p++ - '0');
-    if (*p == '!') ++p;
-    const char k = *p++;
+  for_each_group(spec, [&](int count, char k) {
     if (!out.empty()) out += ", ";
     out += std::to_string(count);
     out += k == 'n' ? " digit" : k == 'a' ? " letter" : " letter-or-digit";
     if (count != 1) out += "s";
-  }
+  });
   return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Collections on the org clock (spec 3, issue 5): when the org clock moves,
+// Collections on the org clock (spec 3): when the org clock moves,
 // what came due runs at once, on the thread that moved it; no thread sleeps
 // waiting for a date.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // Errors as values: every domain operation returns Result<T>; the HTTP layer
-// alone turns an ApiError into a status code (see http/error_mapping.h).
+// alone turns an ApiError into a status code (http/responses.cpp).
 #include <string>
 #include <utility>
 #include <variant>

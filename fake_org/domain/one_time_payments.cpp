@@ -26,8 +26,8 @@ void link_report(Record& report, const Record& installment, const std::string& c
 }
 
 // An inline bank debit (bank method, SEPA/Bacs/Autogiro or US ACH, processor
-// without a hosted page) has its mandate given with the request (issue 5:
-// "the mandate is created at once"): an Active mandate signed today and the
+// without a hosted page) has its mandate given with the request (the mandate is
+// created at once): an Active mandate signed today and the
 // contact's payment profile holding the account, in the request's
 // transaction. The scheduler collects the installment through that mandate on
 // its due date (collection_run.h).

@@ -167,7 +167,7 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
       const auto* active = r->get(f::kActive);
       if (!active || !active->is_boolean() || !active->get<bool>()) continue;
       if (names_another_account(*r, method.parameters)) {
-        // Issue 4: a new bank account gets a new profile; the old one keeps
+        // A new bank account gets a new profile; the old one keeps
         // the old account's data (its mandates still name it) and is
         // deactivated, so the contact has one active profile per method and
         // processor (decisions row 26).

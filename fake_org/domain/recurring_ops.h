@@ -44,7 +44,7 @@ Record new_mandate(OperationContext& op, const RecurringMethod& method, const st
 // data of PaymentMethod.Parameters, or a new one; staged. Parameters naming
 // another bank account (IBAN, sort code, account, clearing or routing number
 // differing from the stored one, spacing and case aside) make a new profile
-// and leave the old one with its data, inactive (issue 4, decisions row 26).
+// and leave the old one with its data, inactive (decisions row 26).
 // RecurringMethod::profile_fields are written last.
 Record upsert_payment_profile(OperationContext& op, const RecurringMethod& method,
                               const std::string& contact, const std::string& account);

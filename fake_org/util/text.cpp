@@ -57,4 +57,31 @@ std::string closest(std::string_view word, const std::vector<std::string_view>& 
   return best;
 }
 
+std::string escape_markup(std::string_view text, std::string_view apostrophe) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += apostrophe;
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace fake_org::text

@@ -20,4 +20,9 @@ size_t edit_distance(std::string_view a, std::string_view b);
 // you mean" hint names.
 std::string closest(std::string_view word, const std::vector<std::string_view>& options);
 
+// '&', '<', '>', '"' and '\'' as character references, for text inside
+// HTML or XML elements and attributes. `apostrophe` is "&#39;" for HTML
+// (HTML 4 has no &apos;) or "&apos;" for XML.
+std::string escape_markup(std::string_view text, std::string_view apostrophe);
+
 }  // namespace fake_org::text

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "checker/explain.h"
 #include "record/value_kinds.h"
 #include "scenario/yaml_json.h"
 
@@ -11,25 +12,10 @@ namespace {
 
 using nlohmann::json;
 
-const char* type_name(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return "number";  // 10 and 10.0 are one type to a client
-    case json::value_t::string:
-      return "string";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    default:
-      return "other";
-  }
+// As a client reads a body: 10 and 10.0 are one type.
+std::string type_name(const json& v) {
+  std::string t = contracts::core::json_type_name(v);
+  return t == "integer" ? "number" : t == "unknown" ? "other" : t;
 }
 
 // Per pointer: the types seen there, the enum-like values and the shapes of

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "report/failure_text.h"
+#include "util/text.h"
 
 namespace runner {
 namespace {
@@ -46,31 +47,11 @@ std::string first_line(const std::string& s) {
 }  // namespace
 
 std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
-          out += "?";
-        else
-          out += static_cast<char>(c);
-    }
+  std::string out = fake_org::text::escape_markup(text, "&apos;");
+  // XML 1.0 forbids most control characters even when escaped.
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t') c = '?';
   }
   return out;
 }
