@@ -11,8 +11,8 @@ Result<http::OrgServices> build_org(OrgConfig config, OrgWiring wiring) {
   http::OrgServices s;
   s.org = *org;
   const OrgConfig& cfg = s.org->config();
-  s.tokens =
-      std::make_shared<TokenStore>(cfg.auth, s.org->clock_ptr(), s.org->ids_ptr(), s.org->org_id());
+  s.tokens = std::make_shared<TokenStore>(cfg.auth, s.org->clock_ptr(), s.org->ids_ptr(),
+                                          s.org->org_id(), cfg.org.sandbox);
   s.webhooks = std::make_shared<WebhookEngine>(
       cfg.webhooks, cfg.remote_sites, s.org->clock_ptr(),
       wiring.webhook_sender ? wiring.webhook_sender() : make_http_sender(), wiring.deps.random,

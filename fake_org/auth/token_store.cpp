@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "auth/jwt_bearer.h"
 #include "util/crypto.h"
 
 namespace fake_org {
@@ -18,12 +19,6 @@ constexpr size_t kTokenChars = 48;
 // sets the clock back a little still finds them (and finds them expired or
 // valid as the clock says).
 constexpr Millis kSweepGrace{24 * 3600 * 1000};
-
-std::string integration_user_id() {
-  // Key prefix 005 (User), like every other id of the org.
-  std::string id15 = "0055J0000000001";
-  return id15 + record_id_suffix(id15);
-}
 
 OAuthError invalid_client() {
   return {"invalid_client", oauth_error::kInvalidClientDescription};
@@ -81,7 +76,7 @@ std::string read_code_challenge(std::string_view challenge, std::string_view met
   }
   if (!pkce_text(challenge)) return "code_challenge must be 43 to 128 unreserved characters";
   out.challenge = std::string(challenge);
-  out.method = method.empty() ? "plain" : std::string(method);
+  out.method = method.empty() ? "S256" : std::string(method);
   return std::string();
 }
 
@@ -108,19 +103,24 @@ std::string first_unknown_scope(std::string_view scope) {
 }
 
 TokenStore::TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
-                       std::shared_ptr<IdGenerator> ids, std::string org_id)
+                       std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org)
     : settings_(settings),
       clock_(std::move(clock)),
       ids_(std::move(ids)),
       org_id_(std::move(org_id)),
       token_prefix_(org_id_.substr(0, 15) + "!"),
-      user_id_(integration_user_id()) {
+      user_id_(settings_.integration_user().id),
+      sandbox_org_(sandbox_org) {
   // Tokens carry the org id, so a token of one org never authenticates at another.
   if (!is_record_id(org_id_)) {
     throw std::invalid_argument("TokenStore: org id '" + org_id_ +
                                 "' is not a 15- or 18-character record id");
   }
   if (!clock_ || !ids_) throw std::invalid_argument("TokenStore: clock and ids are required");
+  for (const ConnectedAppDef& a : settings_.connected_apps)
+    if (!a.certificate.empty())
+      if (auto key = crypto::certificate_public_key(a.certificate, nullptr))
+        jwt_keys_.emplace(a.client_id, std::move(key));
 }
 
 const ConnectedAppDef* TokenStore::app(std::string_view client_id) const {
@@ -144,8 +144,8 @@ std::string TokenStore::issue_code(std::string_view client_id, std::string_view 
   TimePoint now = clock_->now();
   std::lock_guard<std::mutex> lock(mu_);
   purge_locked(now);
-  codes_[code] = CodeEntry{std::string(client_id), std::string(redirect_uri), now + kCodeLifetime,
-                           std::move(pkce)};
+  codes_[code] = CodeEntry{std::string(client_id), user_id_, std::string(redirect_uri),
+                           now + kCodeLifetime, std::move(pkce)};
   code_expiry_.emplace(now + kCodeLifetime, code);
   // Codes are minted before any client authenticates (the approval page), so
   // a loop could fill memory within their ten minutes: past the cap the code
@@ -179,13 +179,13 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
     return fail("invalid_grant", oauth_error::kInvalidCodeVerifierDescription);
   }
   std::string refresh_token = ids_->token(kTokenChars);
-  RefreshEntry r{client.client_id, now, std::nullopt, {}};
+  RefreshEntry r{client.client_id, entry.user_id, now, std::nullopt, {}};
   if (settings_.refresh_token_lifetime.count() > 0) {
     r.expires_at = now + settings_.refresh_token_lifetime;
     refresh_expiry_.emplace(*r.expires_at, refresh_token);
   }
   refresh_.emplace(refresh_token, std::move(r));
-  return success(issue_access_locked(client.client_id, refresh_token, now));
+  return success(issue_access_locked(client.client_id, entry.user_id, refresh_token, now));
 }
 
 GrantResult TokenStore::refresh(const ClientCredentials& client, std::string_view refresh_token) {
@@ -197,7 +197,7 @@ GrantResult TokenStore::refresh(const ClientCredentials& client, std::string_vie
       (it->second.expires_at && *it->second.expires_at <= now)) {
     return fail("invalid_grant", oauth_error::kExpiredTokenDescription);
   }
-  IssuedToken token = issue_access_locked(client.client_id, it->first, now);
+  IssuedToken token = issue_access_locked(client.client_id, it->second.user_id, it->first, now);
   // The platform keeps the refresh token and does not send it again.
   token.refresh_token.clear();
   return success(std::move(token));
@@ -210,20 +210,59 @@ GrantResult TokenStore::client_credentials(const ClientCredentials& client) {
   if (!app->client_credentials) {
     return fail("invalid_grant", oauth_error::kNoClientCredentialsUserDescription);
   }
+  return issue_access_only(client.client_id, user_id_);
+}
+
+GrantResult TokenStore::jwt_bearer(std::string_view assertion, std::string_view origin) {
+  auto jwt = decode_jwt_assertion(assertion);
+  if (!jwt) return fail("invalid_grant", jwt_error::kInvalidAssertion);
+  auto key = jwt_keys_.find(jwt->claims.iss);
+  if (key == jwt_keys_.end()) {
+    // An app without a certificate takes no assertion: to the platform its
+    // client id names no app that could have signed one.
+    return fail("invalid_client", jwt_error::kClientInvalid);
+  }
+  if (!crypto::verify_rs256(*key->second, jwt->signing_input, jwt->signature))
+    return fail("invalid_grant", jwt_error::kInvalidAssertion);
+  if (!audience_accepted(jwt->claims.aud, sandbox_org_, origin))
+    return fail("invalid_grant", jwt_error::kAudienceInvalid);
+  if (!assertion_live(jwt->claims, clock_->now()))
+    return fail("invalid_grant", jwt_error::kExpired);
+  // The platform does not say whether the username exists.
+  const UserDef* user = settings_.user(jwt->claims.sub);
+  if (!user) return fail("invalid_grant", jwt_error::kUserNotApproved);
+  return issue_access_only(jwt->claims.iss, user->id);
+}
+
+GrantResult TokenStore::password(const ClientCredentials& client, std::string_view username,
+                                 std::string_view password) {
+  if (!authenticate_client(client)) return fail(invalid_client());
+  // A blocked flow and a wrong password read alike, as on the platform.
+  const UserDef* user = settings_.user(username);
+  const std::string expected = user ? user->password + user->security_token : std::string();
+  const bool match = crypto::constant_time_equal(password, expected);
+  if (!settings_.password_flow || !user || user->password.empty() || !match)
+    return fail("invalid_grant", oauth_error::kAuthenticationFailure);
+  return issue_access_only(client.client_id, user->id);
+}
+
+GrantResult TokenStore::issue_access_only(const std::string& client_id,
+                                          const std::string& user_id) {
   TimePoint now = clock_->now();
   std::lock_guard<std::mutex> lock(mu_);
-  return success(issue_access_locked(client.client_id, std::string(), now));
+  return success(issue_access_locked(client_id, user_id, std::string(), now));
 }
 
 IssuedToken TokenStore::issue_access_locked(const std::string& client_id,
+                                            const std::string& user_id,
                                             const std::string& refresh_token, TimePoint now) {
   purge_locked(now);
   std::string access_token = token_prefix_ + ids_->token(kTokenChars);
-  TokenInfo info{client_id, now, now + settings_.token_lifetime, kScope};
+  TokenInfo info{client_id, user_id, now, now + settings_.token_lifetime, kScope};
   access_.emplace(access_token, AccessEntry{info, refresh_token});
   access_expiry_.emplace(info.expires_at, access_token);
   if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.insert(access_token);
-  return IssuedToken{access_token,   refresh_token,   client_id,
+  return IssuedToken{access_token,   refresh_token,   client_id, user_id,
                      info.issued_at, info.expires_at, kScope};
 }
 
@@ -242,7 +281,8 @@ void TokenStore::purge_locked(TimePoint now) {
   while (!refresh_expiry_.empty() && refresh_expiry_.begin()->first + kSweepGrace <= now) {
     auto it = refresh_.find(refresh_expiry_.begin()->second);
     refresh_expiry_.erase(refresh_expiry_.begin());
-    // Its access tokens stay until their own expiry; they no longer cascade.
+    // Its access tokens stay until their own expiry: ending a refresh token by
+    // age does not revoke what it issued.
     if (it == refresh_.end()) continue;
     for (const std::string& t : it->second.access_tokens) {
       auto a = access_.find(t);

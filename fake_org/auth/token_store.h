@@ -41,12 +41,14 @@
 #include "domain/clock.h"
 #include "domain/ids.h"
 #include "domain/org_config.h"
+#include "util/rsa.h"
 
 namespace fake_org {
 
 // What a valid bearer token stands for.
 struct TokenInfo {
   std::string client_id;
+  std::string user_id;  // the user the token acts as (18 characters, 005...)
   TimePoint issued_at;
   TimePoint expires_at;
   std::string scope;  // always "full" (spec 5.3)
@@ -62,6 +64,7 @@ struct IssuedToken {
   std::string access_token;
   std::string refresh_token;  // empty unless the grant issues one
   std::string client_id;
+  std::string user_id;
   TimePoint issued_at;
   TimePoint expires_at;
   std::string scope;
@@ -89,6 +92,7 @@ inline constexpr const char* kRedirectMismatchDescription = "redirect_uri must m
 inline constexpr const char* kNoClientCredentialsUserDescription =
     "no client credentials user enabled";
 inline constexpr const char* kInvalidCodeVerifierDescription = "invalid code verifier";
+inline constexpr const char* kAuthenticationFailure = "authentication failure";
 }  // namespace oauth_error
 
 // PKCE (RFC 7636 4.3): what an authorization request committed its code to.
@@ -99,7 +103,8 @@ struct CodeChallenge {
 
 // Why an authorization request's code_challenge and code_challenge_method
 // cannot be used (RFC 7636 4.2, 4.3: 43 to 128 unreserved characters; the
-// method S256 or plain, plain when omitted); empty when they can, and then
+// method S256 or plain; S256 when omitted, as on the platform, which
+// documents the challenge as the SHA-256 of the verifier); empty when they can, and then
 // `out` holds them. Neither given: no PKCE.
 std::string read_code_challenge(std::string_view challenge, std::string_view method,
                                 CodeChallenge& out);
@@ -118,8 +123,9 @@ class TokenStore {
   static constexpr size_t kMaxLiveCodes = 10000;
   static constexpr const char* kScope = "full";
 
+  // `sandbox_org`: which login host a JWT assertion must name (jwt_bearer.h).
   TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
-             std::shared_ptr<IdGenerator> ids, std::string org_id);
+             std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org = false);
 
   // The connected app with this client_id, if the org has one.
   const ConnectedAppDef* app(std::string_view client_id) const;
@@ -129,7 +135,8 @@ class TokenStore {
 
   // Web server flow, step 1: the user approved `client_id` for `redirect_uri`.
   // The caller has checked both against the app's configuration.
-  // `pkce`: the request's code challenge, if it sent one.
+  // `pkce`: the request's code challenge, if it sent one. The code's tokens
+  // act as the integration user, who approves on the fake's page.
   std::string issue_code(std::string_view client_id, std::string_view redirect_uri,
                          CodeChallenge pkce = {});
 
@@ -142,6 +149,14 @@ class TokenStore {
   GrantResult refresh(const ClientCredentials& client, std::string_view refresh_token);
   // grant_type=client_credentials: an access token, no refresh token.
   GrantResult client_credentials(const ClientCredentials& client);
+  // grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer (jwt_bearer.h):
+  // an access token for the assertion's user, no refresh token. `origin` is
+  // the URL the request reached, whose login path is an accepted audience.
+  GrantResult jwt_bearer(std::string_view assertion, std::string_view origin);
+  // grant_type=password: the user's password with its security token
+  // appended; only when AuthSettings::password_flow. No refresh token.
+  GrantResult password(const ClientCredentials& client, std::string_view username,
+                       std::string_view password);
 
   // The token's grant while it is known, unrevoked and unexpired.
   std::optional<TokenInfo> authenticate(std::string_view bearer) const;
@@ -161,12 +176,14 @@ class TokenStore {
   std::string sign(std::string_view client_id, std::string_view data) const;
 
   const std::string& org_id() const { return org_id_; }
-  // The integration user every token acts as (there is one user in the fake).
+  // The integration user: client credentials and authorization codes act as it.
   const std::string& user_id() const { return user_id_; }
+  const AuthSettings& settings() const { return settings_; }
 
  private:
   struct CodeEntry {
     std::string client_id;
+    std::string user_id;
     std::string redirect_uri;
     TimePoint expires_at;
     CodeChallenge pkce;
@@ -177,6 +194,7 @@ class TokenStore {
   };
   struct RefreshEntry {
     std::string client_id;
+    std::string user_id;
     TimePoint issued_at;
     std::optional<TimePoint> expires_at;
     std::unordered_set<std::string> access_tokens;  // issued from it, for the revoke cascade
@@ -184,8 +202,10 @@ class TokenStore {
   using ExpiryIndex = std::set<std::pair<TimePoint, std::string>>;
 
   // Callers hold mu_.
-  IssuedToken issue_access_locked(const std::string& client_id, const std::string& refresh_token,
-                                  TimePoint now);
+  IssuedToken issue_access_locked(const std::string& client_id, const std::string& user_id,
+                                  const std::string& refresh_token, TimePoint now);
+  // An access token without a refresh token (client credentials, JWT, password).
+  GrantResult issue_access_only(const std::string& client_id, const std::string& user_id);
   // Drops what expired (tokens: kSweepGrace before `now`), front of each index only.
   void purge_locked(TimePoint now);
   void erase_access_locked(const std::string& token);
@@ -196,6 +216,9 @@ class TokenStore {
   const std::string org_id_;
   const std::string token_prefix_;  // first 15 characters of the org id + "!"
   const std::string user_id_;
+  const bool sandbox_org_;
+  // Client id -> the key of its app's certificate (JWT bearer), parsed once.
+  std::unordered_map<std::string, std::shared_ptr<const crypto::PublicKey>> jwt_keys_;
 
   mutable std::mutex mu_;
   std::unordered_map<std::string, CodeEntry> codes_;

@@ -365,8 +365,16 @@ TEST_CASE("PKCE: a code with a challenge needs its verifier; one without refuses
     CHECK(r.error.description == "invalid code verifier");
   }
   CodeChallenge plain;
-  REQUIRE(read_code_challenge(verifier, "", plain).empty());
+  REQUIRE(read_code_challenge(verifier, "plain", plain).empty());
   CHECK(plain.method == "plain");
+  // No method means S256, as on the platform (jsforce sends none).
+  CodeChallenge omitted;
+  REQUIRE(read_code_challenge(s256.challenge, "", omitted).empty());
+  CHECK(omitted.method == "S256");
+  CHECK(s.tokens
+            .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback, omitted),
+                           kCallback, verifier)
+            .ok());
   CHECK(s.tokens
             .exchange_code(kLocal, s.tokens.issue_code("local-client", kCallback, plain), kCallback,
                            verifier)

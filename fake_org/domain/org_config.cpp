@@ -1,5 +1,7 @@
 #include "org_config.h"
 
+#include "ids.h"
+
 #include <strings.h>
 
 namespace fake_org {
@@ -70,6 +72,36 @@ const ConnectedAppDef* AuthSettings::app(std::string_view client_id) const {
   return find_in(connected_apps,
                  [&](const ConnectedAppDef& a) { return a.client_id == client_id; });
 }
+const UserDef* AuthSettings::user(std::string_view username) const {
+  return find_in(users, [&](const UserDef& u) { return iequals(u.username, username); });
+}
+
+const UserDef* AuthSettings::user_by_id(std::string_view id) const {
+  return find_in(users, [&](const UserDef& u) { return u.id == id; });
+}
+
+const UserDef& AuthSettings::integration_user() const {
+  if (!users.empty()) return users.front();
+  static const UserDef fallback = default_integration_user();
+  return fallback;
+}
+
+UserDef default_integration_user() {
+  UserDef u;
+  u.username = "integration@local-fake-org.example";
+  u.id = std::string(kIntegrationUserId15) + record_id_suffix(kIntegrationUserId15);
+  u.first_name = "Integration";
+  u.last_name = "User";
+  u.email = "integration@local-fake-org.example";
+  return u;
+}
+
+std::string UserDef::display_name() const {
+  if (first_name.empty()) return last_name;
+  if (last_name.empty()) return first_name;
+  return first_name + " " + last_name;
+}
+
 const ObjectDef* OrgConfig::object(std::string_view api_name) const {
   auto it = objects.find(std::string(api_name));
   if (it != objects.end()) return &it->second;

@@ -224,14 +224,50 @@ struct ConnectedAppDef {
   std::string client_secret;
   std::vector<std::string> redirect_uris;  // exact match for the web server flow
   bool client_credentials = true;          // client_credentials grant enabled
+  // PEM X.509 certificate whose key verifies JWT bearer assertions (RS256);
+  // empty: the app takes no JWT bearer grant.
+  std::string certificate = {};
 };
+
+// A user of the org: who a token acts as, and what the identity service tells.
+struct UserDef {
+  std::string username;  // "integration@local.example"; unique, compared without case
+  std::string id;        // 18 characters, key prefix 005
+  std::string first_name;
+  std::string last_name;
+  std::string email;
+  std::string profile = "System Administrator";
+  std::string time_zone = "Europe/Amsterdam";
+  std::string locale = "en_US";
+  std::string language = "en_US";
+  // The username-password flow: the password, then the security token
+  // appended to it (the platform's rule for logins from outside trusted IPs).
+  std::string password;
+  std::string security_token;
+
+  std::string display_name() const;
+};
+
+// The user a fixture without `auth.users` has: the id every earlier token
+// named (key prefix 005, User).
+inline constexpr const char* kIntegrationUserId15 = "0055J0000000001";
+UserDef default_integration_user();
 
 struct AuthSettings {
   Millis token_lifetime{2 * 3600 * 1000};
   Millis refresh_token_lifetime{0};  // 0: until revoked
   std::vector<ConnectedAppDef> connected_apps;
+  // The first is the integration user: the user of the client credentials
+  // flow and of the approval page. Never empty once the fixture is loaded.
+  std::vector<UserDef> users;
+  // grant_type=password; orgs block it by default ("Allow OAuth
+  // Username-Password Flows" off), and so does the fake.
+  bool password_flow = false;
 
   const ConnectedAppDef* app(std::string_view client_id) const;
+  const UserDef* user(std::string_view username) const;  // without case
+  const UserDef* user_by_id(std::string_view id) const;
+  const UserDef& integration_user() const;  // users.front()
 };
 
 // ---- seed records ----------------------------------------------------------

@@ -179,7 +179,7 @@ void token_response(const OAuthContext& ctx, const httplib::Request& req, const 
   std::string org_id = to_id18(ctx.tokens->org_id()).value_or(ctx.tokens->org_id());
   // The identity URL lives on the org's login host (production or sandbox).
   std::string id = instance_url + login_host_path(ctx.config->org.sandbox) + "/id/" + org_id + "/" +
-                   ctx.tokens->user_id();
+                   token.user_id;
   std::string issued_at = std::to_string(token.issued_at.time_since_epoch().count());
   // The platform's field order.
   nlohmann::ordered_json body;
@@ -195,17 +195,68 @@ void token_response(const OAuthContext& ctx, const httplib::Request& req, const 
   res.set_content(body.dump(), kJsonType);
 }
 
-// The parameters a grant cannot do without (RFC 6749 4.1.3, 6); the first
-// missing one, or empty. A parameter sent without a value counts as omitted
-// (RFC 6749 3.1).
-std::string missing_parameter(const std::string& grant_type, const Form& form) {
-  static const std::vector<std::string> kCode{"code", "redirect_uri"};
-  static const std::vector<std::string> kRefresh{"refresh_token"};
-  static const std::vector<std::string> kNone;
-  const std::vector<std::string>& required = grant_type == "authorization_code" ? kCode
-                                             : grant_type == "refresh_token"    ? kRefresh
-                                                                                : kNone;
-  for (const std::string& name : required) {
+constexpr const char* kJwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+// One grant type the token endpoint takes: the parameters it cannot do
+// without (RFC 6749 4.1.3, 4.3.2, 6; RFC 7523 2.1), whether the client
+// authenticates (a JWT assertion is its own authentication), and the token
+// store's call.
+struct Grant {
+  const char* type;
+  std::vector<std::string> required;
+  bool client_authenticates;
+  GrantResult (*issue)(const OAuthContext&, const httplib::Request&, const Form&,
+                       const ClientCredentials&);
+};
+
+const std::vector<Grant>& grants() {
+  static const std::vector<Grant> table = {
+      {"authorization_code",
+       {"code", "redirect_uri"},
+       true,
+       [](const OAuthContext& ctx, const httplib::Request&, const Form& f,
+          const ClientCredentials& c) {
+         return ctx.tokens->exchange_code(c, get(f, "code"), get(f, "redirect_uri"),
+                                          get(f, "code_verifier"));
+       }},
+      {"refresh_token",
+       {"refresh_token"},
+       true,
+       [](const OAuthContext& ctx, const httplib::Request&, const Form& f,
+          const ClientCredentials& c) { return ctx.tokens->refresh(c, get(f, "refresh_token")); }},
+      {"client_credentials",
+       {},
+       true,
+       [](const OAuthContext& ctx, const httplib::Request&, const Form&,
+          const ClientCredentials& c) { return ctx.tokens->client_credentials(c); }},
+      {"password",
+       {"username", "password"},
+       true,
+       [](const OAuthContext& ctx, const httplib::Request&, const Form& f,
+          const ClientCredentials& c) {
+         return ctx.tokens->password(c, get(f, "username"), get(f, "password"));
+       }},
+      {kJwtBearerGrant,
+       {"assertion"},
+       false,
+       [](const OAuthContext& ctx, const httplib::Request& req, const Form& f,
+          const ClientCredentials&) {
+         return ctx.tokens->jwt_bearer(get(f, "assertion"), ctx.instance_url(req));
+       }},
+  };
+  return table;
+}
+
+const Grant* find_grant(std::string_view type) {
+  for (const Grant& g : grants())
+    if (type == g.type) return &g;
+  return nullptr;
+}
+
+// The first parameter the grant needs that the form lacks, or empty. A
+// parameter sent without a value counts as omitted (RFC 6749 3.1).
+std::string missing_parameter(const Grant& grant, const Form& form) {
+  for (const std::string& name : grant.required) {
     if (get(form, name).empty()) return name;
   }
   return std::string();
@@ -215,40 +266,25 @@ void handle_token(const OAuthContext& ctx, const httplib::Request& req, httplib:
   no_cache(res);
   std::optional<Form> form = read_form(req, res);
   if (!form) return;
-  std::string grant_type = get(*form, "grant_type");
   // A missing grant_type is unsupported_grant_type, not invalid_request (RFC
   // 6749 5.2): the platform's answer, and what a client that forgot the form
   // Content-Type sees there (decisions 23).
-  if (grant_type != "authorization_code" && grant_type != "refresh_token" &&
-      grant_type != "client_credentials") {
-    json_error(res, "unsupported_grant_type", "grant type not supported");
-    return;
-  }
-  if (std::string missing = missing_parameter(grant_type, *form); !missing.empty()) {
-    json_error(res, "invalid_request", "missing required parameter: " + missing);
-    return;
-  }
+  const Grant* grant = find_grant(get(*form, "grant_type"));
+  if (!grant) return json_error(res, "unsupported_grant_type", "grant type not supported");
+  if (std::string missing = missing_parameter(*grant, *form); !missing.empty())
+    return json_error(res, "invalid_request", "missing required parameter: " + missing);
   // A scope may be asked for at the token endpoint too (RFC 6749 4.4.2, 6);
   // the grant stays `full`.
-  if (std::string unknown = first_unknown_scope(get(*form, "scope")); !unknown.empty()) {
-    json_error(res, "invalid_scope", "unknown scope: " + unknown);
-    return;
+  if (std::string unknown = first_unknown_scope(get(*form, "scope")); !unknown.empty())
+    return json_error(res, "invalid_scope", "unknown scope: " + unknown);
+  ClientCredentials client;
+  if (grant->client_authenticates) {
+    std::optional<ClientCredentials> read = read_client(req, *form, res);
+    if (!read) return;
+    client = std::move(*read);
   }
-  std::optional<ClientCredentials> client = read_client(req, *form, res);
-  if (!client) return;
-  GrantResult result;
-  if (grant_type == "authorization_code") {
-    result = ctx.tokens->exchange_code(*client, get(*form, "code"), get(*form, "redirect_uri"),
-                                       get(*form, "code_verifier"));
-  } else if (grant_type == "refresh_token") {
-    result = ctx.tokens->refresh(*client, get(*form, "refresh_token"));
-  } else {
-    result = ctx.tokens->client_credentials(*client);
-  }
-  if (!result.ok()) {
-    json_error(res, result.error);
-    return;
-  }
+  GrantResult result = grant->issue(ctx, req, *form, client);
+  if (!result.ok()) return json_error(res, result.error);
   token_response(ctx, req, *result.token, res);
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("token: errors", "[oauth]") {
                       "invalid_grant", "no client credentials user enabled");
   }
   SECTION("unsupported or missing grant type") {
-    check_oauth_error(cli.Post("/services/oauth2/token", form({{"grant_type", "password"},
+    check_oauth_error(cli.Post("/services/oauth2/token", form({{"grant_type", "implicit"},
                                                                {"client_id", "local-client"},
                                                                {"client_secret", "local-secret"}})),
                       "unsupported_grant_type", "grant type not supported");

@@ -1,0 +1,54 @@
+#pragma once
+// The JWT bearer assertion of RFC 7523 as the platform takes it
+// (grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer): a compact JWS,
+// RS256, whose claims name the connected app (iss: its client id), the user
+// (sub: a username), the login host (aud) and an expiry (exp, seconds since
+// the epoch, on the org clock). Each refusal carries the platform's error
+// and description.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/clock.h"
+#include "util/rsa.h"
+
+namespace fake_org {
+
+struct JwtClaims {
+  std::string iss;
+  std::string sub;
+  std::vector<std::string> aud;  // a string claim reads as one value
+  std::optional<double> exp;
+};
+
+// The decoded assertion and the text its signature covers.
+struct JwtAssertion {
+  JwtClaims claims;
+  std::string signing_input;  // "header.payload", as sent
+  std::string signature;      // raw bytes
+};
+
+namespace jwt_error {
+inline constexpr const char* kInvalidAssertion = "invalid assertion";
+inline constexpr const char* kAudienceInvalid = "audience is invalid";
+inline constexpr const char* kExpired = "expired authorization code";
+inline constexpr const char* kUserNotApproved = "user hasn't approved this consumer";
+inline constexpr const char* kClientInvalid = "client identifier invalid";
+}  // namespace jwt_error
+
+// The assertion's parts when it is a well-formed RS256 compact JWS with the
+// claims above (iss, sub, aud text; exp a number); nullopt otherwise, which
+// the platform answers as kInvalidAssertion.
+std::optional<JwtAssertion> decode_jwt_assertion(std::string_view assertion);
+
+// The audiences the platform takes: its production and sandbox login hosts
+// by name, and the fake's own login path at the URL the request reached
+// (`origin` + "/login" or "/test"), each with or without a trailing slash.
+bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
+                       std::string_view origin);
+
+// A live assertion: exp is present and after `now`.
+bool assertion_live(const JwtClaims& claims, TimePoint now);
+
+}  // namespace fake_org
