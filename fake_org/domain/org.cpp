@@ -2,6 +2,7 @@
 
 #include "collection_run.h"
 #include "fields.h"
+#include "soql_eval.h"
 #include "util/crypto.h"
 #include "views.h"
 
@@ -30,6 +31,7 @@ std::vector<IndexSpec> org_indexes(const OrgConfig& config) {
                   fields::payment_profile::kProcessor},
                  false});
   add_collection_indexes(config, out);
+  soql::add_query_indexes(config, out);
   return out;
 }
 
@@ -72,6 +74,7 @@ void Org::reset() {
   clock_->reset();
   idempotency_.reset();
   psp_sessions_.reset();
+  query_cursors_.clear();
   // Seeds were validated when the org was created, so reseeding cannot fail.
   (void)seed();
 }

@@ -7,8 +7,8 @@
 //
 // Locking rule: Org adds no lock of its own. Config and the PSP callback
 // secret are immutable; the clock and id generator are internally
-// thread-safe (atomics); records, idempotency entries and PSP sessions each
-// guard themselves with one mutex. The event sink is set while wiring,
+// thread-safe (atomics); records, idempotency entries, PSP sessions and
+// query cursors each guard themselves with one mutex. The event sink is set while wiring,
 // before requests arrive.
 // Lock order: RecordStore's lock may be held while taking PspSessionStore's
 // (a collection completes its session inside the transaction) and while
@@ -32,6 +32,7 @@
 #include "org_config.h"
 #include "psp_sessions.h"
 #include "record_store.h"
+#include "soql_cursors.h"
 
 namespace fake_org {
 
@@ -56,6 +57,9 @@ class Org {
   const std::string& org_id() const { return org_id_; }
   IdempotencyStore& idempotency() { return idempotency_; }
   PspSessionStore& psp_sessions() { return psp_sessions_; }
+  // Open SOQL query locators (soql.h). A query reads the org yet opens a
+  // cursor, so a const org hands it out; the store locks itself.
+  soql::QueryCursorStore& query_cursors() const { return query_cursors_; }
   // The simulated PSP's key for signing its callbacks (events/psp_signature.h):
   // random at each start, from the OS (not the possibly seeded id generator),
   // never shown; a reset keeps it.
@@ -114,6 +118,7 @@ class Org {
   std::string org_id_;
   IdempotencyStore idempotency_;
   PspSessionStore psp_sessions_;
+  mutable soql::QueryCursorStore query_cursors_;
   std::string psp_callback_secret_;
   std::shared_ptr<EventSink> events_;
 };

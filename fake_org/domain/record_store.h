@@ -161,6 +161,8 @@ class RecordStore final : public RecordReader {
   std::vector<std::string> objects() const;
   size_t size() const { return by_id_.size(); }
   const IndexSpec* index_spec(std::string_view name) const;
+  // Every index kept (a query planner picks from them).
+  const std::vector<IndexSpec>& indexes() const { return specs_; }
 
   // Replaces every record with what fn stages into an empty store (the admin
   // reset and the initial seed); on failure the old records stay.

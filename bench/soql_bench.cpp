@@ -1,0 +1,115 @@
+// SOQL latency against orgs of growing size: equality on an indexed field
+// (Email, the default fixture's first deduplication rule) reads the index,
+// so its p50 stays flat from 1,000 to 1,000,000 contacts (issue 14); a scan
+// of the same object is shown beside it for contrast. In-process: the
+// domain's run_query, no HTTP.
+//
+//   build/bin/soql-bench --sizes 1000,1000000 --queries 2000
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "domain/soql.h"
+#include "fixture/fixture_loader.h"
+
+using namespace fake_org;
+using Wall = std::chrono::steady_clock;
+
+namespace {
+
+// Seeds contacts straight into the store: this measures queries, not setup.
+void seed_contacts(Org& org, size_t n) {
+  const size_t batch = 10000;
+  for (size_t done = 0; done < n;) {
+    size_t todo = std::min(batch, n - done);
+    org.records().write<Ok>([&](Transaction& tx) -> Status {
+      for (size_t i = 0; i < todo; ++i) {
+        Record r;
+        r.object = "Contact";
+        r.id = org.ids().record_id("003");
+        size_t k = done + i;
+        r.fields = {{"FirstName", "Seed"},
+                    {"LastName", "Donor" + std::to_string(k)},
+                    {"Email", "donor" + std::to_string(k) + "@example.org"},
+                    {"MailingPostalCode", std::to_string(10000 + k % 90000)}};
+        tx.put(std::move(r));
+      }
+      return ok_status();
+    });
+    done += todo;
+  }
+}
+
+double percentile(std::vector<double>& v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
+}
+
+// Milliseconds per query of `make(i)` over `n` queries, and the records
+// the last one read; fails on any error or on a plan other than `want`.
+bool measure(const Org& org, size_t n, const std::function<std::string(size_t)>& make,
+             soql::QueryPlan::Kind want, std::vector<double>& ms, size_t& candidates) {
+  ms.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string q = make(i);
+    auto t0 = Wall::now();
+    auto page = soql::run_query(org, q);
+    ms.push_back(std::chrono::duration<double, std::milli>(Wall::now() - t0).count());
+    if (!page.ok() || page->plan.kind != want || page->total_size != 1) {
+      std::fprintf(stderr, "%s: %s\n", q.c_str(),
+                   page.ok() ? soql::to_string(page->plan.kind) : page.error().message.c_str());
+      return false;
+    }
+    candidates = page->plan.candidates;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"SOQL query latency by org size"};
+  std::vector<size_t> sizes{1000, 1000000};
+  size_t queries = 2000;
+  size_t scans = 5;
+  app.add_option("--sizes", sizes, "Contacts in the org before measuring")->delimiter(',');
+  app.add_option("--queries", queries, "Indexed queries measured per size");
+  app.add_option("--scans", scans, "Unindexed queries measured per size (0: none)");
+  CLI11_PARSE(app, argc, argv);
+
+  auto load = load_embedded_fixture("default.yaml");
+  if (!load.ok()) {
+    std::fprintf(stderr, "%s\n", load.error_text().c_str());
+    return 2;
+  }
+  std::printf("%10s %-8s %8s %10s %10s %10s %12s\n", "records", "query", "runs", "p50 ms", "p90 ms",
+              "p99 ms", "candidates");
+  for (size_t size : sizes) {
+    auto created = Org::create(*load.config);
+    if (!created.ok()) return 2;
+    Org& org = *created.value();
+    seed_contacts(org, size);
+    const size_t records = org.records().read([](const RecordStore& s) { return s.size(); });
+    std::vector<double> ms;
+    size_t read = 0;
+    // Spread over the whole org, so no lookup is served warm by the last.
+    auto indexed = [&](size_t i) {
+      return "SELECT Id, LastName FROM Contact WHERE Email = 'donor" +
+             std::to_string((i * 7919) % size) + "@example.org'";
+    };
+    if (!measure(org, queries, indexed, soql::QueryPlan::Kind::kIndex, ms, read)) return 1;
+    std::printf("%10zu %-8s %8zu %10.4f %10.4f %10.4f %12zu\n", records, "indexed", queries,
+                percentile(ms, 0.5), percentile(ms, 0.9), percentile(ms, 0.99), read);
+    if (scans == 0) continue;
+    auto scanned = [&](size_t i) {
+      return "SELECT Id, LastName FROM Contact WHERE LastName = 'Donor" +
+             std::to_string((i * 7919) % size) + "'";
+    };
+    if (!measure(org, scans, scanned, soql::QueryPlan::Kind::kScan, ms, read)) return 1;
+    std::printf("%10zu %-8s %8zu %10.4f %10.4f %10.4f %12zu\n", records, "scan", scans,
+                percentile(ms, 0.5), percentile(ms, 0.9), percentile(ms, 0.99), read);
+  }
+  return 0;
+}
