@@ -436,7 +436,9 @@ class Binder {
 
 const char* const kPlatformDateTimeSuffix = "+0000";
 
-Value read_column(const Column& c, const Record& r) {
+// A column the org derives rather than stores (Id, dates, GUID, a contact's
+// Name); nullopt when the column is a stored field after all.
+std::optional<Value> read_derived_column(const Column& c, const Record& r) {
   Value v;
   switch (c.source) {
     case Column::Source::kId:
@@ -475,6 +477,12 @@ Value read_column(const Column& c, const Record& r) {
     case Column::Source::kField:
       break;
   }
+  return std::nullopt;
+}
+
+Value read_column(const Column& c, const Record& r) {
+  if (auto derived = read_derived_column(c, r)) return *derived;
+  Value v;
   const nlohmann::json* j = r.get(c.name);
   if (c.type == ValueType::kBoolean) {
     // A checkbox is never null on the platform: unset is false.
