@@ -4,8 +4,10 @@
 function(embed_files target)
   cmake_parse_arguments(E "" "NAMESPACE;BASE" "FILES" ${ARGN})
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/embedded_${target})
-  set(cpp ${gen_dir}/${target}_embedded.cpp)
-  set(hdr ${gen_dir}/${E_NAMESPACE}_embedded.h)
+  # One target may embed several sets, each in its own namespace ("a::b" -> a_b_embedded.h).
+  string(REPLACE "::" "_" stem "${E_NAMESPACE}")
+  set(cpp ${gen_dir}/${target}_${stem}_embedded.cpp)
+  set(hdr ${gen_dir}/${stem}_embedded.h)
   file(MAKE_DIRECTORY ${gen_dir})
   # A list cannot cross the command line intact; "|" never appears in our paths.
   string(REPLACE ";" "|" files_arg "${E_FILES}")

@@ -158,8 +158,8 @@ std::optional<std::string> Checker::response_schema(std::string_view method, std
 std::optional<std::string> Checker::request_schema(std::string_view method,
                                                    std::string_view path) const {
   routes::Match m = routes::match(method, path);
-  if (!m.route || !m.route->request_schema) return std::nullopt;
-  return std::string(m.route->request_schema);
+  if (!m.route || m.route->request_schema.empty()) return std::nullopt;
+  return m.route->request_schema;
 }
 
 CheckResult Checker::validate(const std::string& schema_name, const nlohmann::json& body) const {

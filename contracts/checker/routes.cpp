@@ -2,30 +2,65 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <stdexcept>
+
+#include "route_table.h"
 
 namespace contracts::routes {
 namespace {
 
-const char* const kApiErrorStatuses[] = {"400", "401", "404", "409", "422", "500"};
+// The table's areas the checker can tell from a URL: the API by its base
+// path's "/cpm/v2", OAuth by "/services/oauth2/".
+constexpr const char* kApiArea = "api";
+constexpr const char* kOAuthArea = "oauth";
 
-std::vector<std::string> segments(std::string_view path) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    out.emplace_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return out;
+struct Rules {
+  AreaContract api;
+  AreaContract oauth;
+  std::vector<Route> routes;
+};
+
+Route route_of(const RouteRow& row, const RouteArea& area) {
+  Route r;
+  r.method = row.method;
+  r.path = row.path;
+  r.oauth = area.name == kOAuthArea;
+  r.responses = area.contract.every_route;
+  for (const auto& [status, schema] : row.responses) r.responses[status] = schema;
+  if (row.request == RequestContent::kJson) r.request_schema = row.request_schema;
+  for (std::string_view s : path_segments(row.path)) r.segments.emplace_back(s);
+  return r;
 }
 
-bool path_matches(std::string_view pattern, std::string_view path) {
-  std::vector<std::string> want = segments(pattern);
-  std::vector<std::string> have = segments(path);
+const Rules& rules() {
+  static const Rules rules = [] {
+    const RouteTable& table = route_table();
+    Rules out;
+    for (const char* name : {kApiArea, kOAuthArea}) {
+      const RouteArea* area = table.area(name);
+      if (!area || !area->has_contract)
+        throw RouteTableError(std::string("the route table has no contract for area ") + name);
+      (name == kApiArea ? out.api : out.oauth) = area->contract;
+    }
+    for (const RouteRow& row : table.rows) {
+      if (!row.in_contract()) continue;
+      if (row.area != kApiArea && row.area != kOAuthArea)
+        throw RouteTableError(row.operation_id + ": the checker knows contracts in areas " +
+                              kApiArea + " and " + kOAuthArea + " only");
+      out.routes.push_back(route_of(row, *table.area(row.area)));
+    }
+    return out;
+  }();
+  return rules;
+}
+
+// A {Name} segment matches any segment but an empty one.
+bool path_matches(const Route& route, const std::vector<std::string_view>& have) {
+  const std::vector<std::string>& want = route.segments;
   if (want.size() != have.size()) return false;
   for (size_t i = 0; i < want.size(); ++i) {
-    if (want[i] == "{ID}" ? have[i].empty() : want[i] != have[i]) return false;
+    if (is_param_segment(want[i]) ? have[i].empty() : want[i] != have[i]) return false;
   }
   return true;
 }
@@ -42,24 +77,30 @@ std::string path_only(std::string_view url) {
   return std::string(url);
 }
 
+// Marks the match where a route of the area has the path (and the method).
+void match_routes(Match& m, bool oauth, Area area) {
+  const std::vector<std::string_view> have = path_segments(m.path);
+  for (const Route& r : all()) {
+    if (r.oauth != oauth || !path_matches(r, have)) continue;
+    m.area = area;
+    m.path_known = true;
+    if (m.method == r.method) m.route = &r;
+  }
+}
+
+const AreaContract& contract_of(Area area) {
+  return area == Area::kOAuth ? rules().oauth : rules().api;
+}
+
+const std::string* find(const std::map<int, std::string>& schemas, int status) {
+  auto it = schemas.find(status);
+  return it == schemas.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 const std::vector<Route>& all() {
-  static const std::vector<Route> routes = {
-      {"POST", "/PaymentIntent", false, "payment_intent_response", "payment_intent_request"},
-      {"GET", "/PaymentIntent/{ID}", false, "payment_intent_status_response", nullptr},
-      {"GET", "/Installment/{ID}", false, "installment_response", nullptr},
-      {"GET", "/Recurring/{ID}", false, "recurring_response", nullptr},
-      {"GET", "/PaymentMethods", false, "payment_methods_response", nullptr},
-      {"GET", "/SourceConnector", false, "source_connectors_response", nullptr},
-      {"GET", "/PackageActions", false, "package_actions_response", nullptr},
-      {"POST", "/Payment", false, "payment_response", "payment_request"},
-      {"GET", "/Payment/{ID}", false, "payment_status_response", nullptr},
-      {"POST", "/services/oauth2/token", true, "oauth_token_response", nullptr},
-      {"POST", "/services/oauth2/revoke", true, "oauth_revoke_response", nullptr},
-      {"GET", "/services/oauth2/revoke", true, "oauth_revoke_response", nullptr},
-  };
-  return routes;
+  return rules().routes;
 }
 
 Match match(std::string_view method_in, std::string_view url) {
@@ -71,12 +112,8 @@ Match match(std::string_view method_in, std::string_view url) {
 
   if (path.rfind("/services/oauth2/", 0) == 0) {
     m.path = path;
-    for (const Route& r : all()) {
-      if (!r.oauth || !path_matches(r.path, path)) continue;
-      m.area = Area::kOAuth;  // other OAuth paths (authorize, userinfo) are not JSON
-      m.path_known = true;
-      if (m.method == r.method) m.route = &r;
-    }
+    // Other OAuth paths (authorize, userinfo) are not JSON: outside.
+    match_routes(m, true, Area::kOAuth);
     return m;
   }
 
@@ -94,73 +131,46 @@ Match match(std::string_view method_in, std::string_view url) {
   } else {
     m.path = path;  // relative: in the contract only if a route matches
   }
-  for (const Route& r : all()) {
-    if (r.oauth || !path_matches(r.path, m.path)) continue;
-    m.area = Area::kApi;
-    m.path_known = true;
-    if (m.method == r.method) m.route = &r;
-  }
+  match_routes(m, false, Area::kApi);
   return m;
 }
 
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile) {
   const bool lenient = profile == Profile::kLenient;
   if (m.area == Area::kOutside) return std::nullopt;
-  if (m.area == Area::kOAuth) {
-    // A known OAuth path with the wrong method: the platform's 405.
-    if (!m.route) {
-      if (m.path_known && status == 405) return std::string("platform_error_response");
-      if (lenient && m.path_known && status >= 400) return std::string("any_error_response");
-      return std::nullopt;
-    }
-    if (status == 200) return std::string(m.route->success_schema);
-    bool token = std::string_view(m.route->path) == "/services/oauth2/token";
-    if (status == 400 || (token && status == 401) || (lenient && status >= 400)) {
-      return std::string("oauth_error_response");
-    }
+  const AreaContract& c = contract_of(m.area);
+  if (m.route) {
+    if (const std::string* s = find(m.route->responses, status)) return *s;
+    if (lenient && status >= 400) return c.lenient_route_error;
     return std::nullopt;
   }
-  if (m.route) {
-    if (status == 200) return std::string(m.route->success_schema);
-    if (status == 400) return std::string("error_400_response");
-    if (status == 401) return std::string("platform_error_response");
-    if (status == 404 || status == 409 || status == 422 || status == 500) {
-      return std::string("error_response");
-    }
-    // A body over the org's limit; only operations that take a body.
-    if (status == 413 && m.route->request_schema) return std::string("error_response");
-  } else {
-    // Unknown URL or wrong method: the platform answers before the API does.
-    if (status == 401 || status == 404) return std::string("platform_error_response");
-    if (status == 405 && m.path_known) return std::string("platform_error_response");
+  // Unknown path or wrong method: the platform answers before the API does.
+  if (const std::string* s = find(c.no_route, status)) return *s;
+  if (m.path_known) {
+    if (const std::string* s = find(c.wrong_method, status)) return *s;
   }
-  if (lenient && status >= 400) return std::string("any_error_response");
+  if (lenient && status >= 400) return c.lenient_other_error;
   return std::nullopt;
 }
 
 std::string allowed_statuses(const Match& m, Profile profile) {
-  std::string out;
-  auto add = [&](const char* s) { out += (out.empty() ? "" : ", ") + std::string(s); };
-  if (m.area == Area::kOAuth) {
+  std::set<int> statuses;
+  if (m.area != Area::kOutside) {
+    const AreaContract& c = contract_of(m.area);
+    auto add = [&statuses](const std::map<int, std::string>& schemas) {
+      for (const auto& entry : schemas) statuses.insert(entry.first);
+    };
     if (m.route) {
-      add("200");
-      add("400");
-      if (std::string_view(m.route->path) == "/services/oauth2/token") add("401");
-    } else if (m.path_known) {
-      add("405");
+      add(m.route->responses);
+    } else {
+      add(c.no_route);
+      if (m.path_known) add(c.wrong_method);
     }
-  } else if (m.route) {
-    add("200");
-    for (const char* s : kApiErrorStatuses) {
-      if (std::string_view(s) == "422" && m.route->request_schema) add("413");
-      add(s);
-    }
-  } else {
-    add("401");
-    add("404");
-    if (m.path_known) add("405");
   }
-  if (profile == Profile::kLenient) add("any other 4xx/5xx");
+  std::string out;
+  for (int s : statuses) out += (out.empty() ? "" : ", ") + std::to_string(s);
+  if (profile == Profile::kLenient)
+    out += (out.empty() ? "" : ", ") + std::string("any other 4xx/5xx");
   return out.empty() ? "none" : out;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Which schema a request or response of the contract has: method + path (+
-// status). Stateless; every function is safe to call from any thread.
+// status), from the contract rows of the route table (route_table.h: the rows
+// that name response schemas, and their areas' rules). Stateless after the
+// table is read once; every function is safe to call from any thread.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,12 +17,15 @@ namespace contracts::routes {
 // path ends in "/cpm/v2" (spec 9), so any prefix is accepted.
 inline constexpr const char* kDefaultBasePath = "/services/apexrest/cpm/v2";
 
+// A contract row of the route table, as the checker matches it.
 struct Route {
-  const char* method;
-  const char* path;  // relative to the API base, or absolute for OAuth
-  bool oauth;
-  const char* success_schema;
-  const char* request_schema;  // nullptr: no body
+  std::string method;
+  std::string path;  // relative to the API base, or absolute for OAuth
+  bool oauth = false;
+  // status -> schema: the row's own responses and its area's every_route.
+  std::map<int, std::string> responses;
+  std::string request_schema;  // empty: no JSON body
+  std::vector<std::string> segments;
 };
 
 enum class Area { kOutside, kApi, kOAuth };
@@ -40,7 +46,8 @@ inline bool in_contract(const Match& m) {
   return m.area == Area::kApi || (m.area == Area::kOAuth && m.path_known);
 }
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
-// The statuses with a schema, for messages ("200, 400, 401, ...").
+// The statuses with a schema, for messages ("200, 400, 401, ..."); "none"
+// outside the contract.
 std::string allowed_statuses(const Match& m, Profile profile);
 
 }  // namespace contracts::routes

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes contracts/openapi.yaml (OpenAPI 3.0.3) from the strict JSON Schemas,
-// the valid examples and the route table below, so that the document cannot
-// drift from the schemas the checker uses.
+// the valid examples and the route table (contracts/routes.yaml: the rows
+// marked openapi), so that the document cannot drift from the schemas and
+// routes the checker and the fake use.
 //
 //   node contracts/tools/openapi.js           rewrite contracts/openapi.yaml
 //   node contracts/tools/openapi.js --check   exit 1 if it is not up to date
@@ -20,6 +21,7 @@ const CONTRACTS = path.join(__dirname, '..');
 const SCHEMAS = path.join(CONTRACTS, 'schemas');
 const EXAMPLES = path.join(CONTRACTS, 'examples');
 const OUTPUT = path.join(CONTRACTS, 'openapi.yaml');
+const ROUTES = path.join(CONTRACTS, 'routes.yaml');
 const BASE = 'https://schemas.fake-crm-org.invalid/cpm/v2/';
 const PROFILE = 'strict';
 
@@ -194,46 +196,39 @@ function json(schemaComponent, exampleSchema, names) {
   };
 }
 
-const R = {
-  400: {
-    description: 'Malformed request: mandatory core (010), processor (011) or source-connector (012) parameters missing, or no default for an omitted object (998).',
-    content: json('ErrorResponse', 'error_400_response'),
-  },
-  401: {
-    description: 'Missing, invalid or expired access token (the platform\'s error body).',
-    content: json('PlatformErrorResponse', 'platform_error_response', ['invalid_session']),
-  },
-  404: {
-    description: 'No record with that id or GUID.',
-    content: json('ErrorResponse', 'error_response', ['record_not_found']),
-  },
-  409: {
-    description: 'The IdempotencyKey was used before with a different body.',
-    content: json('ErrorResponse', 'error_response', ['idempotency_conflict']),
-  },
-  413: {
-    description: 'The body is larger than the org accepts (999; the fake\'s limit is the fixture\'s org.max_body_bytes, 6 MB by default).',
-    content: json('ErrorResponse', 'error_response', ['payload_too_large']),
-  },
-  422: {
-    description: 'Well formed but wrong data (codes 200-206, spec 7.2).',
-    content: json('ErrorResponse', 'error_response', ['invalid_email', 'two_errors']),
-  },
-  500: {
-    description: 'Uncategorised error (999); read error_message.',
-    content: json('ErrorResponse', 'error_response', ['uncategorised']),
-  },
-};
+// ---- the route table ----------------------------------------------------------
 
-function errors(...codes) {
-  return Object.fromEntries(codes.map((c) => [String(c), R[c]]));
+const table = yaml.load(fs.readFileSync(ROUTES, 'utf8'));
+
+// Schemas the document names otherwise: the strict 400 refinement (a tuple
+// "items") as ErrorResponse, and the empty body of a revocation as no content.
+const DOCUMENTED_AS = { error_400_response: 'ErrorResponse', oauth_revoke_response: null };
+
+function response(r) {
+  const component = r.schema in DOCUMENTED_AS ? DOCUMENTED_AS[r.schema] : pascal(r.schema);
+  if (!component) return { description: r.description };
+  return { description: r.description, content: json(component, r.schema, r.examples) };
 }
 
-const idParam = (what) => ({
-  name: 'ID',
+function requestBody(request) {
+  if (request.content === 'json') {
+    return { required: true, content: json(pascal(request.schema), request.schema) };
+  }
+  return {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: { type: 'object', properties: request.fields, required: request.required },
+      },
+    },
+  };
+}
+
+const pathParam = (name, p) => ({
+  name,
   in: 'path',
   required: true,
-  description: what,
+  description: p.description,
   schema: { type: 'string', minLength: 1 },
 });
 
@@ -269,17 +264,39 @@ const webhookCallbacks = {
     },
   },
 };
+const CALLBACKS = { webhooks: webhookCallbacks };
 
+// Paths outside the API's base path (OAuth's) are on the org's instance.
 const oauthServers = [
   { url: 'http://localhost:8080', description: 'The local fake org (its instance_url)' },
   { url: 'https://{instance}', description: 'An org\'s instance_url', variables: { instance: { default: 'my-org.my.crm.example' } } },
 ];
 
-const formSchema = (props, required) => ({
-  'application/x-www-form-urlencoded': {
-    schema: { type: 'object', properties: props, required },
-  },
-});
+function operation(row) {
+  const op = { tags: [row.tag], summary: row.summary };
+  if (row.description) op.description = row.description;
+  op.operationId = row.operationId;
+  if (row.auth !== 'bearer') op.security = [];
+  const params = Object.entries(row.params || {});
+  if (params.length) op.parameters = params.map(([name, p]) => pathParam(name, p));
+  if (row.request && row.request.content !== 'none') op.requestBody = requestBody(row.request);
+  op.responses = Object.fromEntries(
+    Object.entries(row.responses).map(([status, r]) => [status, response(r)]),
+  );
+  if (row.callbacks) {
+    if (!CALLBACKS[row.callbacks]) throw new Error(`${row.operationId}: no callbacks "${row.callbacks}"`);
+    op.callbacks = CALLBACKS[row.callbacks];
+  }
+  return op;
+}
+
+const paths = {};
+for (const row of table.routes.filter((r) => r.openapi)) {
+  if (!paths[row.path]) paths[row.path] = row.area === 'api' ? {} : { servers: oauthServers };
+  const method = row.method.toLowerCase();
+  if (paths[row.path][method]) throw new Error(`${row.method} ${row.path} twice in ${ROUTES}`);
+  paths[row.path][method] = operation(row);
+}
 
 const document = {
   openapi: '3.0.3',
@@ -303,170 +320,8 @@ const document = {
     },
   ],
   security: [{ production: ['full'] }, { sandbox: ['full'] }],
-  tags: [
-    { name: 'Payment intents', description: 'Create, pay and update payments (spec 4.1, 4.2).' },
-    { name: 'Records', description: 'Installments and recurring records (spec 4.3, 4.4).' },
-    { name: 'Configuration', description: 'What the org has configured; read before building a request (spec 4.5, 4.6).' },
-    { name: 'Payments (older interface)', description: 'The older /Payment endpoints (spec 4.7).' },
-    { name: 'OAuth', description: 'Tokens for the Authorization header (spec 5).' },
-  ],
-  paths: {
-    '/PaymentIntent': {
-      post: {
-        tags: ['Payment intents'],
-        summary: 'Create, pay or update a payment',
-        description: 'Four operations share the path: a new one-time payment, a new recurring payment, paying an existing installment (OneTime.Id) and updating a recurring payment (Recurring.Id) (spec 4.1). RedirectURL is present when the payer must act.',
-        operationId: 'postPaymentIntent',
-        requestBody: { required: true, content: json('PaymentIntentRequest', 'payment_intent_request') },
-        responses: {
-          200: { description: 'The payment intent was accepted.', content: json('PaymentIntentResponse', 'payment_intent_response') },
-          ...errors(400, 401, 404, 409, 413, 422, 500),
-        },
-        callbacks: webhookCallbacks,
-      },
-    },
-    '/PaymentIntent/{ID}': {
-      get: {
-        tags: ['Payment intents'],
-        summary: 'Status of a payment intent',
-        description: 'The inbound report status and references to the related records (spec 4.2).',
-        operationId: 'getPaymentIntent',
-        parameters: [idParam('The payment intent id (pi_...).')],
-        responses: {
-          200: { description: 'The payment intent.', content: json('PaymentIntentStatusResponse', 'payment_intent_status_response') },
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/Installment/{ID}': {
-      get: {
-        tags: ['Records'],
-        summary: 'An installment and its payments',
-        operationId: 'getInstallment',
-        parameters: [idParam('GUID or record id of the installment.')],
-        responses: {
-          200: { description: 'The installment.', content: json('InstallmentResponse', 'installment_response') },
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/Recurring/{ID}': {
-      get: {
-        tags: ['Records'],
-        summary: 'A recurring payment record',
-        description: 'The source-specific recurring record; for fundraising sources the commitment and its schedule combined (spec 4.4).',
-        operationId: 'getRecurring',
-        parameters: [idParam('GUID or record id of the recurring record.')],
-        responses: {
-          200: { description: 'The recurring record.', content: json('RecurringResponse', 'recurring_response') },
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/PaymentMethods': {
-      get: {
-        tags: ['Configuration'],
-        summary: 'Activated payment methods and their processors',
-        operationId: 'getPaymentMethods',
-        responses: {
-          200: { description: 'The payment methods.', content: json('PaymentMethodsResponse', 'payment_methods_response') },
-          ...errors(401, 500),
-        },
-      },
-    },
-    '/SourceConnector': {
-      get: {
-        tags: ['Configuration'],
-        summary: 'Source connectors',
-        operationId: 'getSourceConnectors',
-        responses: {
-          200: { description: 'The source connectors; one is the default.', content: json('SourceConnectorsResponse', 'source_connectors_response') },
-          ...errors(401, 500),
-        },
-      },
-    },
-    '/PackageActions': {
-      get: {
-        tags: ['Configuration'],
-        summary: 'Package actions',
-        operationId: 'getPackageActions',
-        responses: {
-          200: { description: 'The packages and their actions.', content: json('PackageActionsResponse', 'package_actions_response') },
-          ...errors(401, 500),
-        },
-      },
-    },
-    '/Payment': {
-      post: {
-        tags: ['Payments (older interface)'],
-        summary: 'Create a payment (older interface)',
-        description: 'Outcome in the body with HTTP 200 either way: IsSuccess and ResponseCode (spec 4.7, 7.6).',
-        operationId: 'postPayment',
-        requestBody: { required: true, content: json('PaymentRequest', 'payment_request') },
-        responses: {
-          200: { description: 'Success or failure, told by IsSuccess.', content: json('PaymentResponse', 'payment_response') },
-          ...errors(400, 401, 413, 500),
-        },
-      },
-    },
-    '/Payment/{ID}': {
-      get: {
-        tags: ['Payments (older interface)'],
-        summary: 'A one-off payment (older interface)',
-        operationId: 'getPayment',
-        parameters: [idParam('GUID or record id of an installment; recurring payments are not supported.')],
-        responses: {
-          200: { description: 'The payment, or a failure told by IsSuccess.', content: json('PaymentStatusResponse', 'payment_status_response') },
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/services/oauth2/token': {
-      servers: oauthServers,
-      post: {
-        tags: ['OAuth'],
-        summary: 'Issue or refresh an access token',
-        description: 'Authorization code, refresh token or client credentials grant (spec 5). Client credentials may also come as HTTP Basic.',
-        operationId: 'postToken',
-        security: [],
-        requestBody: {
-          required: true,
-          content: formSchema(
-            {
-              grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] },
-              client_id: { type: 'string' },
-              client_secret: { type: 'string' },
-              code: { type: 'string' },
-              redirect_uri: { type: 'string', format: 'uri' },
-              refresh_token: { type: 'string' },
-              code_verifier: { type: 'string', description: 'PKCE (RFC 7636): required when the authorize request sent a code_challenge, refused otherwise.' },
-              scope: { type: 'string', description: 'Space-separated; unknown values are invalid_scope. The grant is always full.' },
-            },
-            ['grant_type'],
-          ),
-        },
-        responses: {
-          200: { description: 'A token.', content: json('OAuthTokenResponse', 'oauth_token_response') },
-          400: { description: 'The grant or request is not acceptable.', content: json('OAuthErrorResponse', 'oauth_error_response', ['invalid_grant']) },
-          401: { description: 'The client could not be authenticated.', content: json('OAuthErrorResponse', 'oauth_error_response', ['invalid_client']) },
-        },
-      },
-    },
-    '/services/oauth2/revoke': {
-      servers: oauthServers,
-      post: {
-        tags: ['OAuth'],
-        summary: 'Revoke an access or refresh token',
-        operationId: 'postRevoke',
-        security: [],
-        requestBody: { required: true, content: formSchema({ token: { type: 'string' } }, ['token']) },
-        responses: {
-          200: { description: 'Revoked; the body is empty.' },
-          400: { description: 'Unknown token.', content: json('OAuthErrorResponse', 'oauth_error_response', ['unsupported_token_type']) },
-        },
-      },
-    },
-  },
+  tags: table.tags,
+  paths,
   components: {
     securitySchemes: {
       production: {

@@ -14,9 +14,16 @@ struct Answer {
   nlohmann::json json;
 };
 
+// The webhook handlers alone, mounted as the server mounts them under /__admin.
+http::Router webhook_router(WebhookEngine& engine) {
+  http::Handlers handlers;
+  http::add_webhook_admin_handlers(handlers, engine);
+  return http::Router(contracts::route_table(), std::move(handlers), {"", {"admin"}, true});
+}
+
 Answer call(const http::Router& router, const std::string& method, const std::string& path,
             const httplib::Params& query = {}) {
-  auto m = router.match(method, path);
+  auto m = router.match(method, "/__admin" + path);
   REQUIRE(m.outcome == http::Router::Outcome::kHandled);
   httplib::Request req;
   req.method = method;
@@ -37,8 +44,7 @@ TEST_CASE("admin routes list, show and resend webhook events", "[webhooks][admin
   WebhookEngine engine(fast_settings(), loopback_sites(),
                        std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z")),
                        std::move(sender.owned), std::make_shared<SeededRandom>(21));
-  http::Router router;
-  http::add_webhook_admin_routes(router, engine);
+  http::Router router = webhook_router(engine);
   std::string a = engine.enqueue(make_event("pi_a", kUrl));
   std::string b = engine.enqueue(make_event("pi_b", "https://example.com/x"));
   REQUIRE(engine.wait_idle(10s));

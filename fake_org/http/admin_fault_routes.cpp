@@ -5,12 +5,12 @@
 
 namespace fake_org::http {
 
-void add_fault_admin_routes(Router& router, FaultInjector& faults, std::string api_base) {
-  router.add("GET", "/faults", [&faults](Call& c) {
+void add_fault_admin_handlers(Handlers& handlers, FaultInjector& faults, std::string api_base) {
+  handlers.on("getAdminFaults", [&faults](Call& c) {
     send_json(c.res, 200, {{"faults", faults.list()}});
   });
 
-  router.add("POST", "/faults", [&faults, api_base](Call& c) {
+  handlers.on("postAdminFault", [&faults, api_base](Call& c) {
     auto body = parse_json_body(c.req);
     if (!body.ok()) return send_json(c.res, 400, errors_body(body.errors()));
     auto fault = fault_from_json(*body, api_base);
@@ -19,7 +19,7 @@ void add_fault_admin_routes(Router& router, FaultInjector& faults, std::string a
     send_json(c.res, 201, *fault);
   });
 
-  router.add("DELETE", "/faults", [&faults](Call& c) {
+  handlers.on("deleteAdminFaults", [&faults](Call& c) {
     faults.clear();
     send_json(c.res, 200, {{"faults", nlohmann::json::array()}});
   });

@@ -8,17 +8,23 @@
 
 namespace fake_org::http {
 
-void add_legacy_payment_routes(Router& router, Org& org, bool tls) {
+namespace {
+
+void post_payment(LegacyPayments& service, bool tls, Call& c) {
+  auto body = parse_json_body(c.req, EmptyBody::kMissing);
+  if (!body.ok()) return send_json(c.res, 200, legacy_failure_body(body.errors()));
+  auto r = service.create(*body, IntentContext{origin_of(c.req, tls)});
+  request_log_context().payment_intent_id = r.payment_intent_id;
+  send_json(c.res, 200, r.body);
+}
+
+}  // namespace
+
+void add_legacy_payment_handlers(Handlers& handlers, Org& org, bool tls) {
   auto service = std::make_shared<LegacyPayments>(org);
-  router.add("POST", "/Payment", [service, tls](Call& c) {
-    auto body = parse_json_body(c.req, EmptyBody::kMissing);
-    if (!body.ok()) return send_json(c.res, 200, legacy_failure_body(body.errors()));
-    auto r = service->create(*body, IntentContext{origin_of(c.req, tls)});
-    request_log_context().payment_intent_id = r.payment_intent_id;
-    send_json(c.res, 200, r.body);
-  });
-  router.add("GET", "/Payment/{ID}",
-             [service](Call& c) { send_json(c.res, 200, service->get(c.params["ID"])); });
+  handlers.on("postPayment", [service, tls](Call& c) { post_payment(*service, tls, c); });
+  handlers.on("getPayment",
+              [service](Call& c) { send_json(c.res, 200, service->get(c.params["ID"])); });
 }
 
 }  // namespace fake_org::http

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/ids.h"
+#include "http/dispatch.h"
 #include "http/oauth_pages.h"
 #include "http/router.h"
 #include "util/crypto.h"
@@ -446,36 +447,34 @@ std::string login_host_path(bool sandbox) {
   return sandbox ? "/test" : "/login";
 }
 
-void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
-  server.Get("/services/oauth2/authorize",
-             [ctx](const httplib::Request& req, httplib::Response& res) {
-               handle_authorize_page(ctx, req, res);
-             });
-  server.Post("/services/oauth2/authorize",
-              [ctx](const httplib::Request& req, httplib::Response& res) {
-                handle_authorize_decision(ctx, req, res);
-              });
-  server.Post("/services/oauth2/token", [ctx](const httplib::Request& req, httplib::Response& res) {
-    handle_token(ctx, req, res);
-  });
-  auto revoke = [ctx](const httplib::Request& req, httplib::Response& res) {
-    handle_revoke(ctx, req, res);
-  };
-  server.Post("/services/oauth2/revoke", revoke);
-  server.Get("/services/oauth2/revoke", revoke);
-  answer_other_methods_with_405(server, "/services/oauth2/authorize", "GET, POST");
+void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
+  auto page = [ctx](Call& c) { handle_authorize_page(ctx, c.req, c.res); };
+  auto decision = [ctx](Call& c) { handle_authorize_decision(ctx, c.req, c.res); };
+  handlers.on("getAuthorize", page);
+  handlers.on("postAuthorize", decision);
+  // A login host serves the org only when it is the org's kind (production
+  // or sandbox).
   for (bool sandbox_host : {false, true}) {
-    const std::string path = login_host_path(sandbox_host) + "/services/oauth2/authorize";
-    server.Get(path, [ctx, sandbox_host](const httplib::Request& req, httplib::Response& res) {
-      if (!wrong_login_host(ctx, sandbox_host, req, res)) handle_authorize_page(ctx, req, res);
-    });
-    server.Post(path, [ctx, sandbox_host](const httplib::Request& req, httplib::Response& res) {
-      if (!wrong_login_host(ctx, sandbox_host, req, res)) handle_authorize_decision(ctx, req, res);
-    });
-    answer_other_methods_with_405(server, path, "GET, POST");
+    auto at_host = [ctx, sandbox_host](Handler handler) {
+      return [ctx, sandbox_host, handler](Call& c) {
+        if (!wrong_login_host(ctx, sandbox_host, c.req, c.res)) handler(c);
+      };
+    };
+    handlers.on(sandbox_host ? "getSandboxLoginAuthorize" : "getLoginAuthorize", at_host(page));
+    handlers.on(sandbox_host ? "postSandboxLoginAuthorize" : "postLoginAuthorize",
+                at_host(decision));
   }
-  answer_other_methods_with_405(server, "/services/oauth2/token", "POST");
-  answer_other_methods_with_405(server, "/services/oauth2/revoke", "GET, POST");
+  handlers.on("postToken", [ctx](Call& c) { handle_token(ctx, c.req, c.res); });
+  auto revoke = [ctx](Call& c) { handle_revoke(ctx, c.req, c.res); };
+  handlers.on("postRevoke", revoke);
+  handlers.on("getRevoke", revoke);
+}
+
+void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
+  Handlers handlers;
+  add_oauth_handlers(handlers, std::move(ctx));
+  serve_paths(server, std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
+                                                     MountOptions{"", {"oauth"}}));
 }
 
 std::optional<TokenInfo> authenticate_request(const httplib::Request& req, TokenStore& tokens) {

@@ -30,6 +30,7 @@
 
 #include "auth/token_store.h"
 #include "domain/org_config.h"
+#include "http/router.h"
 
 namespace fake_org::http {
 
@@ -40,6 +41,11 @@ struct OAuthContext {
   std::function<std::string(const httplib::Request&)> instance_url;
 };
 
+// The handlers of the oauth area of contracts/routes.yaml, by operationId.
+void add_oauth_handlers(Handlers& handlers, OAuthContext ctx);
+
+// The oauth area alone on a server of one's own (the OAuth tests' server,
+// which adds routes besides); fake-org's Server mounts it with every other area.
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx);
 
 // "/login" for a production org, "/test" for a sandbox: the local login host.

@@ -36,9 +36,9 @@ void send_completed_page(httplib::Response& res, const PspSession& s) {
 
 // The session a page names while the payer may still act on it; otherwise
 // the page that says why (unknown, or already completed) is sent.
-std::optional<PspSession> open_session(Org& org, const httplib::Request& req,
-                                       httplib::Response& res) {
-  const std::string id = req.matches[1];
+std::optional<PspSession> open_session(Org& org, Call& c) {
+  const std::string& id = c.params["session"];
+  httplib::Response& res = c.res;
   auto s = org.psp_sessions().get(id);
   if (!s) {
     send_unknown_page(res, id);
@@ -205,133 +205,140 @@ void finish_payer_action(Org& org, const httplib::Request& req, httplib::Respons
   res.set_header("Location", to);
 }
 
-}  // namespace
-
-void register_psp_pages(httplib::Server& server, Org& org, bool tls) {
-  server.Get(R"(/psp/checkout/([A-Za-z0-9_]+))",
-             [&org](const httplib::Request& req, httplib::Response& res) {
-               auto s = open_session(org, req, res);
-               if (!s) return;
-               const std::string& merchant = org.config().org.name;
-               send_page(res, 200, "Pay " + merchant, checkout_body(merchant, *s));
-             });
-
-  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+))", [&org, tls](const httplib::Request& req,
-                                                              httplib::Response& res) {
-    auto s = open_session(org, req, res);
-    if (!s) return;
-    std::string action = form_value(req, "action");
-    const std::string& merchant = org.config().org.name;
-    if (action != "pay" && action != "decline" && action != "cancel")
-      return send_page(res, 400, "Pay " + merchant,
-                       refused_input_body(merchant, *s, "Choose Pay, Decline or Cancel."));
-    PayerAction a;
-    a.outcome = action == "decline" ? "failure" : action == "cancel" ? "cancel" : "success";
-    a.card_number = form_value(req, "card_number");
-    a.iban = form_value(req, "iban");
-    a.holder = form_value(req, "holder");
-    a.email = form_value(req, "email");
-    // As a PSP's form: invalid input is shown, nothing is sent to the org.
-    if (auto bad = refused_input(org, *s, a))
-      return send_page(res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
-    // A challenge card: the issuer's page comes first; nothing is
-    // reported to the org until the payer answers it.
-    if (needs_challenge(*s, a)) {
-      return send_page(res, 200, "Confirm your payment",
-                       challenge_body(merchant, *s, a.card_number, a.holder));
-    }
-    finish_payer_action(org, req, res, tls, *s, a);
-  });
-
-  // The payer's answer on the challenge page (pass | fail).
-  server.Post(R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)", [&org, tls](const httplib::Request& req,
-                                                                        httplib::Response& res) {
-    auto s = open_session(org, req, res);
-    if (!s) return;
-    PayerAction a;
-    a.outcome = "success";
-    a.card_number = form_value(req, "card_number");
-    a.holder = form_value(req, "holder");
-    a.challenge = form_value(req, "challenge");
-    if (!is_challenge_answer(a.challenge)) {
-      const std::string& merchant = org.config().org.name;
-      return send_page(res, 400, "Confirm your payment",
-                       "<p class=\"notice\">Choose Complete or Fail "
-                       "authentication.</p>" +
-                           challenge_body(merchant, *s, a.card_number, a.holder));
-    }
-    // The hidden card number came back from the browser: checked again.
-    if (auto bad = refused_input(org, *s, a)) {
-      const std::string& merchant = org.config().org.name;
-      return send_page(res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
-    }
-    finish_payer_action(org, req, res, tls, *s, a);
-  });
-
-  server.Post("/psp/callback", [&org](const httplib::Request& req, httplib::Response& res) {
-    handle_callback(org, req, res);
-  });
+void get_checkout(Org& org, Call& c) {
+  auto s = open_session(org, c);
+  if (!s) return;
+  const std::string& merchant = org.config().org.name;
+  send_page(c.res, 200, "Pay " + merchant, checkout_body(merchant, *s));
 }
 
-void add_psp_admin_routes(Router& router, Org& org) {
-  router.add("POST", "/psp/{session}/complete", [&org](Call& c) {
-    auto body = parse_json_body(c.req);
-    if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
-    const auto& b = *body;
-    if (auto e = driver_type_error(b)) return send_errors(c.res, org.config(), {*e});
-    std::string outcome = b.value("outcome", "");
-    if (!is_psp_outcome(outcome))
-      return send_errors(c.res, org.config(),
-                         {make_error(error_code::kMissingCoreParameter, "outcome",
-                                     "Send {\"outcome\": \"success\"|\"failure\"|\"cancel\"}, "
-                                     "optionally with card_number, exp_month, exp_year, iban, "
-                                     "holder, email (wallet methods), challenge")});
-    PayerAction action = action_from_json(b, outcome);
-    if (b.contains("challenge") && !is_challenge_answer(action.challenge))
-      return send_errors(c.res, org.config(),
-                         {make_error(error_code::kInvalidData, "challenge",
-                                     "'challenge' is \"pass\" or \"fail\": the payer's answer "
-                                     "to the 3-D Secure step of a challenge card")});
-    const std::string& id = c.params["session"];
-    auto s = org.psp_sessions().get(id);
-    if (!s)
-      return send_errors(c.res, org.config(),
-                         {make_error(error_code::kInvalidData, "session",
-                                     "No hosted payment session '" + id +
-                                         "': use the last path segment of a RedirectURL",
-                                     ErrorKind::kNotFound)});
-    if (auto bad = refused_input(org, *s, action))
-      return send_errors(c.res, org.config(),
-                         {make_error(error_code::kMissingCoreParameter, bad->field,
-                                     "'" + bad->field + "': " + bad->message)});
-    // As on the page, a challenge card is not paid until the payer answers
-    // the challenge; the driver must say how (a completed session is left to
-    // the callback, which answers 409).
-    if (s->status != "completed" && needs_challenge(*s, action))
-      return send_errors(
-          c.res, org.config(),
-          {make_error(error_code::kMissingCoreParameter, "challenge",
+void post_checkout(Org& org, bool tls, Call& c) {
+  auto s = open_session(org, c);
+  if (!s) return;
+  std::string action = form_value(c.req, "action");
+  const std::string& merchant = org.config().org.name;
+  if (action != "pay" && action != "decline" && action != "cancel")
+    return send_page(c.res, 400, "Pay " + merchant,
+                     refused_input_body(merchant, *s, "Choose Pay, Decline or Cancel."));
+  PayerAction a;
+  a.outcome = action == "decline" ? "failure" : action == "cancel" ? "cancel" : "success";
+  a.card_number = form_value(c.req, "card_number");
+  a.iban = form_value(c.req, "iban");
+  a.holder = form_value(c.req, "holder");
+  a.email = form_value(c.req, "email");
+  // As a PSP's form: invalid input is shown, nothing is sent to the org.
+  if (auto bad = refused_input(org, *s, a))
+    return send_page(c.res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
+  // A challenge card: the issuer's page comes first; nothing is
+  // reported to the org until the payer answers it.
+  if (needs_challenge(*s, a)) {
+    return send_page(c.res, 200, "Confirm your payment",
+                     challenge_body(merchant, *s, a.card_number, a.holder));
+  }
+  finish_payer_action(org, c.req, c.res, tls, *s, a);
+}
+
+// The payer's answer on the challenge page (pass | fail).
+void post_challenge(Org& org, bool tls, Call& c) {
+  auto s = open_session(org, c);
+  if (!s) return;
+  PayerAction a;
+  a.outcome = "success";
+  a.card_number = form_value(c.req, "card_number");
+  a.holder = form_value(c.req, "holder");
+  a.challenge = form_value(c.req, "challenge");
+  if (!is_challenge_answer(a.challenge)) {
+    const std::string& merchant = org.config().org.name;
+    return send_page(c.res, 400, "Confirm your payment",
+                     "<p class=\"notice\">Choose Complete or Fail "
+                     "authentication.</p>" +
+                         challenge_body(merchant, *s, a.card_number, a.holder));
+  }
+  // The hidden card number came back from the browser: checked again.
+  if (auto bad = refused_input(org, *s, a)) {
+    const std::string& merchant = org.config().org.name;
+    return send_page(c.res, 422, "Pay " + merchant, refused_input_body(merchant, *s, bad->message));
+  }
+  finish_payer_action(org, c.req, c.res, tls, *s, a);
+}
+
+// The driver's body as a payer's action, or the error that says what is
+// wrong with it.
+std::optional<ApiError> driver_action(const nlohmann::json& b, PayerAction& action) {
+  if (auto e = driver_type_error(b)) return e;
+  std::string outcome = b.value("outcome", "");
+  if (!is_psp_outcome(outcome))
+    return make_error(error_code::kMissingCoreParameter, "outcome",
+                      "Send {\"outcome\": \"success\"|\"failure\"|\"cancel\"}, "
+                      "optionally with card_number, exp_month, exp_year, iban, "
+                      "holder, email (wallet methods), challenge");
+  action = action_from_json(b, outcome);
+  if (b.contains("challenge") && !is_challenge_answer(action.challenge))
+    return make_error(error_code::kInvalidData, "challenge",
+                      "'challenge' is \"pass\" or \"fail\": the payer's answer "
+                      "to the 3-D Secure step of a challenge card");
+  return std::nullopt;
+}
+
+// What the payer could not do on the page either: refused input, or a
+// challenge card without the answer to its challenge (a completed session is
+// left to the callback, which answers 409).
+std::optional<ApiError> driver_refusal(Org& org, const PspSession& s, const PayerAction& action) {
+  if (auto bad = refused_input(org, s, action))
+    return make_error(error_code::kMissingCoreParameter, bad->field,
+                      "'" + bad->field + "': " + bad->message);
+  if (s.status != "completed" && needs_challenge(s, action))
+    return make_error(error_code::kMissingCoreParameter, "challenge",
                       "Card " + action.card_number +
                           " asks for a 3-D Secure challenge: add \"challenge\": \"pass\" (pays) "
-                          "or \"fail\" (declines)")});
-    auto answer =
-        call_org(org, c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));
-    if (answer.status == 0)
-      return send_errors(
-          c.res, org.config(),
-          {make_error(error_code::kUncategorised, "",
-                      "The simulated PSP could not call the org back: " + answer.error)});
-    if (answer.status != 200) {
-      c.res.status = answer.status;
-      c.res.set_content(answer.raw, kJson);
-      return;
-    }
-    send_json(c.res, 200,
-              {{"session", answer.body.value("session", id)},
-               {"status", answer.body.value("status", "")},
-               {"payment_intent", answer.body.value("payment_intent", "")},
-               {"redirect", answer.body.value("redirect", "")}});
-  });
+                          "or \"fail\" (declines)");
+  return std::nullopt;
+}
+
+void complete_session(Org& org, Call& c) {
+  auto body = parse_json_body(c.req);
+  if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
+  PayerAction action;
+  if (auto e = driver_action(*body, action)) return send_errors(c.res, org.config(), {*e});
+  const std::string& id = c.params["session"];
+  auto s = org.psp_sessions().get(id);
+  if (!s)
+    return send_errors(c.res, org.config(),
+                       {make_error(error_code::kInvalidData, "session",
+                                   "No hosted payment session '" + id +
+                                       "': use the last path segment of a RedirectURL",
+                                   ErrorKind::kNotFound)});
+  if (auto e = driver_refusal(org, *s, action)) return send_errors(c.res, org.config(), {*e});
+  auto answer =
+      call_org(org, c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));
+  if (answer.status == 0)
+    return send_errors(
+        c.res, org.config(),
+        {make_error(error_code::kUncategorised, "",
+                    "The simulated PSP could not call the org back: " + answer.error)});
+  if (answer.status != 200) {
+    c.res.status = answer.status;
+    c.res.set_content(answer.raw, kJson);
+    return;
+  }
+  send_json(c.res, 200,
+            {{"session", answer.body.value("session", id)},
+             {"status", answer.body.value("status", "")},
+             {"payment_intent", answer.body.value("payment_intent", "")},
+             {"redirect", answer.body.value("redirect", "")}});
+}
+
+}  // namespace
+
+void add_psp_page_handlers(Handlers& handlers, Org& org, bool tls) {
+  handlers.on("getPspCheckout", [&org](Call& c) { get_checkout(org, c); });
+  handlers.on("postPspCheckout", [&org, tls](Call& c) { post_checkout(org, tls, c); });
+  handlers.on("postPspChallenge", [&org, tls](Call& c) { post_challenge(org, tls, c); });
+  handlers.on("postPspCallback", [&org](Call& c) { handle_callback(org, c.req, c.res); });
+}
+
+void add_psp_admin_handlers(Handlers& handlers, Org& org) {
+  handlers.on("postAdminPspComplete", [&org](Call& c) { complete_session(org, c); });
 }
 
 }  // namespace fake_org::http

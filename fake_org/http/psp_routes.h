@@ -11,14 +11,15 @@
 //   POST /psp/{session}/complete   {"outcome":"success"|"failure"|"cancel", card fields...}
 //                                  the headless driver: same callback path; answers
 //                                  {session, status, redirect}; 404 / 400 / 409.
-#include <httplib.h>
-
 #include "domain/org.h"
 #include "http/router.h"
 
 namespace fake_org::http {
 
-void register_psp_pages(httplib::Server& server, Org& org, bool tls);
-void add_psp_admin_routes(Router& router, Org& org);
+// The pages and the callback (area psp of contracts/routes.yaml). `tls`: how
+// the PSP calls the org back.
+void add_psp_page_handlers(Handlers& handlers, Org& org, bool tls);
+// The headless driver (area admin).
+void add_psp_admin_handlers(Handlers& handlers, Org& org);
 
 }  // namespace fake_org::http

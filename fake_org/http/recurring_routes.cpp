@@ -4,8 +4,8 @@
 
 namespace fake_org::http {
 
-void add_recurring_routes(Router& router, Org& org) {
-  router.add("GET", "/Recurring/{ID}", [&org](Call& c) {
+void add_recurring_handlers(Handlers& handlers, Org& org) {
+  handlers.on("getRecurring", [&org](Call& c) {
     auto r = recurring_view(org, c.params["ID"]);
     if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
     send_json(c.res, 200, *r);

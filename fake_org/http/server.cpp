@@ -10,10 +10,9 @@
 #include <mutex>
 
 #include "debug_log.h"
+#include "dispatch.h"
 #include "events/contract_monitor.h"
 #include "fault_injector.h"
-#include "oauth_routes.h"
-#include "psp_routes.h"
 #include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
@@ -209,8 +208,11 @@ std::string Server::url() const {
   return std::string(tls_ ? "https://" : "http://") + host + ":" + std::to_string(port_);
 }
 
-void Server::configure() {
-  httplib::Server& s = *server_;
+namespace {
+
+// TCP, worker pool, keep-alive and body size.
+void configure_connections(httplib::Server& s, const ServerOptions& options,
+                           size_t max_body_bytes) {
   s.set_tcp_nodelay(true);  // without it every small response waits ~40 ms for Nagle
   // httplib's default also sets SO_REUSEPORT, with which a second fake-org on
   // a busy port binds too and the kernel shares connections between two orgs
@@ -221,8 +223,8 @@ void Server::configure() {
   });
   // At least 2 whatever the caller asked (main refuses 1 with a message): a
   // PSP page's worker waits for the PSP's callback to this server (psp_routes).
-  int threads = options_.threads > 0
-                    ? std::max(2, options_.threads)
+  int threads = options.threads > 0
+                    ? std::max(2, options.threads)
                     : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8);
   // httplib gives each connection a worker for as long as it is kept alive, so
   // a client pool wider than the worker pool waits for a whole connection to
@@ -231,11 +233,11 @@ void Server::configure() {
   // a connection that yields its worker after 100 requests.
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   s.set_keep_alive_max_count(100);
-  s.set_payload_max_length(services_.org->config().org.max_body_bytes);
+  s.set_payload_max_length(max_body_bytes);
+}
 
-  Org& org = *services_.org;
-  journal_ = std::make_shared<RequestJournal>(org.config().base_path());
-  faults_ = std::make_shared<FaultInjector>();
+// The per-request log context (pre-routing) and the log line (the logger).
+void install_request_log(httplib::Server& s, Org& org, LogLevel level) {
   s.set_pre_routing_handler([&org](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
@@ -247,126 +249,64 @@ void Server::configure() {
     declare_empty_body_if_unframed(req);
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  LogLevel level = options_.log_level;
   s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
     request_log_context().routed = false;  // the logger is the last to read it
   });
+}
 
-  bool tls = tls_;
-  std::shared_ptr<ContractMonitor> monitor = services_.monitor;
-  // Runs once the answer is final (after the error handler) and before httplib
-  // writes it, so a client that reads the journal after its answer finds its
-  // request there (the logger runs only after the write).
-  s.set_post_routing_handler(
-      [journal = journal_, monitor, &org](const httplib::Request& req, httplib::Response& res) {
-        if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
-        if (journal->covers(req.path)) record_in_journal(*journal, req, res, org);
-        // An injected fault is the admin's answer, not the org's: no contract for it.
-        if (monitor && !request_log_context().injected_fault)
-          monitor->check_response(req.method, req.path, res.status, decoded_body(res));
-      });
-  register_oauth_routes(
-      s, OAuthContext{&org.config(), services_.tokens.get(),
-                      [tls](const httplib::Request& r) { return origin_of(r, tls); }});
+// Runs once the answer is final (after the error handler) and before httplib
+// writes it, so a client that reads the journal after its answer finds its
+// request there (the logger runs only after the write).
+void install_journal_and_contract_check(httplib::Server& s, Org& org,
+                                        std::shared_ptr<RequestJournal> journal,
+                                        std::shared_ptr<ContractMonitor> monitor) {
+  s.set_post_routing_handler([journal = std::move(journal), monitor = std::move(monitor), &org](
+                                 const httplib::Request& req, httplib::Response& res) {
+    if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
+    if (journal->covers(req.path)) record_in_journal(*journal, req, res, org);
+    // An injected fault is the admin's answer, not the org's: no contract for it.
+    if (monitor && !request_log_context().injected_fault)
+      monitor->check_response(req.method, req.path, res.status, decoded_body(res));
+  });
+}
 
-  register_psp_pages(s, org, tls);  // the simulated PSP: public pages, no bearer token
-  // The PSP's paths (psp_routes.cpp) with another method: 405, not 404.
-  answer_other_methods_with_405(s, R"(/psp/checkout/([A-Za-z0-9_]+))", "GET, POST");
-  answer_other_methods_with_405(s, R"(/psp/checkout/([A-Za-z0-9_]+)/challenge)", "POST");
-  answer_other_methods_with_405(s, "/psp/callback", "POST");
+// Whatever no route took: a JSON answer, never an empty or HTML one. A 400
+// from httplib itself (a body it could not read) on the API is the spec's
+// Errors body, like any other unreadable body there.
+httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::string& base,
+                                                      const httplib::Request& req,
+                                                      httplib::Response& res) {
+  if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+  if (res.status == 400 && path_under(req.path, base))
+    send_errors(res, org.config(),
+                {make_error(error_code::kMissingCoreParameter, "",
+                            "The request body could not be read: send a Content-Length "
+                            "header (or Transfer-Encoding: chunked) and the whole JSON body",
+                            ErrorKind::kBadJson)});
+  else if (res.status == 413)
+    send_json(res, 413,
+              errors_body({make_error(error_code::kUncategorised, "",
+                                      "The request body is larger than this org accepts (" +
+                                          std::to_string(org.config().org.max_body_bytes) +
+                                          " bytes, fixture org.max_body_bytes): send a smaller "
+                                          "body")}));
+  else if (res.status == 404)
+    send_not_found(res, nullptr, req.path);
+  else if (res.status == 405)
+    send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
+  else
+    send_platform_error(res, res.status, "UNKNOWN_EXCEPTION",
+                        "HTTP status " + std::to_string(res.status));
+  return httplib::Server::HandlerResponse::Handled;
+}
 
-  // The API: bearer token first (the platform answers 401 before routing),
-  // then the route table.
-  auto api = std::make_shared<Router>();
-  add_info_routes(*api, org);
-  add_payment_intent_routes(*api, org, tls);
-  add_legacy_payment_routes(*api, org, tls);
-  add_recurring_routes(*api, org);
+void install_error_handlers(httplib::Server& s, Org& org) {
   std::string base = org.config().base_path();
-  auto api_handler = [api, base, tokens = services_.tokens, faults = faults_](
-                         const httplib::Request& req, httplib::Response& res) {
-    std::string_view path(req.path);
-    path.remove_prefix(std::min(path.size(), base.size()));
-    // Before the token: an injected fault stands for the platform failing
-    // before Apex runs (and may itself be a 401), and nothing runs after it.
-    if (auto fault = faults->take(req.method, path)) {
-      request_log_context().injected_fault = true;
-      return send_json(res, fault->status, fault->body);
-    }
-    auto token = authenticate_request(req, *tokens);
-    if (!token) {
-      res.status = 401;
-      res.set_content(kInvalidSessionBody, kJson);
-      return;
-    }
-    auto m = api->match(req.method, path);
-    if (m.outcome == Router::Outcome::kNotFound)
-      return send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
-    if (m.outcome == Router::Outcome::kMethodNotAllowed)
-      return send_method_not_allowed(res, req.method, m.allowed);
-    Call call{req, res, std::move(m.params), token->client_id};
-    (*m.handler)(call);
-  };
-  std::string api_pattern = base + "(/.*)?";
-  s.Get(api_pattern, api_handler);
-  s.Post(api_pattern, api_handler);
-  s.Put(api_pattern, api_handler);
-  s.Patch(api_pattern, api_handler);
-  s.Delete(api_pattern, api_handler);
-
-  auto admin = std::make_shared<Router>();
-  add_admin_routes(*admin, services_, *journal_, *faults_);
-  bool admin_open = options_.admin_open;
-  auto admin_handler = [admin, admin_open](const httplib::Request& req, httplib::Response& res) {
-    if (!admin_open && !is_loopback(req.remote_addr))
-      return send_platform_error(
-          res, 403, "FORBIDDEN",
-          "The admin API answers on loopback only; start fake-org with --admin-open");
-    auto m = admin->match(req.method,
-                          std::string_view(req.path).substr(std::string_view("/__admin").size()));
-    if (m.outcome == Router::Outcome::kNotFound)
-      return send_platform_error(res, 404, "NOT_FOUND", "No admin endpoint " + req.path);
-    if (m.outcome == Router::Outcome::kMethodNotAllowed)
-      return send_method_not_allowed(res, req.method, m.allowed);
-    Call call{req, res, std::move(m.params), ""};
-    (*m.handler)(call);
-  };
-  // Every method reaches the admin router, so a known path answers 405.
-  s.Get("/__admin/.*", admin_handler);
-  s.Post("/__admin/.*", admin_handler);
-  s.Put("/__admin/.*", admin_handler);
-  s.Patch("/__admin/.*", admin_handler);
-  s.Delete("/__admin/.*", admin_handler);
-
-  // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
-  // from httplib itself (a body it could not read) on the API is the spec's
-  // Errors body, like any other unreadable body there.
-  s.set_error_handler(httplib::Server::HandlerWithResponse([&org, base](const httplib::Request& req,
-                                                                        httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    if (res.status == 400 && path_under(req.path, base))
-      send_errors(res, org.config(),
-                  {make_error(error_code::kMissingCoreParameter, "",
-                              "The request body could not be read: send a Content-Length "
-                              "header (or Transfer-Encoding: chunked) and the whole JSON body",
-                              ErrorKind::kBadJson)});
-    else if (res.status == 413)
-      send_json(res, 413,
-                errors_body(
-                    {make_error(error_code::kUncategorised, "",
-                                "The request body is larger than this org accepts (" +
-                                    std::to_string(org.config().org.max_body_bytes) +
-                                    " bytes, fixture org.max_body_bytes): send a smaller body")}));
-    else if (res.status == 404)
-      send_platform_error(res, 404, "NOT_FOUND", "Could not find a match for URL");
-    else if (res.status == 405)
-      send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
-    else
-      send_platform_error(res, res.status, "UNKNOWN_EXCEPTION",
-                          "HTTP status " + std::to_string(res.status));
-    return httplib::Server::HandlerResponse::Handled;
-  }));
+  s.set_error_handler(httplib::Server::HandlerWithResponse(
+      [&org, base](const httplib::Request& req, httplib::Response& res) {
+        return answer_httplib_error(org, base, req, res);
+      }));
   s.set_exception_handler([&org](const httplib::Request&, httplib::Response& res,
                                  std::exception_ptr ep) {
     std::string what = "unknown exception";
@@ -380,6 +320,25 @@ void Server::configure() {
         res, org.config(),
         {make_error(error_code::kUncategorised, "", "Internal error in the fake org: " + what)});
   });
+}
+
+}  // namespace
+
+void Server::configure() {
+  httplib::Server& s = *server_;
+  Org& org = *services_.org;
+  configure_connections(s, options_, org.config().org.max_body_bytes);
+  journal_ = std::make_shared<RequestJournal>(org.config().base_path());
+  faults_ = std::make_shared<FaultInjector>();
+  install_request_log(s, org, options_.log_level);
+  install_journal_and_contract_check(s, org, journal_, services_.monitor);
+  // Every area of contracts/routes.yaml on one router; throws MountError
+  // when a row has no handler or a handler no row.
+  auto router = std::make_shared<const Router>(contracts::route_table(),
+                                               all_handlers(services_, *journal_, *faults_, tls_),
+                                               MountOptions{org.config().base_path(), {}});
+  serve_all(s, std::move(router), Guards{services_.tokens, faults_, options_.admin_open});
+  install_error_handlers(s, org);
 }
 
 bool Server::start(std::string* error) {
@@ -401,7 +360,12 @@ bool Server::start(std::string* error) {
   } else {
     server_ = std::make_unique<httplib::Server>();
   }
-  configure();
+  try {
+    configure();
+  } catch (const MountError& e) {
+    if (error) *error = e.what();
+    return false;
+  }
   if (options_.port == 0) {
     port_ = server_->bind_to_any_port(options_.host);
     if (port_ <= 0) {

@@ -10,6 +10,6 @@
 
 namespace fake_org::http {
 
-void add_webhook_admin_routes(Router& router, WebhookEngine& engine);
+void add_webhook_admin_handlers(Handlers& handlers, WebhookEngine& engine);
 
 }  // namespace fake_org::http

@@ -1,0 +1,125 @@
+// The route table (contracts/routes.yaml) as the checker reads it: its
+// contract rows are exactly the checker's routes, with their areas' answers;
+// and a table that contradicts itself is refused with every problem named.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "route_table.h"
+#include "routes.h"
+
+using contracts::parse_route_table;
+using contracts::route_table;
+using contracts::RouteTableError;
+
+namespace {
+
+std::string problems_of(const std::string& yaml) {
+  try {
+    parse_route_table(yaml, "test.yaml");
+  } catch (const RouteTableError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* const kAreas = R"(
+areas:
+  api:
+    mount: $base_path
+    guard: bearer
+    contract:
+      every_route: {500: error_response}
+      lenient_route_error: any_error_response
+      lenient_other_error: any_error_response
+  admin:
+    mount: /__admin/
+    guard: loopback
+)";
+
+}  // namespace
+
+TEST_CASE("the checker's routes are the table's contract rows", "[routes]") {
+  std::set<std::string> contract_rows;
+  for (const auto& row : route_table().rows) {
+    if (row.in_contract()) contract_rows.insert(row.method + " " + row.path);
+  }
+  std::set<std::string> checker_routes;
+  for (const auto& route : contracts::routes::all())
+    checker_routes.insert(route.method + " " + route.path);
+  CHECK(checker_routes == contract_rows);
+  CHECK(!contract_rows.empty());
+
+  for (const auto& route : contracts::routes::all()) {
+    INFO(route.method << " " << route.path);
+    const contracts::RouteRow* row = nullptr;
+    for (const auto& r : route_table().rows)
+      if (r.method == route.method && r.path == route.path) row = &r;
+    REQUIRE(row);
+    const contracts::RouteArea* area = route_table().area(row->area);
+    CHECK(route.oauth == (row->area == "oauth"));
+    CHECK(route.request_schema == row->request_schema);
+    // The row's own responses, then its area's for every route.
+    std::map<int, std::string> expected = area->contract.every_route;
+    for (const auto& [status, schema] : row->responses) expected[status] = schema;
+    CHECK(route.responses == expected);
+  }
+}
+
+TEST_CASE("every operation that takes a JSON body, and no other, allows 413", "[routes]") {
+  for (const auto& route : contracts::routes::all()) {
+    INFO(route.method << " " << route.path);
+    CHECK(route.responses.count(413) == (route.request_schema.empty() ? 0u : 1u));
+  }
+}
+
+TEST_CASE("the route table refuses rows that contradict it, naming each with its line",
+          "[routes]") {
+  const std::string text = problems_of(std::string(kAreas) + R"(
+routes:
+  - operationId: getThing
+    method: GET
+    path: /Thing
+    area: api
+    auth: bearer
+    respones: {}
+  - operationId: getThing
+    method: FETCH
+    path: Thing
+    area: api
+    auth: bearer
+  - operationId: getOther
+    method: GET
+    path: /Other
+    area: nowhere
+    auth: bearer
+  - operationId: getAdminThing
+    method: GET
+    path: /thing/{id}
+    area: admin
+    auth: none
+    params: {name: {chars: word}}
+    responses: {200: some_response, 2000: other}
+)");
+  INFO(text);
+  CHECK(text.find("test.yaml:20: getThing: unknown key 'respones'") != std::string::npos);
+  CHECK(text.find("getThing: method must be one of") != std::string::npos);
+  CHECK(text.find("getThing: path must start with '/'") != std::string::npos);
+  CHECK(text.find("getThing: operationId used twice") != std::string::npos);
+  CHECK(text.find("getOther: unknown area 'nowhere'") != std::string::npos);
+  CHECK(text.find("getAdminThing: area admin checks its guard on every row") != std::string::npos);
+  CHECK(text.find("getAdminThing: params names {name}, which the path lacks") != std::string::npos);
+  CHECK(text.find("'2000' is not an HTTP status") != std::string::npos);
+  CHECK(text.find("getAdminThing: names response schemas, but area admin has no contract") !=
+        std::string::npos);
+
+  CHECK(problems_of(std::string(kAreas) + R"(
+routes:
+  - {operationId: a, method: GET, path: /x, area: api, auth: bearer}
+  - {operationId: b, method: GET, path: /x, area: api, auth: bearer}
+)")
+            .find("b: GET /x twice in area api") != std::string::npos);
+  CHECK(problems_of(std::string(kAreas) + "routes:\n  - {operationId: a, method: GET, path: /x, "
+                                          "area: api, auth: bearer}\n")
+            .empty());
+}

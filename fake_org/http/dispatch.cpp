@@ -1,0 +1,121 @@
+#include "dispatch.h"
+
+#include "oauth_routes.h"
+#include "request_log.h"
+#include "responses.h"
+#include "server.h"
+
+namespace fake_org::http {
+
+namespace {
+
+// An injected fault stands for the platform failing before Apex runs (and
+// may itself be a 401), so it comes before the token and nothing runs after
+// it; the platform answers 401 before it looks at the path.
+bool pass_bearer(const Guards& g, std::string_view relative, const httplib::Request& req,
+                 httplib::Response& res, std::string& client_id) {
+  if (auto fault = g.faults->take(req.method, relative)) {
+    request_log_context().injected_fault = true;
+    send_json(res, fault->status, fault->body);
+    return false;
+  }
+  auto token = authenticate_request(req, *g.tokens);
+  if (!token) {
+    res.status = 401;
+    res.set_content(kInvalidSessionBody, kJson);
+    return false;
+  }
+  client_id = token->client_id;
+  return true;
+}
+
+bool pass_loopback(const Guards& g, const httplib::Request& req, httplib::Response& res) {
+  if (g.admin_open || is_loopback(req.remote_addr)) return true;
+  send_platform_error(res, 403, "FORBIDDEN",
+                      "The admin API answers on loopback only; start fake-org with --admin-open");
+  return false;
+}
+
+// False when the guard answered.
+bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request& req,
+                httplib::Response& res, std::string& client_id) {
+  switch (m.area->guard) {
+    case contracts::AuthKind::kBearer:
+      return pass_bearer(g, m.path, req, res, client_id);
+    case contracts::AuthKind::kLoopback:
+      return pass_loopback(g, req, res);
+    default:
+      return true;
+  }
+}
+
+void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
+              httplib::Response& res) {
+  Router::Match m = router.match(req.method, req.path);
+  std::string client_id;
+  if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
+  if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
+  if (m.outcome == Router::Outcome::kMethodNotAllowed)
+    return send_method_not_allowed(res, req.method, m.allowed);
+  Call call{req, res, std::move(m.params), std::move(client_id)};
+  (*m.handler)(call);
+}
+
+// An exact regex for cpp-httplib: literal segments escaped, {Name} one segment.
+std::string path_pattern(const std::string& path) {
+  const std::vector<std::string_view> segments = contracts::path_segments(path);
+  std::string out;
+  for (size_t i = 1; i < segments.size(); ++i) {  // [0] is before the leading '/'
+    out += '/';
+    if (contracts::is_param_segment(segments[i])) {
+      out += "[^/]+";
+      continue;
+    }
+    for (char c : segments[i]) {
+      if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Guards guards) {
+  auto handler = [router, guards = std::move(guards)](const httplib::Request& req,
+                                                      httplib::Response& res) {
+    dispatch(*router, guards, req, res);
+  };
+  server.Get(".*", handler);
+  server.Post(".*", handler);
+  server.Put(".*", handler);
+  server.Patch(".*", handler);
+  server.Delete(".*", handler);
+}
+
+void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) {
+  for (const contracts::RouteArea* area : router->areas()) {
+    if (area->guard != contracts::AuthKind::kNone)
+      throw MountError("serve_paths: area " + area->name + " has a guard; use serve_all");
+  }
+  auto handler = [router](const httplib::Request& req, httplib::Response& res) {
+    dispatch(*router, Guards{}, req, res);
+  };
+  for (const std::string& path : router->mounted_paths()) {
+    const std::string pattern = path_pattern(path);
+    server.Get(pattern, handler);
+    server.Post(pattern, handler);
+    server.Put(pattern, handler);
+    server.Patch(pattern, handler);
+    server.Delete(pattern, handler);
+  }
+}
+
+void send_not_found(httplib::Response& res, const contracts::RouteArea* area,
+                    const std::string& path) {
+  std::string message = area && !area->not_found.empty() ? area->not_found : kNoMatchMessage;
+  if (size_t at = message.find("{path}"); at != std::string::npos) message.replace(at, 6, path);
+  send_platform_error(res, 404, "NOT_FOUND", message);
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,44 @@
+#pragma once
+// Serving a Router from cpp-httplib: one catch-all registration per method,
+// the area's guard before routing (a fault or the bearer token for the API,
+// the caller's address for the admin API), and every area's 404 and 405.
+//
+// Locking rule: no state of its own; the router is immutable after start-up,
+// the token store and the fault injector guard their own state.
+#include <httplib.h>
+
+#include <memory>
+#include <string>
+
+#include "auth/token_store.h"
+#include "checker/route_table.h"
+#include "fault_injector.h"
+#include "router.h"
+
+namespace fake_org::http {
+
+// What the areas' guards need.
+struct Guards {
+  std::shared_ptr<TokenStore> tokens;     // bearer: the API's tokens
+  std::shared_ptr<FaultInjector> faults;  // bearer: injected before the token
+  bool admin_open = false;                // loopback: let any caller in
+};
+
+// The 404 message of a path under no area's mount (and of httplib's own 404s).
+inline constexpr const char* kNoMatchMessage = "Could not find a match for URL";
+
+// Every request of `server` goes through `router`: one catch-all per method
+// (GET also takes HEAD), so a path no row has answers 404 and a known path
+// with another method 405 from here.
+void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Guards guards);
+
+// Registers only the router's own paths, for a server that has routes of its
+// own besides (a test's). Areas with a guard cannot be served this way.
+void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router);
+
+// 404 with the area's message (contracts/routes.yaml not_found), or the
+// platform's when the path is under no area.
+void send_not_found(httplib::Response& res, const contracts::RouteArea* area,
+                    const std::string& path);
+
+}  // namespace fake_org::http

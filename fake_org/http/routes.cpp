@@ -1,0 +1,25 @@
+#include "routes.h"
+
+#include "oauth_routes.h"
+#include "psp_routes.h"
+#include "responses.h"
+
+namespace fake_org::http {
+
+Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
+                      bool tls) {
+  Org& org = *services.org;
+  Handlers handlers;
+  add_info_handlers(handlers, org);
+  add_payment_intent_handlers(handlers, org, tls);
+  add_legacy_payment_handlers(handlers, org, tls);
+  add_recurring_handlers(handlers, org);
+  add_oauth_handlers(handlers,
+                     OAuthContext{&org.config(), services.tokens.get(),
+                                  [tls](const httplib::Request& r) { return origin_of(r, tls); }});
+  add_psp_page_handlers(handlers, org, tls);
+  add_admin_handlers(handlers, services, journal, faults);
+  return handlers;
+}
+
+}  // namespace fake_org::http
