@@ -10,16 +10,19 @@
 #include "domain/collection_run.h"
 #include "domain/collections.h"
 #include "domain/fields.h"
-#include "domain/payer_test_support.h"
 #include "domain/payment_intents.h"
 #include "fixture/fixture_loader.h"
+#include "testing/domain_org.h"
+#include "testing/intent_body.h"
 
 namespace fake_org {
 namespace {
 
 using nlohmann::json;
-using payer_test::kJane;
-using payer_test::TestOrg;
+using testing::card;
+using testing::DomainOrg;
+using testing::IntentBody;
+using testing::kJane;
 
 // Keeps every published event. Once armed, the next publish starts `racer`
 // on another thread and gives it a chance to publish first (up to a bound,
@@ -59,15 +62,12 @@ class RacingSink final : public EventSink {
 
 // A monthly card series from 2027-03-01 with a first payment of 5: the payer
 // pays on the PSP's hosted page, so the series waits for them.
-json hosted_card_series(const std::string& last_name, const std::string& webhook_url = "") {
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"Payer", {{"Contact", {{"CrmFields", {{"LastName", last_name}}}}}}},
-      {"OneTime", {{"Amount", 5}}},
-      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2027-03-01"}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
-  if (!webhook_url.empty()) body["WebhookURL"] = webhook_url;
+IntentBody hosted_card_series(const std::string& last_name, const std::string& webhook_url = "") {
+  IntentBody body = IntentBody::recurring(card())
+                        .contact({{"LastName", last_name}})
+                        .initial_payment(5)
+                        .series(20, "Monthly", "2027-03-01");
+  if (!webhook_url.empty()) body.webhook(webhook_url);
   return body;
 }
 
@@ -98,7 +98,7 @@ class LockProbeSink final : public EventSink {
 
 TEST_CASE("events are published under the store's lock and flushed after it is released",
           "[org][events]") {
-  TestOrg t;
+  DomainOrg t;
   auto sink = std::make_shared<LockProbeSink>(t.org->records());
   t.org->set_event_sink(sink);
   PaymentIntents intents(*t.org);
@@ -119,7 +119,7 @@ TEST_CASE("events are published under the store's lock and flushed after it is r
 
 TEST_CASE("seed records keep the fixture's record type, else get the object's default",
           "[org][seed]") {
-  TestOrg t;
+  DomainOrg t;
   auto trust = t.org->find_record("0017Q00000GrnTrQAJ", "account");
   REQUIRE(trust.ok());
   CHECK((*trust)->text(fields::kRecordTypeName) == "Business_Account");
@@ -135,7 +135,7 @@ TEST_CASE("seed records keep the fixture's record type, else get the object's de
 
 TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's state",
           "[org][find_record]") {
-  TestOrg t;
+  DomainOrg t;
   // Inside one write(): a record staged by this transaction is found by id
   // (15 or 18 characters) and GUID, as a view built in the same lock needs.
   auto staged = t.org->records().write<bool>([&](Transaction& tx) -> Result<bool> {
@@ -174,7 +174,7 @@ TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's sta
 }
 
 TEST_CASE("a collection run committing right after a payment publishes after it", "[org][events]") {
-  TestOrg t;
+  DomainOrg t;
   auto sink = std::make_shared<RacingSink>();
   t.org->set_event_sink(sink);
   PaymentIntents intents(*t.org);
@@ -206,7 +206,7 @@ TEST_CASE("a donation waiting for its hosted page stays out of the collection in
   auto load = load_embedded_fixture("nonprofit.yaml");
   INFO(load.error_text());
   REQUIRE(load.ok());
-  TestOrg t(*load.config);
+  DomainOrg t(*load.config);
   const std::string index =
       std::string(index_name::kRecurringByNextDuePrefix) + "npe03__Recurring_Donation__c";
   auto due = [&] {

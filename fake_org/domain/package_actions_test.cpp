@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "payer_test_support.h"
+#include "testing/domain_org.h"
 
 using namespace fake_org;
 using nlohmann::json;
@@ -12,7 +12,7 @@ using nlohmann::json;
 namespace {
 
 const OrgConfig& config() {
-  static const OrgConfig c = payer_test::default_config();
+  static const OrgConfig c = testing::default_config();
   return c;
 }
 
@@ -117,7 +117,7 @@ TEST_CASE("a Gift Aid declaration record carries the parameters' fields", "[pack
   auto uses = check_package_actions(config(), declaration(), "Bacs Direct Debit", paysuite);
   REQUIRE(uses.ok());
   IdGenerator ids(std::make_shared<SeededRandom>(7));
-  auto rec = package_action_record(config(), ids, payer_test::test_now(), uses->front(),
+  auto rec = package_action_record(config(), ids, testing::test_now(), uses->front(),
                                    {"0037Q00000JaneDQAR", "0017Q00000GrnTrQAJ", "pi_1"});
   REQUIRE(rec);
   CHECK(rec->object == "cpm__Gift_Aid_Declaration__c");

@@ -2,10 +2,11 @@
 #include <thread>
 
 #include "payer.h"
-#include "payer_test_support.h"
+#include "testing/domain_org.h"
 
 using namespace fake_org;
-using namespace fake_org::payer_test;
+using namespace fake_org::testing;
+using nlohmann::json;
 
 namespace {
 json contact_payer(json crm, bool dedup) {
@@ -15,7 +16,7 @@ json contact_payer(json crm, bool dedup) {
 
 TEST_CASE("one match by email: the existing contact is used and only its empty fields filled",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   size_t contacts = t.count("Contact");
   auto r = t.resolve(contact_payer({{"Email", "  JANE.DOE@example.org "},
                                     {"FirstName", "Janet"},
@@ -52,7 +53,7 @@ TEST_CASE("one match by email: the existing contact is used and only its empty f
 
 TEST_CASE("rules are tried in order; a rule applies only when every one of its fields is sent",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   // No Email: rule [Email] does not apply; [FirstName, LastName, MailingPostalCode] finds
   // the one Alex Taylor with that postal code (the other has none).
   auto by_name = t.resolve(contact_payer(
@@ -80,7 +81,7 @@ TEST_CASE("rules are tried in order; a rule applies only when every one of its f
 }
 
 TEST_CASE("several matches: a new contact, and a review reason naming rule and ids", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(
       contact_payer({{"Email", "alex.taylor@example.com"}, {"LastName", "Taylor"}}, true));
   REQUIRE(r.ok());
@@ -94,7 +95,7 @@ TEST_CASE("several matches: a new contact, and a review reason naming rule and i
 }
 
 TEST_CASE("no match creates; AllowDeduplication false or absent always creates", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto none = t.resolve(contact_payer({{"Email", "new@example.org"}, {"LastName", "New"}}, true));
   REQUIRE(none.ok());
   CHECK(none->contact_created);
@@ -114,7 +115,7 @@ TEST_CASE("no match creates; AllowDeduplication false or absent always creates",
 }
 
 TEST_CASE("accounts are deduplicated by their own rules and enriched", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(
       json{{"AllowDeduplication", true},
            {"Account",
@@ -136,7 +137,7 @@ TEST_CASE("accounts are deduplicated by their own rules and enriched", "[payer]"
 }
 
 TEST_CASE("several matching accounts: a new account and a review reason", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   json acme = {{"Account", {{"CrmFields", {{"Name", "Acme"}, {"BillingPostalCode", "1000"}}}}}};
   auto first = t.resolve(acme);
   auto second = t.resolve(acme);
@@ -156,7 +157,7 @@ TEST_CASE("several matching accounts: a new account and a review reason", "[paye
 }
 
 TEST_CASE("an existing contact keeps its account; an empty AccountId is filled", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   // Jane belongs to Greenfield; the payer names another account.
   auto r = t.resolve(json{{"AllowDeduplication", true},
                           {"Contact", {{"CrmFields", {{"Email", "jane.doe@example.org"}}}}},
@@ -180,7 +181,7 @@ TEST_CASE("an existing contact keeps its account; an empty AccountId is filled",
 
 TEST_CASE("concurrent resolve_payer calls for one new payer create exactly one contact",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   size_t before = t.count("Contact");
   const json payer = contact_payer(
       {{"FirstName", "Lin"}, {"LastName", "Wu"}, {"Email", "lin.wu@example.org"}}, true);

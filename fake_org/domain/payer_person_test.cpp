@@ -1,10 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include "payer.h"
-#include "payer_test_support.h"
+#include "testing/domain_org.h"
 
 using namespace fake_org;
-using namespace fake_org::payer_test;
+using namespace fake_org::testing;
+using nlohmann::json;
 
 namespace {
 json grace(json extra = json::object()) {
@@ -23,7 +24,7 @@ json grace(json extra = json::object()) {
 
 TEST_CASE("a person account is an Account plus its Contact, fields split by the notation",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(grace());
   REQUIRE(r.ok());
   CHECK(r->person_account);
@@ -49,7 +50,7 @@ TEST_CASE("a person account is an Account plus its Contact, fields split by the 
 }
 
 TEST_CASE("the person-account record type may come from AccountRecordTypeName", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   json payer = grace();
   payer["Account"].erase("RecordTypeName");
   payer["AccountRecordTypeName"] = "PersonAccount";
@@ -75,7 +76,7 @@ TEST_CASE("a customised person-account record type is stored by its name", "[pay
   OrgConfig config = default_config();
   config.objects.at("Account").record_types.push_back(
       {"Donor_Person", "Donor (person)", true, false});
-  TestOrg t(config);
+  DomainOrg t(config);
   json payer = grace();
   payer["Account"]["RecordTypeName"] = "Donor_Person";
   auto r = t.resolve(payer);
@@ -85,7 +86,7 @@ TEST_CASE("a customised person-account record type is stored by its name", "[pay
 }
 
 TEST_CASE("a Contact block with a person-account record type makes a person account", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(
       json{{"AccountRecordTypeName", "PersonAccount"},
            {"Contact", {{"CrmFields", {{"LastName", "Lamarr"}, {"Email", "hedy@example.org"}}}}}});
@@ -105,7 +106,7 @@ TEST_CASE("a Contact block with a person-account record type makes a person acco
 }
 
 TEST_CASE("a person account with a separate Contact block is refused", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   json payer = grace();
   payer["Contact"] = {{"CrmFields", {{"LastName", "Other"}}}};
   auto e = only_error(t.resolve(payer));
@@ -118,7 +119,7 @@ TEST_CASE("a person account with a separate Contact block is refused", "[payer]"
 }
 
 TEST_CASE("person-account errors: notation, required LastName", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto no_last = only_error(t.resolve(json{
       {"Account",
        {{"RecordTypeName", "PersonAccount"}, {"CrmFields", {{"PersonEmail", "a@example.org"}}}}}}));
@@ -144,7 +145,7 @@ TEST_CASE("person-account errors: notation, required LastName", "[payer]") {
 }
 
 TEST_CASE("person accounts deduplicate on their contact and use its account", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto first = t.resolve(grace());
   REQUIRE(first.ok());
   json again = grace({{"PersonMobilePhone", "+1 703 555 0100"}, {"BillingCity", "Arlington"}});
@@ -165,7 +166,7 @@ TEST_CASE("person accounts deduplicate on their contact and use its account", "[
 }
 
 TEST_CASE("a person account never merges into a business contact", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   json payer = {{"AllowDeduplication", true},
                 {"Account",
                  {{"RecordTypeName", "PersonAccount"},
@@ -179,7 +180,7 @@ TEST_CASE("a person account never merges into a business contact", "[payer]") {
 }
 
 TEST_CASE("an existing person account by Id brings its contact", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto created = t.resolve(grace());
   REQUIRE(created.ok());
   auto by_account = t.resolve(json{{"Account", {{"Id", created->account_id}}}});
@@ -205,7 +206,7 @@ TEST_CASE("household orgs give a contact without account a '<LastName> Household
   config.org.contact_without_account = "household";
   config.objects.at("Account").record_types.push_back(
       {"Household_Account", "Household", false, false});
-  TestOrg t(config);
+  DomainOrg t(config);
 
   auto r = t.resolve(json{{"Contact", {{"CrmFields", {{"LastName", "Lovelace"}}}}}});
   REQUIRE(r.ok());

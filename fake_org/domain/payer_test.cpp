@@ -2,13 +2,14 @@
 
 #include <catch2/catch.hpp>
 
-#include "payer_test_support.h"
+#include "testing/domain_org.h"
 
 using namespace fake_org;
-using namespace fake_org::payer_test;
+using namespace fake_org::testing;
+using nlohmann::json;
 
 TEST_CASE("a new contact is created from CrmFields", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(json{{"Contact",
                            {{"CrmFields",
                              {{"FirstName", " Ada "},
@@ -37,7 +38,7 @@ TEST_CASE("a new contact is created from CrmFields", "[payer]") {
 }
 
 TEST_CASE("a new contact and a new account are linked", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(
       json{{"Contact", {{"CrmFields", {{"LastName", "Hopper"}}}}},
            {"Account",
@@ -59,7 +60,7 @@ TEST_CASE("a new contact and a new account are linked", "[payer]") {
 
 TEST_CASE("a payer needs a Contact or an Account, and a new record its required fields",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto none = only_error(t.resolve(json::object()));
   CHECK(none.code == "010");
   CHECK(none.field == "Payer");
@@ -91,7 +92,7 @@ TEST_CASE("a payer needs a Contact or an Account, and a new record its required 
 }
 
 TEST_CASE("a payer that fails late leaves no record behind", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   size_t accounts = t.count("Account"), contacts = t.count("Contact");
   // The account is staged before the contact turns out to lack LastName.
   auto r = t.resolve(json{{"Account", {{"CrmFields", {{"Name", "Staged Ltd"}}}}},
@@ -102,7 +103,7 @@ TEST_CASE("a payer that fails late leaves no record behind", "[payer]") {
 }
 
 TEST_CASE("unknown keys, invalid flags and invalid fields are reported together", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r =
       t.resolve(json{{"AllowDedupliction", true},
                      {"AllowDeduplication", "yes"},
@@ -126,7 +127,7 @@ TEST_CASE("unknown keys, invalid flags and invalid fields are reported together"
 }
 
 TEST_CASE("a contact's account comes from Payer.Account, not from its CrmFields", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto e = only_error(t.resolve(
       json{{"Contact", {{"CrmFields", {{"LastName", "Doe"}, {"AccountId", kGreenfield}}}}}}));
   CHECK(e.code == "200");
@@ -137,7 +138,7 @@ TEST_CASE("a contact's account comes from Payer.Account, not from its CrmFields"
 }
 
 TEST_CASE("an existing contact by Id, as 15 or 18 characters", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   for (const char* id : {"0037Q00000JaneD", "0037Q00000JaneDQAR", "0037Q00000JaneDqar"}) {
     CAPTURE(id);
     auto r = t.resolve(json{{"Contact", {{"Id", id}}}});
@@ -150,7 +151,7 @@ TEST_CASE("an existing contact by Id, as 15 or 18 characters", "[payer]") {
 }
 
 TEST_CASE("an Id plus CrmFields fills only the record's empty fields", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(json{{"Contact",
                            {{"Id", kJane},
                             {"CrmFields",
@@ -167,7 +168,7 @@ TEST_CASE("an Id plus CrmFields fills only the record's empty fields", "[payer]"
 }
 
 TEST_CASE("an Id that is malformed, of another object, or of no record", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto malformed = only_error(t.resolve(json{{"Contact", {{"Id", "0037Q00000JaneDXXX"}}}}));
   CHECK(malformed.code == "200");
   CHECK(malformed.kind == ErrorKind::kSpec);
@@ -199,7 +200,7 @@ TEST_CASE("an Id that is malformed, of another object, or of no record", "[payer
 }
 
 TEST_CASE("an existing account by Id with a new contact", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto r = t.resolve(json{{"Account", {{"Id", kGreenfield}}},
                           {"Contact", {{"CrmFields", {{"LastName", "Newman"}}}}}});
   REQUIRE(r.ok());
@@ -210,7 +211,7 @@ TEST_CASE("an existing account by Id with a new contact", "[payer]") {
 
 TEST_CASE("record types come from Account.RecordTypeName or Payer.AccountRecordTypeName",
           "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   json account = {{"CrmFields", {{"Name", "Acme"}}}};
   auto with_type = [&](const char* type) {
     json a = account;
@@ -259,7 +260,7 @@ TEST_CASE("record types come from Account.RecordTypeName or Payer.AccountRecordT
 }
 
 TEST_CASE("an existing account's record type must agree with the one sent", "[payer]") {
-  TestOrg t;
+  DomainOrg t;
   auto person = only_error(
       t.resolve(json{{"Account", {{"Id", kGreenfield}, {"RecordTypeName", "PersonAccount"}}}}));
   CHECK(person.code == "200");
@@ -279,7 +280,7 @@ TEST_CASE("a Contact record type is stored when the org defines it", "[payer]") 
   OrgConfig config = default_config();
   config.objects.at("Contact").record_types.push_back({"Donor", "Donor", false, true});
   config.objects.at("Contact").record_types.push_back({"Volunteer", "Volunteer", false, false});
-  TestOrg t(config);
+  DomainOrg t(config);
   auto r = t.resolve(
       json{{"Contact", {{"RecordTypeName", "Donor"}, {"CrmFields", {{"LastName", "Byron"}}}}}});
   REQUIRE(r.ok());

@@ -5,10 +5,10 @@
 #include <set>
 
 #include "domain/soql_cursors.h"
-#include "domain/soql_test_support.h"
+#include "testing/soql_records.h"
 
 using namespace fake_org;
-using namespace fake_org::soql_test;
+using namespace fake_org::testing;
 using soql::QueryPlan;
 
 namespace {
@@ -19,7 +19,7 @@ void add_contacts(SoqlOrg& org, int n) {
   for (int i = 0; i < n; ++i) {
     char last[16];
     std::snprintf(last, sizeof last, "Bulk%05d", i);
-    records.push_back(record("Contact", payer_test::new_id("003", 1000 + i),
+    records.push_back(record("Contact", testing::new_id("003", 1000 + i),
                              {{"LastName", last}, {"Email", std::string(last) + "@example.org"}},
                              at("2027-03-01T09:00:00Z")));
   }

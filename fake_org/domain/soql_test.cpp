@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "domain/soql_parser.h"
-#include "domain/soql_test_support.h"
+#include "testing/soql_records.h"
 
 using namespace fake_org;
-using namespace fake_org::soql_test;
+using namespace fake_org::testing;
 
 namespace {
 

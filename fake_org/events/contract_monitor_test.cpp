@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "events/webhook_event_sink.h"
-#include "events/webhook_test_support.h"
+#include "testing/webhook_fakes.h"
 
 using fake_org::ContractMonitor;
 

@@ -7,7 +7,7 @@
 
 #include "events/webhook_engine.h"
 #include "events/webhook_signature.h"
-#include "events/webhook_test_support.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "events/webhook_test_support.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

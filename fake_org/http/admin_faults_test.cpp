@@ -3,7 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "http/fault_injector.h"
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -11,18 +12,11 @@ using nlohmann::json;
 
 namespace {
 
-json card_payment() {
-  return {{"SuccessURL", "https://shop.example/ok"},
-          {"FailureURL", "https://shop.example/ko"},
-          {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Faulty"}}}}}}},
-          {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}},
-          // Nothing listens there: the events are only logged, which is what is checked.
-          {"WebhookURL", "http://127.0.0.1:9/hooks"}};
-}
-
-size_t count(TestOrg& t, const std::string& object) {
-  return t.get("/__admin/records/" + object, false).json["totalSize"].get<size_t>();
+IntentBody card_payment() {
+  // Nothing listens there: the events are only logged, which is what is checked.
+  return IntentBody::one_time()
+      .contact({{"LastName", "Faulty"}})
+      .webhook("http://127.0.0.1:9/hooks");
 }
 
 json faults(TestOrg& t) {
@@ -36,8 +30,8 @@ json faults(TestOrg& t) {
 TEST_CASE("an injected fault answers the next N matching requests without running them",
           "[http][admin][faults]") {
   TestOrg t(fixture("default.yaml"));
-  size_t contacts = count(t, "Contact");
-  size_t reports = count(t, "cpm__Inbound_Report__c");
+  size_t contacts = t.count("Contact");
+  size_t reports = t.count("cpm__Inbound_Report__c");
   auto webhooks = [&t] { return t.get("/__admin/webhooks", false).json["events"].size(); };
   size_t events = webhooks();
   auto added = t.post(
@@ -57,24 +51,24 @@ TEST_CASE("an injected fault answers the next N matching requests without runnin
 
   auto first = t.post("/PaymentIntent", card_payment());
   CHECK(first.status == 503);
-  CHECK(first.json["Errors"][0]["error_code"] == "999");
-  CHECK(first.json["Errors"][0]["error_message"] == message);
+  CHECK(code_of(first) == "999");
+  CHECK(message_of(first) == message);
   json left = faults(t);
   REQUIRE(left.size() == 1);
   CHECK(left[0]["remaining"] == 1);
   CHECK(t.get("/PaymentMethods").status == 200);  // another path: untouched
   CHECK(t.post("/PaymentIntent", card_payment()).status == 503);
   CHECK(faults(t).empty());
-  CHECK(count(t, "Contact") == contacts);  // nothing ran
-  CHECK(count(t, "cpm__Installment__c") == 0);
-  CHECK(count(t, "cpm__Inbound_Report__c") == reports);
+  CHECK(t.count("Contact") == contacts);  // nothing ran
+  CHECK(t.count("cpm__Installment__c") == 0);
+  CHECK(t.count("cpm__Inbound_Report__c") == reports);
   CHECK(webhooks() == events);  // no event was emitted
 
   // The same checks see a request that does run.
   auto third = t.post("/PaymentIntent", card_payment());
   CHECK(third.status == 200);
-  CHECK(count(t, "Contact") == contacts + 1);
-  CHECK(count(t, "cpm__Inbound_Report__c") == reports + 1);
+  CHECK(t.count("Contact") == contacts + 1);
+  CHECK(t.count("cpm__Inbound_Report__c") == reports + 1);
   CHECK(webhooks() > events);
 
   // The journal tells injected answers from the org's own.
@@ -118,7 +112,7 @@ TEST_CASE("faults: bad requests are refused with the reason; DELETE and reset cl
   auto message = [&](const json& body) {
     auto r = t.post("/__admin/faults", body, false);
     CHECK(r.status == 400);
-    return r.json["Errors"][0]["error_message"].get<std::string>();
+    return message_of(r);
   };
   CHECK(message({{"path", "/PaymentIntent"}, {"drop", true}}) ==
         "'drop' is not supported: cpp-httplib 0.11 gives handlers no way to close a connection "

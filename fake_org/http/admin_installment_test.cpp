@@ -8,7 +8,7 @@
 #include "domain/events.h"
 #include "domain/fields.h"
 #include "domain/views.h"
-#include "test_support.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

@@ -3,7 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "http/request_journal.h"
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -11,12 +12,8 @@ using nlohmann::json;
 
 namespace {
 
-json card_payment(const std::string& last_name) {
-  return {{"SuccessURL", "https://shop.example/ok"},
-          {"FailureURL", "https://shop.example/ko"},
-          {"Payer", {{"Contact", {{"CrmFields", {{"LastName", last_name}}}}}}},
-          {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}}};
+IntentBody card_payment(const std::string& last_name) {
+  return IntentBody::one_time().contact({{"LastName", last_name}});
 }
 
 json journal(TestOrg& t, const std::string& query = "") {
@@ -190,8 +187,7 @@ TEST_CASE(
   CHECK(journal(t, "?limit=0").empty());
   auto bad = t.get("/__admin/requests?limit=many", false);
   CHECK(bad.status == 400);
-  CHECK(bad.json["Errors"][0]["error_message"] ==
-        "'limit' must be a whole number such as 20; got 'many'");
+  CHECK(message_of(bad) == "'limit' must be a whole number such as 20; got 'many'");
 }
 
 TEST_CASE("journal: unauthenticated and unknown requests are journaled with their status",

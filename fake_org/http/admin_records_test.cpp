@@ -3,7 +3,8 @@
 // the reset.
 #include <catch2/catch.hpp>
 
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -11,22 +12,18 @@ using nlohmann::json;
 
 namespace {
 
-json one_time_for(const std::string& email) {
-  return {{"SuccessURL", "https://shop.example/ok"},
-          {"FailureURL", "https://shop.example/ko"},
-          {"Payer",
-           {{"AllowDeduplication", true},
-            {"Contact", {{"CrmFields", {{"LastName", "Hopper"}, {"Email", email}}}}}}},
-          {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}}};
+IntentBody one_time_for(const std::string& email) {
+  return IntentBody::one_time()
+      .contact({{"LastName", "Hopper"}, {"Email", email}})
+      .allow_deduplication();
 }
 
 std::string refused(TestOrg& t, const std::string& type, const json& body) {
   auto r = t.post("/__admin/records/" + type, body, false);
   INFO(r.body);
   CHECK(r.status == 400);
-  CHECK(r.json["Errors"][0]["error_code"] == "010");
-  return r.json["Errors"][0]["error_message"].get<std::string>();
+  CHECK(code_of(r) == "010");
+  return message_of(r);
 }
 
 }  // namespace
@@ -166,9 +163,8 @@ TEST_CASE("admin records paging: offset and limit are whole numbers or 400 namin
       auto r = t.get("/__admin/records/Contact?" + name + "=" + v, false);
       INFO(name << "=" << v << ": " << r.body);
       CHECK(r.status == 400);
-      CHECK(r.json["Errors"][0]["error_code"] == "010");
-      CHECK(r.json["Errors"][0]["error_message"].get<std::string>().rfind("'" + name + "'", 0) ==
-            0);
+      CHECK(code_of(r) == "010");
+      CHECK(message_of(r).rfind("'" + name + "'", 0) == 0);
     }
   }
 }

@@ -6,7 +6,7 @@
 #include "events/psp_signature.h"
 #include "http/json_depth.h"
 #include "http/request_journal.h"
-#include "http/test_support.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -23,15 +23,11 @@ const std::string& deep_body() {
   return body;
 }
 
-std::string message_of(const Response& r) {
-  return r.json["Errors"][0]["error_message"].get<std::string>();
-}
-
 void check_refused(const Response& r) {
   INFO(r.body);
   CHECK(r.status == 400);
   REQUIRE(r.json.contains("Errors"));
-  CHECK(r.json["Errors"][0]["error_code"] == "010");
+  CHECK(code_of(r) == "010");
   CHECK(message_of(r).find(std::to_string(http::kMaxJsonDepth)) != std::string::npos);
 }
 

@@ -3,12 +3,12 @@
 // GUID lookup, in a path or a body, finds the record whatever the case.
 #include <catch2/catch.hpp>
 
-#include "recurring_routes_test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 #include "util/ascii.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
-using namespace fake_org::recurring_test;
 using nlohmann::json;
 
 namespace {
@@ -28,20 +28,12 @@ std::string mixed(const std::string& s) {
   return out;
 }
 
-json one_time_sepa() {
-  return {{"SuccessURL", "https://shop.example/thanks"},
-          {"FailureURL", "https://shop.example/sorry"},
-          {"Payer", kAda},
-          {"OneTime", {{"Amount", 25}}},
-          {"PaymentMethod", kSepa}};
-}
-
 }  // namespace
 
 TEST_CASE("an installment's GUID is found in any case, in the path and in OneTime.Id",
           "[http][guid_case]") {
   TestOrg t(fixture("default.yaml"));
-  auto created = t.post("/PaymentIntent", one_time_sepa());
+  auto created = t.post("/PaymentIntent", IntentBody::one_time(sepa_debit()));
   REQUIRE(created.status == 200);
   auto pi = t.get("/PaymentIntent/" + created.json["Id"].get<std::string>());
   const std::string inst_id = pi.json["OneTime"]["Id"];
@@ -61,11 +53,7 @@ TEST_CASE("an installment's GUID is found in any case, in the path and in OneTim
     CHECK(legacy.json["IsSuccess"] == true);
   }
 
-  json pay = {{"SuccessURL", "https://shop.example/ok"},
-              {"FailureURL", "https://shop.example/ko"},
-              {"OneTime", {{"Id", upper(guid)}}},
-              {"PaymentMethod", {{"Name", "CreditCard"}}}};
-  auto r = t.post("/PaymentIntent", pay);
+  auto r = t.post("/PaymentIntent", IntentBody::pay_installment(upper(guid), card()));
   INFO(r.body);
   REQUIRE(r.status == 200);
   CHECK(t.get("/PaymentIntent/" + r.json["Id"].get<std::string>()).json["OneTime"]["Id"] ==
@@ -75,8 +63,9 @@ TEST_CASE("an installment's GUID is found in any case, in the path and in OneTim
 TEST_CASE("a recurring record's GUID is found in any case, in the path and in Recurring.Id",
           "[http][guid_case][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  const std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
-  const std::string guid = record(t, id).guid;
+  const std::string id =
+      t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
+  const std::string guid = t.record(id).guid;
   REQUIRE(upper(guid) != guid);
 
   auto get = t.get("/Recurring/" + upper(guid));
@@ -84,8 +73,9 @@ TEST_CASE("a recurring record's GUID is found in any case, in the path and in Re
   REQUIRE(get.status == 200);
   CHECK(get.json["Id"] == id);
 
-  auto r = t.post("/PaymentIntent", update(mixed(guid), kCardStripe, kFirst));
+  auto r = t.post("/PaymentIntent",
+                  IntentBody::update_recurring(mixed(guid), card("Stripe")).initial_payment(10));
   INFO(r.body);
   REQUIRE(r.status == 200);
-  CHECK(record(t, id).text("cpm__Payment_Method__c") == "CreditCard");
+  CHECK(t.record(id).text("cpm__Payment_Method__c") == "CreditCard");
 }

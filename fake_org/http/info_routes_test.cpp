@@ -11,7 +11,8 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -153,19 +154,16 @@ TEST_CASE("a method the fixture keeps but has not activated is neither listed no
         std::vector<std::string>{"CreditCard", "SEPA Direct Debit", "Bacs Direct Debit"});
 
   auto contacts_before = t.get("/__admin/records/Contact", false).json["totalSize"];
-  json body = {
-      {"Payer",
-       {{"Contact", {{"CrmFields", {{"LastName", "Off"}, {"Email", "off@example.org"}}}}}}},
-      {"OneTime", {{"Amount", 10}, {"CurrencyISOCode", "EUR"}}},
-      {"PaymentMethod", {{"Name", "PayPal"}}},
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"}};
+  json body = IntentBody::one_time(payment_method("PayPal"))
+                  .contact({{"LastName", "Off"}, {"Email", "off@example.org"}})
+                  .amount(10)
+                  .currency("EUR");
   auto r = t.post("/PaymentIntent", body);
   CHECK(r.status == 422);
   INFO(r.body);
   REQUIRE(r.json["Errors"].size() == 1);
-  CHECK(r.json["Errors"][0]["error_code"] == "200");
-  CHECK(r.json["Errors"][0]["error_message"] ==
+  CHECK(code_of(r) == "200");
+  CHECK(message_of(r) ==
         "PaymentMethod.Name 'PayPal' is configured in this org but not activated; available: "
         "CreditCard, SEPA Direct Debit, Bacs Direct Debit");
   CHECK(t.get("/__admin/records/Contact", false).json["totalSize"] == contacts_before);

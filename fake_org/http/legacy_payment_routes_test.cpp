@@ -5,7 +5,7 @@
 
 #include "domain/fields.h"
 #include "domain/views.h"
-#include "test_support.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -25,10 +25,6 @@ json legacy(json payer = json::parse(R"j({"Contact":{"FirstName":"Ada","LastName
           {"Payer", payer},
           {"Payment", payment},
           {"PaymentMethod", {{"Name", "CreditCard"}}}};
-}
-
-size_t count(TestOrg& t, const std::string& object) {
-  return t.get("/__admin/records/" + object, false).json["totalSize"].get<size_t>();
 }
 
 RecordPtr record(TestOrg& t, const std::string& id) {
@@ -86,7 +82,7 @@ TEST_CASE("legacy payment by ContactId and with an Account", "[http][legacy]") {
     CHECK(r.json["Payer"]["ContactId"] == kJane);
     CHECK(r.json["Payer"]["AccountId"] == kGreenfield);
     CHECK(r.json["Payer"]["ContactDeduplicated"] == false);  // named, not found
-    CHECK(count(t, "Contact") == 3);
+    CHECK(t.count("Contact") == 3);
   }
   SECTION("a new Account with AccountRecordTypeName and a new Contact linked to it") {
     auto r = t.post("/Payment", legacy(json::parse(R"j({
@@ -113,7 +109,7 @@ TEST_CASE("legacy dedup flags: a match with AllowDeduplication is reported, with
     CHECK(r.json["Payer"]["ContactDeduplicated"] == true);
     // The account came with the contact; no Account rule matched it.
     CHECK(r.json["Payer"]["AccountDeduplicated"] == false);
-    CHECK(count(t, "Contact") == 3);
+    CHECK(t.count("Contact") == 3);
   }
   SECTION("dedup on, the account matches by Name and BillingPostalCode") {
     auto r = t.post("/Payment", legacy(json::parse(R"j({"AllowDeduplication":true,
@@ -131,7 +127,7 @@ TEST_CASE("legacy dedup flags: a match with AllowDeduplication is reported, with
     check_success(r);
     CHECK(r.json["Payer"]["ContactId"] != kJane);
     CHECK(r.json["Payer"]["ContactDeduplicated"] == false);
-    CHECK(count(t, "Contact") == 4);
+    CHECK(t.count("Contact") == 4);
   }
 }
 
@@ -147,7 +143,7 @@ TEST_CASE("legacy ContactUpdate Enrich fills empty fields and never overwrites",
   CHECK(jane->text("FirstName") == "Jane");              // had a value: kept
 
   SECTION("fields with ContactId but without ContactUpdate are refused, nothing written") {
-    size_t installments = count(t, "cpm__Installment__c");
+    size_t installments = t.count("cpm__Installment__c");
     payer.erase("ContactUpdate");
     payer["Contact"] = {{"Title", "Dr."}};
     auto f = t.post("/Payment", legacy(payer));
@@ -156,7 +152,7 @@ TEST_CASE("legacy ContactUpdate Enrich fills empty fields and never overwrites",
     CHECK(f.json["ResponseCode"] == "200");
     CHECK(f.json["Message"].get<std::string>().find("Payer.ContactUpdate") != std::string::npos);
     CHECK(record(t, kJane)->text("Title").empty());
-    CHECK(count(t, "cpm__Installment__c") == installments);
+    CHECK(t.count("cpm__Installment__c") == installments);
   }
   SECTION("an unknown update mode is refused") {
     payer["ContactUpdate"] = "Overwrite";
@@ -215,7 +211,7 @@ TEST_CASE("legacy recurring payment for the native connector", "[http][legacy][r
 TEST_CASE("legacy failures answer HTTP 200 with ResponseCode and IsSuccess false",
           "[http][legacy][errors]") {
   TestOrg t(fixture("default.yaml"));
-  size_t contacts = count(t, "Contact");
+  size_t contacts = t.count("Contact");
   SECTION("unknown payment method: nothing written") {
     json b = legacy();
     b["PaymentMethod"]["Name"] = "Cheque";
@@ -224,9 +220,9 @@ TEST_CASE("legacy failures answer HTTP 200 with ResponseCode and IsSuccess false
     CHECK(r.json["ResponseCode"] == "200");
     CHECK(r.json["IsSuccess"] == false);
     CHECK(r.json["Message"].get<std::string>().find("Cheque") != std::string::npos);
-    CHECK(count(t, "Contact") == contacts);
-    CHECK(count(t, "cpm__Installment__c") == 0);
-    CHECK(count(t, "cpm__Inbound_Report__c") == 0);
+    CHECK(t.count("Contact") == contacts);
+    CHECK(t.count("cpm__Installment__c") == 0);
+    CHECK(t.count("cpm__Inbound_Report__c") == 0);
   }
   SECTION("errors name the legacy fields") {
     json b = legacy(json::parse(R"j({"Contact":{"LastName":"X","Shoe_Size__c":42}})j"),
@@ -237,7 +233,7 @@ TEST_CASE("legacy failures answer HTTP 200 with ResponseCode and IsSuccess false
     CHECK(m.find("Payment.Amount") != std::string::npos);
     CHECK(m.find("Payment.CustomFields.Nope__c") != std::string::npos);
     CHECK(m.find("OneTime") == std::string::npos);
-    CHECK(count(t, "Contact") == contacts);
+    CHECK(t.count("Contact") == contacts);
   }
   SECTION("missing core parameters come first as 010") {
     json b = legacy();
@@ -346,7 +342,7 @@ TEST_CASE("legacy AccountUpdate Enrich fills the account's empty fields and neve
   CHECK(account["Name"] == "Greenfield Community Trust");
 
   SECTION("account fields with AccountId but without AccountUpdate are refused, nothing written") {
-    size_t installments = count(t, "cpm__Installment__c");
+    size_t installments = t.count("cpm__Installment__c");
     payer.erase("AccountUpdate");
     payer["Account"] = {{"Description", "Should not land"}};
     auto f = t.post("/Payment", legacy(payer));
@@ -355,7 +351,7 @@ TEST_CASE("legacy AccountUpdate Enrich fills the account's empty fields and neve
     CHECK(f.json["ResponseCode"] == "200");
     CHECK(f.json["Message"].get<std::string>().find("Payer.AccountUpdate") != std::string::npos);
     CHECK_FALSE(t.admin_record("Account", kGreenfield).contains("Description"));
-    CHECK(count(t, "cpm__Installment__c") == installments);
+    CHECK(t.count("cpm__Installment__c") == installments);
   }
 }
 
@@ -383,7 +379,7 @@ objects:
   CHECK(t.admin_record("Contact", d.json["Payer"]["ContactId"])["RecordTypeName"] == "Donor");
 
   // An unknown one is refused under the older field's name; nothing is created.
-  size_t contacts = count(t, "Contact");
+  size_t contacts = t.count("Contact");
   payer["ContactRecordTypeName"] = "Board_Member";
   payer["Contact"]["Email"] = "other@navy.example";
   auto f = t.post("/Payment", legacy(payer));
@@ -393,7 +389,7 @@ objects:
   const std::string message = f.json["Message"];
   CHECK(message.find("Payer.ContactRecordTypeName") != std::string::npos);
   CHECK(message.find("Board_Member") != std::string::npos);
-  CHECK(count(t, "Contact") == contacts);
+  CHECK(t.count("Contact") == contacts);
 }
 
 TEST_CASE("legacy PackageActions: a required action is checked and creates its declaration",
@@ -413,7 +409,7 @@ TEST_CASE("legacy PackageActions: a required action is checked and creates its d
   CHECK(missing.json["ResponseCode"] == "010");
   CHECK(missing.json["Message"].get<std::string>().find("cpm_GiftAid.Declaration") !=
         std::string::npos);
-  CHECK(count(t, "cpm__Installment__c") == 0);
+  CHECK(t.count("cpm__Installment__c") == 0);
 
   body["PackageActions"] = json::parse(R"j({"cpm_GiftAid": {"Declaration": {
     "DeclarationDate": "2027-02-20", "ValidFrom": "2027-02-20", "FirstName": "Jane",
@@ -424,7 +420,7 @@ TEST_CASE("legacy PackageActions: a required action is checked and creates its d
   auto bad = t.post("/Payment", wrong);
   CHECK(bad.json["IsSuccess"] == false);
   CHECK(bad.json["ResponseCode"] == "200");
-  CHECK(count(t, objects::kGiftAidDeclaration) == 0);
+  CHECK(t.count(objects::kGiftAidDeclaration) == 0);
 
   auto r = t.post("/Payment", body);
   check_success(r);

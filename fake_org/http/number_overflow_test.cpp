@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "http/test_support.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -33,8 +33,8 @@ TEST_CASE("a number too large to read is 400 / 010 on POST /PaymentIntent", "[nu
     INFO(r.body);
     CHECK(r.status == 400);
     REQUIRE(r.json.contains("Errors"));
-    CHECK(r.json["Errors"][0]["error_code"] == "010");
-    const std::string message = r.json["Errors"][0]["error_message"];
+    CHECK(code_of(r) == "010");
+    const std::string message = message_of(r);
     CHECK(message.find("number too large") != std::string::npos);
     CHECK(message.find("Internal error") == std::string::npos);
   }
@@ -63,6 +63,6 @@ TEST_CASE("a number too large to read is 400 on the admin's POST endpoints", "[n
     auto r = t.post_raw(path, R"({"advance":1e400})", false);
     INFO(r.body);
     CHECK(r.status == 400);
-    CHECK(r.json["Errors"][0]["error_code"] == "010");
+    CHECK(code_of(r) == "010");
   }
 }

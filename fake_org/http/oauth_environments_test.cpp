@@ -4,7 +4,7 @@
 // login host.
 #include <catch2/catch.hpp>
 
-#include "test_support.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "http/test_support.h"
+#include "testing/test_org.h"
 #include "util/crypto.h"
 #include "util/rsa.h"
 

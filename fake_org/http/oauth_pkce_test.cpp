@@ -4,11 +4,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "http/oauth_test_support.h"
+#include "testing/oauth_server.h"
+#include "testing/raw_http.h"
 
 using namespace fake_org;
 using namespace fake_org::http;
-using namespace fake_org::oauth_testing;
+using namespace fake_org::testing;
 using nlohmann::json;
 
 namespace {
@@ -123,8 +124,8 @@ TEST_CASE("PKCE: a challenge the org cannot use is invalid_request at authorize"
                                            url.substr(url.find('?') + 1) + "&decision=allow")
                              : raw_request(org.port, "GET", url);
       CHECK(res.status == 302);
-      auto q = query_of(res.location);
-      CHECK(res.location.rfind(kCallback + "?error=invalid_request&", 0) == 0);
+      auto q = query_of(res.header("Location"));
+      CHECK(res.header("Location").rfind(kCallback + "?error=invalid_request&", 0) == 0);
       CHECK(q["error_description"] == c.description);
       CHECK(q["state"] == "s");
       CHECK(q.count("code") == 0);

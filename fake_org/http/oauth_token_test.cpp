@@ -4,11 +4,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "http/oauth_test_support.h"
+#include "testing/oauth_server.h"
 
 using namespace fake_org;
 using namespace fake_org::http;
-using namespace fake_org::oauth_testing;
+using namespace fake_org::testing;
 using nlohmann::json;
 
 TEST_CASE("token: client_credentials grant", "[oauth]") {
@@ -23,7 +23,7 @@ TEST_CASE("token: client_credentials grant", "[oauth]") {
   CHECK(body.size() == 7);
   CHECK_FALSE(body.contains("refresh_token"));
   CHECK(body["token_type"] == "Bearer");
-  CHECK(body["issued_at"] == std::to_string(start_time().time_since_epoch().count()));
+  CHECK(body["issued_at"] == std::to_string(oauth_start_time().time_since_epoch().count()));
   std::string token = body["access_token"];
   CHECK(protected_status(cli, token) == 200);
 
@@ -293,8 +293,8 @@ TEST_CASE("revoke", "[oauth]") {
 }
 
 TEST_CASE("authenticate_request reads the Authorization header", "[oauth]") {
-  auto clock = std::make_shared<ManualClock>(start_time());
-  OrgConfig config = test_config(false);
+  auto clock = std::make_shared<ManualClock>(oauth_start_time());
+  OrgConfig config = oauth_config(false);
   TokenStore tokens(config.auth, clock,
                     std::make_shared<IdGenerator>(std::make_shared<SeededRandom>(3)),
                     config.org.org_id);

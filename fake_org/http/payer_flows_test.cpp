@@ -5,7 +5,8 @@
 #include "domain/collections.h"
 #include "events/psp_signature.h"
 #include "events/psp_simulator.h"
-#include "http/test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -13,38 +14,15 @@ using nlohmann::json;
 
 namespace {
 
-json payer(const std::string& last, const std::string& email) {
-  return {
-      {"Contact", {{"CrmFields", {{"FirstName", "Ada"}, {"LastName", last}, {"Email", email}}}}}};
-}
-
-json intent(const json& method, double amount = 10) {
-  return {{"SuccessURL", "https://shop.example/thanks"},
-          {"FailureURL", "https://shop.example/sorry"},
-          {"Payer", payer("Weber", "weber@example.de")},
-          {"OneTime", {{"Amount", amount}}},
-          {"PaymentMethod", method}};
+// A one-time payment by Ada Weber.
+IntentBody intent(const json& method, double amount = 10) {
+  return IntentBody::one_time(method)
+      .contact({{"FirstName", "Ada"}, {"LastName", "Weber"}, {"Email", "weber@example.de"}})
+      .amount(amount);
 }
 
 json sepa(const std::string& iban) {
-  return {{"Name", "SEPA Direct Debit"},
-          {"Parameters", {{"IBAN", iban}, {"AccountHolderName", "Max Weber"}}}};
-}
-
-struct Created {
-  std::string pi, installment, redirect;
-};
-
-Created create(TestOrg& t, const json& body) {
-  auto r = t.post("/PaymentIntent", body);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  Created c;
-  c.pi = r.json["Id"];
-  c.redirect = r.json.value("RedirectURL", "");
-  c.installment = t.get("/PaymentIntent/" + c.pi).json["OneTime"].value("Id", "");
-  REQUIRE_FALSE(c.installment.empty());
-  return c;
+  return sepa_debit(iban, "Max Weber");
 }
 
 }  // namespace
@@ -52,8 +30,8 @@ Created create(TestOrg& t, const json& body) {
 TEST_CASE("a one-time inline direct debit creates its mandate and profile with the request",
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
-  auto c = create(t, intent(sepa("DE89 3704 0044 0532 0130 00")));
+  t.set_clock("2027-03-01T09:00:00Z");
+  auto c = t.create_intent(intent(sepa("DE89 3704 0044 0532 0130 00")));
   CHECK(c.redirect.empty());
 
   // At once, in the request's transaction: an Active mandate signed today,
@@ -69,7 +47,7 @@ TEST_CASE("a one-time inline direct debit creates its mandate and profile with t
   CHECK(mandate["cpm__Bank_Scheme__c"] == "SEPA");
   CHECK(mandate["cpm__Payment_Method__c"] == "SEPA Direct Debit");
   CHECK(mandate["cpm__Payment_Processor__c"] == "GoCardless");
-  CHECK(mandate["cpm__Payment_Intent_Id__c"] == c.pi);
+  CHECK(mandate["cpm__Payment_Intent_Id__c"] == c.id);
   CHECK(mandate["cpm__Payment_Profile__c"] == profile_id);
   CHECK(mandate["cpm__Contact__c"] == inst["cpm__Contact__c"]);
   CHECK(mandate.value("cpm__Mandate_Reference__c", "").rfind("CPM-", 0) == 0);
@@ -83,7 +61,7 @@ TEST_CASE("a one-time inline direct debit creates its mandate and profile with t
   CHECK(t.admin_records("cpm__Payment__c").empty());
 
   // Due today: collected when the clock moves, through that mandate's profile.
-  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  t.advance_clock("1d");
   inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
   CHECK(inst["cpm__Mandate__c"] == mandate_id);
@@ -99,11 +77,11 @@ TEST_CASE(
     "another account, the same profile for the same account",
     "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto first = create(t, intent(sepa("DE89370400440532013000")));
+  auto first = t.create_intent(intent(sepa(kIban)));
   auto a = t.admin_record("cpm__Installment__c", first.installment);
-  json again = intent(sepa(collection_magic::kIbanFailsAtCollection));
-  again["Payer"] = {{"Contact", {{"Id", a["cpm__Contact__c"]}}}};
-  auto second = create(t, again);
+  json again =
+      intent(sepa(collection_magic::kIbanFailsAtCollection)).contact_id(a["cpm__Contact__c"]);
+  auto second = t.create_intent(again);
   auto b = t.admin_record("cpm__Installment__c", second.installment);
   REQUIRE(a["cpm__Contact__c"] == b["cpm__Contact__c"]);
   CHECK(a["cpm__Mandate__c"] != b["cpm__Mandate__c"]);
@@ -120,12 +98,12 @@ TEST_CASE(
   CHECK(pb["cpm__Active__c"] == true);
 
   // The same account again: the active profile, reused.
-  auto third = create(t, again);
+  auto third = t.create_intent(again);
   auto c = t.admin_record("cpm__Installment__c", third.installment);
   CHECK(c["cpm__Payment_Profile__c"] == b["cpm__Payment_Profile__c"]);
   CHECK(t.admin_records("cpm__Payment_Profile__c").size() == 2);
 
-  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  t.advance_clock("1d");
   CHECK(t.admin_record("cpm__Installment__c", first.installment)["cpm__Status__c"] == "Collected");
   b = t.admin_record("cpm__Installment__c", second.installment);
   CHECK(b["cpm__Status__c"] == "Failed");
@@ -135,11 +113,7 @@ TEST_CASE(
 TEST_CASE("a Bacs one-time debit gets a Bacs mandate with the sort code on the profile",
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, intent({{"Name", "Bacs Direct Debit"},
-                             {"Parameters",
-                              {{"SortCode", "601613"},
-                               {"AccountNumber", "31926819"},
-                               {"AccountHolderName", "Max Weber"}}}}));
+  auto c = t.create_intent(intent(bacs_debit("Max Weber", "601613", "31926819")));
   auto inst = t.admin_record("cpm__Installment__c", c.installment);
   auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Bank_Scheme__c"] == "Bacs");
@@ -152,7 +126,7 @@ TEST_CASE("a Bacs one-time debit gets a Bacs mandate with the sort code on the p
 
 TEST_CASE("a hosted card payment creates no mandate up front", "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, intent({{"Name", "CreditCard"}}));
+  auto c = t.create_intent(intent(card()));
   CHECK_FALSE(c.redirect.empty());
   auto inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK_FALSE(inst.contains("cpm__Mandate__c"));
@@ -160,17 +134,6 @@ TEST_CASE("a hosted card payment creates no mandate up front", "[collections][ps
 }
 
 namespace {
-
-std::string session_of(const Created& c) {
-  REQUIRE_FALSE(c.redirect.empty());
-  return c.redirect.substr(c.redirect.rfind('/') + 1);
-}
-
-httplib::Client page_client(TestOrg& t) {
-  httplib::Client c("127.0.0.1", t.embedded().port());
-  c.set_follow_location(false);
-  return c;
-}
 
 const char* kCardFields[] = {"cpm__Card_Brand__c", "cpm__Card_Last_Four__c",
                              "cpm__Card_Expiry_Month__c", "cpm__Card_Expiry_Year__c",
@@ -180,17 +143,16 @@ const char* kCardFields[] = {"cpm__Card_Brand__c", "cpm__Card_Last_Four__c",
 
 TEST_CASE("a wallet method's profile holds the payer's login, never card data", "[psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, intent({{"Name", "PayPal"}}));
-  const std::string session = session_of(c);
-  auto page = page_client(t).Get(("/psp/checkout/" + session).c_str());
+  auto c = t.create_intent(intent(payment_method("PayPal")));
+  const std::string session = c.session;
+  auto page = t.page_client().Get(("/psp/checkout/" + session).c_str());
   REQUIRE(page);
   CHECK(page->body.find("name=\"email\"") != std::string::npos);
   CHECK(page->body.find("card_number") == std::string::npos);
   CHECK(page->body.find("name=\"iban\"") == std::string::npos);
 
-  auto paid =
-      page_client(t).Post(("/psp/checkout/" + session).c_str(),
-                          httplib::Params{{"action", "pay"}, {"email", "ada@wallet.example"}});
+  auto paid = t.submit_checkout(
+      session, httplib::Params{{"action", "pay"}, {"email", "ada@wallet.example"}});
   REQUIRE(paid);
   CHECK(paid->status == 303);
   auto profiles = t.admin_records("cpm__Payment_Profile__c");
@@ -205,11 +167,10 @@ TEST_CASE("a wallet method's profile holds the payer's login, never card data", 
   CHECK_FALSE(p.contains("cpm__IBAN__c"));
 
   // The same login pays again (headless driver): same payer id, same profile.
-  json again = intent({{"Name", "PayPal"}});
-  again["Payer"] = {{"Contact", {{"Id", p["cpm__Contact__c"]}}}};
-  auto second = create(t, again);
-  auto done = t.post("/__admin/psp/" + session_of(second) + "/complete",
-                     {{"outcome", "success"}, {"email", "ada@wallet.example"}}, false);
+  json again = intent(payment_method("PayPal")).contact_id(p["cpm__Contact__c"]);
+  auto second = t.create_intent(again);
+  auto done =
+      t.complete_session(second.session, {{"outcome", "success"}, {"email", "ada@wallet.example"}});
   INFO(done.body);
   REQUIRE(done.status == 200);
   profiles = t.admin_records("cpm__Payment_Profile__c");
@@ -232,23 +193,22 @@ payment_methods:
     processors:
       - {name: Trustly, default: true, hosted_page: true}
 )y"));
-  auto card = create(t, intent({{"Name", "QuickPay"}}));
-  auto page = page_client(t).Get(("/psp/checkout/" + session_of(card)).c_str());
+  auto card = t.create_intent(intent(payment_method("QuickPay")));
+  auto page = t.page_client().Get(("/psp/checkout/" + card.session).c_str());
   REQUIRE(page);
   CHECK(page->body.find("card_number") != std::string::npos);
   CHECK(page->body.find("name=\"iban\"") == std::string::npos);
-  REQUIRE(t.post("/__admin/psp/" + session_of(card) + "/complete",
-                 {{"outcome", "success"}, {"card_number", "5555555555554444"}}, false)
+  REQUIRE(t.complete_session(card.session,
+                             {{"outcome", "success"}, {"card_number", "5555555555554444"}})
               .status == 200);
 
-  auto bank = create(t, intent({{"Name", "Bank Card Transfer"}}));
-  page = page_client(t).Get(("/psp/checkout/" + session_of(bank)).c_str());
+  auto bank = t.create_intent(intent(payment_method("Bank Card Transfer")));
+  page = t.page_client().Get(("/psp/checkout/" + bank.session).c_str());
   REQUIRE(page);
   CHECK(page->body.find("name=\"iban\"") != std::string::npos);
   CHECK(page->body.find("card_number") == std::string::npos);
-  REQUIRE(t.post("/__admin/psp/" + session_of(bank) + "/complete",
-                 {{"outcome", "success"}, {"iban", "DE89370400440532013000"}}, false)
-              .status == 200);
+  REQUIRE(t.complete_session(bank.session, {{"outcome", "success"}, {"iban", kIban}}).status ==
+          200);
 
   auto card_inst = t.admin_record("cpm__Installment__c", card.installment);
   auto bank_inst = t.admin_record("cpm__Installment__c", bank.installment);
@@ -270,20 +230,20 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   for (const auto& m : methods.json["PaymentMethods"]) listed = listed || m["Name"] == "iDEAL";
   CHECK(listed);
 
-  auto c = create(t, intent({{"Name", "iDEAL"}}, 15));
-  const std::string session = session_of(c);
-  auto page = page_client(t).Get(("/psp/checkout/" + session).c_str());
+  auto c = t.create_intent(intent(payment_method("iDEAL"), 15));
+  const std::string session = c.session;
+  auto page = t.page_client().Get(("/psp/checkout/" + session).c_str());
   REQUIRE(page);
   CHECK(page->body.find("name=\"iban\"") != std::string::npos);
   CHECK(page->body.find(psp_magic::kIbanDecline) != std::string::npos);  // the hint names it
 
-  auto declined = page_client(t).Post(
-      ("/psp/checkout/" + session).c_str(),
+  auto declined = t.submit_checkout(
+      session,
       httplib::Params{{"action", "pay"}, {"iban", "DE62 3704 0044 0532 0130 01"}, {"holder", "A"}});
   REQUIRE(declined);
   CHECK(declined->status == 303);
   CHECK(declined->get_header_value("Location") ==
-        "https://shop.example/sorry?payment_intent=" + c.pi);
+        "https://shop.example/sorry?payment_intent=" + c.id);
   auto inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Outstanding");
   CHECK(inst["cpm__Amount_Open__c"] == 15);
@@ -291,12 +251,12 @@ TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then p
   CHECK(t.admin_records("cpm__Payment_Profile__c").empty());
 
   // The payer retries from the same page with a good account.
-  auto paid = page_client(t).Post(
-      ("/psp/checkout/" + session).c_str(),
+  auto paid = t.submit_checkout(
+      session,
       httplib::Params{{"action", "pay"}, {"iban", "DE89370400440532013000"}, {"holder", "A"}});
   REQUIRE(paid);
   CHECK(paid->status == 303);
-  CHECK(paid->get_header_value("Location") == "https://shop.example/thanks?payment_intent=" + c.pi);
+  CHECK(paid->get_header_value("Location") == "https://shop.example/thanks?payment_intent=" + c.id);
   inst = t.admin_record("cpm__Installment__c", c.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
   auto profiles = t.admin_records("cpm__Payment_Profile__c");
@@ -310,10 +270,9 @@ TEST_CASE("a hosted bank page: another IBAN gets a profile of its own, the same 
           "[psp]") {
   TestOrg t(fixture("multi_connector.yaml"));
   auto pay = [&](const json& body, const std::string& iban) {
-    auto c = create(t, body);
-    auto paid =
-        page_client(t).Post(("/psp/checkout/" + session_of(c)).c_str(),
-                            httplib::Params{{"action", "pay"}, {"iban", iban}, {"holder", "A"}});
+    auto c = t.create_intent(body);
+    auto paid = t.submit_checkout(
+        c.session, httplib::Params{{"action", "pay"}, {"iban", iban}, {"holder", "A"}});
     REQUIRE(paid);
     CHECK(paid->status == 303);
     auto inst = t.admin_record("cpm__Installment__c", c.installment);
@@ -321,9 +280,8 @@ TEST_CASE("a hosted bank page: another IBAN gets a profile of its own, the same 
     auto payments = t.admin_records("cpm__Payment__c");
     return std::make_pair(inst, payments.back());
   };
-  auto [first, first_payment] = pay(intent({{"Name", "iDEAL"}}, 15), "NL91ABNA0417164300");
-  json again = intent({{"Name", "iDEAL"}}, 20);
-  again["Payer"] = {{"Contact", {{"Id", first["cpm__Contact__c"]}}}};
+  auto [first, first_payment] = pay(intent(payment_method("iDEAL"), 15), "NL91ABNA0417164300");
+  json again = intent(payment_method("iDEAL"), 20).contact_id(first["cpm__Contact__c"]);
   auto [second, second_payment] = pay(again, "DE89370400440532013000");
   const std::string a = first_payment.value("cpm__Payment_Profile__c", "");
   const std::string b = second_payment.value("cpm__Payment_Profile__c", "");
@@ -343,11 +301,11 @@ TEST_CASE("a hosted bank page: another IBAN gets a profile of its own, the same 
 TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and changes nothing",
           "[psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, intent({{"Name", "CreditCard"}}));
-  const std::string session = session_of(c);
+  auto c = t.create_intent(intent(card()));
+  const std::string session = c.session;
   const std::string body =
       json{{"session", session},
-           {"payment_intent", c.pi},
+           {"payment_intent", c.id},
            {"outcome", "success"},
            {"psp_reference", "psp_forged"},
            {"card", {{"brand", "Visa"}, {"last4", "4242"}, {"exp_month", 12}, {"exp_year", 2030}}}}
@@ -365,7 +323,7 @@ TEST_CASE("POST /psp/callback refuses unsigned or wrongly signed callbacks and c
       {"stale", psp_signature(key, unix_now() - kPspSignatureTolerance - 60, body)},
       {"malformed", "v1=forged"},
   };
-  auto client = page_client(t);
+  auto client = t.page_client();
   for (const auto& k : cases) {
     CAPTURE(k.what);
     httplib::Headers headers;
@@ -409,24 +367,18 @@ TEST_CASE("each org start has its own PSP key", "[psp]") {
 TEST_CASE("paying an open installment by another method uses that method's own mandate and profile",
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
+  t.set_clock("2027-03-01T09:00:00Z");
   // A direct debit installment paid by card on the hosted page: the card
   // gets its own profile, the account's profile keeps no card data.
-  auto debit = create(t, intent(sepa("DE89370400440532013000")));
-  json by_card = {{"SuccessURL", "https://shop.example/ok"},
-                  {"FailureURL", "https://shop.example/ko"},
-                  {"OneTime", {{"Id", debit.installment}}},
-                  {"PaymentMethod", {{"Name", "CreditCard"}}}};
-  auto r = t.post("/PaymentIntent", by_card);
+  auto debit = t.create_intent(intent(sepa(kIban)));
+  auto r = t.post("/PaymentIntent", IntentBody::pay_installment(debit.installment, card()));
   INFO(r.body);
   REQUIRE(r.status == 200);
   const std::string redirect = r.json["RedirectURL"];
   const std::string debit_profile =
       t.admin_record("cpm__Installment__c", debit.installment).value("cpm__Payment_Profile__c", "");
   CHECK(debit_profile.empty());
-  REQUIRE(t.post("/__admin/psp/" + redirect.substr(redirect.rfind('/') + 1) + "/complete",
-                 {{"outcome", "success"}}, false)
-              .status == 200);
+  REQUIRE(t.complete_session(redirect.substr(redirect.rfind('/') + 1)).status == 200);
   auto inst = t.admin_record("cpm__Installment__c", debit.installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
   auto card_profile =
@@ -437,12 +389,8 @@ TEST_CASE("paying an open installment by another method uses that method's own m
     if (p["cpm__Payment_Method__c"] == "SEPA Direct Debit")
       CHECK_FALSE(p.contains("cpm__Card_Last_Four__c"));
   // A card installment left open, then paid by SEPA direct debit.
-  auto card = create(t, intent({{"Name", "CreditCard"}}));
-  json by_debit = {{"SuccessURL", "https://shop.example/ok"},
-                   {"FailureURL", "https://shop.example/ko"},
-                   {"OneTime", {{"Id", card.installment}}},
-                   {"PaymentMethod", sepa("DE89370400440532013000")}};
-  r = t.post("/PaymentIntent", by_debit);
+  auto card = t.create_intent(intent(payment_method("CreditCard")));
+  r = t.post("/PaymentIntent", IntentBody::pay_installment(card.installment, sepa(kIban)));
   INFO(r.body);
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
@@ -450,7 +398,7 @@ TEST_CASE("paying an open installment by another method uses that method's own m
   auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Status__c"] == "Active");
   CHECK(mandate["cpm__Payment_Intent_Id__c"] == r.json["Id"]);
-  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  t.advance_clock("1d");
   CHECK(t.admin_record("cpm__Installment__c", card.installment)["cpm__Status__c"] == "Collected");
 }
 
@@ -464,11 +412,11 @@ TEST_CASE(
   TestOrg t(
       fixture_text("extends: default.yaml\norg:\n  installment_failed_status: Cancelled\n"
                    "auth:\n  token_lifetime: 400d\n"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
-  auto c = create(t, intent(sepa(collection_magic::kIbanFailsAtCollection), 20));
+  t.set_clock("2027-03-01T09:00:00Z");
+  auto c = t.create_intent(intent(sepa(collection_magic::kIbanFailsAtCollection), 20));
   CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Outstanding");
 
-  REQUIRE(t.post("/__admin/clock", {{"advance", "1d"}}, false).status == 200);
+  t.advance_clock("1d");
   auto read = t.get("/Installment/" + c.installment);
   REQUIRE(read.status == 200);
   CHECK(read.json["Status"] == "Cancelled");
@@ -479,21 +427,16 @@ TEST_CASE(
   CHECK(inst.value("cpm__Failure_Reason__c", "").rfind("AC04", 0) == 0);
   CHECK(t.admin_records("cpm__Payment__c").empty());
   // Not collected again by a later clock move.
-  REQUIRE(t.post("/__admin/clock", {{"advance", "30d"}}, false).status == 200);
+  t.advance_clock("30d");
   CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Cancelled");
   CHECK(t.admin_records("cpm__Payment__c").empty());
 
   // The open amount can still be paid (spec 2.4): by card on the hosted page.
-  auto r = t.post("/PaymentIntent", {{"SuccessURL", "https://shop.example/ok"},
-                                     {"FailureURL", "https://shop.example/ko"},
-                                     {"OneTime", {{"Id", c.installment}}},
-                                     {"PaymentMethod", {{"Name", "CreditCard"}}}});
+  auto r = t.post("/PaymentIntent", IntentBody::pay_installment(c.installment, card()));
   INFO(r.body);
   REQUIRE(r.status == 200);
   const std::string redirect = r.json["RedirectURL"];
-  REQUIRE(t.post("/__admin/psp/" + redirect.substr(redirect.rfind('/') + 1) + "/complete",
-                 {{"outcome", "success"}}, false)
-              .status == 200);
+  REQUIRE(t.complete_session(redirect.substr(redirect.rfind('/') + 1)).status == 200);
   read = t.get("/Installment/" + c.installment);
   CHECK(read.json["Status"] == "Collected");
   CHECK(read.json["AmountOpen"] == 0);

@@ -5,7 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "events/psp_simulator.h"
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -13,36 +14,19 @@ using nlohmann::json;
 
 namespace {
 
-struct Intent {
-  std::string id, session, installment;
-};
-
-Intent create(TestOrg& t, json body = hosted_card_intent()) {
-  auto r = t.post("/PaymentIntent", body);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  Intent i;
-  i.id = r.json["Id"];
-  std::string redirect = r.json["RedirectURL"];
-  i.session = redirect.substr(redirect.rfind('/') + 1);
-  i.installment = t.get("/PaymentIntent/" + i.id).json["OneTime"]["Id"];
-  return i;
-}
-
 void check_refused(const Response& r, const std::string& field) {
   INFO(r.body);
   CHECK(r.status == 400);
   REQUIRE(r.json.contains("Errors"));
-  CHECK(r.json["Errors"][0]["error_code"] == "010");
-  CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find("'" + field + "'") !=
-        std::string::npos);
+  CHECK(code_of(r) == "010");
+  CHECK(message_of(r).find("'" + field + "'") != std::string::npos);
 }
 
 }  // namespace
 
 TEST_CASE("the PSP driver answers 400 naming a wrongly typed field, never 500", "[psp][driver]") {
   TestOrg t(fixture("default.yaml"));
-  auto i = create(t);
+  auto i = t.create_intent(hosted_card_intent());
   const std::string path = "/__admin/psp/" + i.session + "/complete";
   const json wrong[] = {json::array({"success"}), json(5), json::object(), json(true),
                         json(nullptr)};
@@ -71,8 +55,8 @@ TEST_CASE("the PSP driver answers 400 naming a wrongly typed field, never 500", 
 TEST_CASE("the PSP driver refuses invalid payer data as a PSP would, naming the field",
           "[psp][driver]") {
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-06-15T09:00:00Z"}}, false).status == 200);
-  auto i = create(t);
+  t.set_clock("2027-06-15T09:00:00Z");
+  auto i = t.create_intent(hosted_card_intent());
   const std::string path = "/__admin/psp/" + i.session + "/complete";
   auto pay = [&](json extra) {
     json b = {{"outcome", "success"}};
@@ -101,9 +85,7 @@ TEST_CASE("the PSP driver refuses invalid payer data as a PSP would, naming the 
 
 TEST_CASE("the PSP driver refuses a wallet login that is not an email address", "[psp][driver]") {
   TestOrg t(fixture("default.yaml"));
-  json body = hosted_card_intent();
-  body["PaymentMethod"] = {{"Name", "PayPal"}};
-  auto i = create(t, body);
+  auto i = t.create_intent(hosted_card_intent().method(payment_method("PayPal")));
   const std::string path = "/__admin/psp/" + i.session + "/complete";
   for (const char* bad : {"notanemail", "a@b", "@example.org", "a b@example.org", "a@@example.org"})
     check_refused(t.post(path, {{"outcome", "success"}, {"email", bad}}, false), "email");
@@ -112,22 +94,12 @@ TEST_CASE("the PSP driver refuses a wallet login that is not an email address", 
   CHECK(ok.json["status"] == "completed");
 }
 
-namespace {
-
-httplib::Result press(TestOrg& t, const std::string& session, httplib::Params form) {
-  httplib::Client c("127.0.0.1", t.embedded().port());
-  c.set_follow_location(false);
-  return c.Post(("/psp/checkout/" + session).c_str(), form);
-}
-
-}  // namespace
-
 TEST_CASE("the hosted page re-renders with an error for invalid input and sends nothing",
           "[psp][page]") {
   TestOrg t(fixture("default.yaml"));
-  auto i = create(t);
+  auto i = t.create_intent(hosted_card_intent());
   auto refused = [&](httplib::Params form, int status, const std::string& says) {
-    auto r = press(t, i.session, form);
+    auto r = t.submit_checkout(i.session, form);
     REQUIRE(r);
     INFO(r->body);
     CHECK(r->status == status);
@@ -152,10 +124,12 @@ TEST_CASE("the hosted page re-renders with an error for invalid input and sends 
   CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
 
   // The magic cards keep working: a decline, then a pay.
-  auto declined = press(t, i.session, {{"action", "pay"}, {"card_number", "4000 0000 0000 0002"}});
+  auto declined =
+      t.submit_checkout(i.session, {{"action", "pay"}, {"card_number", "4000 0000 0000 0002"}});
   REQUIRE(declined);
   CHECK(declined->status == 303);
-  auto paid = press(t, i.session, {{"action", "pay"}, {"card_number", "4242 4242 4242 4242"}});
+  auto paid =
+      t.submit_checkout(i.session, {{"action", "pay"}, {"card_number", "4242 4242 4242 4242"}});
   REQUIRE(paid);
   CHECK(paid->status == 303);
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
@@ -163,15 +137,13 @@ TEST_CASE("the hosted page re-renders with an error for invalid input and sends 
 
 TEST_CASE("the wallet page refuses a login that is not an email address", "[psp][page]") {
   TestOrg t(fixture("default.yaml"));
-  json body = hosted_card_intent();
-  body["PaymentMethod"] = {{"Name", "PayPal"}};
-  auto i = create(t, body);
-  auto r = press(t, i.session, {{"action", "pay"}, {"email", "notanemail"}});
+  auto i = t.create_intent(hosted_card_intent().method(payment_method("PayPal")));
+  auto r = t.submit_checkout(i.session, {{"action", "pay"}, {"email", "notanemail"}});
   REQUIRE(r);
   CHECK(r->status == 422);
   CHECK(r->body.find("email address of your wallet login") != std::string::npos);
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
-  auto ok = press(t, i.session, {{"action", "pay"}, {"email", "payer@example.org"}});
+  auto ok = t.submit_checkout(i.session, {{"action", "pay"}, {"email", "payer@example.org"}});
   REQUIRE(ok);
   CHECK(ok->status == 303);
 }

@@ -5,8 +5,9 @@
 
 #include "domain/collections.h"
 #include "events/psp_simulator.h"
-#include "events/webhook_test_support.h"
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -14,34 +15,15 @@ using nlohmann::json;
 
 namespace {
 
-struct Intent {
-  std::string id, session, installment;
-};
-
-Intent create(TestOrg& t, const std::string& webhook = "") {
-  auto r = t.post("/PaymentIntent", hosted_card_intent(webhook));
-  REQUIRE(r.status == 200);
-  Intent i;
-  i.id = r.json["Id"];
-  std::string redirect = r.json["RedirectURL"];
-  i.session = redirect.substr(redirect.rfind('/') + 1);
-  auto pi = t.get("/PaymentIntent/" + i.id);
-  i.installment = pi.json["OneTime"]["Id"];
-  return i;
-}
-
-httplib::Client page_client(TestOrg& t) {
-  httplib::Client c("127.0.0.1", t.embedded().port());
-  c.set_follow_location(false);
-  return c;
+CreatedIntent create(TestOrg& t, const std::string& webhook = "") {
+  return t.create_intent(hosted_card_intent(webhook));
 }
 
 httplib::Result press(TestOrg& t, const std::string& session, const std::string& action,
                       const std::string& card = "") {
-  auto c = page_client(t);
   httplib::Params form{{"action", action}};
   if (!card.empty()) form.emplace("card_number", card);
-  return c.Post(("/psp/checkout/" + session).c_str(), form);
+  return t.submit_checkout(session, form);
 }
 
 }  // namespace
@@ -49,7 +31,7 @@ httplib::Result press(TestOrg& t, const std::string& session, const std::string&
 TEST_CASE("the hosted page shows merchant, amount, method and the three buttons", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);
-  auto c = page_client(t);
+  auto c = t.page_client();
   auto r = c.Get(("/psp/checkout/" + i.session).c_str());
   REQUIRE(r);
   CHECK(r->status == 200);
@@ -94,7 +76,7 @@ TEST_CASE("Pay on the page collects the installment and lands on the SuccessURL"
   CHECK(t.org().psp_sessions().get(i.session)->status == "completed");
 
   // The page of a completed session, and a second Pay, charge nothing again.
-  auto c = page_client(t);
+  auto c = t.page_client();
   auto again = c.Get(("/psp/checkout/" + i.session).c_str());
   REQUIRE(again);
   CHECK(again->body.find("already completed") != std::string::npos);
@@ -155,7 +137,7 @@ TEST_CASE("a challenge card shows the 3-D Secure page; failing declines, passing
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
   CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
 
-  auto c = page_client(t);
+  auto c = t.page_client();
   auto answer = [&](const std::string& challenge) {
     httplib::Params form{{"card_number", psp_magic::kCardChallenge}, {"challenge", challenge}};
     return c.Post(("/psp/checkout/" + i.session + "/challenge").c_str(), form);
@@ -197,13 +179,12 @@ TEST_CASE("the admin driver needs the challenge answer for a challenge card", "[
 
   auto missing = t.post(path, card, false);
   CHECK(missing.status == 400);
-  CHECK(missing.json["Errors"][0]["error_message"].get<std::string>().find("\"challenge\"") !=
-        std::string::npos);
+  CHECK(message_of(missing).find("\"challenge\"") != std::string::npos);
   json maybe = card;
   maybe["challenge"] = "maybe";
   auto refused = t.post(path, maybe, false);
   CHECK(refused.status == 422);  // invalid data (200), as the org answers it
-  CHECK(refused.json["Errors"][0]["error_code"] == "200");
+  CHECK(code_of(refused) == "200");
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Outstanding");
   CHECK(t.org().psp_sessions().get(i.session)->attempts == 0);
 

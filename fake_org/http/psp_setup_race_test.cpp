@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "domain/collections.h"
-#include "recurring_routes_test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
-using namespace fake_org::recurring_test;
 
 TEST_CASE("concurrent completions of one setup session: exactly one succeeds", "[psp][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  auto r = t.post("/PaymentIntent", recurring(kCard, kFirst));
-  const std::string rec = recurring_id(t, r);
+  auto r = t.post("/PaymentIntent", IntentBody::recurring(card()).initial_payment(10));
+  const std::string rec = t.recurring_id(r);
   // No shipped fixture opens a setup session, so one is opened by hand for
   // the recurring record (what a hosted processor without an initial payment does).
   for (int round = 0; round < 20; ++round) {

@@ -2,24 +2,19 @@
 // source connector under every InitialPaymentonRecurring value, updates per
 // connector, spec 4.1 rule 3 (mandate and profile parameters) and package
 // actions (spec 2.8) in the recurring and one-time flows.
-#include "recurring_routes_test_support.h"
+#include "domain/fields.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
-using namespace fake_org::recurring_test;
 using nlohmann::json;
 
 namespace {
 
-json with_connector(json body, const std::string& connector) {
-  body["Settings"] = {{"SourceConnector", connector}};
-  return body;
-}
-
-// multi_connector.yaml's processors; an update names the processor (spec 4.1).
-const json kSepaMulti = {
-    {"Name", "SEPA Direct Debit"}, {"Processor", "GoCardless"}, {"Parameters", kSepaParams}};
-const json kCardAdyen = {{"Name", "CreditCard"}, {"Processor", "Adyen"}};
+// The fixtures' processors; an update names the processor (spec 4.1).
+const json kSepaGc = with_processor(sepa_debit(), "GoCardless");
+const json kCardAdyen = card("Adyen");
 
 json gift_aid() {
   return json::parse(R"j({"cpm_GiftAid": {"Declaration": {
@@ -29,8 +24,7 @@ json gift_aid() {
     "Country": "United Kingdom", "Overseas": false, "AcquisitionMethod": "Online"}}})j");
 }
 
-const json kPaySuite = {
-    {"Name", "Bacs Direct Debit"}, {"Processor", "Access PaySuite"}, {"Parameters", kBacsParams}};
+const json kPaySuite = with_processor(bacs_debit(), "Access PaySuite");
 
 }  // namespace
 
@@ -50,41 +44,41 @@ TEST_CASE("every connector under every initial payment rule", "[http][recurring]
     json method;
     bool without_ok, with_ok;
   };
-  const std::vector<Rule> rules = {{"Required", kCard, false, true},
-                                   {"Optional", kSepaMulti, true, true},
-                                   {"No", kBacs, true, false}};
+  const std::vector<Rule> rules = {{"Required", card(), false, true},
+                                   {"Optional", kSepaGc, true, true},
+                                   {"No", bacs_debit(), true, false}};
   for (const auto& c : connectors) {
     for (const auto& rule : rules) {
       CAPTURE(c.name, rule.value);
       for (bool with_first : {false, true}) {
         CAPTURE(with_first);
-        const size_t before = all(t, objects::kInstallment).size();
-        const size_t records = all(t, c.object).size();
-        auto r =
-            t.post("/PaymentIntent",
-                   with_connector(recurring(rule.method, with_first ? kFirst : json()), c.name));
+        const size_t before = t.records_of(objects::kInstallment).size();
+        const size_t records = t.records_of(c.object).size();
+        auto body = IntentBody::recurring(rule.method).source_connector(c.name);
+        if (with_first) body.initial_payment(10);
+        auto r = t.post("/PaymentIntent", body);
         const bool ok = with_first ? rule.with_ok : rule.without_ok;
         if (!ok) {
           REQUIRE(r.status == 400);
           CHECK(code_of(r) == "010");
           CHECK(message_of(r).find(std::string("InitialPaymentonRecurring = ") + rule.value) !=
                 std::string::npos);
-          CHECK(all(t, c.object).size() == records);
-          CHECK(all(t, objects::kInstallment).size() == before);
+          CHECK(t.records_of(c.object).size() == records);
+          CHECK(t.records_of(objects::kInstallment).size() == before);
           continue;
         }
         REQUIRE(r.status == 200);
         CHECK(r.json["Settings"]["SourceConnector"] == c.name);
-        std::string id = recurring_id(t, r);
-        CHECK(record(t, id).object == c.object);
-        auto insts = all(t, objects::kInstallment);
+        std::string id = t.recurring_id(r);
+        CHECK(t.record(id).object == c.object);
+        auto insts = t.records_of(objects::kInstallment);
         CHECK(insts.size() == before + (with_first ? 1 : 0));
         if (with_first) CHECK(insts.back().text(c.link) == id);
         auto get = t.get("/Recurring/" + id);
         REQUIRE(get.status == 200);
         CHECK(get.json["Type"] == c.object);
         CHECK(get.json["SourceConnector"] == c.name);
-        CHECK(t.get("/Recurring/" + record(t, id).guid).json == get.json);
+        CHECK(t.get("/Recurring/" + t.record(id).guid).json == get.json);
       }
     }
   }
@@ -95,67 +89,72 @@ TEST_CASE("updates of nonprofit and fundraising records between direct debit and
   TestOrg t(fixture("multi_connector.yaml"));
   for (const std::string connector : {"npsp_RecurringDonations", "sf_Fundraising"}) {
     CAPTURE(connector);
-    std::string id =
-        recurring_id(t, t.post("/PaymentIntent", with_connector(recurring(kSepaMulti), connector)));
-    const std::string dd_mandate = record(t, id).text("cpm__Mandate__c");
+    std::string id = t.recurring_id(
+        t.post("/PaymentIntent", IntentBody::recurring(kSepaGc).source_connector(connector)));
+    const std::string dd_mandate = t.record(id).text("cpm__Mandate__c");
 
     // Direct debit -> card: OneTime with Amount, then a RedirectURL.
-    auto no_first = t.post("/PaymentIntent", with_connector(update(id, kCardAdyen), connector));
+    auto no_first = t.post(
+        "/PaymentIntent", IntentBody::update_recurring(id, kCardAdyen).source_connector(connector));
     REQUIRE(no_first.status == 400);
     CHECK(code_of(no_first) == "010");
-    auto card = t.post("/PaymentIntent", with_connector(update(id, kCardAdyen, kFirst), connector));
+    auto card = t.post("/PaymentIntent", IntentBody::update_recurring(id, kCardAdyen)
+                                             .initial_payment(10)
+                                             .source_connector(connector));
     REQUIRE(card.status == 200);
     CHECK(card.json.contains("RedirectURL"));
-    Record rec = record(t, id);
+    Record rec = t.record(id);
     CHECK(rec.text("cpm__Payment_Method__c") == "CreditCard");
-    CHECK(record(t, dd_mandate).text("cpm__Status__c") == "Inactive");
+    CHECK(t.record(dd_mandate).text("cpm__Status__c") == "Inactive");
     if (connector == "sf_Fundraising")
-      CHECK(record(t, rec.text("CurrentGiftCmtScheduleId")).text("PaymentMethod") == "Credit Card");
+      CHECK(t.record(rec.text("CurrentGiftCmtScheduleId")).text("PaymentMethod") == "Credit Card");
 
     // Card -> direct debit: a new active mandate and a profile with the account.
     const std::string card_mandate = rec.text("cpm__Mandate__c");
-    auto dd = t.post("/PaymentIntent", with_connector(update(id, kSepaMulti), connector));
+    auto dd = t.post("/PaymentIntent",
+                     IntentBody::update_recurring(id, kSepaGc).source_connector(connector));
     REQUIRE(dd.status == 200);
     CHECK_FALSE(dd.json.contains("RedirectURL"));
-    Record after = record(t, id);
-    CHECK(record(t, card_mandate).text("cpm__Status__c") == "Inactive");
-    Record mandate = record(t, after.text("cpm__Mandate__c"));
+    Record after = t.record(id);
+    CHECK(t.record(card_mandate).text("cpm__Status__c") == "Inactive");
+    Record mandate = t.record(after.text("cpm__Mandate__c"));
     CHECK(mandate.text("cpm__Status__c") == "Active");
     CHECK(mandate.text("cpm__Bank_Scheme__c") == "SEPA");
-    CHECK(record(t, after.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
+    CHECK(t.record(after.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
           "DE89370400440532013000");
     if (connector == "sf_Fundraising")
-      CHECK(record(t, after.text("CurrentGiftCmtScheduleId")).text("PaymentMethod") ==
+      CHECK(t.record(after.text("CurrentGiftCmtScheduleId")).text("PaymentMethod") ==
             "Direct Debit");
 
     // Without Settings.SourceConnector: 012, nothing changes.
-    auto no_settings = t.post("/PaymentIntent", update(id, kSepaMulti));
+    auto no_settings = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc));
     REQUIRE(no_settings.status == 400);
     CHECK(code_of(no_settings) == "012");
-    CHECK(record(t, id).text("cpm__Mandate__c") == after.text("cpm__Mandate__c"));
+    CHECK(t.record(id).text("cpm__Mandate__c") == after.text("cpm__Mandate__c"));
   }
 }
 
 TEST_CASE("an update's additional parameters change mandate and profile (spec 4.1 rule 3)",
           "[http][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
-  json method = kSepaGc;
-  method["Parameters"]["MandateReference"] = "NHWT-2027-000042";
-  method["Parameters"]["SignatureDate"] = "2026-01-15";  // in the past of the real clock
-  method["Parameters"]["Mandate.cpm__Description__c"] = "Signed on paper at the gala";
-  method["Parameters"]["PaymentProfile.cpm__Bank_Name__c"] = "Commerzbank";
-  auto r = t.post("/PaymentIntent", update(id, method));
+  std::string id = t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
+  const json update =
+      IntentBody::update_recurring(id, kSepaGc)
+          .parameter("MandateReference", "NHWT-2027-000042")
+          .parameter("SignatureDate", "2026-01-15")  // in the past of the real clock
+          .parameter("Mandate.cpm__Description__c", "Signed on paper at the gala")
+          .parameter("PaymentProfile.cpm__Bank_Name__c", "Commerzbank");
+  auto r = t.post("/PaymentIntent", update);
   REQUIRE(r.status == 200);
   // The response echoes the parameters: the scope of the change.
-  CHECK(r.json["PaymentMethod"]["Parameters"] == method["Parameters"]);
+  CHECK(r.json["PaymentMethod"]["Parameters"] == update["PaymentMethod"]["Parameters"]);
   CHECK_FALSE(r.json.contains("RedirectURL"));
-  Record rec = record(t, id);
-  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  Record rec = t.record(id);
+  Record mandate = t.record(rec.text("cpm__Mandate__c"));
   CHECK(mandate.text("cpm__Mandate_Reference__c") == "NHWT-2027-000042");
   CHECK(mandate.text("cpm__Signature_Date__c") == "2026-01-15");
   CHECK(mandate.text("cpm__Description__c") == "Signed on paper at the gala");
-  Record profile = record(t, rec.text("cpm__Payment_Profile__c"));
+  Record profile = t.record(rec.text("cpm__Payment_Profile__c"));
   CHECK(profile.text("cpm__Bank_Name__c") == "Commerzbank");
 
   struct Bad {
@@ -170,28 +169,26 @@ TEST_CASE("an update's additional parameters change mandate and profile (spec 4.
       {"PaymentProfile.Nope__c", "x", "cpm__Payment_Profile__c"}};
   for (const auto& b : bad) {
     CAPTURE(b.key);
-    json m = kSepaGc;
-    m["Parameters"][b.key] = b.value;
-    auto e = t.post("/PaymentIntent", update(id, m));
+    auto e = t.post("/PaymentIntent",
+                    IntentBody::update_recurring(id, kSepaGc).parameter(b.key, b.value));
     REQUIRE(e.status == 422);
     CHECK(code_of(e) == "200");
     CHECK(message_of(e).find(b.says) != std::string::npos);
-    CHECK(record(t, id).text("cpm__Mandate__c") == mandate.id);
+    CHECK(t.record(id).text("cpm__Mandate__c") == mandate.id);
   }
 }
 
 TEST_CASE("a required package action is checked in the domain and creates a declaration",
           "[http][recurring][package_actions]") {
   TestOrg t(fixture("default.yaml"));
-  auto missing = t.post("/PaymentIntent", recurring(kPaySuite));
+  auto missing = t.post("/PaymentIntent", IntentBody::recurring(kPaySuite));
   REQUIRE(missing.status == 400);
   CHECK(code_of(missing) == "010");
   CHECK(message_of(missing).find("requires package action cpm_GiftAid.Declaration") !=
         std::string::npos);
-  CHECK(all(t, objects::kRecurringPayment).empty());
+  CHECK(t.records_of(objects::kRecurringPayment).empty());
 
-  json wrong = recurring(kPaySuite);
-  wrong["PackageActions"] = gift_aid();
+  json wrong = IntentBody::recurring(kPaySuite).package_actions(gift_aid());
   wrong["PackageActions"]["cpm_GiftAid"]["Declaration"].erase("LastName");
   wrong["PackageActions"]["cpm_GiftAid"]["Declaration"]["ValidFrom"] = "next week";
   auto e = t.post("/PaymentIntent", wrong);
@@ -199,21 +196,20 @@ TEST_CASE("a required package action is checked in the domain and creates a decl
   REQUIRE(e.json["Errors"].size() == 2);
 
   // A failure later in the request (the payer's email) leaves no declaration.
-  json later = recurring(kPaySuite);
-  later["PackageActions"] = gift_aid();
-  later["Payer"]["Contact"]["CrmFields"]["Email"] = "not-an-email";
+  IntentBody later =
+      IntentBody::recurring(kPaySuite)
+          .package_actions(gift_aid())
+          .contact({{"FirstName", "Ada"}, {"LastName", "Lovelace"}, {"Email", "not-an-email"}});
   CHECK(t.post("/PaymentIntent", later).status == 422);
-  CHECK(all(t, objects::kGiftAidDeclaration).empty());
+  CHECK(t.records_of(objects::kGiftAidDeclaration).empty());
 
-  json body = recurring(kPaySuite);
-  body["PackageActions"] = gift_aid();
-  auto r = t.post("/PaymentIntent", body);
+  auto r = t.post("/PaymentIntent", IntentBody::recurring(kPaySuite).package_actions(gift_aid()));
   REQUIRE(r.status == 200);
-  std::string id = recurring_id(t, r);
-  auto declarations = all(t, objects::kGiftAidDeclaration);
+  std::string id = t.recurring_id(r);
+  auto declarations = t.records_of(objects::kGiftAidDeclaration);
   REQUIRE(declarations.size() == 1);
   const Record& d = declarations[0];
-  CHECK(d.text("cpm__Contact__c") == record(t, id).text("cpm__Contact__c"));
+  CHECK(d.text("cpm__Contact__c") == t.record(id).text("cpm__Contact__c"));
   CHECK(d.text("cpm__Payment_Intent_Id__c") == r.json["Id"]);
   CHECK(d.text("cpm__Declaration_Date__c") == "2027-02-20");
   CHECK(d.text("cpm__Valid_To__c") == "2031-02-19");
@@ -225,25 +221,22 @@ TEST_CASE("a required package action is checked in the domain and creates a decl
   CHECK(d.text("cpm__Acquisition_Method__c") == "Online");
 
   // An update to the processor needs it too.
-  std::string sepa = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
-  CHECK(code_of(t.post("/PaymentIntent", update(sepa, kPaySuite))) == "010");
-  json upd = update(sepa, kPaySuite);
-  upd["PackageActions"] = gift_aid();
-  REQUIRE(t.post("/PaymentIntent", upd).status == 200);
-  CHECK(all(t, objects::kGiftAidDeclaration).size() == 2);
+  std::string sepa = t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
+  CHECK(code_of(t.post("/PaymentIntent", IntentBody::update_recurring(sepa, kPaySuite))) == "010");
+  REQUIRE(t.post("/PaymentIntent",
+                 IntentBody::update_recurring(sepa, kPaySuite).package_actions(gift_aid()))
+              .status == 200);
+  CHECK(t.records_of(objects::kGiftAidDeclaration).size() == 2);
 
   // A one-time payment may carry a declaration its method does not require.
-  json one = recurring(kSepa);
-  one.erase("Recurring");
-  one["OneTime"] = kFirst;
-  one["PackageActions"] = gift_aid();
+  json one = IntentBody::one_time(sepa_debit()).amount(10).package_actions(gift_aid());
   one["PackageActions"]["cpm_GiftAid"]["Declaration"]["Overseas"] = "yes";
   auto bad_type = t.post("/PaymentIntent", one);
   REQUIRE(bad_type.status == 422);
   CHECK(message_of(bad_type).find("must be true or false") != std::string::npos);
   one["PackageActions"]["cpm_GiftAid"]["Declaration"]["Overseas"] = true;
   REQUIRE(t.post("/PaymentIntent", one).status == 200);
-  auto after = all(t, objects::kGiftAidDeclaration);
+  auto after = t.records_of(objects::kGiftAidDeclaration);
   REQUIRE(after.size() == 3);
   CHECK(after.back().fields["cpm__Overseas__c"] == true);
 }

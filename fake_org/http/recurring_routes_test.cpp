@@ -3,34 +3,42 @@
 // codes 201 to 206, over real HTTP.
 #include <catch2/catch.hpp>
 
-#include "recurring_routes_test_support.h"
+#include "domain/fields.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
-using namespace fake_org::recurring_test;
 using nlohmann::json;
+
+namespace {
+
+// default.yaml's SEPA processor, named as an update must (spec 4.1).
+const json kSepaGc = with_processor(sepa_debit(), "GoCardless");
+
+}  // namespace
 
 TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL",
           "[http][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  auto bad = t.post("/PaymentIntent", recurring(kCard));
+  auto bad = t.post("/PaymentIntent", IntentBody::recurring(card()));
   REQUIRE(bad.status == 400);
   CHECK(code_of(bad) == "010");
   CHECK(message_of(bad).find("InitialPaymentonRecurring = Required") != std::string::npos);
   CHECK(message_of(bad).find("CreditCard with processor Stripe") != std::string::npos);
-  CHECK(all(t, objects::kRecurringPayment).empty());
+  CHECK(t.records_of(objects::kRecurringPayment).empty());
 
-  json body = recurring(kCard, kFirst);
-  body["Recurring"]["EndDate"] = "2028-01-31";
-  body["Recurring"]["CrmFields"] = {{"cpm__Description__c", "Monthly gift"},
-                                    {"Appeal_Code__c", "SPRING"}};
-  body["CampaignId"] = "7017Q00000Sprg1QAB";
-  auto r = t.post("/PaymentIntent", body);
+  auto r = t.post("/PaymentIntent", IntentBody::recurring(card())
+                                        .initial_payment(10)
+                                        .end_date("2028-01-31")
+                                        .recurring_fields({{"cpm__Description__c", "Monthly gift"},
+                                                           {"Appeal_Code__c", "SPRING"}})
+                                        .campaign("7017Q00000Sprg1QAB"));
   REQUIRE(r.status == 200);
   CHECK(r.json["RedirectURL"].get<std::string>().find("/psp/checkout/cs_") != std::string::npos);
   CHECK(r.json["Settings"]["SourceConnector"] == "cpm_Native");
-  std::string id = recurring_id(t, r);
-  Record rec = record(t, id);
+  std::string id = t.recurring_id(r);
+  Record rec = t.record(id);
   CHECK(rec.object == "cpm__Recurring_Payment__c");
   CHECK(rec.text("cpm__Frequency__c") == "Monthly");
   CHECK(rec.text("cpm__Start_Date__c") == "2027-02-01");
@@ -40,18 +48,18 @@ TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL"
   CHECK(rec.text("Appeal_Code__c") == "SPRING");
   CHECK(rec.text("cpm__Setup_URL__c") == r.json["RedirectURL"]);
 
-  auto insts = all(t, objects::kInstallment);
+  auto insts = t.records_of(objects::kInstallment);
   REQUIRE(insts.size() == 1);
   CHECK(insts[0].text("cpm__Recurring_Payment__c") == id);
   CHECK(insts[0].text("cpm__Mandate__c") == rec.text("cpm__Mandate__c"));
-  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  Record mandate = t.record(rec.text("cpm__Mandate__c"));
   CHECK(mandate.text("cpm__Status__c") == "Pending");
   CHECK(mandate.text("cpm__Recurring_Payment__c") == id);
-  Record profile = record(t, rec.text("cpm__Payment_Profile__c"));
+  Record profile = t.record(rec.text("cpm__Payment_Profile__c"));
   CHECK(profile.text("cpm__Contact__c") == insts[0].text("cpm__Contact__c"));
   CHECK(profile.text("cpm__Payment_Processor__c") == "Stripe");
 
-  auto report = all(t, objects::kInboundReport).back();
+  auto report = t.records_of(objects::kInboundReport).back();
   CHECK(report.text("cpm__Recurring_Id__c") == id);
   CHECK(report.text("cpm__Recurring_Object__c") == "cpm__Recurring_Payment__c");
 
@@ -80,36 +88,36 @@ TEST_CASE("native: card (Required) needs OneTime and answers with a RedirectURL"
 TEST_CASE("native: SEPA (Optional) with and without OneTime, Bacs (No) without",
           "[http][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  auto without = t.post("/PaymentIntent", recurring(kSepa));
+  auto without = t.post("/PaymentIntent", IntentBody::recurring(sepa_debit()));
   REQUIRE(without.status == 200);
   CHECK_FALSE(without.json.contains("RedirectURL"));
-  CHECK(without.json["PaymentMethod"]["Parameters"] == kSepaParams);
-  Record rec = record(t, recurring_id(t, without));
+  CHECK(without.json["PaymentMethod"]["Parameters"] == sepa_debit()["Parameters"]);
+  Record rec = t.record(t.recurring_id(without));
   CHECK(rec.text("cpm__Status__c") == "Active");
-  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  Record mandate = t.record(rec.text("cpm__Mandate__c"));
   CHECK(mandate.text("cpm__Status__c") == "Active");
   CHECK(mandate.text("cpm__Bank_Scheme__c") == "SEPA");
   CHECK_FALSE(mandate.text("cpm__Mandate_Reference__c").empty());
-  Record profile = record(t, rec.text("cpm__Payment_Profile__c"));
+  Record profile = t.record(rec.text("cpm__Payment_Profile__c"));
   CHECK(profile.text("cpm__IBAN__c") == "DE89370400440532013000");
-  CHECK(all(t, objects::kInstallment).empty());
+  CHECK(t.records_of(objects::kInstallment).empty());
 
-  json with_body = recurring(kSepa, kFirst);
-  with_body["Payer"]["AllowDeduplication"] = true;
-  auto with = t.post("/PaymentIntent", with_body);
+  auto with = t.post("/PaymentIntent",
+                     IntentBody::recurring(sepa_debit()).initial_payment(10).allow_deduplication());
   REQUIRE(with.status == 200);
   CHECK_FALSE(with.json.contains("RedirectURL"));
-  Record rec2 = record(t, recurring_id(t, with));
-  REQUIRE(all(t, objects::kInstallment).size() == 1);
-  CHECK(all(t, objects::kInstallment)[0].text("cpm__Recurring_Payment__c") == rec2.id);
+  Record rec2 = t.record(t.recurring_id(with));
+  REQUIRE(t.records_of(objects::kInstallment).size() == 1);
+  CHECK(t.records_of(objects::kInstallment)[0].text("cpm__Recurring_Payment__c") == rec2.id);
   // Same contact, method and processor: the profile is reused, not duplicated.
   CHECK(rec2.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
-  CHECK(all(t, objects::kPaymentProfile).size() == 1);
+  CHECK(t.records_of(objects::kPaymentProfile).size() == 1);
 
-  auto bacs = t.post("/PaymentIntent", recurring(kBacs));
+  auto bacs = t.post("/PaymentIntent", IntentBody::recurring(bacs_debit()));
   REQUIRE(bacs.status == 200);
-  CHECK(record(t, recurring_id(t, bacs)).text("cpm__Payment_Method__c") == "Bacs Direct Debit");
-  auto bacs_first = t.post("/PaymentIntent", recurring(kBacs, kFirst));
+  CHECK(t.record(t.recurring_id(bacs)).text("cpm__Payment_Method__c") == "Bacs Direct Debit");
+  auto bacs_first =
+      t.post("/PaymentIntent", IntentBody::recurring(bacs_debit()).initial_payment(10));
   REQUIRE(bacs_first.status == 400);
   CHECK(code_of(bacs_first) == "010");
   CHECK(message_of(bacs_first).find("InitialPaymentonRecurring = No") != std::string::npos);
@@ -119,47 +127,42 @@ TEST_CASE("native: SEPA (Optional) with and without OneTime, Bacs (No) without",
 
 TEST_CASE("recurring data errors are 200", "[http][recurring][errors]") {
   TestOrg t(fixture("default.yaml"));
-  json b = recurring(kSepa);
-  b["Recurring"]["Frequency"] = "Quarterly";
-  auto r = t.post("/PaymentIntent", b);
+  auto r = t.post("/PaymentIntent", IntentBody::recurring(sepa_debit()).frequency("Quarterly"));
   REQUIRE(r.status == 422);
   CHECK(code_of(r) == "200");
   CHECK(message_of(r) ==
         "Recurring.Frequency 'Quarterly' is not allowed by source connector cpm_Native; allowed: "
         "Daily, Weekly, Monthly, Yearly");
-  b = recurring(kSepa);
-  b["Recurring"]["StartDate"] = "2027-02-30";
-  CHECK(code_of(t.post("/PaymentIntent", b)) == "200");
-  b = recurring(kSepa);
-  b["Recurring"]["EndDate"] = "2027-01-31";
-  r = t.post("/PaymentIntent", b);
+  CHECK(code_of(t.post("/PaymentIntent",
+                       IntentBody::recurring(sepa_debit()).start_date("2027-02-30"))) == "200");
+  r = t.post("/PaymentIntent", IntentBody::recurring(sepa_debit()).end_date("2027-01-31"));
   CHECK(code_of(r) == "200");
   CHECK(message_of(r).find("must be after Recurring.StartDate") != std::string::npos);
-  r = t.post("/PaymentIntent", recurring({{"Name", "PayPal"}}));
+  r = t.post("/PaymentIntent", IntentBody::recurring(payment_method("PayPal")));
   CHECK(code_of(r) == "200");
   CHECK(message_of(r).find("does not support recurring") != std::string::npos);
-  b = recurring(kSepa);
-  b["Recurring"]["CrmFields"] = {{"Nope__c", 1}};
-  r = t.post("/PaymentIntent", b);
+  r = t.post("/PaymentIntent",
+             IntentBody::recurring(sepa_debit()).recurring_fields({{"Nope__c", 1}}));
   CHECK(code_of(r) == "200");
   CHECK(message_of(r).find("cpm__Recurring_Payment__c") != std::string::npos);
-  CHECK(all(t, objects::kRecurringPayment).empty());
+  CHECK(t.records_of(objects::kRecurringPayment).empty());
 }
 
 TEST_CASE("nonprofit: a recurring donation with and without initial payment", "[http][recurring]") {
   TestOrg t(fixture("nonprofit.yaml"));
-  auto card = t.post("/PaymentIntent", recurring(kCard));
-  CHECK(code_of(card) == "010");
-  json b = recurring(kCard, kFirst);
-  b["Recurring"]["Frequency"] = "Quarterly";
-  b["Recurring"]["CrmFields"] = {{"Gift_Designation__c", "Youth Meals"}};
-  b["CampaignId"] = "7017Q00000GvTueQAF";
+  auto by_card = t.post("/PaymentIntent", IntentBody::recurring(card()));
+  CHECK(code_of(by_card) == "010");
+  json b = IntentBody::recurring(card())
+               .initial_payment(10)
+               .frequency("Quarterly")
+               .recurring_fields({{"Gift_Designation__c", "Youth Meals"}})
+               .campaign("7017Q00000GvTueQAF");
   auto r = t.post("/PaymentIntent", b);
   REQUIRE(r.status == 200);
   CHECK(r.json.contains("RedirectURL"));
   CHECK(r.json["Settings"]["SourceConnector"] == "npsp_RecurringDonations");
-  std::string id = recurring_id(t, r);
-  Record rd = record(t, id);
+  std::string id = t.recurring_id(r);
+  Record rd = t.record(id);
   CHECK(rd.object == "npe03__Recurring_Donation__c");
   CHECK(rd.text("npe03__Installment_Period__c") == "Quarterly");
   CHECK(rd.fields["npe03__Amount__c"] == 10);
@@ -167,22 +170,18 @@ TEST_CASE("nonprofit: a recurring donation with and without initial payment", "[
   CHECK(rd.text("Gift_Designation__c") == "Youth Meals");
   CHECK(rd.text("npe03__Recurring_Donation_Campaign__c") == "7017Q00000GvTueQAF");
   CHECK_FALSE(rd.text("npe03__Contact__c").empty());
-  auto insts = all(t, objects::kInstallment);
+  auto insts = t.records_of(objects::kInstallment);
   REQUIRE(insts.size() == 1);
   CHECK(insts[0].text("cpm__Recurring_Donation__c") == id);
   CHECK(insts[0].text("cpm__Status__c") == "Pending");
-  CHECK(record(t, rd.text("cpm__Mandate__c")).text("cpm__Recurring_Donation__c") == id);
+  CHECK(t.record(rd.text("cpm__Mandate__c")).text("cpm__Recurring_Donation__c") == id);
 
-  const json ach = {{"Name", "ACH"},
-                    {"Parameters",
-                     {{"RoutingNumber", "011000015"},
-                      {"AccountNumber", "000123456789"},
-                      {"AccountHolderName", "Ada Lovelace"}}}};
-  auto ach_without = t.post("/PaymentIntent", recurring(ach));
+  auto ach_without = t.post("/PaymentIntent", IntentBody::recurring(ach_debit()));
   REQUIRE(ach_without.status == 200);
   CHECK_FALSE(ach_without.json.contains("RedirectURL"));
-  CHECK(t.post("/PaymentIntent", recurring(ach, kFirst)).status == 200);
-  CHECK(all(t, objects::kInstallment).size() == 2);
+  CHECK(t.post("/PaymentIntent", IntentBody::recurring(ach_debit()).initial_payment(10)).status ==
+        200);
+  CHECK(t.records_of(objects::kInstallment).size() == 2);
 
   auto get = t.get("/Recurring/" + id);
   REQUIRE(get.status == 200);
@@ -198,20 +197,20 @@ TEST_CASE("nonprofit: a recurring donation with and without initial payment", "[
 TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing",
           "[http][recurring]") {
   TestOrg t(fixture("fundraising.yaml"));
-  json b = recurring(kBacs);
-  b["Recurring"]["Frequency"] = "Quarterly";
-  b["Recurring"]["EndDate"] = "2029-01-31";
-  b["Recurring"]["CrmFields"] = {{"GiftCommitment.Gift_Aid_Eligible__c", true},
-                                 {"GiftCommitment.Appeal__c", "Wetlands"},
-                                 {"GiftCommitment.Description", "Quarterly wetlands gift"},
-                                 {"Collection_Reference__c", "NHWT-0001"},
-                                 {"TransactionDay", "1"}};
-  b["CampaignId"] = "7017Q00000RgvngQAB";
+  json b = IntentBody::recurring(bacs_debit())
+               .frequency("Quarterly")
+               .end_date("2029-01-31")
+               .recurring_fields({{"GiftCommitment.Gift_Aid_Eligible__c", true},
+                                  {"GiftCommitment.Appeal__c", "Wetlands"},
+                                  {"GiftCommitment.Description", "Quarterly wetlands gift"},
+                                  {"Collection_Reference__c", "NHWT-0001"},
+                                  {"TransactionDay", "1"}})
+               .campaign("7017Q00000RgvngQAB");
   auto r = t.post("/PaymentIntent", b);
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
-  std::string id = recurring_id(t, r);
-  Record gc = record(t, id);
+  std::string id = t.recurring_id(r);
+  Record gc = t.record(id);
   CHECK(gc.object == "GiftCommitment");
   CHECK(gc.fields["Gift_Aid_Eligible__c"] == true);
   CHECK(gc.text("Appeal__c") == "Wetlands");
@@ -219,7 +218,7 @@ TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing"
   CHECK_FALSE(gc.has("Collection_Reference__c"));
   CHECK_FALSE(gc.has("TransactionDay"));
   CHECK(gc.text("CampaignId") == "7017Q00000RgvngQAB");
-  Record gcs = record(t, gc.text("CurrentGiftCmtScheduleId"));
+  Record gcs = t.record(gc.text("CurrentGiftCmtScheduleId"));
   CHECK(gcs.object == "GiftCommitmentSchedule");
   CHECK(gcs.text("GiftCommitmentId") == id);
   CHECK(gcs.text("Collection_Reference__c") == "NHWT-0001");
@@ -228,7 +227,7 @@ TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing"
   CHECK_FALSE(gcs.has("Gift_Aid_Eligible__c"));
   CHECK(gcs.text("TransactionPeriod") == "Quarterly");
   CHECK(gcs.text("PaymentMethod") == "Direct Debit");
-  CHECK(record(t, gc.text("cpm__Mandate__c")).text("cpm__Gift_Commitment__c") == id);
+  CHECK(t.record(gc.text("cpm__Mandate__c")).text("cpm__Gift_Commitment__c") == id);
 
   auto get = t.get("/Recurring/" + id);
   REQUIRE(get.status == 200);
@@ -251,26 +250,26 @@ TEST_CASE("fundraising: commitment and schedule, GiftCommitment. prefix routing"
            {"GiftCommitment.Nope__c", "GiftCommitment"},
            {"Nope__c", "GiftCommitmentSchedule"}}) {
     CAPTURE(key);
-    json bad = recurring(kBacs);
-    bad["Recurring"]["CrmFields"] = {{key, "x"}};
-    auto e = t.post("/PaymentIntent", bad);
+    auto e = t.post("/PaymentIntent",
+                    IntentBody::recurring(bacs_debit()).recurring_fields({{key, "x"}}));
     REQUIRE(e.status == 422);
     CHECK(code_of(e) == "200");
     CHECK(message_of(e).find("exists on " + object + " in this org") != std::string::npos);
   }
 
   // Card (Required) with an initial payment: the installment links both records.
-  auto card = t.post("/PaymentIntent", recurring(kCard, kFirst));
-  REQUIRE(card.status == 200);
-  CHECK(card.json.contains("RedirectURL"));
-  std::string card_id = recurring_id(t, card);
-  auto insts = all(t, objects::kInstallment);
+  auto by_card = t.post("/PaymentIntent", IntentBody::recurring(card()).initial_payment(10));
+  REQUIRE(by_card.status == 200);
+  CHECK(by_card.json.contains("RedirectURL"));
+  std::string card_id = t.recurring_id(by_card);
+  auto insts = t.records_of(objects::kInstallment);
   REQUIRE(insts.size() == 1);
   CHECK(insts[0].text("cpm__Gift_Commitment__c") == card_id);
   CHECK(insts[0].text("cpm__Gift_Commitment_Schedule__c") ==
-        record(t, card_id).text("CurrentGiftCmtScheduleId"));
-  CHECK(code_of(t.post("/PaymentIntent", recurring(kCard))) == "010");
-  CHECK(code_of(t.post("/PaymentIntent", recurring(kBacs, kFirst))) == "010");
+        t.record(card_id).text("CurrentGiftCmtScheduleId"));
+  CHECK(code_of(t.post("/PaymentIntent", IntentBody::recurring(card()))) == "010");
+  CHECK(code_of(t.post("/PaymentIntent",
+                       IntentBody::recurring(bacs_debit()).initial_payment(10))) == "010");
 }
 
 TEST_CASE("a gift commitment without schedule cannot be read (spec 4.1 rule 5)",
@@ -291,9 +290,8 @@ seed:
 
 TEST_CASE("dates in day-month-year form when the fixture says so", "[http][recurring]") {
   TestOrg t(fixture_text("extends: default.yaml\norg:\n  recurring_date_format: day-month-year\n"));
-  json b = recurring(kSepa);
-  b["Recurring"]["EndDate"] = "2028-01-31";
-  auto get = t.get("/Recurring/" + recurring_id(t, t.post("/PaymentIntent", b)));
+  json b = IntentBody::recurring(sepa_debit()).end_date("2028-01-31");
+  auto get = t.get("/Recurring/" + t.recurring_id(t.post("/PaymentIntent", b)));
   CHECK(get.json["StartDate"] == "01-02-2027");
   CHECK(get.json["EndDate"] == "31-01-2028");
 }
@@ -301,28 +299,30 @@ TEST_CASE("dates in day-month-year form when the fixture says so", "[http][recur
 TEST_CASE("update from direct debit to card needs OneTime and answers with a RedirectURL",
           "[http][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
-  std::string old_mandate = record(t, id).text("cpm__Mandate__c");
+  std::string id = t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
+  std::string old_mandate = t.record(id).text("cpm__Mandate__c");
 
-  auto bad = t.post("/PaymentIntent", update(id, kCardStripe));
+  auto bad = t.post("/PaymentIntent", IntentBody::update_recurring(id, card("Stripe")));
   REQUIRE(bad.status == 400);
   CHECK(code_of(bad) == "010");
   CHECK(message_of(bad).find("InitialPaymentonRecurring = Required") != std::string::npos);
-  CHECK(record(t, old_mandate).text("cpm__Status__c") == "Active");
+  CHECK(t.record(old_mandate).text("cpm__Status__c") == "Active");
 
-  auto r = t.post("/PaymentIntent", update(record(t, id).guid, kCardStripe, kFirst));
+  auto r =
+      t.post("/PaymentIntent",
+             IntentBody::update_recurring(t.record(id).guid, card("Stripe")).initial_payment(10));
   REQUIRE(r.status == 200);
   CHECK(r.json["RedirectURL"].get<std::string>().find("/psp/checkout/") != std::string::npos);
   CHECK(r.json["PaymentMethod"]["Name"] == "CreditCard");
-  Record rec = record(t, id);
+  Record rec = t.record(id);
   CHECK(rec.text("cpm__Payment_Method__c") == "CreditCard");
   CHECK(rec.text("cpm__Payment_Processor__c") == "Stripe");
   CHECK(rec.text("cpm__Mandate__c") != old_mandate);
-  Record old = record(t, old_mandate);
+  Record old = t.record(old_mandate);
   CHECK(old.text("cpm__Status__c") == "Inactive");
   CHECK_FALSE(old.text("cpm__Deactivation_Date__c").empty());
-  CHECK(record(t, rec.text("cpm__Mandate__c")).text("cpm__Status__c") == "Pending");
-  auto insts = all(t, objects::kInstallment);
+  CHECK(t.record(rec.text("cpm__Mandate__c")).text("cpm__Status__c") == "Pending");
+  auto insts = t.records_of(objects::kInstallment);
   REQUIRE(insts.size() == 1);
   CHECK(insts[0].text("cpm__Recurring_Payment__c") == id);
   auto pi = t.get("/PaymentIntent/" + r.json["Id"].get<std::string>());
@@ -334,95 +334,94 @@ TEST_CASE("update from direct debit to card needs OneTime and answers with a Red
 TEST_CASE("update from card to direct debit: new mandate and profile, old mandate inactive",
           "[http][recurring]") {
   TestOrg t(fixture("default.yaml"));
-  std::string id = recurring_id(t, t.post("/PaymentIntent", recurring(kCard, kFirst)));
-  Record before = record(t, id);
+  std::string id =
+      t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(card()).initial_payment(10)));
+  Record before = t.record(id);
 
-  auto r = t.post("/PaymentIntent", update(id, kSepaGc));
+  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc));
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
-  CHECK(r.json["PaymentMethod"]["Parameters"] == kSepaParams);
-  Record rec = record(t, id);
+  CHECK(r.json["PaymentMethod"]["Parameters"] == sepa_debit()["Parameters"]);
+  Record rec = t.record(id);
   CHECK(rec.text("cpm__Payment_Method__c") == "SEPA Direct Debit");
   CHECK(rec.text("cpm__Status__c") == "Active");
-  Record mandate = record(t, rec.text("cpm__Mandate__c"));
+  Record mandate = t.record(rec.text("cpm__Mandate__c"));
   CHECK(mandate.text("cpm__Status__c") == "Active");
   CHECK(mandate.text("cpm__Bank_Scheme__c") == "SEPA");
-  CHECK(record(t, before.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
+  CHECK(t.record(before.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
   CHECK(rec.text("cpm__Payment_Profile__c") != before.text("cpm__Payment_Profile__c"));
-  CHECK(record(t, rec.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
+  CHECK(t.record(rec.text("cpm__Payment_Profile__c")).text("cpm__IBAN__c") ==
         "DE89370400440532013000");
-  CHECK(all(t, objects::kInstallment).size() == 1);  // no new installment
+  CHECK(t.records_of(objects::kInstallment).size() == 1);  // no new installment
 
   // The same account again (as typed differently): a new mandate, the profile reused.
-  json same = kSepaGc;
-  same["Parameters"]["IBAN"] = "de89 3704 0044 0532 0130 00";
-  same["Parameters"]["AccountHolderName"] = "A. Lovelace";
-  REQUIRE(t.post("/PaymentIntent", update(id, same)).status == 200);
-  Record again = record(t, id);
+  REQUIRE(t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc)
+                                       .parameter("IBAN", "de89 3704 0044 0532 0130 00")
+                                       .parameter("AccountHolderName", "A. Lovelace"))
+              .status == 200);
+  Record again = t.record(id);
   CHECK(again.text("cpm__Mandate__c") != mandate.id);
   CHECK(again.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
-  CHECK(record(t, again.text("cpm__Payment_Profile__c")).text("cpm__Account_Holder_Name__c") ==
+  CHECK(t.record(again.text("cpm__Payment_Profile__c")).text("cpm__Account_Holder_Name__c") ==
         "A. Lovelace");
 
   // A new bank account (issue 4): validated, a new mandate and a new profile;
   // the old mandate and profile end, the old profile keeps the old account.
-  json other = kSepaGc;
-  other["Parameters"]["IBAN"] = "DE89370400440532013001";
-  CHECK(code_of(t.post("/PaymentIntent", update(id, other))) == "202");
-  other["Parameters"]["IBAN"] = "NL91ABNA0417164300";
-  REQUIRE(t.post("/PaymentIntent", update(id, other)).status == 200);
-  Record after = record(t, id);
+  auto other =
+      IntentBody::update_recurring(id, kSepaGc).parameter("IBAN", "DE89370400440532013001");
+  CHECK(code_of(t.post("/PaymentIntent", other)) == "202");
+  other.parameter("IBAN", "NL91ABNA0417164300");
+  REQUIRE(t.post("/PaymentIntent", other).status == 200);
+  Record after = t.record(id);
   CHECK(after.text("cpm__Mandate__c") != again.text("cpm__Mandate__c"));
-  CHECK(record(t, again.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
+  CHECK(t.record(again.text("cpm__Mandate__c")).text("cpm__Status__c") == "Inactive");
   const std::string old_profile = rec.text("cpm__Payment_Profile__c");
   const std::string new_profile = after.text("cpm__Payment_Profile__c");
   CHECK(new_profile != old_profile);
-  Record np = record(t, new_profile);
+  Record np = t.record(new_profile);
   CHECK(np.text("cpm__IBAN__c") == "NL91ABNA0417164300");
   CHECK(np.fields["cpm__Active__c"] == true);
-  CHECK(np.text("cpm__Contact__c") == record(t, old_profile).text("cpm__Contact__c"));
-  CHECK(record(t, after.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == new_profile);
-  Record op = record(t, old_profile);
+  CHECK(np.text("cpm__Contact__c") == t.record(old_profile).text("cpm__Contact__c"));
+  CHECK(t.record(after.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == new_profile);
+  Record op = t.record(old_profile);
   CHECK(op.text("cpm__IBAN__c") == "DE89370400440532013000");
   CHECK(op.fields["cpm__Active__c"] == false);
-  CHECK(record(t, again.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == old_profile);
+  CHECK(t.record(again.text("cpm__Mandate__c")).text("cpm__Payment_Profile__c") == old_profile);
 
-  CHECK(code_of(t.post("/PaymentIntent", update(id,
-                                                {{"Name", "Bacs Direct Debit"},
-                                                 {"Processor", "SmartDebit"},
-                                                 {"Parameters", kBacsParams}},
-                                                kFirst))) == "010");
-  CHECK(t.post("/PaymentIntent", update("a0R7Q00000ZZZZZ", kSepaGc)).status == 404);
+  CHECK(code_of(t.post("/PaymentIntent",
+                       IntentBody::update_recurring(id, with_processor(bacs_debit(), "SmartDebit"))
+                           .initial_payment(10))) == "010");
+  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring("a0R7Q00000ZZZZZ", kSepaGc)).status ==
+        404);
 }
 
 TEST_CASE("updating a non-default connector's record needs Settings.SourceConnector",
           "[http][recurring][errors]") {
   TestOrg t(fixture("multi_connector.yaml"));
-  json b = recurring(kSepa);
-  b["Settings"] = {{"SourceConnector", "npsp_RecurringDonations"}};
-  std::string id = recurring_id(t, t.post("/PaymentIntent", b));
-  CHECK(record(t, id).object == "npe03__Recurring_Donation__c");
+  json b = IntentBody::recurring(sepa_debit())
+               .set("Settings", {{"SourceConnector", "npsp_RecurringDonations"}});
+  std::string id = t.recurring_id(t.post("/PaymentIntent", b));
+  CHECK(t.record(id).object == "npe03__Recurring_Donation__c");
 
-  auto r = t.post("/PaymentIntent", update(id, kSepaGc));
+  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc));
   REQUIRE(r.status == 400);
   CHECK(code_of(r) == "012");
   CHECK(message_of(r).find("npsp_RecurringDonations") != std::string::npos);
 
-  json wrong = update(id, kSepaGc);
-  wrong["Settings"] = {{"SourceConnector", "sf_Fundraising"}};
-  r = t.post("/PaymentIntent", wrong);
+  r = t.post("/PaymentIntent",
+             IntentBody::update_recurring(id, kSepaGc).source_connector("sf_Fundraising"));
   REQUIRE(r.status == 422);
   CHECK(code_of(r) == "200");
 
-  json right = update(id, kSepaGc);
-  right["Settings"] = {{"SourceConnector", "npsp_RecurringDonations"}};
-  r = t.post("/PaymentIntent", right);
+  r = t.post("/PaymentIntent",
+             IntentBody::update_recurring(id, kSepaGc).source_connector("npsp_RecurringDonations"));
   REQUIRE(r.status == 200);
   CHECK(r.json["Settings"]["SourceConnector"] == "npsp_RecurringDonations");
 
   // The default connector's records need no Settings.
-  std::string native = recurring_id(t, t.post("/PaymentIntent", recurring(kSepa)));
-  CHECK(t.post("/PaymentIntent", update(native, kSepaGc)).status == 200);
+  std::string native =
+      t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
+  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring(native, kSepaGc)).status == 200);
 }
 
 TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a passing account",
@@ -445,17 +444,17 @@ TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a pass
       {"default.yaml",
        "Bacs Direct Debit",
        {{"SortCode", "60-16-1"}, {"AccountNumber", "31926819"}, {"AccountHolderName", "A"}},
-       kBacsParams,
+       bacs_debit()["Parameters"],
        "201"},
       {"default.yaml",
        "SEPA Direct Debit",
        {{"IBAN", "DE89370400440532013001"}, {"AccountHolderName", "A"}},
-       kSepaParams,
+       sepa_debit()["Parameters"],
        "202"},
       {"default.yaml",
        "SEPA Direct Debit",
        {{"IBAN", "TR330006100519786457841326"}, {"AccountHolderName", "A"}},
-       kSepaParams,
+       sepa_debit()["Parameters"],
        "203"},
       {"default.yaml", "SEPA Direct Debit", ch, ch_full, "204"},
       {"default.yaml", "SEPA Direct Debit", ch_bic, ch_full, "205"},
@@ -468,23 +467,21 @@ TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a pass
   for (const auto& c : cases) {
     CAPTURE(c.code);
     TestOrg t(fixture(c.fixture));
-    auto bad = t.post("/PaymentIntent", recurring({{"Name", c.method}, {"Parameters", c.failing}}));
+    auto bad = t.post("/PaymentIntent",
+                      IntentBody::recurring(payment_method(c.method)).parameters(c.failing));
     REQUIRE(bad.status == 422);
     CHECK(code_of(bad) == c.code);
-    auto good =
-        t.post("/PaymentIntent", recurring({{"Name", c.method}, {"Parameters", c.passing}}));
+    auto good = t.post("/PaymentIntent",
+                       IntentBody::recurring(payment_method(c.method)).parameters(c.passing));
     CHECK(good.status == 200);
   }
 }
 
 TEST_CASE("a new one-time SEPA payment checks the account too", "[http][recurring][bank]") {
   TestOrg t(fixture("default.yaml"));
-  json b = recurring(kSepa);
-  b.erase("Recurring");
-  b["OneTime"] = kFirst;
-  b["PaymentMethod"]["Parameters"]["IBAN"] = "DE89370400440532013001";
-  auto r = t.post("/PaymentIntent", b);
+  auto r = t.post("/PaymentIntent",
+                  IntentBody::one_time(sepa_debit("DE89370400440532013001")).amount(10));
   REQUIRE(r.status == 422);
   CHECK(code_of(r) == "202");
-  CHECK(all(t, objects::kInstallment).empty());
+  CHECK(t.records_of(objects::kInstallment).empty());
 }

@@ -3,8 +3,8 @@
 // API's loopback rule.
 #include <catch2/catch.hpp>
 
-#include "raw_http_test_support.h"
-#include "test_support.h"
+#include "testing/raw_http.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -63,9 +63,8 @@ TEST_CASE("an empty or blank body on POST /PaymentIntent is a missing body, not 
     CHECK(r.status == 400);
     INFO(r.body);
     REQUIRE(r.json["Errors"].size() == 1);
-    CHECK(r.json["Errors"][0]["error_code"] == "010");
-    CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find("body is missing") !=
-          std::string::npos);
+    CHECK(code_of(r) == "010");
+    CHECK(message_of(r).find("body is missing") != std::string::npos);
   }
   auto legacy = t.post_raw("/Payment", "");
   CHECK(legacy.status == 200);  // the older interface reports failures in the body
@@ -103,9 +102,8 @@ org:
   CHECK(r.status == 413);
   INFO(r.body);
   REQUIRE(r.json["Errors"].size() == 1);
-  CHECK(r.json["Errors"][0]["error_code"] == "999");
-  CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find("2048 bytes") !=
-        std::string::npos);
+  CHECK(code_of(r) == "999");
+  CHECK(message_of(r).find("2048 bytes") != std::string::npos);
   CHECK(t.get("/__admin/records/Contact", false).json["totalSize"] == before);
   // Under the limit the same org answers as usual.
   CHECK(t.get("/PaymentMethods").status == 200);

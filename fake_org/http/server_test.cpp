@@ -2,7 +2,8 @@
 // 405, non-JSON bodies, the admin API and logging-independent plumbing.
 #include <catch2/catch.hpp>
 
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -151,8 +152,7 @@ TEST_CASE("API calls without a valid bearer token get 401 INVALID_SESSION_ID", "
 TEST_CASE("the admin clock expires tokens without waiting", "[http][auth][admin]") {
   TestOrg t(fixture("default.yaml"));
   CHECK(t.get("/PaymentMethods").status == 200);
-  auto adv = t.post("/__admin/clock", {{"advance", "2h"}}, false);
-  REQUIRE(adv.status == 200);
+  t.advance_clock("2h");
   CHECK(t.get("/PaymentMethods").status == 401);
 }
 
@@ -192,9 +192,8 @@ TEST_CASE("a body that is not JSON gets 400 with the Errors body", "[http]") {
   auto r = t.post_raw("/PaymentIntent", "{\"SuccessURL\": ");
   CHECK(r.status == 400);
   REQUIRE(r.json.contains("Errors"));
-  CHECK(r.json["Errors"][0]["error_code"] == "010");
-  CHECK(r.json["Errors"][0]["error_message"].get<std::string>().find("not valid JSON") !=
-        std::string::npos);
+  CHECK(code_of(r) == "010");
+  CHECK(message_of(r).find("not valid JSON") != std::string::npos);
   CHECK(t.post_raw("/__admin/clock", "nope", false).status == 400);
 }
 
@@ -217,8 +216,7 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
       0);
   auto bad = t.post("/__admin/clock", {{"advance", "soon"}}, false);
   CHECK(bad.status == 400);
-  CHECK(bad.json["Errors"][0]["error_message"].get<std::string>().find(
-            "'advance' must be a duration") == 0);
+  CHECK(message_of(bad).find("'advance' must be a duration") == 0);
   CHECK(t.post("/__admin/clock", {{"advance", "1m"}, {"set", "2027-01-01T00:00:00Z"}}, false)
             .status == 400);
   CHECK(t.post("/__admin/clock", {{"set", "2027-01-31 09:00"}}, false).status == 400);
@@ -239,9 +237,10 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
   CHECK(t.get("/__admin/records/Account/0037Q00000JaneDQAR", false).status == 404);
 
   // A payment intent adds records; reset takes the org back to the fixture.
-  auto pi = t.post("/PaymentIntent", json::parse(R"({"SuccessURL":"https://shop.example/ok",
-      "FailureURL":"https://shop.example/ko","OneTime":{"Amount":10},"PaymentMethod":{"Name":"CreditCard"},
-      "Payer":{"Contact":{"CrmFields":{"LastName":"Reset","Email":"reset@example.org"}}}})"));
+  auto pi =
+      t.post("/PaymentIntent", IntentBody::one_time()
+                                   .contact({{"LastName", "Reset"}, {"Email", "reset@example.org"}})
+                                   .amount(10));
   REQUIRE(pi.status == 200);
   CHECK(t.get("/__admin/health", false).json["records"] == 10);
   auto reset = t.post("/__admin/reset", json::object(), false);
@@ -259,8 +258,8 @@ TEST_CASE("admin clock: no bare numbers, nothing negative, at most 100 years, ne
     auto r = t.post("/__admin/clock", body, false);
     INFO(body.dump() << " -> " << r.body);
     CHECK(r.status == 400);
-    CHECK(r.json["Errors"][0]["error_code"] == "010");
-    std::string message = r.json["Errors"][0]["error_message"];
+    CHECK(code_of(r) == "010");
+    std::string message = message_of(r);
     CHECK(message.rfind("'" + field + "'", 0) == 0);
     CHECK(message.find(says) != std::string::npos);
   };

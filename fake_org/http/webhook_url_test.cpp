@@ -3,7 +3,8 @@
 // site's path prefix and go elsewhere once resolved).
 #include <catch2/catch.hpp>
 
-#include "test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -11,21 +12,18 @@ using nlohmann::json;
 
 namespace {
 
-json intent() {
-  return {{"SuccessURL", "HTTPS://Shop.Example/ok"},
-          {"FailureURL", "Http://shop.example/ko"},
-          {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "Case"}}}}}}},
-          {"OneTime", {{"Amount", 10}}},
-          {"PaymentMethod", {{"Name", "CreditCard"}}}};
+IntentBody intent() {
+  return IntentBody::one_time()
+      .urls("HTTPS://Shop.Example/ok", "Http://shop.example/ko")
+      .contact({{"LastName", "Case"}})
+      .amount(10);
 }
 
 }  // namespace
 
 TEST_CASE("URL schemes and hosts in any case are absolute http(s) URLs", "[http][webhooks]") {
   TestOrg t(fixture("default.yaml"));
-  json b = intent();
-  b["WebhookURL"] = "HTTP://127.0.0.1:9555/";
-  auto r = t.post("/PaymentIntent", b);
+  auto r = t.post("/PaymentIntent", intent().webhook("HTTP://127.0.0.1:9555/"));
   INFO(r.body);
   CHECK(r.status == 200);
 }
@@ -34,15 +32,12 @@ TEST_CASE("a WebhookURL with a dot segment is refused naming it", "[http][webhoo
   TestOrg t(fixture("default.yaml"));
   for (const char* url : {"http://127.0.0.1:9/only/../x", "http://127.0.0.1:9/only/%2E%2e/x",
                           "http://127.0.0.1:9/./x"}) {
-    json b = intent();
-    b["WebhookURL"] = url;
-    auto r = t.post("/PaymentIntent", b);
+    auto r = t.post("/PaymentIntent", intent().webhook(url));
     INFO(url << ": " << r.body);
     CHECK(r.status == 422);
-    CHECK(r.json["Errors"][0]["error_code"] == "200");
-    CHECK(r.json["Errors"][0]["error_message"] ==
-          "WebhookURL '" + std::string(url) +
-              "' has a '.' or '..' path segment; send the path it stands for");
+    CHECK(code_of(r) == "200");
+    CHECK(message_of(r) == "WebhookURL '" + std::string(url) +
+                               "' has a '.' or '..' path segment; send the path it stands for");
   }
   CHECK(t.admin_records("cpm__Installment__c").empty());
 }

@@ -6,8 +6,9 @@
 #include <set>
 
 #include "domain/collections.h"
-#include "events/webhook_test_support.h"
-#include "http/test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -19,32 +20,22 @@ std::string hook_url(int port) {
   return "http://127.0.0.1:" + std::to_string(port) + "/hooks";
 }
 
-json payer(const std::string& last, const std::string& email) {
-  return {
-      {"Contact", {{"CrmFields", {{"FirstName", "Ada"}, {"LastName", last}, {"Email", email}}}}}};
+json contact_fields(const std::string& last, const std::string& email) {
+  return {{"FirstName", "Ada"}, {"LastName", last}, {"Email", email}};
 }
 
-json card_intent(const std::string& webhook, double amount = 25,
-                 const std::string& processing = "") {
-  json b = {{"SuccessURL", "https://shop.example/thanks"},
-            {"FailureURL", "https://shop.example/sorry"},
-            {"WebhookURL", webhook},
-            {"Payer", payer("Lovelace", "ada@example.org")},
-            {"OneTime", {{"Amount", amount}}},
-            {"PaymentMethod", {{"Name", "CreditCard"}}}};
-  if (!processing.empty()) b["Settings"] = {{"ProcessingType", processing}};
+IntentBody card_intent(const std::string& webhook, double amount = 25,
+                       const std::string& processing = "") {
+  IntentBody b = IntentBody::one_time().webhook(webhook).amount(amount);
+  if (!processing.empty()) b.processing_type(processing);
   return b;
 }
 
-json sepa_intent(const std::string& webhook, const std::string& iban) {
-  return {{"SuccessURL", "https://shop.example/thanks"},
-          {"FailureURL", "https://shop.example/sorry"},
-          {"WebhookURL", webhook},
-          {"Payer", payer("Weber", "weber@example.de")},
-          {"OneTime", {{"Amount", 10}}},
-          {"PaymentMethod",
-           {{"Name", "SEPA Direct Debit"},
-            {"Parameters", {{"IBAN", iban}, {"AccountHolderName", "Max Weber"}}}}}};
+IntentBody sepa_intent(const std::string& webhook, const std::string& iban) {
+  return IntentBody::one_time(sepa_debit(iban, "Max Weber"))
+      .contact(contact_fields("Weber", "weber@example.de"))
+      .webhook(webhook)
+      .amount(10);
 }
 
 // The notifications of one payment intent, in arrival order.
@@ -119,33 +110,11 @@ void check_installment_body(const json& b, const std::string& pi, const std::str
   CHECK(d["Status"] == status);
 }
 
-struct Created {
-  std::string pi, session, installment;
-};
-
-Created create(TestOrg& t, const json& body) {
-  auto r = t.post("/PaymentIntent", body);
-  INFO(r.body);
-  REQUIRE(r.status == 200);
-  Created c;
-  c.pi = r.json["Id"];
-  if (r.json.contains("RedirectURL")) {
-    std::string redirect = r.json["RedirectURL"];
-    c.session = redirect.substr(redirect.rfind('/') + 1);
-  }
-  c.installment = t.get("/PaymentIntent/" + c.pi).json["OneTime"].value("Id", "");
-  return c;
-}
-
 Response psp(TestOrg& t, const std::string& session, const std::string& outcome,
              const std::string& card = "") {
   json b = {{"outcome", outcome}};
   if (!card.empty()) b["card_number"] = card;
-  return t.post("/__admin/psp/" + session + "/complete", b, false);
-}
-
-Response advance(TestOrg& t, const std::string& by) {
-  return t.post("/__admin/clock", {{"advance", by}}, false);
+  return t.complete_session(session, b);
 }
 
 }  // namespace
@@ -156,20 +125,20 @@ TEST_CASE("one-time card: created, processed, installment.created, then status_c
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, card_intent(hook_url(port)));
-  auto before = await(receiver, c.pi, 3);
+  auto c = t.create_intent(card_intent(hook_url(port)));
+  auto before = await(receiver, c.id, 3);
   CHECK(types_of(before) == std::vector<std::string>{"paymentIntent.created", "installment.created",
                                                      "paymentIntent.processed"});
-  check_intent_body(before[0], c.pi, "New");
-  check_installment_body(before[1], c.pi, "Outstanding");
+  check_intent_body(before[0], c.id, "New");
+  check_installment_body(before[1], c.id, "Outstanding");
   CHECK(before[1]["data"]["Payments"].empty());
-  check_intent_body(before[2], c.pi, "Matched");
+  check_intent_body(before[2], c.id, "Matched");
 
   REQUIRE(psp(t, c.session, "success").status == 200);
-  auto all = await(receiver, c.pi, 4);
+  auto all = await(receiver, c.id, 4);
   REQUIRE(all.size() == 4);
   CHECK(all[3]["type"] == "installment.status_change");
-  check_installment_body(all[3], c.pi, "Collected");
+  check_installment_body(all[3], c.id, "Collected");
   CHECK(all[3]["data"]["AmountOpen"] == 0);
   REQUIRE(all[3]["data"]["Payments"].size() == 1);
   CHECK(all[3]["data"]["Payments"][0]["Amount"] == 25);
@@ -181,19 +150,19 @@ TEST_CASE("decline then success: one status_change, only after the payment",
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, card_intent(hook_url(port)));
-  await(receiver, c.pi, 3);
+  auto c = t.create_intent(card_intent(hook_url(port)));
+  await(receiver, c.id, 3);
   REQUIRE(psp(t, c.session, "success", "4000000000000002").json["status"] == "failed");
   REQUIRE(psp(t, c.session, "cancel").json["status"] == "cancelled");
   CHECK(t.get("/Installment/" + c.installment).json["Status"] == "Outstanding");
   REQUIRE(psp(t, c.session, "success").json["status"] == "completed");
-  auto all = await(receiver, c.pi, 4);
+  auto all = await(receiver, c.id, 4);
   REQUIRE(t.embedded().webhooks().wait_idle(10s));
-  all = bodies_of(receiver, c.pi);
+  all = bodies_of(receiver, c.id);
   CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
                                                   "paymentIntent.processed",
                                                   "installment.status_change"});
-  check_installment_body(all.back(), c.pi, "Collected");
+  check_installment_body(all.back(), c.id, "Collected");
 }
 
 TEST_CASE("paymentIntent.in_review and paymentIntent.failed carry the report's status",
@@ -213,19 +182,19 @@ processing_types:
     rules:
       - {name: No origin, path: Origin, condition: missing, outcome: Failed, reason: Origin missing}
 )j"));
-  auto review = create(t, card_intent(hook_url(port), 20000, "HighValue"));
-  auto r = await(receiver, review.pi, 3);
+  auto review = t.create_intent(card_intent(hook_url(port), 20000, "HighValue"));
+  auto r = await(receiver, review.id, 3);
   CHECK(r[2]["type"] == "paymentIntent.in_review");
-  check_intent_body(r[2], review.pi, "Guided Review");
+  check_intent_body(r[2], review.id, "Guided Review");
 
-  auto failed = create(t, card_intent(hook_url(port), 5, "Strict"));
-  auto f = await(receiver, failed.pi, 3);
+  auto failed = t.create_intent(card_intent(hook_url(port), 5, "Strict"));
+  auto f = await(receiver, failed.id, 3);
   CHECK(f[2]["type"] == "paymentIntent.failed");
-  check_intent_body(f[2], failed.pi, "Failed");
+  check_intent_body(f[2], failed.id, "Failed");
   // Spec 6.2: the payer can still complete the payment flow.
   REQUIRE(psp(t, failed.session, "success").status == 200);
-  auto after = await(receiver, failed.pi, 4);
-  check_installment_body(after[3], failed.pi, "Collected");
+  auto after = await(receiver, failed.id, 4);
+  check_installment_body(after[3], failed.id, "Collected");
 }
 
 TEST_CASE("emit_created false and the sample's installment type are honoured",
@@ -239,11 +208,11 @@ webhooks:
   emit_created: false
   installment_type_style: sample
 )j"));
-  auto c = create(t, card_intent(hook_url(port)));
+  auto c = t.create_intent(card_intent(hook_url(port)));
   REQUIRE(psp(t, c.session, "success").status == 200);
-  auto all = await(receiver, c.pi, 3);
+  auto all = await(receiver, c.id, 3);
   REQUIRE(t.embedded().webhooks().wait_idle(10s));
-  CHECK(types_of(bodies_of(receiver, c.pi)) ==
+  CHECK(types_of(bodies_of(receiver, c.id)) ==
         std::vector<std::string>{"installment", "paymentIntent.processed", "installment"});
 }
 
@@ -253,17 +222,17 @@ TEST_CASE("inline direct debit is collected when the org clock reaches its due d
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-03-01T09:00:00Z"}}, false).status == 200);
-  auto c = create(t, sepa_intent(hook_url(port), "DE89370400440532013000"));
+  t.set_clock("2027-03-01T09:00:00Z");
+  auto c = t.create_intent(sepa_intent(hook_url(port), "DE89370400440532013000"));
   CHECK(c.session.empty());
-  await(receiver, c.pi, 3);
+  await(receiver, c.id, 3);
   auto inst = t.get("/Installment/" + c.installment).json;
   CHECK(inst["Status"] == "Outstanding");
 
-  REQUIRE(advance(t, "1d").status == 200);
-  auto all = await(receiver, c.pi, 4);
+  t.advance_clock("1d");
+  auto all = await(receiver, c.id, 4);
   CHECK(all[3]["type"] == "installment.status_change");
-  check_installment_body(all[3], c.pi, "Collected");
+  check_installment_body(all[3], c.id, "Collected");
   REQUIRE(all[3]["data"]["Payments"].size() == 1);
   CHECK(all[3]["data"]["Payments"][0]["CollectionDate"] == "2027-03-02");
   CHECK(all[3]["data"]["Payments"][0]["PaymentMethod"] == "SEPA Direct Debit");
@@ -276,7 +245,7 @@ TEST_CASE("inline direct debit is collected when the org clock reaches its due d
   auto profiles = t.get("/__admin/records/cpm__Payment_Profile__c", false).json;
   REQUIRE(profiles["totalSize"] == 1);
   CHECK(profiles["records"][0]["cpm__IBAN__c"] == "DE89370400440532013000");
-  REQUIRE(advance(t, "7d").status == 200);
+  t.advance_clock("7d");
   CHECK(t.get("/__admin/records/cpm__Payment__c", false).json["totalSize"] == 1);
 }
 
@@ -286,19 +255,19 @@ TEST_CASE("an IBAN that fails at collection sends the installment to the failed 
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, sepa_intent(hook_url(port), collection_magic::kIbanFailsAtCollection));
-  await(receiver, c.pi, 3);
-  REQUIRE(advance(t, "1d").status == 200);
-  auto all = await(receiver, c.pi, 4);
-  check_installment_body(all[3], c.pi, "Failed");
+  auto c = t.create_intent(sepa_intent(hook_url(port), collection_magic::kIbanFailsAtCollection));
+  await(receiver, c.id, 3);
+  t.advance_clock("1d");
+  auto all = await(receiver, c.id, 4);
+  check_installment_body(all[3], c.id, "Failed");
   CHECK(all[3]["data"]["Payments"].empty());
   CHECK(all[3]["data"]["AmountOpen"] == 10);
   auto rec = t.get("/__admin/records/cpm__Installment__c/" + c.installment, false).json;
   CHECK(rec.value("cpm__Failure_Reason__c", "").find("AC04") == 0);
   // A rejected collection is not retried on every clock move.
-  REQUIRE(advance(t, "30d").status == 200);
+  t.advance_clock("30d");
   REQUIRE(t.embedded().webhooks().wait_idle(10s));
-  CHECK(bodies_of(receiver, c.pi).size() == 4);
+  CHECK(bodies_of(receiver, c.id).size() == 4);
 }
 
 TEST_CASE("a monthly series from 31 January: 12 installments over a year, month ends kept",
@@ -307,20 +276,11 @@ TEST_CASE("a monthly series from 31 January: 12 installments over a year, month 
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2027-01-30T09:00:00Z"}}, false).status == 200);
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"WebhookURL", hook_url(port)},
-      {"Payer", payer("Weber", "weber@example.de")},
-      {"Recurring",
-       {{"Amount", 15},
-        {"Frequency", "Monthly"},
-        {"StartDate", "2027-01-31"},
-        {"EndDate", "2027-12-31"}}},
-      {"PaymentMethod",
-       {{"Name", "SEPA Direct Debit"},
-        {"Parameters", {{"IBAN", "DE89370400440532013000"}, {"AccountHolderName", "Max Weber"}}}}}};
+  t.set_clock("2027-01-30T09:00:00Z");
+  json body = IntentBody::recurring(sepa_debit(kIban, "Max Weber"))
+                  .contact(contact_fields("Weber", "weber@example.de"))
+                  .webhook(hook_url(port))
+                  .series(15, "Monthly", "2027-01-31", "2027-12-31");
   auto r = t.post("/PaymentIntent", body);
   INFO(r.body);
   REQUIRE(r.status == 200);
@@ -330,7 +290,7 @@ TEST_CASE("a monthly series from 31 January: 12 installments over a year, month 
   CHECK(pi_events[1]["data"]["Recurring"]["Id"].is_string());
 
   // Month by month (31 days a step), as a scheduler would see it.
-  for (int i = 0; i < 13; ++i) REQUIRE(advance(t, "31d").status == 200);
+  for (int i = 0; i < 13; ++i) t.advance_clock("31d");
   auto all = await(receiver, pi, 2 + 24);
   REQUIRE(t.embedded().webhooks().wait_idle(20s));
   all = bodies_of(receiver, pi);
@@ -358,14 +318,11 @@ TEST_CASE("a monthly series from 31 January: 12 installments over a year, month 
 TEST_CASE("a recurring card series waits for its hosted page, then collects through the mandate",
           "[webhooks][collections]") {
   TestOrg t(fixture("default.yaml"));
-  REQUIRE(t.post("/__admin/clock", {{"set", "2028-01-31T09:00:00Z"}}, false).status == 200);
-  json body = {
-      {"SuccessURL", "https://shop.example/thanks"},
-      {"FailureURL", "https://shop.example/sorry"},
-      {"Payer", payer("Turing", "alan@example.org")},
-      {"OneTime", {{"Amount", 5}}},
-      {"Recurring", {{"Amount", 20}, {"Frequency", "Monthly"}, {"StartDate", "2028-01-31"}}},
-      {"PaymentMethod", {{"Name", "CreditCard"}}}};
+  t.set_clock("2028-01-31T09:00:00Z");
+  json body = IntentBody::recurring(card())
+                  .contact(contact_fields("Turing", "alan@example.org"))
+                  .initial_payment(5)
+                  .series(20, "Monthly", "2028-01-31");
   auto r = t.post("/PaymentIntent", body);
   INFO(r.body);
   REQUIRE(r.status == 200);
@@ -374,7 +331,7 @@ TEST_CASE("a recurring card series waits for its hosted page, then collects thro
   auto mandates = [&] { return t.get("/__admin/records/cpm__Mandate__c", false).json; };
   CHECK(mandates()["records"][0]["cpm__Status__c"] == "Pending");
   // Nothing is collected while the payer has not authorised the card.
-  REQUIRE(advance(t, "1d").status == 200);
+  t.advance_clock("1d");
   CHECK(t.get("/__admin/records/cpm__Installment__c", false).json["totalSize"] == 1);
 
   REQUIRE(psp(t, session, "success", "4000000000000341").status == 200);
@@ -385,7 +342,7 @@ TEST_CASE("a recurring card series waits for its hosted page, then collects thro
   // 50): 31 January, which it waited through, is never billed; 29 February
   // is due by 1 March, and the card fails at collection.
   CHECK(rec["cpm__Next_Collection_Date__c"] == "2028-02-29");
-  REQUIRE(t.post("/__admin/clock", {{"set", "2028-03-01T09:00:00Z"}}, false).status == 200);
+  t.set_clock("2028-03-01T09:00:00Z");
   auto inst = t.get("/__admin/records/cpm__Installment__c?limit=10", false).json;
   REQUIRE(inst["totalSize"] == 2);
   std::vector<std::string> statuses, due;
@@ -405,10 +362,11 @@ TEST_CASE("a WebhookURL outside the remote sites is logged blocked with the reas
   int port = receiver.start();
   REQUIRE(port > 0);
   TestOrg t(fixture("default.yaml"));
-  auto c = create(t, card_intent("http://hooks.example.net:" + std::to_string(port) + "/hooks"));
+  auto c =
+      t.create_intent(card_intent("http://hooks.example.net:" + std::to_string(port) + "/hooks"));
   REQUIRE(psp(t, c.session, "success").status == 200);
   REQUIRE(t.embedded().webhooks().wait_idle(10s));
-  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
   REQUIRE(log.size() == 4);
   for (const auto& e : log) {
     INFO(e.dump(2));
@@ -433,21 +391,21 @@ webhooks:
   int port = receiver.start();
   REQUIRE(port > 0);
   receiver.stop();  // the port is known, nobody listens yet
-  auto c = create(t, card_intent(hook_url(port)));
+  auto c = t.create_intent(card_intent(hook_url(port)));
   REQUIRE(psp(t, c.session, "success").status == 200);
   auto failed_attempts = [&] {
-    auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+    auto log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
     return log.empty() ? size_t(0) : log[0]["attempts"].size();
   };
   REQUIRE(eventually([&] { return failed_attempts() >= 3; }, 20s));
   REQUIRE(receiver.start(port) == port);
-  auto all = await(receiver, c.pi, 4);
+  auto all = await(receiver, c.id, 4);
   REQUIRE(t.embedded().webhooks().wait_idle(20s));
-  all = bodies_of(receiver, c.pi);
+  all = bodies_of(receiver, c.id);
   CHECK(types_of(all) == std::vector<std::string>{"paymentIntent.created", "installment.created",
                                                   "paymentIntent.processed",
                                                   "installment.status_change"});
-  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
   REQUIRE(log.size() == 4);
   for (const auto& e : log) CHECK(e["state"] == "delivered");
   const auto& first = log[0]["attempts"];
@@ -477,34 +435,34 @@ TEST_CASE("the default retry policy outlasts a receiver down for ten minutes",
   int port = receiver.start();
   REQUIRE(port > 0);
   receiver.stop();  // the port is known, nobody listens yet
-  auto c = create(t, card_intent(hook_url(port)));
+  auto c = t.create_intent(card_intent(hook_url(port)));
   REQUIRE(psp(t, c.session, "success").status == 200);
   auto failed_attempts = [&] {
-    auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+    auto log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
     return log.empty() ? size_t(0) : log[0]["attempts"].size();
   };
   // Twelve failed attempts, two org minutes apart: 22 minutes down.
   const size_t down_for = 12;
   REQUIRE(eventually([&] { return failed_attempts() >= 1; }, 20s));
   for (size_t n = 1; n < down_for; ++n) {
-    REQUIRE(advance(t, "2m").status == 200);
+    t.advance_clock("2m");
     INFO("attempts so far: " << failed_attempts());
     REQUIRE(eventually([&] { return failed_attempts() >= n + 1; }, 20s));
   }
   // At least: a short real-time backoff may fire between two clock moves
   // (full jitter can pick a few milliseconds), which only adds attempts.
   CHECK(failed_attempts() >= down_for);
-  auto log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  auto log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
   CHECK(log[0]["state"] == "pending");  // not given up
 
   REQUIRE(receiver.start(port) == port);
-  REQUIRE(advance(t, "2m").status == 200);
-  auto all = await(receiver, c.pi, 4);
+  t.advance_clock("2m");
+  auto all = await(receiver, c.id, 4);
   REQUIRE(t.embedded().webhooks().wait_idle(20s));
-  CHECK(types_of(bodies_of(receiver, c.pi)) ==
+  CHECK(types_of(bodies_of(receiver, c.id)) ==
         std::vector<std::string>{"paymentIntent.created", "installment.created",
                                  "paymentIntent.processed", "installment.status_change"});
-  log = t.get("/__admin/webhooks?payment_intent=" + c.pi, false).json["events"];
+  log = t.get("/__admin/webhooks?payment_intent=" + c.id, false).json["events"];
   REQUIRE(log.size() == 4);
   for (const auto& e : log) CHECK(e["state"] == "delivered");
   const auto& first = log[0]["attempts"];

@@ -1,8 +1,8 @@
 // The admin routes through the Router, without a server: handler in, response out.
 #include <catch2/catch.hpp>
 
-#include "events/webhook_test_support.h"
 #include "http/webhook_admin_routes.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

@@ -7,8 +7,9 @@
 
 #include "domain/collections.h"
 #include "domain/fields.h"
-#include "events/webhook_test_support.h"
-#include "http/test_support.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
+#include "testing/webhook_fakes.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -20,48 +21,16 @@ OrgConfig long_tokens(const std::string& base, const std::string& more = "") {
   return fixture_text("extends: " + base + "\nauth:\n  token_lifetime: 8760h\n" + more);
 }
 
-void clock_set(TestOrg& t, const std::string& when) {
-  REQUIRE(t.post("/__admin/clock", {{"set", when}}, false).status == 200);
-}
-void clock_advance(TestOrg& t, const std::string& by) {
-  REQUIRE(t.post("/__admin/clock", {{"advance", by}}, false).status == 200);
-}
+const json kFour = {{"LastName", "Four"}};
+const json kSepa = sepa_debit(kIban, "Max Four");
+const json kBacs = bacs_debit("Max Four");
+const json kAch = ach_debit("Max Four");
 
-json intent(const json& payer, const json& method, const json& amounts) {
-  json b = {{"SuccessURL", "https://shop.example/thanks"},
-            {"FailureURL", "https://shop.example/sorry"},
-            {"Payer", payer},
-            {"PaymentMethod", method}};
-  b.update(amounts);
+// Four's monthly series of 10 from `start`.
+IntentBody series(const json& method, const std::string& start, const std::string& end = "") {
+  IntentBody b = IntentBody::recurring(method).contact(kFour).start_date(start);
+  if (!end.empty()) b.end_date(end);
   return b;
-}
-
-json series(const std::string& start, const std::string& end = "") {
-  json r = {{"Amount", 10}, {"Frequency", "Monthly"}, {"StartDate", start}};
-  if (!end.empty()) r["EndDate"] = end;
-  return {{"Recurring", r}};
-}
-
-const json kPayer = {{"Contact", {{"CrmFields", {{"LastName", "Four"}}}}}};
-const json kSepa = {
-    {"Name", "SEPA Direct Debit"},
-    {"Parameters", {{"IBAN", "DE89370400440532013000"}, {"AccountHolderName", "Max Four"}}}};
-const json kBacs = {
-    {"Name", "Bacs Direct Debit"},
-    {"Parameters",
-     {{"SortCode", "60-16-13"}, {"AccountNumber", "31926819"}, {"AccountHolderName", "Max Four"}}}};
-const json kAch = {{"Name", "ACH"},
-                   {"Parameters",
-                    {{"RoutingNumber", "011000015"},
-                     {"AccountNumber", "000123456789"},
-                     {"AccountHolderName", "Max Four"}}}};
-
-std::string recurring_of(TestOrg& t, const Response& created) {
-  INFO(created.body);
-  REQUIRE(created.status == 200);
-  return t.get("/PaymentIntent/" + created.json["Id"].get<std::string>())
-      .json["Recurring"]["Id"]
-      .get<std::string>();
 }
 
 // The types and installment statuses of the webhook events of one intent, in order.
@@ -76,10 +45,6 @@ std::vector<std::string> events_of(TestOrg& t, const std::string& pi) {
     out.push_back(type);
   }
   return out;
-}
-
-std::string error_message(const Response& r) {
-  return r.json["Errors"][0].value("error_message", "");
 }
 
 }  // namespace
@@ -103,26 +68,23 @@ TEST_CASE("a finished series cannot be updated: 200 naming record and status, no
                              fields::gift_commitment::kStatus, "Closed"}}) {
     INFO(c.fixture);
     TestOrg t(long_tokens(c.fixture));
-    clock_set(t, "2027-01-30T09:00:00Z");
-    json body = intent(kPayer, c.method, series("2027-02-01", "2027-03-15"));
+    t.set_clock("2027-01-30T09:00:00Z");
+    json body = series(c.method, "2027-02-01", "2027-03-15");
     body.update(c.one_time);
-    const std::string id = recurring_of(t, t.post("/PaymentIntent", body));
-    clock_set(t, "2027-04-01T09:00:00Z");
+    const std::string id = t.recurring_id(t.post("/PaymentIntent", body));
+    t.set_clock("2027-04-01T09:00:00Z");
     const json before = t.admin_record(c.object, id);
     REQUIRE(before[c.status_field] == c.finished);
     const size_t mandates = t.admin_records("cpm__Mandate__c").size();
 
-    json update = {{"SuccessURL", "https://shop.example/thanks"},
-                   {"FailureURL", "https://shop.example/sorry"},
-                   {"Recurring", {{"Id", id}}},
-                   {"PaymentMethod", c.method}};
-    update["PaymentMethod"]["Processor"] = before.value("cpm__Payment_Processor__c", "");
+    json update = IntentBody::update_recurring(
+        id, with_processor(c.method, before.value("cpm__Payment_Processor__c", "")));
     update.update(c.one_time);
     auto r = t.post("/PaymentIntent", update);
     INFO(r.body);
     CHECK(r.status == 422);
-    CHECK(r.json["Errors"][0]["error_code"] == "200");
-    const std::string message = error_message(r);
+    CHECK(code_of(r) == "200");
+    const std::string message = message_of(r);
     CHECK(message.find(id) != std::string::npos);
     CHECK(message.find(std::string("status ") + c.finished) != std::string::npos);
     CHECK(message.find("a finished series cannot be changed") != std::string::npos);
@@ -140,20 +102,15 @@ TEST_CASE("a hosted session whose installment was paid elsewhere says so, not 'a
     const std::string url = r.json["RedirectURL"];
     return url.substr(url.rfind('/') + 1);
   };
-  auto first = t.post("/PaymentIntent",
-                      intent(kPayer, {{"Name", "CreditCard"}}, {{"OneTime", {{"Amount", 10}}}}));
+  auto first = t.post("/PaymentIntent", IntentBody::one_time().contact(kFour).amount(10));
   const std::string abandoned = session_of(first);
   const std::string pi = first.json["Id"];
   const std::string installment = t.get("/PaymentIntent/" + pi).json["OneTime"]["Id"];
   // The payer pays the installment through another request's page.
-  auto again = t.post("/PaymentIntent", {{"SuccessURL", "https://shop.example/thanks"},
-                                         {"FailureURL", "https://shop.example/sorry"},
-                                         {"OneTime", {{"Id", installment}}},
-                                         {"PaymentMethod", {{"Name", "CreditCard"}}}});
+  auto again = t.post("/PaymentIntent", IntentBody::pay_installment(installment, card()));
   const std::string paid_by = again.json["Id"];
   const std::string second = session_of(again);
-  REQUIRE(t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false).status ==
-          200);
+  REQUIRE(t.complete_session(second).status == 200);
 
   // A payer still on the first page who clicks Pay is told so, not "already completed".
   auto page = t.client().Post(("/psp/checkout/" + abandoned).c_str(),
@@ -166,18 +123,18 @@ TEST_CASE("a hosted session whose installment was paid elsewhere says so, not 'a
                         " was paid elsewhere (by " + paid_by + ")") != std::string::npos);
   CHECK(page->body.find("already completed") == std::string::npos);
 
-  auto late = t.post("/__admin/psp/" + abandoned + "/complete", {{"outcome", "success"}}, false);
+  auto late = t.complete_session(abandoned);
   INFO(late.body);
   CHECK(late.status == 409);
-  const std::string message = error_message(late);
+  const std::string message = message_of(late);
   CHECK(message == "Payment session " + abandoned + " of " + pi +
                        " was never completed: its installment " + installment +
                        " was paid elsewhere (by " + paid_by + "); nothing is charged twice");
   CHECK(t.admin_records("cpm__Payment__c").size() == 1);
   // The session that did pay still answers that it is completed.
-  auto twice = t.post("/__admin/psp/" + second + "/complete", {{"outcome", "success"}}, false);
+  auto twice = t.complete_session(second);
   CHECK(twice.status == 409);
-  CHECK(error_message(twice).find("is already completed") != std::string::npos);
+  CHECK(message_of(twice).find("is already completed") != std::string::npos);
 }
 
 TEST_CASE("a failed direct debit paid again inline is open again and collected by the clock",
@@ -187,26 +144,23 @@ TEST_CASE("a failed direct debit paid again inline is open again and collected b
   REQUIRE(port > 0);
   const std::string hooks = "http://127.0.0.1:" + std::to_string(port) + "/hooks";
   TestOrg t(long_tokens("default.yaml"));
-  clock_set(t, "2027-03-01T09:00:00Z");
-  json bad = kSepa;
-  bad["Parameters"]["IBAN"] = collection_magic::kIbanFailsAtCollection;
-  json body = intent(kPayer, bad, {{"OneTime", {{"Amount", 10}}}});
-  body["WebhookURL"] = hooks;
-  auto created = t.post("/PaymentIntent", body);
+  t.set_clock("2027-03-01T09:00:00Z");
+  auto created =
+      t.post("/PaymentIntent",
+             IntentBody::one_time(sepa_debit(collection_magic::kIbanFailsAtCollection, "Max Four"))
+                 .contact(kFour)
+                 .amount(10)
+                 .webhook(hooks));
   INFO(created.body);
   REQUIRE(created.status == 200);
   const std::string installment =
       t.get("/PaymentIntent/" + created.json["Id"].get<std::string>()).json["OneTime"]["Id"];
-  clock_advance(t, "3d");
+  t.advance_clock("3d");
   REQUIRE(t.admin_record("cpm__Installment__c", installment)["cpm__Status__c"] == "Failed");
 
-  json again = {{"SuccessURL", "https://shop.example/thanks"},
-                {"FailureURL", "https://shop.example/sorry"},
-                {"WebhookURL", hooks},
-                {"OneTime", {{"Id", installment}}},
-                {"PaymentMethod", kSepa}};
-  again["PaymentMethod"]["Processor"] = "GoCardless";
-  auto paid = t.post("/PaymentIntent", again);
+  auto paid = t.post(
+      "/PaymentIntent",
+      IntentBody::pay_installment(installment, with_processor(kSepa, "GoCardless")).webhook(hooks));
   INFO(paid.body);
   REQUIRE(paid.status == 200);
   const std::string pi = paid.json["Id"];
@@ -220,7 +174,7 @@ TEST_CASE("a failed direct debit paid again inline is open again and collected b
                                                      "paymentIntent.processed"});
 
   // Past its due date: the next clock move collects it, through the new mandate.
-  clock_advance(t, "1h");
+  t.advance_clock("1h");
   inst = t.admin_record("cpm__Installment__c", installment);
   CHECK(inst["cpm__Status__c"] == "Collected");
   CHECK(inst["cpm__Collection_Date__c"] == "2027-03-04");
@@ -233,19 +187,14 @@ TEST_CASE("a failed direct debit paid again inline is open again and collected b
 TEST_CASE("fundraising: the donor account is set and the clock's installments carry the payer",
           "[http][recurring][collections]") {
   TestOrg t(long_tokens("fundraising.yaml"));
-  clock_set(t, "2027-01-01T09:00:00Z");
-  const json weekly = {{"Recurring",
-                        {{"Amount", 5},
-                         {"Frequency", "Weekly"},
-                         {"StartDate", "2027-01-04"},
-                         {"EndDate", "2027-01-12"}}}};
-  const json person = {{"Account",
-                        {{"RecordTypeName", "PersonAccount"},
-                         {"CrmFields", {{"FirstName", "Hattie"}, {"LastName", "Hedge"}}}}}};
+  t.set_clock("2027-01-01T09:00:00Z");
+  const IntentBody weekly =
+      IntentBody::recurring(kBacs).series(5, "Weekly", "2027-01-04", "2027-01-12");
   const std::string by_contact =
-      recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kBacs, weekly)));
-  const std::string by_person =
-      recurring_of(t, t.post("/PaymentIntent", intent(person, kBacs, weekly)));
+      t.recurring_id(t.post("/PaymentIntent", IntentBody(weekly).contact(kFour)));
+  const std::string by_person = t.recurring_id(
+      t.post("/PaymentIntent",
+             IntentBody(weekly).person_account({{"FirstName", "Hattie"}, {"LastName", "Hedge"}})));
 
   // A contact-only payer: the contact gets a household account, the donor.
   const json commitment = t.admin_record("GiftCommitment", by_contact);
@@ -259,7 +208,7 @@ TEST_CASE("fundraising: the donor account is set and the clock's installments ca
       t.admin_record("Account", donor["DonorId"]).value("PersonContactId", "");
   REQUIRE_FALSE(person_contact.empty());
 
-  clock_set(t, "2027-02-01T09:00:00Z");  // 4 and 11 January of each series
+  t.set_clock("2027-02-01T09:00:00Z");  // 4 and 11 January of each series
   std::map<std::string, std::pair<std::string, std::string>>
       payer_of;  // series -> contact, account
   const json contact = t.admin_records("Contact");
@@ -289,13 +238,12 @@ TEST_CASE("a series whose StartDate has passed bills nothing before the day it w
           "[http][recurring][collections]") {
   SECTION("skip (the default): the first schedule date on or after that day") {
     TestOrg t(long_tokens("default.yaml"));
-    clock_set(t, "2027-01-30T09:00:00Z");
-    const std::string id =
-        recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kSepa, series("2020-01-01"))));
+    t.set_clock("2027-01-30T09:00:00Z");
+    const std::string id = t.recurring_id(t.post("/PaymentIntent", series(kSepa, "2020-01-01")));
     const json rec = t.admin_record("cpm__Recurring_Payment__c", id);
     CHECK(rec["cpm__Start_Date__c"] == "2020-01-01");
     CHECK(rec["cpm__Next_Collection_Date__c"] == "2027-02-01");
-    clock_set(t, "2027-03-02T09:00:00Z");
+    t.set_clock("2027-03-02T09:00:00Z");
     const json installments = t.admin_records("cpm__Installment__c");
     REQUIRE(installments.size() == 2);
     CHECK(installments[0]["cpm__Due_Date__c"] == "2027-02-01");
@@ -305,12 +253,11 @@ TEST_CASE("a series whose StartDate has passed bills nothing before the day it w
   }
   SECTION("catch_up: every date since StartDate at the next clock move") {
     TestOrg t(long_tokens("default.yaml", "org:\n  recurring_backfill: catch_up\n"));
-    clock_set(t, "2027-01-30T09:00:00Z");
-    const std::string id =
-        recurring_of(t, t.post("/PaymentIntent", intent(kPayer, kSepa, series("2020-01-01"))));
+    t.set_clock("2027-01-30T09:00:00Z");
+    const std::string id = t.recurring_id(t.post("/PaymentIntent", series(kSepa, "2020-01-01")));
     CHECK(t.admin_record("cpm__Recurring_Payment__c", id)["cpm__Next_Collection_Date__c"] ==
           "2020-01-01");
-    clock_set(t, "2027-02-02T09:00:00Z");
+    t.set_clock("2027-02-02T09:00:00Z");
     // 2020 to 2026: 84 months, then January and February 2027.
     CHECK(t.get("/__admin/records/cpm__Installment__c?limit=1", false).json["totalSize"] == 86);
   }
@@ -319,22 +266,18 @@ TEST_CASE("a series whose StartDate has passed bills nothing before the day it w
 TEST_CASE("a donation that waited for its hosted page bills nothing for the dates it waited",
           "[http][recurring][collections]") {
   TestOrg t(long_tokens("nonprofit.yaml"));
-  clock_set(t, "2027-01-01T09:00:00Z");
-  json body = intent(kPayer, {{"Name", "CreditCard"}}, series("2027-01-05"));
-  body["OneTime"] = {{"Amount", 10}};
-  auto created = t.post("/PaymentIntent", body);
+  t.set_clock("2027-01-01T09:00:00Z");
+  auto created = t.post("/PaymentIntent", series(card(), "2027-01-05").initial_payment(10));
   INFO(created.body);
   REQUIRE(created.status == 200);
-  const std::string id = recurring_of(t, created);
+  const std::string id = t.recurring_id(created);
   const std::string url = created.json["RedirectURL"];
   // The payer completes the page three months later.
-  clock_set(t, "2027-04-02T09:00:00Z");
-  REQUIRE(t.post("/__admin/psp/" + url.substr(url.rfind('/') + 1) + "/complete",
-                 {{"outcome", "success"}}, false)
-              .status == 200);
+  t.set_clock("2027-04-02T09:00:00Z");
+  REQUIRE(t.complete_session(url.substr(url.rfind('/') + 1)).status == 200);
   CHECK(t.admin_record("npe03__Recurring_Donation__c", id)["npe03__Next_Payment_Date__c"] ==
         "2027-04-05");
-  clock_set(t, "2027-05-06T09:00:00Z");
+  t.set_clock("2027-05-06T09:00:00Z");
   std::vector<std::string> due;
   for (const auto& i : t.admin_records("cpm__Installment__c"))
     due.push_back(i.value("cpm__Due_Date__c", ""));

@@ -1,6 +1,7 @@
 #pragma once
-// An org from the default fixture with a still clock and reproducible ids,
-// for the payer tests.
+// An org without a server: the default fixture's, with a still clock and
+// reproducible ids, for the tests of the domain (payers, package actions, the
+// org's events).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,9 +12,7 @@
 #include "domain/payer.h"
 #include "fixture/fixture_loader.h"
 
-namespace fake_org::payer_test {
-
-using nlohmann::json;
+namespace fake_org::testing {
 
 inline TimePoint test_now() {
   return *parse_iso8601("2027-03-01T09:00:00Z");
@@ -39,10 +38,10 @@ inline const std::string kAlex1 = "0037Q00000AlxT1QAJ";
 inline const std::string kAlex2 = "0037Q00000AlxT2QAJ";
 inline const std::string kGreenfield = "0017Q00000GrnTrQAJ";
 
-struct TestOrg {
+struct DomainOrg {
   std::shared_ptr<Org> org;
 
-  explicit TestOrg(OrgConfig config = default_config()) {
+  explicit DomainOrg(OrgConfig config = default_config()) {
     OrgDeps deps;
     deps.base_clock = std::make_shared<ManualClock>(test_now());
     deps.random = std::make_shared<SeededRandom>(42);
@@ -52,7 +51,7 @@ struct TestOrg {
   }
 
   // One request: commits when the payer resolves, discards otherwise.
-  Result<PayerOutcome> resolve(const json& payer) {
+  Result<PayerOutcome> resolve(const nlohmann::json& payer) {
     return org->records().write<PayerOutcome>([&](Transaction& tx) -> Result<PayerOutcome> {
       return resolve_payer(payer, PayerContext{org->config(), tx, org->ids(), test_now()});
     });
@@ -73,4 +72,4 @@ inline ApiError only_error(const Result<PayerOutcome>& r) {
   return r.errors()[0];
 }
 
-}  // namespace fake_org::payer_test
+}  // namespace fake_org::testing

@@ -8,24 +8,20 @@
 
 #include <catch2/catch.hpp>
 
-#include "domain/payer_test_support.h"
 #include "domain/soql.h"
+#include "testing/domain_org.h"
 
-namespace fake_org::soql_test {
+namespace fake_org::testing {
 
 using nlohmann::json;
-using payer_test::kAlex1;
-using payer_test::kAlex2;
-using payer_test::kGreenfield;
-using payer_test::kJane;
 
-inline const std::string kAda = payer_test::new_id("003", 901);
-inline const std::string kGrace = payer_test::new_id("003", 902);
-inline const std::string kPat = payer_test::new_id("003", 903);
-inline const std::string kInst1 = payer_test::new_id("a0F", 901);
-inline const std::string kInst2 = payer_test::new_id("a0F", 902);
-inline const std::string kInst3 = payer_test::new_id("a0F", 903);
-inline const std::string kPayment = payer_test::new_id("a0G", 901);
+inline const std::string kAda = testing::new_id("003", 901);
+inline const std::string kGrace = testing::new_id("003", 902);
+inline const std::string kPat = testing::new_id("003", 903);
+inline const std::string kInst1 = testing::new_id("a0F", 901);
+inline const std::string kInst2 = testing::new_id("a0F", 902);
+inline const std::string kInst3 = testing::new_id("a0F", 903);
+inline const std::string kPayment = testing::new_id("a0G", 901);
 inline const std::string kInst1Guid = "5d0c1c9e-0a43-4a8e-9f0e-1f6d2b7c0a01";
 
 inline TimePoint at(const char* iso) {
@@ -34,7 +30,7 @@ inline TimePoint at(const char* iso) {
 
 // The default fixture with one multi-select picklist on Contact.
 inline OrgConfig soql_config() {
-  OrgConfig config = payer_test::default_config();
+  OrgConfig config = testing::default_config();
   FieldDef skills;
   skills.name = "Skills__c";
   skills.type = FieldType::kMultiPicklist;
@@ -53,7 +49,7 @@ inline Record record(const char* object, const std::string& id, json fields, Tim
 }
 
 struct SoqlOrg {
-  payer_test::TestOrg test{soql_config()};
+  testing::DomainOrg test{soql_config()};
 
   SoqlOrg() {
     std::vector<Record> records = {
@@ -131,4 +127,4 @@ struct SoqlOrg {
   }
 };
 
-}  // namespace fake_org::soql_test
+}  // namespace fake_org::testing

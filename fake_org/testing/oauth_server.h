@@ -1,19 +1,13 @@
 #pragma once
-// Shared by the OAuth route tests (oauth_routes_test.cpp: the authorize page
-// and the web server flow; oauth_token_test.cpp: the token endpoint's grants
-// and errors, revoke, bearer authentication): a server with the org's OAuth
-// endpoints on loopback and what a browser or client does with them.
+// The org's OAuth endpoints alone on loopback, and what a browser or client
+// does with them: for the tests of the authorize page, the flows, the token
+// endpoint's grants and errors, revoke and bearer authentication.
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <memory>
 #include <string>
 #include <thread>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -22,21 +16,17 @@
 #include "http/server.h"
 #include "util/crypto.h"
 
-namespace fake_org::oauth_testing {
-
-using namespace fake_org;
-using namespace fake_org::http;
-using nlohmann::json;
+namespace fake_org::testing {
 
 inline constexpr const char* kOrgId15 = "00D5J0000001234";
 inline const std::string kCallback = "http://localhost:8081/callback";
 inline const std::string kQueryCallback = "https://app.example.org/cb?tenant=7";
 
-inline TimePoint start_time() {
+inline TimePoint oauth_start_time() {
   return *parse_iso8601("2027-01-31T09:00:00Z");
 }
 
-inline OrgConfig test_config(bool sandbox) {
+inline OrgConfig oauth_config(bool sandbox) {
   OrgConfig config;
   config.source_name = "test";
   config.org.name = "Helping Hands <Test>";
@@ -56,7 +46,7 @@ inline OrgConfig test_config(bool sandbox) {
 // the API does: 200 for a valid bearer token, else 401.
 struct OAuthServer {
   OrgConfig config;
-  std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>(start_time());
+  std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>(oauth_start_time());
   TokenStore tokens;
   httplib::Server server;
   std::thread thread;
@@ -66,20 +56,20 @@ struct OAuthServer {
   std::shared_ptr<ContractMonitor> monitor = std::make_shared<ContractMonitor>();
 
   explicit OAuthServer(bool sandbox = false)
-      : config(test_config(sandbox)),
+      : config(oauth_config(sandbox)),
         tokens(config.auth, clock, std::make_shared<IdGenerator>(std::make_shared<SeededRandom>(7)),
                config.org.org_id) {
     server.set_tcp_nodelay(true);
-    install_contract_check(server, monitor);
-    register_oauth_routes(server, OAuthContext{&config, &tokens, [this](const httplib::Request&) {
-                                                 return instance_url();
-                                               }});
+    http::install_contract_check(server, monitor);
+    http::register_oauth_routes(
+        server, http::OAuthContext{&config, &tokens,
+                                   [this](const httplib::Request&) { return instance_url(); }});
     server.Get("/protected", [this](const httplib::Request& req, httplib::Response& res) {
-      if (auto info = authenticate_request(req, tokens)) {
+      if (auto info = http::authenticate_request(req, tokens)) {
         res.set_content(info->client_id, "text/plain");
       } else {
         res.status = 401;
-        res.set_content(kInvalidSessionBody, "application/json");
+        res.set_content(http::kInvalidSessionBody, "application/json");
       }
     });
     port = server.bind_to_any_port("127.0.0.1");
@@ -157,7 +147,8 @@ inline void check_oauth_error(const httplib::Result& res, const std::string& err
   CHECK(res->get_header_value("Content-Type") == "application/json");
   CHECK(res->get_header_value("Cache-Control") == "no-store");
   CHECK(res->get_header_value("Pragma") == "no-cache");
-  CHECK(json::parse(res->body) == json{{"error", error}, {"error_description", description}});
+  CHECK(nlohmann::json::parse(res->body) ==
+        nlohmann::json{{"error", error}, {"error_description", description}});
 }
 
 inline std::string authorize_url(const std::string& client_id, const std::string& redirect_uri,
@@ -184,49 +175,11 @@ inline std::string approve(httplib::Client& cli, const std::string& redirect_uri
   return approve_at(cli, authorize_url("local-client", redirect_uri, "s"));
 }
 
-struct RawResponse {
-  int status = 0;
-  std::string location;
-};
-
-// Status and Location header exactly as sent: httplib 0.11's client
-// URL-decodes every response header value, so it cannot show the encoding.
-inline RawResponse raw_request(int port, const std::string& method, const std::string& target,
-                               const std::string& body = std::string()) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  std::string request = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-                        "Connection: close\r\n" +
-                        "Content-Type: application/x-www-form-urlencoded\r\n" +
-                        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-  REQUIRE(::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
-  std::string response;
-  char buf[4096];
-  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
-    response.append(buf, static_cast<size_t>(n));
-  ::close(fd);
-  RawResponse raw;
-  REQUIRE(response.rfind("HTTP/1.1 ", 0) == 0);
-  raw.status = std::stoi(response.substr(9, 3));
-  const std::string key = "\r\nLocation: ";
-  size_t at = response.find(key);
-  if (at != std::string::npos) {
-    at += key.size();
-    raw.location = response.substr(at, response.find("\r\n", at) - at);
-  }
-  return raw;
-}
-
 inline int protected_status(httplib::Client& cli, const std::string& token) {
   auto res = cli.Get("/protected", {{"Authorization", "Bearer " + token}});
   REQUIRE(res);
-  if (res->status == 401) CHECK(res->body == kInvalidSessionBody);
+  if (res->status == 401) CHECK(res->body == http::kInvalidSessionBody);
   return res->status;
 }
 
-}  // namespace fake_org::oauth_testing
+}  // namespace fake_org::testing
