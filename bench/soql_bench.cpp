@@ -13,39 +13,14 @@
 
 #include "domain/soql.h"
 #include "fixture/fixture_loader.h"
+#include "seed.h"
 
 using namespace fake_org;
+using fake_org::bench::percentile;
+using fake_org::bench::seed_contacts;
 using Wall = std::chrono::steady_clock;
 
 namespace {
-
-// Seeds contacts straight into the store: this measures queries, not setup.
-void seed_contacts(Org& org, size_t n) {
-  const size_t batch = 10000;
-  for (size_t done = 0; done < n;) {
-    size_t todo = std::min(batch, n - done);
-    org.records().write<Ok>([&](Transaction& tx) -> Status {
-      for (size_t i = 0; i < todo; ++i) {
-        Record r;
-        r.object = "Contact";
-        r.id = org.ids().record_id("003");
-        size_t k = done + i;
-        r.fields = {{"FirstName", "Seed"},
-                    {"LastName", "Donor" + std::to_string(k)},
-                    {"Email", "donor" + std::to_string(k) + "@example.org"},
-                    {"MailingPostalCode", std::to_string(10000 + k % 90000)}};
-        tx.put(std::move(r));
-      }
-      return ok_status();
-    });
-    done += todo;
-  }
-}
-
-double percentile(std::vector<double>& v, double p) {
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
-}
 
 // Milliseconds per query of `make(i)` over `n` queries, and the records
 // the last one read; fails on any error or on a plan other than `want`.

@@ -3,8 +3,9 @@
 // alone turns an ApiError into a status code (http/responses.cpp).
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
+
+#include "util/expected.h"
 
 namespace fake_org {
 
@@ -49,22 +50,11 @@ inline ApiError make_error(std::string code, std::string field, std::string mess
 
 // Either a value or one or more errors.
 template <typename T>
-class Result {
+class Result : public util::Expected<T, ApiErrors> {
  public:
-  Result(T value) : v_(std::move(value)) {}                    // NOLINT
-  Result(ApiError error) : v_(ApiErrors{std::move(error)}) {}  // NOLINT
-  Result(ApiErrors errors) : v_(std::move(errors)) {}          // NOLINT
-  bool ok() const { return std::holds_alternative<T>(v_); }
-  explicit operator bool() const { return ok(); }
-  T& value() { return std::get<T>(v_); }
-  const T& value() const { return std::get<T>(v_); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() { return value(); }
-  const ApiErrors& errors() const { return std::get<ApiErrors>(v_); }
-
- private:
-  std::variant<T, ApiErrors> v_;
+  using util::Expected<T, ApiErrors>::Expected;
+  Result(ApiError error) : util::Expected<T, ApiErrors>(ApiErrors{std::move(error)}) {}  // NOLINT
+  const ApiErrors& errors() const { return this->error(); }
 };
 
 struct Ok {};

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "clock.h"
+#include "util/expected.h"
 
 namespace fake_org::soql {
 
@@ -49,23 +50,7 @@ SoqlError plain_error(std::string code, std::string detail);
 
 // Either a value or one error: the platform reports the first problem only.
 template <typename T>
-class SoqlResult {
- public:
-  SoqlResult(T value) : v_(std::move(value)) {}          // NOLINT
-  SoqlResult(SoqlError error) : v_(std::move(error)) {}  // NOLINT
-  bool ok() const { return std::holds_alternative<T>(v_); }
-  explicit operator bool() const { return ok(); }
-  T& value() { return std::get<T>(v_); }
-  const T& value() const { return std::get<T>(v_); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() { return value(); }
-  const T& operator*() const { return value(); }
-  const SoqlError& error() const { return std::get<SoqlError>(v_); }
-
- private:
-  std::variant<T, SoqlError> v_;
-};
+using SoqlResult = util::Expected<T, SoqlError>;
 
 // ---- the tree --------------------------------------------------------------
 
