@@ -11,11 +11,11 @@
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
 // SKIP_RETURN_CODE; the reason is printed loudly, never a silent pass).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import readline from 'node:readline';
+
+import { startFakeOrg } from '../testing/fake_org_process.mjs';
 
 const SKIP = 77;
 const args = process.argv.slice(2);
@@ -43,31 +43,6 @@ function check(cond, what) {
 }
 
 // --- fake-org --------------------------------------------------------------
-
-function startFakeOrg() {
-  return new Promise((resolve, reject) => {
-    if (!existsSync(fakeOrgBin)) return reject(new Error(`no fake-org binary at ${fakeOrgBin}`));
-    // --check-contracts: fake-org exits 3 at the end if any body broke the contract.
-    const proc = spawn(fakeOrgBin, ['--port', '0', '--check-contracts'],
-                       { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
-    const timer = setTimeout(() => {
-      proc.kill('SIGTERM');
-      reject(new Error(`fake-org printed no 'listening on' line in 15 s:\n${stderr}`));
-    }, 15000);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fake-org exited with ${code}:\n${stderr}`));
-    });
-    readline.createInterface({ input: proc.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const m = /^listening on (\S+)/.exec(line);
-      if (!m) return reject(new Error(`unexpected first line from fake-org: ${line}`));
-      resolve({ proc, url: m[1], stderr: () => stderr });
-    });
-  });
-}
 
 async function token(base) {
   const r = await fetch(`${base}/services/oauth2/token`, {
@@ -283,7 +258,7 @@ async function main() {
   let org, merchant;
   let failed = 0;
   try {
-    org = await startFakeOrg();
+    org = await startFakeOrg(fakeOrgBin);
     org.token = await token(org.url);
     merchant = await startMerchant();
     for (const [name, run] of Object.entries(cases)) {
@@ -304,11 +279,7 @@ async function main() {
     await browser.close();
     if (merchant) merchant.server.close();
     if (org) {
-      org.proc.removeAllListeners('exit');
-      const code = await new Promise((resolve) => {
-        org.proc.once('exit', (c) => resolve(c));
-        org.proc.kill('SIGTERM');
-      });
+      const code = await org.stop();
       if (code !== 0) {
         failed++;
         console.log(`FAILED  fake-org exited ${code}: it broke its own contract\n${org.stderr()}`);

@@ -49,6 +49,7 @@ void get_health(Org& org, const ContractMonitor* monitor, Call& c) {
              // Where the API lives: a fixture may move it (org.base_path),
              // and a runner pointed at this org must follow.
              {"api_base_path", org.config().base_path()},
+             {"api_version", org.config().org.api_version},  // the REST data API's
              {"contract_violations",
               monitor ? nlohmann::json(monitor->violations()) : nlohmann::json()}});
 }

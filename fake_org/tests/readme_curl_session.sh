@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# CTest readme.curl_session: the README's "A first session with curl", taken
-# from README.md itself (so the README stays true) and run as written against
-# a fake-org on a free port, with --check-contracts. The session's address
-# (http://127.0.0.1:8080) is replaced by the fake's; nothing else changes.
+# CTest readme.curl_session: the README's "A first session with curl" and "The
+# JWT bearer flow and a SOQL query", taken from README.md itself (so the README
+# stays true) and run as written against a fake-org on a free port, with
+# --check-contracts. The sessions' address (http://127.0.0.1:8080) is replaced
+# by the fake's; nothing else changes. The JWT session runs from the project
+# root, as the README says, for the test key's path.
 # Usage: readme_curl_session.sh FAKE_ORG README.md
 set -euo pipefail
 
@@ -12,13 +14,20 @@ for tool in curl python3; do
   command -v "$tool" >/dev/null || fail "$tool is not installed (ci/bootstrap installs it)"
 done
 
+# The first ```sh block after a heading.
+block() {
+  awk -v h="$1" '$0 == h {in_section = 1; next}
+    in_section && /^```sh$/ {in_block = 1; next}
+    in_block && /^```$/ {exit}
+    in_block {print}' "$readme"
+}
 heading='### A first session with curl'
-# The first ```sh block after the heading.
-session=$(awk -v h="$heading" '$0 == h {in_section = 1; next}
-  in_section && /^```sh$/ {in_block = 1; next}
-  in_block && /^```$/ {exit}
-  in_block {print}' "$readme")
+session=$(block "$heading")
 [ -n "$session" ] || fail "no \`\`\`sh block after '$heading' in $readme"
+jwt_heading='### The JWT bearer flow and a SOQL query'
+jwt_session=$(block "$jwt_heading")
+[ -n "$jwt_session" ] || fail "no \`\`\`sh block after '$jwt_heading' in $readme"
+root=$(cd "$(dirname "$readme")" && pwd)
 grep -q 'http://127.0.0.1:8080/services/oauth2/token' <<<"$session" ||
   fail "the README's session no longer gets a token from http://127.0.0.1:8080"
 grep -q 'http://127.0.0.1:8080/services/apexrest/cpm/v2/PaymentMethods' <<<"$session" ||
@@ -43,24 +52,35 @@ for _ in $(seq 1 200); do
 done
 [ -n "$url" ] || fail "fake-org printed no 'listening on' line"
 
-session=${session//http:\/\/127.0.0.1:8080/$url}
-echo "== the README's session against $url"
-printf '%s\n' "$session"
-(cd "$work" && bash -euo pipefail -c "$session") >"$work/session.out" 2>"$work/session.err" ||
-  { cat "$work/session.err" >&2; fail "the README's session failed"; }
-cat "$work/session.out"
-echo
+# run NAME DIR TEXT: one README block against the fake, from DIR; its output
+# goes to $work/NAME.out.
+run() {
+  local text=${3//http:\/\/127.0.0.1:8080/$url}
+  echo "== the README's $1 session against $url"
+  printf '%s\n' "$text"
+  (cd "$2" && bash -euo pipefail -c "$text") >"$work/$1.out" 2>"$work/$1.err" ||
+    { cat "$work/$1.err" >&2; fail "the README's $1 session failed"; }
+  cat "$work/$1.out"
+  echo
+}
 
+run curl "$work" "$session"
 # GET /PaymentMethods answered with the org's methods: the token worked.
-grep -q '{"PaymentMethods":\[{"Name":"CreditCard"' "$work/session.out" ||
+grep -q '{"PaymentMethods":\[{"Name":"CreditCard"' "$work/curl.out" ||
   fail "GET /PaymentMethods did not answer the default org's methods"
-grep -q '"Id":"pi_' "$work/session.out" || fail "POST /PaymentIntent created no payment intent"
-grep -q 'INVALID_SESSION_ID\|"Errors"' "$work/session.out" &&
+grep -q '"Id":"pi_' "$work/curl.out" || fail "POST /PaymentIntent created no payment intent"
+grep -q 'INVALID_SESSION_ID\|"Errors"' "$work/curl.out" &&
   fail "a call of the README's session was refused"
+
+run jwt "$root" "$jwt_session"
+grep -q '"preferred_username":"ada@local-fake-org.example"' "$work/jwt.out" ||
+  fail "userinfo did not name the assertion's user"
+grep -q '"totalSize":3,' "$work/jwt.out" || fail "the SOQL query did not find the default org's 3 campaigns"
+grep -q '"errorCode"\|"error"' "$work/jwt.out" && fail "a call of the README's JWT session was refused"
 
 kill -TERM "$org_pid"
 status=0
 wait "$org_pid" || status=$?
 org_pid=
 [ "$status" -eq 0 ] || { cat "$work/org.err" >&2; fail "fake-org exited $status (contract violations?)"; }
-echo "ok: the README's curl session works as written"
+echo "ok: the README's curl and JWT sessions work as written"

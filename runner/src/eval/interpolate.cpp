@@ -159,6 +159,11 @@ Json Interpolator::resolve(const std::string& name) const {
 }
 
 std::string Interpolator::text(const std::string& text) const {
+  return this->text(text, to_text);
+}
+
+std::string Interpolator::text(const std::string& text,
+                               const std::function<std::string(const Json&)>& render) const {
   TemplateScan scan = scan_template(text);
   if (!scan.error.empty()) throw InterpolationError(scan.error);
   // "$${" is unescaped in the literal parts only, so a substituted value that
@@ -172,7 +177,7 @@ std::string Interpolator::text(const std::string& text) const {
   size_t at = 0;
   for (const auto& r : scan.refs) {
     out += literal(text.substr(at, r.begin - at));
-    out += to_text(resolve(r.name));
+    out += render(resolve(r.name));
     at = r.end;
   }
   out += literal(text.substr(at));

@@ -143,6 +143,52 @@ steps:
     CHECK(r.errors[i - 1].pos.line <= r.errors[i].pos.line);
 }
 
+TEST_CASE("a query step is SOQL text or {soql, all, version}", "[runner][loader][query]") {
+  const char* text = R"(name: queries
+vars: {email: ada@example.org}
+steps:
+  - query: SELECT Id FROM Contact WHERE Email = '${email}'
+    expect: {json: {totalSize: 1}}
+    capture: {contact: $.records[0].Id}
+  - query: {soql: "SELECT Id FROM Contact WHERE Id = '${contact}'", all: true, version: "58.0"}
+)";
+  LoadResult r = load_scenario_text(text, "q.yaml");
+  INFO(all_errors(r));
+  REQUIRE(r.ok());
+  const auto& steps = r.scenario->steps;
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].kind == StepKind::kQuery);
+  CHECK_FALSE(steps[0].needs_admin());
+  const auto& first = std::get<QueryStep>(steps[0].body);
+  CHECK(first.soql == "SELECT Id FROM Contact WHERE Email = '${email}'");
+  CHECK_FALSE(first.all);
+  CHECK(first.expect.json == nlohmann::json{{"totalSize", 1}});
+  CHECK(steps[0].name == "query SELECT Id FROM Contact WHERE Email = '${email}'");
+  const auto& second = std::get<QueryStep>(steps[1].body);
+  CHECK(second.all);
+  CHECK(second.version == "58.0");
+  CHECK(steps[1].name.rfind("queryAll ", 0) == 0);
+}
+
+TEST_CASE("a query step's mistakes are reported with their position", "[runner][loader][query]") {
+  const char* text = R"(name: bad queries
+steps:
+  - query: "  "
+  - query: {soql: "SELECT Id FROM Contact WHERE Id = '${nope}'", version: v59}
+  - query: {all: yes please}
+  - query: SELECT Id FROM Contact
+    clock: {advance: 1d}
+)";
+  LoadResult r = load_scenario_text(text, "q.yaml");
+  INFO(all_errors(r));
+  REQUIRE_FALSE(r.ok());
+  CHECK(has_error(r, 3, "query is SOQL text"));
+  CHECK(has_error(r, 4, "'${nope}' is not defined"));
+  CHECK(has_error(r, 4, "query.version is an API version such as 59.0"));
+  CHECK(has_error(r, 5, "query needs soql"));
+  CHECK(has_error(r, 6, "several kinds"));
+}
+
 TEST_CASE("a variable is visible only after the step that captures it", "[runner][loader]") {
   const char* text = R"(name: order
 steps:

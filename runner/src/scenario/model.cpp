@@ -22,6 +22,8 @@ const char* to_string(StepKind k) {
       return "clock";
     case StepKind::kPoll:
       return "poll";
+    case StepKind::kQuery:
+      return "query";
   }
   return "?";
 }
@@ -40,6 +42,7 @@ bool Step::needs_admin() const {
     case StepKind::kPoll:
       return std::get<PollStep>(body).request.path.rfind("/__admin", 0) == 0;
     case StepKind::kAwaitWebhook:
+    case StepKind::kQuery:
       return false;
   }
   return false;

@@ -95,13 +95,23 @@ struct PollStep {
   Millis interval{500};
 };
 
-enum class StepKind { kRequest, kAwaitWebhook, kPsp, kClock, kPoll };
+// SOQL through the org's REST data API (GET /services/data/vNN.0/query),
+// every batch of the answer followed, so it runs on a sandbox as on the fake.
+struct QueryStep {
+  std::string soql;     // `${...}` values are escaped as the inside of a string literal
+  bool all = false;     // queryAll: deleted records too
+  std::string version;  // "59.0"; empty: the session's
+  Expectation expect;
+  SourcePos pos;
+};
+
+enum class StepKind { kRequest, kAwaitWebhook, kPsp, kClock, kPoll, kQuery };
 const char* to_string(StepKind k);
 
 struct Step {
   std::string name;  // as written, or made up from the request line
   StepKind kind = StepKind::kRequest;
-  std::variant<RequestStep, AwaitWebhookStep, PspStep, ClockStep, PollStep> body;
+  std::variant<RequestStep, AwaitWebhookStep, PspStep, ClockStep, PollStep, QueryStep> body;
   std::vector<Capture> captures;
   SourcePos pos;
 

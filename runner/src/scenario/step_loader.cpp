@@ -11,7 +11,7 @@
 namespace runner {
 namespace {
 
-const std::set<std::string> kKinds = {"request", "await_webhook", "psp", "clock", "poll"};
+const std::set<std::string> kKinds = {"request", "await_webhook", "psp", "clock", "poll", "query"};
 const std::set<std::string> kMethods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
 
 RequestSpec load_request(LoadContext& ctx, const YAML::Node& n,
@@ -284,6 +284,32 @@ PollStep load_poll(LoadContext& ctx, const YAML::Node& n, const std::set<std::st
   return p;
 }
 
+// `query: SOQL` or `query: {soql, all, version}`.
+QueryStep load_query(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined) {
+  QueryStep q;
+  q.pos = ctx.pos(n);
+  YAML::Node text = n;
+  if (n.IsMap()) {
+    ctx.check_keys(n, {"soql", "all", "version"}, "query");
+    text = n["soql"];
+    if (!text) ctx.error(n, "query needs soql: the SOQL text, e.g. SELECT Id FROM Contact");
+    if (n["all"])
+      if (auto a = ctx.boolean(n["all"], "query.all")) q.all = *a;
+    if (n["version"]) {
+      q.version = ctx.string(n["version"], "query.version").value_or("");
+      static const std::regex version(R"(^[0-9]{2}\.0$)");
+      if (!std::regex_match(q.version, version))
+        ctx.error(n["version"], "query.version is an API version such as 59.0");
+    }
+  }
+  if (!text) return q;
+  if (auto s = ctx.string(text, "query")) q.soql = *s;
+  if (q.soql.find_first_not_of(" \t\r\n") == std::string::npos)
+    ctx.error(text, "query is SOQL text, e.g. SELECT Id FROM Contact WHERE Email = '${email}'");
+  ctx.check_refs_text(q.soql, text, defined);
+  return q;
+}
+
 std::string default_name(const Step& s) {
   switch (s.kind) {
     case StepKind::kRequest: {
@@ -304,6 +330,10 @@ std::string default_name(const Step& s) {
       const auto& c = std::get<ClockStep>(s.body);
       return c.advance.empty() ? "clock set " + c.set : "clock advance " + c.advance;
     }
+    case StepKind::kQuery: {
+      const auto& q = std::get<QueryStep>(s.body);
+      return (q.all ? "queryAll " : "query ") + q.soql;
+    }
   }
   return "step";
 }
@@ -319,19 +349,19 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
     if (kv.first.IsScalar() && kKinds.count(kv.first.Scalar())) kinds.push_back(kv.first.Scalar());
   if (kinds.size() != 1) {
     ctx.error(node, where + (kinds.empty() ? " has no kind" : " has several kinds") +
-                        ": a step has exactly one of request, await_webhook, psp, clock, poll");
-    ctx.check_keys(
-        node, {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll"},
-        where);
+                        ": a step has exactly one of request, await_webhook, psp, clock, poll, query");
+    ctx.check_keys(node,
+                   {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll",
+                    "query"},
+                   where);
     return std::nullopt;
   }
   Step s;
   s.pos = ctx.pos(node);
   const std::string kind = kinds[0];
   std::set<std::string> allowed = {"name", kind};
-  if (kind == "request" || kind == "psp") allowed.insert("expect");
-  if (kind == "request" || kind == "await_webhook" || kind == "poll" || kind == "psp")
-    allowed.insert("capture");
+  if (kind == "request" || kind == "psp" || kind == "query") allowed.insert("expect");
+  if (kind != "clock") allowed.insert("capture");
   ctx.check_keys(node, allowed, where + " (" + kind + ")");
   if (node["name"]) s.name = ctx.string(node["name"], "name").value_or("");
 
@@ -355,6 +385,11 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
   } else if (kind == "clock") {
     s.kind = StepKind::kClock;
     s.body = load_clock(ctx, node["clock"], defined);
+  } else if (kind == "query") {
+    s.kind = StepKind::kQuery;
+    QueryStep q = load_query(ctx, node["query"], defined);
+    if (node["expect"]) q.expect = load_expect(ctx, node["expect"], defined, "expect");
+    s.body = std::move(q);
   } else {
     s.kind = StepKind::kPoll;
     s.body = load_poll(ctx, node["poll"], defined);

@@ -51,6 +51,9 @@ StepResult run_step(const Step& step, size_t index, StepContext& ctx) {
       case StepKind::kClock:
         run_clock_step(std::get<ClockStep>(step.body), ctx, out);
         break;
+      case StepKind::kQuery:
+        run_query_step(std::get<QueryStep>(step.body), ctx, out);
+        break;
     }
     if (out.failures.empty()) capture(step, ctx, out);
   } catch (const std::exception& e) {

@@ -31,5 +31,6 @@ void run_poll_step(const PollStep& step, StepContext& ctx, StepResult& out);
 void run_await_webhook_step(const AwaitWebhookStep& step, StepContext& ctx, StepResult& out);
 void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out);
 void run_clock_step(const ClockStep& step, StepContext& ctx, StepResult& out);
+void run_query_step(const QueryStep& step, StepContext& ctx, StepResult& out);
 
 }  // namespace runner

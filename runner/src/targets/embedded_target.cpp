@@ -84,6 +84,7 @@ class EmbeddedTarget final : public Target {
     SessionConfig sc;
     sc.instance_url = org->base_url();
     sc.api_base = org->api_base();
+    sc.api_version = config->org.api_version;
     sc.admin = true;
     sc.reproduce =
         reproduction(*config, FixtureCache::key(scenario), !scenario.fixture_path.empty());

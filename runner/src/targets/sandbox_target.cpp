@@ -5,6 +5,7 @@
 //
 //   instance_url: https://example--uat.sandbox.my.salesforce.com
 //   api_path: /services/apexrest/cpm/v2        # optional
+//   api_version: "59.0"                        # optional: the REST data API's, for query steps
 //   oauth:
 //     grant: refresh_token                     # or client_credentials
 //     token_url: https://test.salesforce.com/services/oauth2/token   # optional
@@ -19,6 +20,7 @@
 //                                              none are)
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "eval/interpolate.h"
@@ -111,6 +113,12 @@ void read_org(LoadContext& ctx, ConfigValues& values, const YAML::Node& root,
   std::string api_path = "/services/apexrest/cpm/v2";
   if (root["api_path"]) api_path = values.read(root["api_path"], "api_path", false);
   c.session.api_base = c.session.instance_url + api_path;
+  if (root["api_version"]) {
+    c.session.api_version = values.read(root["api_version"], "api_version", false);
+    static const std::regex version(R"(^[0-9]{2}\.0$)");
+    if (!std::regex_match(c.session.api_version, version))
+      ctx.error(root["api_version"], "api_version is a REST API version such as 59.0");
+  }
   if (root["webhook_url"])
     c.session.webhook_public_base = values.read(root["webhook_url"], "webhook_url", false);
   if (root["ca_file"]) {
@@ -176,7 +184,7 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
     throw TargetError(ctx.errors().front().str());
   }
   ctx.check_keys(
-      root, {"instance_url", "api_path", "oauth", "ca_file", "webhook_url", "profile", "fixture"},
+      root, {"instance_url", "api_path", "api_version", "oauth", "ca_file", "webhook_url", "profile", "fixture"},
       "the sandbox configuration");
   ConfigValues values(ctx);
   SandboxConfig c;

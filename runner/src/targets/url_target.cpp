@@ -59,6 +59,7 @@ class UrlTarget final : public Target {
       // The fixture may move the API (org.base_path); a fake-org from
       // before the field has the default one.
       base_path_ = j->value("api_base_path", std::string(kDefaultBasePath));
+      api_version_ = j->value("api_version", std::string("59.0"));
       if (base_path_.empty() || base_path_[0] != '/')
         throw TargetError("GET " + url_ + "/__admin/health gave api_base_path '" + base_path_ +
                           "', not an absolute path");
@@ -84,6 +85,7 @@ class UrlTarget final : public Target {
     SessionConfig sc;
     sc.instance_url = url_;
     sc.api_base = url_ + base_path_;
+    sc.api_version = api_version_;
     sc.admin = true;
     sc.tls.ca_file = options_.ca_file;
     const fake_org::OrgConfig* config = fixtures_.get(scenario);
@@ -110,6 +112,7 @@ class UrlTarget final : public Target {
   std::string served_fixture_;
   static constexpr const char* kDefaultBasePath = "/services/apexrest/cpm/v2";
   std::string base_path_ = kDefaultBasePath;
+  std::string api_version_ = "59.0";
 };
 
 }  // namespace

@@ -1,0 +1,238 @@
+// jsforce 3, the JavaScript client most integrations use, pointed at fake-org
+// as it is pointed at a real org (issue 14): nothing in here knows it talks
+// to a fake, except the two /__admin calls that move the org's clock.
+//
+//   node fake_org/clients/jsforce.test.mjs --fake-org build/bin/fake-org
+//
+// Covers the web server flow with loginUrl at the login path and PKCE as
+// jsforce sends it (no code_challenge_method), identity(), sObject create,
+// retrieve, update and destroy, composite creates, query with queryMore and
+// autoFetch over more than 2,000 records, apex.get/post of the payment API,
+// a token refresh on a 401 after the access token expired, the JWT bearer
+// flow, and revoke. Prints "N passed, M failed"; exits 1 on any failure.
+import { createSign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import jsforce from 'jsforce';
+
+import { startFakeOrg } from '../testing/fake_org_process.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
+const VERSION = '59.0';
+const CLIENT = { clientId: 'local-client', clientSecret: 'local-secret' };
+const REDIRECT = 'http://localhost:8080/callback';
+
+let passed = 0;
+let failed = 0;
+async function step(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${name}\n     ${(e && e.stack) || e}`);
+  }
+}
+function check(cond, what) {
+  if (!cond) throw new Error(what);
+}
+function equal(actual, expected, what) {
+  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+// The payer's part of the web server flow: open the authorize URL, press
+// Allow on the approval page, and read the code from the redirect.
+async function approve(authorizeUrl) {
+  const page = await fetch(authorizeUrl);
+  equal(page.status, 200, 'the approval page');
+  const html = await page.text();
+  const form = new URLSearchParams();
+  for (const m of html.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]*)"/.exec(m[0]);
+    const value = /value="([^"]*)"/.exec(m[0]);
+    if (name) form.append(name[1], unescapeHtml(value ? value[1] : ''));
+  }
+  form.append('decision', 'approve');
+  const action = /<form[^>]*action="([^"]*)"/.exec(html);
+  check(action, 'the approval page has a form');
+  const to = new URL(unescapeHtml(action[1]), authorizeUrl);
+  const res = await fetch(to, { method: 'POST', body: form, redirect: 'manual' });
+  equal(res.status, 302, 'the approval answer');
+  const location = new URL(res.headers.get('location'));
+  check(location.href.startsWith(REDIRECT), `redirected to the callback, not ${location.href}`);
+  const code = location.searchParams.get('code');
+  check(code, `a code in ${location.href}`);
+  equal(location.searchParams.get('state'), 'jsforce-state', 'the state comes back');
+  return code;
+}
+function unescapeHtml(s) {
+  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+async function advanceClock(org, by) {
+  const r = await fetch(`${org}/__admin/clock`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance: by }),
+  });
+  equal(r.status, 200, `POST /__admin/clock advance ${by}`);
+  return (await r.json()).now;
+}
+
+function jwtAssertion(claims) {
+  const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const input = `${b64({ alg: 'RS256' })}.${b64(claims)}`;
+  const key = readFileSync(path.join(root, 'fixtures/keys/jwt-test-client.key'));
+  return `${input}.${createSign('RSA-SHA256').update(input).sign(key).toString('base64url')}`;
+}
+
+async function main() {
+  const org = await startFakeOrg(fakeOrgBin);
+  const ORG = org.url;
+  const loginUrl = `${ORG}/login`;
+  let conn;
+  let contactId;
+
+  await step('web server flow at the login path with PKCE (no code_challenge_method)', async () => {
+    const oauth2 = new jsforce.OAuth2({ loginUrl, ...CLIENT, redirectUri: REDIRECT, useVerifier: true });
+    const url = oauth2.getAuthorizationUrl({ state: 'jsforce-state' });
+    check(url.startsWith(`${loginUrl}/services/oauth2/authorize?`), `authorize URL ${url}`);
+    check(!url.includes('code_challenge_method'), 'jsforce sends no code_challenge_method');
+    const code = await approve(url);
+    conn = new jsforce.Connection({ oauth2, version: VERSION });
+    const userInfo = await conn.authorize(code);
+    equal(conn.instanceUrl, ORG, 'instance_url');
+    check(conn.refreshToken, 'a refresh token');
+    check(/^00D/.test(userInfo.organizationId), `org id ${userInfo.organizationId}`);
+    check(/^005/.test(userInfo.id), `user id ${userInfo.id}`);
+  });
+
+  await step('identity() follows the token\'s id URL', async () => {
+    const id = await conn.identity();
+    equal(id.username, 'integration@local-fake-org.example', 'username');
+    check(/^00D/.test(id.organization_id), 'organization_id');
+    check(String(id.urls.rest).includes('/services/data/v{version}/'), `urls.rest ${id.urls.rest}`);
+  });
+
+  await step('sobject create, retrieve, update, destroy', async () => {
+    const created = await conn.sobject('Contact').create({ LastName: 'Jsforce', Email: 'jsforce@example.org' });
+    check(created.success && /^003/.test(created.id), `create: ${JSON.stringify(created)}`);
+    contactId = created.id;
+    const got = await conn.sobject('Contact').retrieve(contactId);
+    equal(got.LastName, 'Jsforce', 'retrieved LastName');
+    equal(got.attributes.type, 'Contact', 'attributes.type');
+    const updated = await conn.sobject('Contact').update({ Id: contactId, FirstName: 'Node' });
+    check(updated.success, `update: ${JSON.stringify(updated)}`);
+    equal((await conn.sobject('Contact').retrieve(contactId)).FirstName, 'Node', 'updated FirstName');
+    const refused = await conn.sobject('Contact').create({ LastName: 'X', No_Such_Field__c: 1 })
+      .then(() => null, (e) => e);
+    check(refused && refused.errorCode === 'INVALID_FIELD', `an unknown field: ${refused && refused.errorCode}`);
+  });
+
+  await step('describe and describeGlobal', async () => {
+    const global = await conn.describeGlobal();
+    check(global.sobjects.some((s) => s.name === 'cpm__Installment__c'), 'the package objects');
+    const contact = await conn.sobject('Contact').describe();
+    check(contact.fields.some((f) => f.name === 'Email' && f.type === 'email'), 'Contact.Email is an email');
+  });
+
+  await step('a contact created through the data API is found by the payment API\'s deduplication', async () => {
+    const res = await conn.apex.post('/cpm/v2/PaymentIntent', {
+      SuccessURL: 'https://shop.example/ok', FailureURL: 'https://shop.example/ko',
+      Payer: { Contact: { CrmFields: { LastName: 'Jsforce', Email: 'jsforce@example.org' } } },
+      OneTime: { Amount: 15 }, PaymentMethod: { Name: 'CreditCard' },
+    });
+    check(/^pi_/.test(res.Id), `PaymentIntent ${JSON.stringify(res)}`);
+    const read = await conn.apex.get(`/cpm/v2/PaymentIntent/${res.Id}`);
+    equal(read.Payer.Contact.Id.slice(0, 15), contactId.slice(0, 15), 'the payer is the contact made before');
+    const methods = await conn.apex.get('/cpm/v2/PaymentMethods');
+    check(methods.PaymentMethods.some((m) => m.Name === 'CreditCard'), 'PaymentMethods');
+    const q = await conn.query(`SELECT Id, cpm__Amount__c FROM cpm__Installment__c WHERE Id = '${read.OneTime.Id}'`);
+    equal(q.totalSize, 1, 'the payment intent\'s installment, by SOQL');
+  });
+
+  await step('query, queryMore and autoFetch over 2,100 records', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => ({ LastName: 'Bulk', FirstName: `N${i}` }));
+    for (let i = 0; i < 10; i += 1) {
+      const results = await conn.sobject('Contact').create(rows, { allOrNone: true });
+      check(results.every((r) => r.success), `composite create ${i}`);
+    }
+    const extra = await conn.sobject('Contact').create(rows.slice(0, 100));
+    check(extra.every((r) => r.success), 'composite create of 100');
+    const soql = "SELECT Id, FirstName FROM Contact WHERE LastName = 'Bulk'";
+    const first = await conn.query(soql);
+    equal(first.totalSize, 2100, 'totalSize');
+    equal(first.done, false, 'done after the first batch');
+    equal(first.records.length, 2000, 'the first batch');
+    const more = await conn.queryMore(first.nextRecordsUrl);
+    equal(more.records.length, 100, 'the second batch');
+    equal(more.done, true, 'done after the second batch');
+    const all = await conn.query(soql).run({ autoFetch: true, maxFetch: 5000 });
+    equal(all.records.length, 2100, 'autoFetch gathers every record');
+    const ids = new Set([...first.records, ...more.records].map((r) => r.Id));
+    equal(ids.size, 2100, 'no record twice across batches');
+  });
+
+  await step('an expired access token is refreshed on the 401 and the call retried', async () => {
+    const before = conn.accessToken;
+    let refreshed = false;
+    conn.on('refresh', () => { refreshed = true; });
+    await advanceClock(ORG, '3h');  // the default fixture's tokens live 2 hours
+    const q = await conn.query('SELECT COUNT() FROM Contact');
+    check(q.totalSize > 2100, `COUNT() ${q.totalSize}`);
+    check(refreshed, 'jsforce refreshed its token');
+    check(conn.accessToken !== before, 'a new access token');
+  });
+
+  await step('destroy, then retrieve says the record is gone', async () => {
+    const gone = await conn.sobject('Contact').destroy(contactId);
+    check(gone.success, `destroy ${JSON.stringify(gone)}`);
+    const err = await conn.sobject('Contact').retrieve(contactId).then(() => null, (e) => e);
+    check(err && ['ENTITY_IS_DELETED', 'NOT_FOUND'].includes(err.errorCode), `after destroy: ${err && err.errorCode}`);
+  });
+
+  await step('JWT bearer flow as another user', async () => {
+    const clock = await (await fetch(`${ORG}/__admin/clock`)).json();
+    const now = Math.floor(Date.parse(clock.now) / 1000);
+    const assertion = jwtAssertion({ iss: CLIENT.clientId, sub: 'ada@local-fake-org.example',
+                                     aud: loginUrl, exp: now + 300 });
+    const jwt = new jsforce.Connection({ oauth2: new jsforce.OAuth2({ loginUrl }), version: VERSION });
+    const info = await jwt.authorize({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
+    check(/^005/.test(info.id), `user ${info.id}`);
+    equal((await jwt.identity()).username, 'ada@local-fake-org.example', 'the assertion\'s user');
+    const expired = jwtAssertion({ iss: CLIENT.clientId, sub: 'ada@local-fake-org.example',
+                                   aud: loginUrl, exp: now - 60 });
+    const err = await jwt.authorize({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: expired })
+      .then(() => null, (e) => e);
+    check(err && err.name === 'invalid_grant', `an expired assertion: ${err && err.name}`);
+  });
+
+  await step('revoke ends the session', async () => {
+    const token = conn.accessToken;
+    await conn.logout(true);  // revokes the refresh token and the session with it
+    const r = await fetch(`${ORG}/services/data/v${VERSION}/limits`, { headers: { Authorization: `Bearer ${token}` } });
+    equal(r.status, 401, 'the revoked session');
+  });
+
+  const code = await org.stop();
+  await step('fake-org kept its own contracts (--check-contracts)', async () => {
+    equal(code, 0, `fake-org exit code (3: a contract violation)\n${org.stderr()}`);
+  });
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
