@@ -48,7 +48,10 @@ ContractMonitor::ContractMonitor(bool log_to_stderr, std::string capture_dir)
 void ContractMonitor::check_response(std::string_view method, std::string_view path, int status,
                                      const std::string& body) {
   // HTML pages and redirects (authorize, the PSP's pages) have no contract.
-  if (!contracts::routes::in_contract(contracts::routes::match(method, path))) return;
+  const contracts::routes::Match match = contracts::routes::match(method, path);
+  if (!contracts::routes::in_contract(match)) return;
+  // The platform's plain-text answers (the identity service's errors).
+  if (contracts::routes::text_response(match, status)) return;
   nlohmann::json j = body.empty() ? nlohmann::json() : nlohmann::json::parse(body, nullptr, false);
   const std::string what =
       std::string(method) + " " + std::string(path) + " -> " + std::to_string(status);
