@@ -355,6 +355,15 @@ TEST_CASE("UserInfo answers the token's user", "[oauth][identity]") {
   Answer wrong_host = get_with(t, "/test/services/oauth2/userinfo", access);
   CHECK(wrong_host.status == 403);
   CHECK(wrong_host.reason.find("/login/services/oauth2/userinfo") != std::string::npos);
+  // HEAD answers as GET without the body (the contract monitor checks it
+  // as the GET).
+  auto head = t.client().Head("/services/oauth2/userinfo");
+  REQUIRE(head);
+  CHECK(head->status == 403);
+  auto head_ok =
+      t.client().Head(id_path(t, token).c_str(), {{"Authorization", "Bearer " + access}});
+  REQUIRE(head_ok);
+  CHECK(head_ok->status == 200);
   t.advance_clock("3h");
   CHECK(get_with(t, "/services/oauth2/userinfo", access).text == "Bad_OAuth_Token");
 }
