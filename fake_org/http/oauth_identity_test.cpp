@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "domain/ids.h"
+#include "testing/oauth_server.h"
 #include "testing/test_org.h"
 #include "util/crypto.h"
 #include "util/rsa.h"
@@ -366,4 +367,26 @@ TEST_CASE("UserInfo answers the token's user", "[oauth][identity]") {
   CHECK(head_ok->status == 200);
   t.advance_clock("3h");
   CHECK(get_with(t, "/services/oauth2/userinfo", access).text == "Bad_OAuth_Token");
+}
+
+TEST_CASE("an org configured without users answers for its integration user", "[oauth][identity]") {
+  OAuthServer org;  // the OAuth kit's org: no auth.users
+  httplib::Client cli("127.0.0.1", org.port);
+  auto token =
+      cli.Post("/login/services/oauth2/token", httplib::Params{{"grant_type", "client_credentials"},
+                                                               {"client_id", "local-client"},
+                                                               {"client_secret", "local-secret"}});
+  REQUIRE(token);
+  REQUIRE(token->status == 200);
+  const json body = json::parse(token->body);
+  const std::string id = body.at("id");
+  const std::string path = id.substr(org.instance_url().size());
+  auto a = cli.Get(path.c_str(),
+                   {{"Authorization", "Bearer " + body.at("access_token").get<std::string>()}});
+  REQUIRE(a);
+  INFO(a->body);
+  REQUIRE(a->status == 200);
+  const json identity = json::parse(a->body);
+  CHECK(identity.at("username") == default_integration_user().username);
+  CHECK(identity.at("id") == id);
 }
