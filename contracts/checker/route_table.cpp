@@ -72,8 +72,10 @@ bool parse_auth(const std::string& s, AuthKind& out) {
 }
 
 // {400: error_400_response, ...} or {400: {schema: ..., description: ...}, ...}.
+// With `text`, an entry {content: text, ...} is a plain-text body: its status
+// goes there instead.
 std::map<int, std::string> statuses(const YAML::Node& map, const std::string& who,
-                                    Problems& problems) {
+                                    Problems& problems, std::set<int>* text = nullptr) {
   std::map<int, std::string> out;
   if (!map) return out;
   if (!map.IsMap()) {
@@ -91,6 +93,10 @@ std::map<int, std::string> statuses(const YAML::Node& map, const std::string& wh
       continue;
     }
     const YAML::Node& value = entry.second;
+    if (text && value.IsMap() && scalar(value, "content") == "text") {
+      text->insert(status);
+      continue;
+    }
     std::string schema = value.IsMap() ? scalar(value, "schema") : value.Scalar();
     if (schema.empty()) problems.add(value, who + " " + key + ": names no schema");
     out[status] = schema;
@@ -187,7 +193,9 @@ RouteRow parse_row(const YAML::Node& node, Problems& problems) {
     problems.add(node, who + ": auth must be bearer, client, none, loopback or signature");
   r.openapi = flag(node, "openapi", problems);
   parse_request(node["request"], r, who, problems);
-  r.responses = statuses(node["responses"], who + " responses", problems);
+  r.responses = statuses(node["responses"], who + " responses", problems, &r.text_responses);
+  if (!r.text_responses.empty() && r.responses.empty())
+    problems.add(node, who + ": a row with text responses names a schema for another status");
   parse_params(node["params"], r, who, problems);
   return r;
 }

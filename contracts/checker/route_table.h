@@ -6,6 +6,7 @@
 // A RouteTable is immutable once parsed. route_table() parses the embedded
 // file once (a function-local static) and is safe to call from any thread.
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ struct RouteRow {
   RequestContent request = RequestContent::kNone;
   std::string request_schema;            // with kJson
   std::map<int, std::string> responses;  // status -> schema
+  // Statuses whose body is the platform's plain text (`content: text`), not
+  // JSON: the identity service's "Bad_OAuth_Token" and the like.
+  std::set<int> text_responses;
   std::map<std::string, ParamChars> params;
   std::string summary;
   bool openapi = false;

@@ -3,8 +3,12 @@
 // and a table that contradicts itself is refused with every problem named.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
 
+#include "checker.h"
 #include "route_table.h"
 #include "routes.h"
 
@@ -122,4 +126,53 @@ routes:
   CHECK(problems_of(std::string(kAreas) + "routes:\n  - {operationId: a, method: GET, path: /x, "
                                           "area: api, auth: bearer}\n")
             .empty());
+}
+
+TEST_CASE("a response marked content: text is plain text, outside the schemas", "[routes]") {
+  const contracts::RouteTable t = parse_route_table(std::string(kAreas) + R"(
+routes:
+  - operationId: getThing
+    method: GET
+    path: /Thing
+    area: api
+    auth: bearer
+    responses:
+      200: some_response
+      403: {content: text, example: Bad_OAuth_Token, description: The platform's code.}
+)",
+                                                    "test.yaml");
+  REQUIRE(t.rows.size() == 1);
+  CHECK(t.rows[0].responses == std::map<int, std::string>{{200, "some_response"}});
+  CHECK(t.rows[0].text_responses == std::set<int>{403});
+  // Text alone would leave the row outside the contract, its text unchecked.
+  CHECK(problems_of(std::string(kAreas) + R"(
+routes:
+  - {operationId: a, method: GET, path: /x, area: api, auth: bearer, responses: {403: {content: text}}}
+)")
+            .find("a: a row with text responses names a schema for another status") !=
+        std::string::npos);
+}
+
+TEST_CASE("the identity service and the login hosts' OAuth rows are in the contract", "[routes]") {
+  namespace routes = contracts::routes;
+  const std::string id = "/login/id/00D5J0000001234UAA/0055J0000000001QAA";
+  routes::Match m = routes::match("GET", "http://localhost:8080" + id + "?oauth_token=x");
+  REQUIRE(m.route);
+  CHECK(m.area == routes::Area::kOAuth);
+  CHECK(routes::response_schema(m, 200, contracts::Profile::kStrict) ==
+        std::optional<std::string>("identity_response"));
+  CHECK(routes::text_response(m, 403));
+  CHECK(routes::response_schema(m, 403, contracts::Profile::kStrict) == std::nullopt);
+  CHECK(routes::response_schema(m, 403, contracts::Profile::kLenient) == std::nullopt);
+  auto checker = contracts::Checker::embedded(contracts::Profile::kStrict);
+  CHECK(checker->check_response("GET", id, 403, "Bad_OAuth_Token").ok());
+  CHECK(checker->check_response("GET", id, 404, "Bad_Id").ok());
+  // A status the row lists neither as a schema nor as text is still a violation.
+  CHECK_FALSE(checker->check_response("GET", id, 500, "oops").ok());
+  CHECK(routes::match("POST", "/test/services/oauth2/token").route);
+  CHECK(routes::match("GET", "/services/oauth2/userinfo").route);
+  CHECK(routes::match("GET", "/id/00D5J0000001234/0055J0000000001").route);
+  // The API's paths are the API's still.
+  CHECK(routes::match("GET", "/services/apexrest/cpm/v2/PaymentMethods").area ==
+        routes::Area::kApi);
 }

@@ -28,6 +28,7 @@ Route route_of(const RouteRow& row, const RouteArea& area) {
   r.oauth = area.name == kOAuthArea;
   r.responses = area.contract.every_route;
   for (const auto& [status, schema] : row.responses) r.responses[status] = schema;
+  r.text_statuses = row.text_responses;
   if (row.request == RequestContent::kJson) r.request_schema = row.request_schema;
   for (std::string_view s : path_segments(row.path)) r.segments.emplace_back(s);
   return r;
@@ -110,12 +111,12 @@ Match match(std::string_view method_in, std::string_view url) {
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   std::string path = path_only(url);
 
-  if (path.rfind("/services/oauth2/", 0) == 0) {
-    m.path = path;
-    // Other OAuth paths (authorize, userinfo) are not JSON: outside.
-    match_routes(m, true, Area::kOAuth);
-    return m;
-  }
+  // OAuth and the identity service, on the instance and on the login hosts
+  // (/login, /test): whole paths. Other OAuth paths (authorize) are not
+  // JSON: outside.
+  m.path = path;
+  match_routes(m, true, Area::kOAuth);
+  if (m.path_known || path.rfind("/services/oauth2/", 0) == 0) return m;
 
   // Anything up to and including the first "/cpm/v2" segment is the base.
   const std::string marker = "/cpm/v2";
@@ -141,6 +142,7 @@ std::optional<std::string> response_schema(const Match& m, int status, Profile p
   const AreaContract& c = contract_of(m.area);
   if (m.route) {
     if (const std::string* s = find(m.route->responses, status)) return *s;
+    if (m.route->text_statuses.count(status)) return std::nullopt;
     if (lenient && status >= 400) return c.lenient_route_error;
     return std::nullopt;
   }
@@ -162,6 +164,7 @@ std::string allowed_statuses(const Match& m, Profile profile) {
     };
     if (m.route) {
       add(m.route->responses);
+      statuses.insert(m.route->text_statuses.begin(), m.route->text_statuses.end());
     } else {
       add(c.no_route);
       if (m.path_known) add(c.wrong_method);

@@ -5,6 +5,7 @@
 // table is read once; every function is safe to call from any thread.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,8 @@ struct Route {
   bool oauth = false;
   // status -> schema: the row's own responses and its area's every_route.
   std::map<int, std::string> responses;
+  // Statuses answered with the platform's plain text (no schema, no violation).
+  std::set<int> text_statuses;
   std::string request_schema;  // empty: no JSON body
   std::vector<std::string> segments;
 };
@@ -41,11 +44,16 @@ struct Match {
 const std::vector<Route>& all();
 Match match(std::string_view method, std::string_view path);
 // The request is on a route of the contract (perhaps with the wrong method),
-// or anywhere under the API base: its answers are JSON with a schema.
+// or anywhere under the API base: its answers are JSON with a schema (but
+// for a route's text_statuses).
 inline bool in_contract(const Match& m) {
   return m.area == Area::kApi || (m.area == Area::kOAuth && m.path_known);
 }
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
+// The matched route answers this status with plain text, outside the schemas.
+inline bool text_response(const Match& m, int status) {
+  return m.route && m.route->text_statuses.count(status) > 0;
+}
 // The statuses with a schema, for messages ("200, 400, 401, ..."); "none"
 // outside the contract.
 std::string allowed_statuses(const Match& m, Profile profile);

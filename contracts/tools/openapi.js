@@ -205,6 +205,13 @@ const table = yaml.load(fs.readFileSync(ROUTES, 'utf8'));
 const DOCUMENTED_AS = { error_400_response: 'ErrorResponse', oauth_revoke_response: null };
 
 function response(r) {
+  // The platform's plain-text answers (the identity service's errors).
+  if (r.content === 'text') {
+    return {
+      description: r.description,
+      content: { 'text/plain': { schema: { type: 'string' }, example: r.example } },
+    };
+  }
   const component = r.schema in DOCUMENTED_AS ? DOCUMENTED_AS[r.schema] : pascal(r.schema);
   if (!component) return { description: r.description };
   return { description: r.description, content: json(component, r.schema, r.examples) };

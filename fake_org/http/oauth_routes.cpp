@@ -427,17 +427,23 @@ void handle_authorize_decision(const OAuthContext& ctx, const httplib::Request& 
 }
 
 // A login host of the other kind of org (production vs sandbox): the app
-// does not exist there, so the platform answers invalid_client_id. True when
-// it answered.
-bool wrong_login_host(const OAuthContext& ctx, bool sandbox_host, const httplib::Request& req,
-                      httplib::Response& res) {
+// does not exist there, so the platform answers invalid_client_id; as the
+// error page for authorize, as JSON for token and revoke. True when it
+// answered.
+bool wrong_login_host(const OAuthContext& ctx, bool sandbox_host, bool json,
+                      const httplib::Request& req, httplib::Response& res) {
   const bool sandbox_org = ctx.config->org.sandbox;
   if (sandbox_org == sandbox_host) return false;
-  html_error(res, "invalid_client_id",
-             std::string("client identifier invalid: this org is a ") +
-                 (sandbox_org ? "sandbox" : "production") + " org; authorize at " +
-                 ctx.instance_url(req) + login_host_path(sandbox_org) +
-                 "/services/oauth2/authorize");
+  const std::string rest = req.path.substr(login_host_path(sandbox_host).size());
+  const std::string description = std::string("client identifier invalid: this org is a ") +
+                                  (sandbox_org ? "sandbox" : "production") + " org; use " +
+                                  ctx.instance_url(req) + login_host_path(sandbox_org) + rest;
+  if (!json) {
+    html_error(res, "invalid_client_id", description);
+    return true;
+  }
+  no_cache(res);
+  json_error(res, "invalid_client_id", description);
   return true;
 }
 
@@ -452,22 +458,27 @@ void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
   auto decision = [ctx](Call& c) { handle_authorize_decision(ctx, c.req, c.res); };
   handlers.on("getAuthorize", page);
   handlers.on("postAuthorize", decision);
+  auto token = [ctx](Call& c) { handle_token(ctx, c.req, c.res); };
+  auto revoke = [ctx](Call& c) { handle_revoke(ctx, c.req, c.res); };
+  handlers.on("postToken", token);
+  handlers.on("postRevoke", revoke);
+  handlers.on("getRevoke", revoke);
   // A login host serves the org only when it is the org's kind (production
   // or sandbox).
   for (bool sandbox_host : {false, true}) {
-    auto at_host = [ctx, sandbox_host](Handler handler) {
-      return [ctx, sandbox_host, handler](Call& c) {
-        if (!wrong_login_host(ctx, sandbox_host, c.req, c.res)) handler(c);
+    auto at_host = [ctx, sandbox_host](Handler handler, bool json) {
+      return [ctx, sandbox_host, handler, json](Call& c) {
+        if (!wrong_login_host(ctx, sandbox_host, json, c.req, c.res)) handler(c);
       };
     };
-    handlers.on(sandbox_host ? "getSandboxLoginAuthorize" : "getLoginAuthorize", at_host(page));
-    handlers.on(sandbox_host ? "postSandboxLoginAuthorize" : "postLoginAuthorize",
-                at_host(decision));
+    const std::string host = sandbox_host ? "SandboxLogin" : "Login";
+    handlers.on("get" + host + "Authorize", at_host(page, false));
+    handlers.on("post" + host + "Authorize", at_host(decision, false));
+    handlers.on("post" + host + "Token", at_host(token, true));
+    handlers.on("post" + host + "Revoke", at_host(revoke, true));
+    handlers.on("get" + host + "Revoke", at_host(revoke, true));
   }
-  handlers.on("postToken", [ctx](Call& c) { handle_token(ctx, c.req, c.res); });
-  auto revoke = [ctx](Call& c) { handle_revoke(ctx, c.req, c.res); };
-  handlers.on("postRevoke", revoke);
-  handlers.on("getRevoke", revoke);
+  add_identity_handlers(handlers, ctx);
 }
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {

@@ -3,8 +3,12 @@
 //   GET  /services/oauth2/authorize  web server flow: approval page
 //   POST /services/oauth2/authorize  the page's form: 302 to redirect_uri
 //   POST /services/oauth2/token      authorization_code, refresh_token,
-//                                    client_credentials grants
+//                                    client_credentials, password and JWT
+//                                    bearer grants
 //   POST /services/oauth2/revoke     (GET with ?token= too, as the platform)
+//   GET  /id/{orgId}/{userId}        the identity URL (POST too)
+//   GET  /services/oauth2/userinfo   OpenID Connect UserInfo (POST too)
+// Each is also served under the login hosts' prefixes below.
 //
 // Hosts: the real platform authorizes at login.salesforce.com for production
 // orgs and at test.salesforce.com for sandboxes (the spec's {auth_url} and
@@ -14,9 +18,9 @@
 //   {instance}/test/services/oauth2/authorize    sandbox ({sandbox_auth_url})
 // The fixture's org.sandbox says which kind the org is; the other login host
 // answers as the platform does for a client it does not know there
-// (invalid_client_id), and the token response's `id` names the org's own
-// login host. {instance}/services/oauth2/authorize (My Domain style) serves
-// either kind.
+// (invalid_client_id; the identity service: Bad_OAuth_Token), and the token
+// response's `id` names the org's own login host. {instance}/services/oauth2/authorize (My Domain
+// style) serves either kind.
 //
 // Token endpoint parameters come from an application/x-www-form-urlencoded
 // body (or, when there is no body, the query string, which the platform also
@@ -43,6 +47,9 @@ struct OAuthContext {
 
 // The handlers of the oauth area of contracts/routes.yaml, by operationId.
 void add_oauth_handlers(Handlers& handlers, OAuthContext ctx);
+// Its identity service and UserInfo (identity_routes.cpp), which
+// add_oauth_handlers adds.
+void add_identity_handlers(Handlers& handlers, const OAuthContext& ctx);
 
 // The oauth area alone on a server of one's own (the OAuth tests' server,
 // which adds routes besides); fake-org's Server mounts it with every other area.

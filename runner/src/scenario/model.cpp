@@ -29,7 +29,9 @@ const char* to_string(StepKind k) {
 }
 
 bool is_absolute_org_path(const std::string& path) {
-  return path.rfind("/services/", 0) == 0 || path.rfind("/__admin", 0) == 0;
+  // /id/: the identity service (the token response's id), on the instance.
+  return path.rfind("/services/", 0) == 0 || path.rfind("/__admin", 0) == 0 ||
+         path.rfind("/id/", 0) == 0;
 }
 
 bool Step::needs_admin() const {

@@ -136,7 +136,8 @@ struct Scenario {
   bool has_tag(const std::string& t) const;
 };
 
-// Paths that address the org's instance rather than the API base.
+// Paths that address the org's instance rather than the API base:
+// /services/..., /__admin..., /id/... (the identity service).
 bool is_absolute_org_path(const std::string& path);
 
 }  // namespace runner
