@@ -27,6 +27,13 @@ void send_data_errors(httplib::Response& res, const data::DataErrors& errors) {
   send_data_json(res, data_error_status(errors), body);
 }
 
+data::DataResult<nlohmann::json> data_body(const httplib::Request& req) {
+  auto parsed = parse_json_body(req, EmptyBody::kMissing);
+  if (!parsed.ok())
+    return data::data_error(data::code::kJsonParserError, parsed.errors().front().message);
+  return std::move(*parsed);
+}
+
 void with_version(const DataContext& ctx, Call& c,
                   const std::function<void(const std::string&)>& fn) {
   auto version = data::api_version_of(ctx.org->config(), c.params["version"]);

@@ -43,10 +43,16 @@ void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_
 void with_version(const DataContext& ctx, Call& c,
                   const std::function<void(const std::string&)>& fn);
 
+// The request's JSON body; JSON_PARSER_ERROR when it is missing or malformed.
+data::DataResult<nlohmann::json> data_body(const httplib::Request& req);
+
 // GET /services/data/vNN.0 (resources), sobjects, describe, a
 // record, query, queryAll, query locators, limits.
 // (GET /services/data itself, the versions, is an oauth-area row:
 // add_oauth_handlers.)
 void add_data_read_handlers(Handlers& handlers, const DataContext& ctx);
+
+// POST sobjects/{Type}, PATCH and DELETE sobjects/{Type}/{Id}.
+void add_data_write_handlers(Handlers& handlers, const DataContext& ctx);
 
 }  // namespace fake_org::http

@@ -22,6 +22,7 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
   add_admin_handlers(handlers, services, journal, faults);
   const DataContext data{&org, std::make_shared<ApiUsage>()};
   add_data_read_handlers(handlers, data);
+  add_data_write_handlers(handlers, data);
   return handlers;
 }
 
