@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "composite_sobjects.h"
 #include "sobject_read.h"
 #include "soql.h"
 #include "testing/domain_org.h"
@@ -43,4 +44,24 @@ TEST_CASE("sobject writes: create, update, soft delete; indexes follow", "[domai
   soql::QueryOptions all;
   all.include_deleted = true;
   CHECK(soql::run_query(org, soql, all)->total_size == 1);
+}
+
+TEST_CASE("sobject collections: allOrNone stores nothing when one record fails", "[domain][data]") {
+  testing::DomainOrg t;
+  const size_t before = t.count("Contact");
+  json body = {{"allOrNone", true},
+               {"records",
+                {{{"attributes", {{"type", "Contact"}}}, {"LastName", "A"}},
+                 {{"attributes", {{"type", "Contact"}}}, {"FirstName", "B"}}}}};
+  auto results = save_collection(*t.org, CollectionOp::kCreate, body);
+  REQUIRE(results.ok());
+  CHECK(t.count("Contact") == before);
+  CHECK((*results)[0].errors.front().code == "ALL_OR_NONE_OPERATION_ROLLED_BACK");
+  CHECK((*results)[1].errors.front().code == "REQUIRED_FIELD_MISSING");
+
+  body["allOrNone"] = false;
+  results = save_collection(*t.org, CollectionOp::kCreate, body);
+  CHECK(t.count("Contact") == before + 1);
+  CHECK((*results)[0].success);
+  CHECK(save_results_json(*results)[1]["id"].is_null());
 }

@@ -55,4 +55,7 @@ void add_data_read_handlers(Handlers& handlers, const DataContext& ctx);
 // POST sobjects/{Type}, PATCH and DELETE sobjects/{Type}/{Id}.
 void add_data_write_handlers(Handlers& handlers, const DataContext& ctx);
 
+// POST, PATCH and DELETE composite/sobjects.
+void add_data_composite_handlers(Handlers& handlers, const DataContext& ctx);
+
 }  // namespace fake_org::http

@@ -167,3 +167,20 @@ TEST_CASE("data API: a record by 15- or 18-character id, some fields, and the er
   auto no_type = t.get(kData + "/sobjects/Nothing/" + id);
   CHECK(no_type.status == 404);
 }
+
+TEST_CASE("data API: limits count the API requests; Sforce-Limit-Info tells the usage",
+          "[http][data]") {
+  TestOrg t(fixture("default.yaml"));
+  auto first = t.get(kData + "/limits");
+  INFO(first.body);
+  REQUIRE(first.status == 200);
+  const json daily = first.json["DailyApiRequests"];
+  CHECK(daily["Max"] == 15000);
+  auto second = t.get(kData + "/limits");
+  CHECK(second.json["DailyApiRequests"]["Remaining"] == daily["Remaining"].get<long>() - 1);
+  const std::string header = second.headers.find("Sforce-Limit-Info")->second;
+  CHECK(header ==
+        "api-usage=" +
+            std::to_string(15000 - second.json["DailyApiRequests"]["Remaining"].get<long>()) +
+            "/15000");
+}

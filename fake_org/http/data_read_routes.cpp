@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "data_api.h"
+#include "domain/data_limits.h"
 #include "domain/data_versions.h"
 #include "domain/sobject_describe.h"
 #include "domain/sobject_read.h"
@@ -88,6 +89,11 @@ void add_data_read_handlers(Handlers& handlers, const DataContext& ctx) {
       const auto fields = data::split_field_list(c.req.get_param_value("fields"));
       send_result(c.res,
                   data::read_sobject(*ctx.org, c.params["sobject"], c.params["id"], fields, v));
+    });
+  });
+  handlers.on("getDataLimits", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string&) {
+      send_data_json(c.res, 200, data::limits_json(ctx.usage->used.load(), ApiUsage::kDailyMax));
     });
   });
   add_query_handlers(handlers, ctx);

@@ -23,6 +23,7 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
   const DataContext data{&org, std::make_shared<ApiUsage>()};
   add_data_read_handlers(handlers, data);
   add_data_write_handlers(handlers, data);
+  add_data_composite_handlers(handlers, data);
   return handlers;
 }
 
