@@ -22,20 +22,24 @@ struct Route {
   std::string method;
   std::string path;  // relative to the API base, or absolute for OAuth
   bool oauth = false;
+  bool data = false;  // the REST data API, relative to /services/data
   // status -> schema: the row's own responses and its area's every_route.
   std::map<int, std::string> responses;
   std::string request_schema;  // empty: no JSON body
   std::vector<std::string> segments;
 };
 
-enum class Area { kOutside, kApi, kOAuth };
+enum class Area { kOutside, kApi, kOAuth, kData };
+
+// Where the REST data API is mounted; its paths are relative to this.
+inline constexpr const char* kDataMount = "/services/data";
 
 struct Match {
   Area area = Area::kOutside;
   const Route* route = nullptr;  // method and path matched
   bool path_known = false;       // the path matched some route (perhaps not this method)
   std::string method;            // upper case
-  std::string path;              // relative to the API base, or the OAuth path
+  std::string path;              // relative to the API base or the data mount, or the OAuth path
 };
 
 const std::vector<Route>& all();
@@ -43,7 +47,7 @@ Match match(std::string_view method, std::string_view path);
 // The request is on a route of the contract (perhaps with the wrong method),
 // or anywhere under the API base: its answers are JSON with a schema.
 inline bool in_contract(const Match& m) {
-  return m.area == Area::kApi || (m.area == Area::kOAuth && m.path_known);
+  return m.area == Area::kApi || m.area == Area::kData || (m.area == Area::kOAuth && m.path_known);
 }
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
 // The statuses with a schema, for messages ("200, 400, 401, ..."); "none"
