@@ -213,7 +213,7 @@ TEST_CASE("the embedded checker is built once per profile", "[embedded]") {
   CHECK(strict() != lenient());
   CHECK(strict()->profile() == Profile::kStrict);
   CHECK(lenient()->profile() == Profile::kLenient);
-  CHECK(strict()->schema_names().size() == 23);
+  CHECK(strict()->schema_names().size() == 35);
   CHECK(contracts::profile_from_string("lenient") == Profile::kLenient);
   CHECK(contracts::profile_from_string("loose") == std::nullopt);
 }

@@ -11,13 +11,16 @@ namespace contracts::routes {
 namespace {
 
 // The table's areas the checker can tell from a URL: the API by its base
-// path's "/cpm/v2", OAuth by "/services/oauth2/".
+// path's "/cpm/v2", OAuth by "/services/oauth2/" (and the data API's
+// versions, "/services/data"), the data API by "/services/data/".
 constexpr const char* kApiArea = "api";
 constexpr const char* kOAuthArea = "oauth";
+constexpr const char* kDataArea = "data";
 
 struct Rules {
   AreaContract api;
   AreaContract oauth;
+  AreaContract data;
   std::vector<Route> routes;
 };
 
@@ -26,6 +29,7 @@ Route route_of(const RouteRow& row, const RouteArea& area) {
   r.method = row.method;
   r.path = row.path;
   r.oauth = area.name == kOAuthArea;
+  r.data = area.name == kDataArea;
   r.responses = area.contract.every_route;
   for (const auto& [status, schema] : row.responses) r.responses[status] = schema;
   r.text_statuses = row.text_responses;
@@ -38,17 +42,18 @@ const Rules& rules() {
   static const Rules rules = [] {
     const RouteTable& table = route_table();
     Rules out;
-    for (const char* name : {kApiArea, kOAuthArea}) {
+    for (const char* name : {kApiArea, kOAuthArea, kDataArea}) {
       const RouteArea* area = table.area(name);
       if (!area || !area->has_contract)
         throw RouteTableError(std::string("the route table has no contract for area ") + name);
-      (name == kApiArea ? out.api : out.oauth) = area->contract;
+      const std::string n = name;
+      (n == kApiArea ? out.api : n == kOAuthArea ? out.oauth : out.data) = area->contract;
     }
     for (const RouteRow& row : table.rows) {
       if (!row.in_contract()) continue;
-      if (row.area != kApiArea && row.area != kOAuthArea)
+      if (row.area != kApiArea && row.area != kOAuthArea && row.area != kDataArea)
         throw RouteTableError(row.operation_id + ": the checker knows contracts in areas " +
-                              kApiArea + " and " + kOAuthArea + " only");
+                              kApiArea + ", " + kOAuthArea + " and " + kDataArea + " only");
       out.routes.push_back(route_of(row, *table.area(row.area)));
     }
     return out;
@@ -79,17 +84,20 @@ std::string path_only(std::string_view url) {
 }
 
 // Marks the match where a route of the area has the path (and the method).
-void match_routes(Match& m, bool oauth, Area area) {
+void match_routes(Match& m, Area area) {
   const std::vector<std::string_view> have = path_segments(m.path);
   for (const Route& r : all()) {
-    if (r.oauth != oauth || !path_matches(r, have)) continue;
+    const Area route_area = r.oauth ? Area::kOAuth : r.data ? Area::kData : Area::kApi;
+    if (route_area != area || !path_matches(r, have)) continue;
     m.area = area;
     m.path_known = true;
-    if (m.method == r.method) m.route = &r;
+    // The first row wins, as in fake-org's router (.../describe before .../{id}).
+    if (m.method == r.method && !m.route) m.route = &r;
   }
 }
 
 const AreaContract& contract_of(Area area) {
+  if (area == Area::kData) return rules().data;
   return area == Area::kOAuth ? rules().oauth : rules().api;
 }
 
@@ -111,12 +119,19 @@ Match match(std::string_view method_in, std::string_view url) {
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   std::string path = path_only(url);
 
-  // OAuth and the identity service, on the instance and on the login hosts
-  // (/login, /test): whole paths. Other OAuth paths (authorize) are not
-  // JSON: outside.
+  // OAuth, the identity service and the data API's versions, on the
+  // instance and on the login hosts (/login, /test): whole paths. Other
+  // OAuth paths (authorize) are not JSON: outside.
   m.path = path;
-  match_routes(m, true, Area::kOAuth);
+  match_routes(m, Area::kOAuth);
   if (m.path_known || path.rfind("/services/oauth2/", 0) == 0) return m;
+  const std::string data_prefix = std::string(kDataMount) + "/";
+  if (path.rfind(data_prefix, 0) == 0) {
+    m.area = Area::kData;
+    m.path = path.substr(data_prefix.size() - 1);
+    match_routes(m, Area::kData);
+    return m;
+  }
 
   // Anything up to and including the first "/cpm/v2" segment is the base.
   const std::string marker = "/cpm/v2";
@@ -132,7 +147,7 @@ Match match(std::string_view method_in, std::string_view url) {
   } else {
     m.path = path;  // relative: in the contract only if a route matches
   }
-  match_routes(m, false, Area::kApi);
+  match_routes(m, Area::kApi);
   return m;
 }
 

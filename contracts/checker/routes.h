@@ -23,6 +23,7 @@ struct Route {
   std::string method;
   std::string path;  // relative to the API base, or absolute for OAuth
   bool oauth = false;
+  bool data = false;  // the REST data API, relative to /services/data
   // status -> schema: the row's own responses and its area's every_route.
   std::map<int, std::string> responses;
   // Statuses answered with the platform's plain text (no schema, no violation).
@@ -31,14 +32,17 @@ struct Route {
   std::vector<std::string> segments;
 };
 
-enum class Area { kOutside, kApi, kOAuth };
+enum class Area { kOutside, kApi, kOAuth, kData };
+
+// Where the REST data API is mounted; its paths are relative to this.
+inline constexpr const char* kDataMount = "/services/data";
 
 struct Match {
   Area area = Area::kOutside;
   const Route* route = nullptr;  // method and path matched
   bool path_known = false;       // the path matched some route (perhaps not this method)
   std::string method;            // upper case
-  std::string path;              // relative to the API base, or the OAuth path
+  std::string path;              // relative to the API base or the data mount, or the OAuth path
 };
 
 const std::vector<Route>& all();
@@ -47,7 +51,7 @@ Match match(std::string_view method, std::string_view path);
 // or anywhere under the API base: its answers are JSON with a schema (but
 // for a route's text_statuses).
 inline bool in_contract(const Match& m) {
-  return m.area == Area::kApi || (m.area == Area::kOAuth && m.path_known);
+  return m.area == Area::kApi || m.area == Area::kData || (m.area == Area::kOAuth && m.path_known);
 }
 std::optional<std::string> response_schema(const Match& m, int status, Profile profile);
 // The matched route answers this status with plain text, outside the schemas.

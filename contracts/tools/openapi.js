@@ -156,11 +156,17 @@ function convert(node, doc) {
   return out;
 }
 
-// Messages that OpenAPI 3.0 describes otherwise: an empty body, and the
+// Messages that OpenAPI 3.0 describes otherwise: empty bodies, and the
 // strict 400 refinement (a tuple "items"), which is documented as ErrorResponse.
 // AnyErrorResponse and Webhook serve the lenient profile and external tools;
 // the paths name the specific bodies instead.
-const UNCONVERTED = new Set(['OAuthRevokeResponse', 'Error400Response', 'AnyErrorResponse', 'Webhook']);
+const UNCONVERTED = new Set([
+  'OAuthRevokeResponse',
+  'DataNoContent',
+  'Error400Response',
+  'AnyErrorResponse',
+  'Webhook',
+]);
 
 const components = {};
 for (const [k, name] of [...componentOf].sort((a, b) => a[1].localeCompare(b[1]))) {
@@ -201,8 +207,13 @@ function json(schemaComponent, exampleSchema, names) {
 const table = yaml.load(fs.readFileSync(ROUTES, 'utf8'));
 
 // Schemas the document names otherwise: the strict 400 refinement (a tuple
-// "items") as ErrorResponse, and the empty body of a revocation as no content.
-const DOCUMENTED_AS = { error_400_response: 'ErrorResponse', oauth_revoke_response: null };
+// "items") as ErrorResponse, and the empty bodies of a revocation and of the
+// data API's 204s as no content.
+const DOCUMENTED_AS = {
+  error_400_response: 'ErrorResponse',
+  oauth_revoke_response: null,
+  data_no_content: null,
+};
 
 function response(r) {
   // The platform's plain-text answers (the identity service's errors).
@@ -298,11 +309,14 @@ function operation(row) {
 }
 
 const paths = {};
+// The data API's rows are relative to its mount, on the instance.
+const DATA_MOUNT = '/services/data';
 for (const row of table.routes.filter((r) => r.openapi)) {
-  if (!paths[row.path]) paths[row.path] = row.area === 'api' ? {} : { servers: oauthServers };
+  const where = row.area === 'data' ? DATA_MOUNT + row.path : row.path;
+  if (!paths[where]) paths[where] = row.area === 'api' ? {} : { servers: oauthServers };
   const method = row.method.toLowerCase();
-  if (paths[row.path][method]) throw new Error(`${row.method} ${row.path} twice in ${ROUTES}`);
-  paths[row.path][method] = operation(row);
+  if (paths[where][method]) throw new Error(`${row.method} ${where} twice in ${ROUTES}`);
+  paths[where][method] = operation(row);
 }
 
 const document = {

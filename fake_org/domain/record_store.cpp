@@ -181,7 +181,7 @@ std::vector<std::string> RecordStore::objects() const {
 }
 
 std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
-  if (r.object != spec.object) return std::nullopt;
+  if (r.object != spec.object || r.deleted) return std::nullopt;
   if (spec.when && !spec.when(r)) return std::nullopt;
   std::vector<std::string> values;
   for (const auto& f : spec.fields) {

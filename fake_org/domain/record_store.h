@@ -39,6 +39,10 @@ struct Record {
   // payer (a recurring record whose mandate a hosted page must activate), so
   // partial indexes of work to do can leave it out until then.
   bool awaiting_payer = false;
+  // Deleted through the data API (a soft delete, as the platform's recycle
+  // bin): kept by id for queryAll and ENTITY_IS_DELETED answers, but out of
+  // every secondary index, so deduplication and index lookups never see it.
+  bool deleted = false;
 
   // A field's value as text ("" when absent or null).
   std::string text(std::string_view field) const;

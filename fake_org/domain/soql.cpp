@@ -56,6 +56,7 @@ SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
   const TimePoint now = now_of(org, options);
   auto bound = bind_query(org.config_ptr(), soql, *parsed, now);
   if (!bound) return bound.error();
+  bound->include_deleted = options.include_deleted;
   auto query = std::make_shared<const BoundQuery>(std::move(bound.value()));
   const std::string api_version = version_of(org, options);
 

@@ -23,8 +23,7 @@ inline constexpr size_t kMaxBatchSize = 2000;
 inline constexpr size_t kMinBatchSize = 200;
 
 struct QueryOptions {
-  // queryAll: deleted records too. The store deletes nothing yet, so this
-  // answers as query does.
+  // queryAll: deleted records too (Record::deleted, the data API's DELETE).
   bool include_deleted = false;
   // Echoed in record and next-records URLs ("59.0"); empty: the org's.
   std::string api_version;

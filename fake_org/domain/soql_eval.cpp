@@ -447,6 +447,7 @@ std::optional<Value> read_derived_column(const Column& c, const Record& r) {
       return v;
     case Column::Source::kIsDeleted:
       v.kind = Value::Kind::kInteger;
+      v.integer = r.deleted ? 1 : 0;
       return v;
     case Column::Source::kCreated:
     case Column::Source::kModified:
@@ -735,7 +736,10 @@ std::optional<std::vector<RecordPtr>> plan_candidates(const BoundQuery& q, const
       offer(QueryPlan::Kind::kGuid, "", std::move(ids));
     }
   }
+  // Deleted records are in no secondary index (record_store.h): queryAll
+  // finds them by id or GUID, or by a scan.
   for (const auto& spec : store.indexes()) {
+    if (q.include_deleted) break;
     if (spec.object != q.object->api_name || spec.when) continue;
     // Per index field, the values some conjunct requires of it. A
     // case-sensitive index only serves ids (one spelling each); text
@@ -792,7 +796,7 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
     case Column::Source::kId:
       return r.id;
     case Column::Source::kIsDeleted:
-      return false;
+      return r.deleted;
     case Column::Source::kCreated:
       return format_soql_datetime(r.created);
     case Column::Source::kModified:
@@ -858,6 +862,7 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
   auto consider = [&](const RecordPtr& r) {
     ++plan.candidates;
     if (!r || r->object != q.object->api_name) return true;
+    if (r->deleted && !q.include_deleted) return true;
     if (q.where && !matches(*q.where, *r, store)) return true;
     out.push_back(r);
     return out.size() < enough;

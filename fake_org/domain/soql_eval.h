@@ -96,6 +96,7 @@ struct BoundQuery {
   std::vector<BoundOrder> order_by;
   std::optional<int64_t> limit;
   std::optional<int64_t> offset;
+  bool include_deleted = false;  // queryAll: deleted records answer too
 };
 
 // Checks the query against the catalogue: INVALID_TYPE for an unknown

@@ -1,6 +1,7 @@
 #include "admin_records.h"
 
 #include "domain/fields.h"
+#include "domain/record_create.h"
 #include "fixture/record_fields.h"
 
 namespace fake_org::http {
@@ -14,34 +15,6 @@ nlohmann::json sobject_json(const Org& org, const Record& r) {
   j["LastModifiedDate"] = format_iso8601(r.modified);
   return j;
 }
-
-namespace {
-
-bool empty_value(const nlohmann::json* v) {
-  return !v || v->is_null() || (v->is_string() && v->get<std::string>().empty());
-}
-
-// What an installment made through the admin API means when its body leaves
-// out what the org itself always sets (decisions 49): the status a new
-// installment gets (org.installment_initial_status), the open amount of an
-// unpaid one (its Amount; 0 once Collected), the org's default currency. The
-// API's reads and webhooks then show it as they show the org's own.
-void fill_installment_defaults(const OrgConfig& config, const ObjectDef& def, Record& r) {
-  namespace f = fields::installment;
-  if (def.field(f::kStatus) && empty_value(r.get(f::kStatus)))
-    r.fields[f::kStatus] = config.org.installment_initial_status;
-  if (def.field(f::kAmountOpen) && empty_value(r.get(f::kAmountOpen))) {
-    const nlohmann::json* amount = r.get(f::kAmount);
-    if (r.text(f::kStatus) == "Collected")
-      r.fields[f::kAmountOpen] = 0;
-    else if (amount && amount->is_number())
-      r.fields[f::kAmountOpen] = *amount;
-  }
-  if (def.field(fields::kCurrency) && empty_value(r.get(fields::kCurrency)))
-    r.fields[fields::kCurrency] = config.org.default_currency;
-}
-
-}  // namespace
 
 Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
                                       const nlohmann::json& fields) {
@@ -84,12 +57,8 @@ Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
             make_error(error_code::kMissingCoreParameter, def->api_name, def->api_name + ": " + p));
       return errors;
     }
-    if (def->api_name == objects::kInstallment) fill_installment_defaults(config, *def, r);
-    if (record_type) r.fields[fields::kRecordTypeName] = record_type->name;
-    r.object = def->api_name;
-    r.id = org.ids().record_id(def->key_prefix);
-    if (object_has_guid(r.object)) r.guid = org.ids().guid();
-    r.created = r.modified = org.clock().now();
+    Record made = new_record(org, *def, std::move(r.fields), record_type);
+    r = std::move(made);
     std::string id = r.id;
     tx.put(std::move(r));
     return tx.get(id);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain/data_versions.h"
 #include "domain/ids.h"
 #include "http/dispatch.h"
 #include "http/oauth_pages.h"
@@ -479,6 +480,12 @@ void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
     handlers.on("get" + host + "Revoke", at_host(revoke, true));
   }
   add_identity_handlers(handlers, ctx);
+  // The REST data API's versions: an oauth-area row (the instance's paths
+  // that need no token), so wherever the area is served, this is too.
+  handlers.on("getDataVersions", [ctx](Call& c) {
+    c.res.status = 200;
+    c.res.set_content(data::versions_json(*ctx.config).dump(), "application/json;charset=UTF-8");
+  });
 }
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {

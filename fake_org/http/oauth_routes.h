@@ -38,6 +38,8 @@
 
 namespace fake_org::http {
 
+// The oauth area's rows also hold GET /services/data (the data API's
+// versions), which the platform serves without a token.
 struct OAuthContext {
   const OrgConfig* config;  // org name, org id, sandbox flag, auth settings
   TokenStore* tokens;

@@ -1,5 +1,6 @@
 #include "routes.h"
 
+#include "data_api.h"
 #include "oauth_routes.h"
 #include "psp_routes.h"
 #include "responses.h"
@@ -19,6 +20,10 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
                                   [tls](const httplib::Request& r) { return origin_of(r, tls); }});
   add_psp_page_handlers(handlers, org, tls);
   add_admin_handlers(handlers, services, journal, faults);
+  const DataContext data{&org, std::make_shared<ApiUsage>()};
+  add_data_read_handlers(handlers, data);
+  add_data_write_handlers(handlers, data);
+  add_data_composite_handlers(handlers, data);
   return handlers;
 }
 

@@ -1,0 +1,68 @@
+#pragma once
+// Errors of the platform's REST data API (/services/data) as values: the
+// platform's errorCode, its message and the fields it names. The HTTP layer
+// alone picks the status (404 for NOT_FOUND and ENTITY_IS_DELETED, else 400)
+// and renders [{"message", "errorCode", "fields"}].
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace fake_org::data {
+
+namespace code {
+inline constexpr const char* kNotFound = "NOT_FOUND";
+inline constexpr const char* kEntityIsDeleted = "ENTITY_IS_DELETED";
+inline constexpr const char* kMalformedId = "MALFORMED_ID";
+inline constexpr const char* kMalformedQuery = "MALFORMED_QUERY";
+inline constexpr const char* kInvalidField = "INVALID_FIELD";
+inline constexpr const char* kInvalidType = "INVALID_TYPE";
+inline constexpr const char* kRequiredFieldMissing = "REQUIRED_FIELD_MISSING";
+inline constexpr const char* kStringTooLong = "STRING_TOO_LONG";
+inline constexpr const char* kRestrictedPicklist = "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST";
+inline constexpr const char* kInvalidTypeOnField = "INVALID_TYPE_ON_FIELD_IN_RECORD";
+inline constexpr const char* kJsonParserError = "JSON_PARSER_ERROR";
+inline constexpr const char* kInvalidCrossReference = "INVALID_CROSS_REFERENCE_KEY";
+inline constexpr const char* kInvalidFieldForInsertUpdate = "INVALID_FIELD_FOR_INSERT_UPDATE";
+inline constexpr const char* kInvalidEmail = "INVALID_EMAIL_ADDRESS";
+inline constexpr const char* kFieldIntegrity = "FIELD_INTEGRITY_EXCEPTION";
+inline constexpr const char* kAllOrNoneRolledBack = "ALL_OR_NONE_OPERATION_ROLLED_BACK";
+inline constexpr const char* kExceededIdLimit = "EXCEEDED_ID_LIMIT";
+inline constexpr const char* kMissingArgument = "MISSING_ARGUMENT";
+}  // namespace code
+
+// The platform's message for an unknown resource (type, path or version).
+inline constexpr const char* kNoResource = "The requested resource does not exist";
+
+struct DataError {
+  std::string code;  // code::*
+  std::string message;
+  std::vector<std::string> fields;  // the fields it names (writes); may be empty
+};
+
+using DataErrors = std::vector<DataError>;
+
+inline DataError data_error(std::string code, std::string message,
+                            std::vector<std::string> fields = {}) {
+  return DataError{std::move(code), std::move(message), std::move(fields)};
+}
+
+// Either a value or the errors the platform would list.
+template <typename T>
+class DataResult {
+ public:
+  DataResult(T value) : v_(std::move(value)) {}                      // NOLINT
+  DataResult(DataError error) : v_(DataErrors{std::move(error)}) {}  // NOLINT
+  DataResult(DataErrors errors) : v_(std::move(errors)) {}           // NOLINT
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  T& value() { return std::get<T>(v_); }
+  const T& value() const { return std::get<T>(v_); }
+  T& operator*() { return value(); }
+  T* operator->() { return &value(); }
+  const DataErrors& errors() const { return std::get<DataErrors>(v_); }
+
+ private:
+  std::variant<T, DataErrors> v_;
+};
+
+}  // namespace fake_org::data

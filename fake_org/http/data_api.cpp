@@ -1,0 +1,48 @@
+#include "data_api.h"
+
+#include "domain/data_versions.h"
+#include "responses.h"
+
+namespace fake_org::http {
+
+int data_error_status(const data::DataErrors& errors) {
+  if (errors.empty()) return 400;
+  const std::string& code = errors.front().code;
+  return code == data::code::kNotFound || code == data::code::kEntityIsDeleted ? 404 : 400;
+}
+
+void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_json& body) {
+  res.status = status;
+  // Messages may echo a client's bytes: never let bad UTF-8 become a 500.
+  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), kJson);
+}
+
+void send_data_errors(httplib::Response& res, const data::DataErrors& errors) {
+  nlohmann::ordered_json body = nlohmann::ordered_json::array();
+  for (const auto& e : errors) {
+    nlohmann::ordered_json item = {{"message", e.message}, {"errorCode", e.code}};
+    if (!e.fields.empty()) item["fields"] = e.fields;
+    body.push_back(std::move(item));
+  }
+  send_data_json(res, data_error_status(errors), body);
+}
+
+data::DataResult<nlohmann::json> data_body(const httplib::Request& req) {
+  auto parsed = parse_json_body(req, EmptyBody::kMissing);
+  if (!parsed.ok())
+    return data::data_error(data::code::kJsonParserError, parsed.errors().front().message);
+  return std::move(*parsed);
+}
+
+void with_version(const DataContext& ctx, Call& c,
+                  const std::function<void(const std::string&)>& fn) {
+  auto version = data::api_version_of(ctx.org->config(), c.params["version"]);
+  if (!version)
+    return send_data_errors(c.res, {data::data_error(data::code::kNotFound, data::kNoResource)});
+  const long used = ++ctx.usage->used;
+  c.res.set_header("Sforce-Limit-Info",
+                   "api-usage=" + std::to_string(used) + "/" + std::to_string(ApiUsage::kDailyMax));
+  fn(*version);
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,61 @@
+#pragma once
+// What the REST data API's handlers share (data_*_routes.cpp): the version
+// check every /services/data/vNN.0 path makes, the API usage count behind
+// GET limits and the Sforce-Limit-Info header, and the platform's error
+// list [{"message", "errorCode", "fields"}].
+//
+// Locking rule: ApiUsage is one atomic counter; everything else is stateless.
+#include <httplib.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "domain/data_errors.h"
+#include "domain/org.h"
+#include "router.h"
+
+namespace fake_org::http {
+
+// Daily API requests: the limit a Developer Edition org has, and how many
+// data API requests this org has answered since it started.
+struct ApiUsage {
+  static constexpr long kDailyMax = 15000;
+  std::atomic<long> used{0};
+};
+
+struct DataContext {
+  Org* org = nullptr;
+  std::shared_ptr<ApiUsage> usage;
+};
+
+// 404 NOT_FOUND / ENTITY_IS_DELETED, else 400; `fields` listed when any.
+int data_error_status(const data::DataErrors& errors);
+void send_data_errors(httplib::Response& res, const data::DataErrors& errors);
+void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_json& body);
+
+// Runs `fn` with the version of the path's {version} segment ("59.0"),
+// counting the request and setting Sforce-Limit-Info; answers the platform's
+// 404 for a version the org does not serve.
+void with_version(const DataContext& ctx, Call& c,
+                  const std::function<void(const std::string&)>& fn);
+
+// The request's JSON body; JSON_PARSER_ERROR when it is missing or malformed.
+data::DataResult<nlohmann::json> data_body(const httplib::Request& req);
+
+// GET /services/data/vNN.0 (resources), sobjects, describe, a
+// record, query, queryAll, query locators, limits.
+// (GET /services/data itself, the versions, is an oauth-area row:
+// add_oauth_handlers.)
+void add_data_read_handlers(Handlers& handlers, const DataContext& ctx);
+
+// POST sobjects/{Type}, PATCH and DELETE sobjects/{Type}/{Id}.
+void add_data_write_handlers(Handlers& handlers, const DataContext& ctx);
+
+// POST, PATCH and DELETE composite/sobjects.
+void add_data_composite_handlers(Handlers& handlers, const DataContext& ctx);
+
+}  // namespace fake_org::http

@@ -1,0 +1,131 @@
+// The REST data API's query, queryAll and query locators over the SOQL
+// engine: the payment API's records, batches of 2,000, the platform's 400s.
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kData = "/services/data/v59.0";
+
+Response query(TestOrg& t, const std::string& soql, const std::string& resource = "query") {
+  return t.get(kData + "/" + resource + "?q=" + httplib::detail::encode_query_param(soql));
+}
+
+std::string error_code_of(const Response& r) {
+  return r.json.at(0).at("errorCode").get<std::string>();
+}
+
+// `n` contacts named `last_name`, straight into the store.
+void seed_contacts(TestOrg& t, size_t n, const std::string& last_name) {
+  Org& org = t.org();
+  auto r = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+    for (size_t i = 0; i < n; ++i) {
+      Record c;
+      c.object = "Contact";
+      c.id = org.ids().record_id("003");
+      c.fields = {{"LastName", last_name}, {"FirstName", "N" + std::to_string(i)}};
+      c.created = c.modified = org.clock().now();
+      tx.put(std::move(c));
+    }
+    return Ok{};
+  });
+  REQUIRE(r.ok());
+}
+
+}  // namespace
+
+TEST_CASE("data API: an installment a payment intent created is found by query",
+          "[http][data][query]") {
+  TestOrg t(fixture("default.yaml"));
+  CreatedIntent pi = t.create_intent(IntentBody::one_time().contact({{"LastName", "Lovelace"}}));
+  auto r = query(t,
+                 "SELECT Id, cpm__Amount__c, cpm__Contact__r.LastName FROM cpm__Installment__c "
+                 "WHERE Id = '" +
+                     pi.installment + "'");
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  CHECK(r.json["totalSize"] == 1);
+  CHECK(r.json["done"] == true);
+  CHECK_FALSE(r.json.contains("nextRecordsUrl"));
+  const json& rec = r.json["records"][0];
+  CHECK(rec["Id"] == pi.installment);
+  CHECK(rec["cpm__Amount__c"] == 25);
+  CHECK(rec["cpm__Contact__r"]["LastName"] == "Lovelace");
+  CHECK(rec["attributes"]["url"] ==
+        "/services/data/v59.0/sobjects/cpm__Installment__c/" + pi.installment);
+
+  // The version of the path is echoed in the records' URLs.
+  auto old = t.get("/services/data/v42.0/query?q=" +
+                   httplib::detail::encode_query_param("SELECT Id FROM Contact LIMIT 1"));
+  REQUIRE(old.status == 200);
+  CHECK(old.json["records"][0]["attributes"]["url"].get<std::string>().rfind(
+            "/services/data/v42.0/sobjects/Contact/", 0) == 0);
+}
+
+TEST_CASE("data API: a refused query answers 400 with the platform's errorCode",
+          "[http][data][query]") {
+  TestOrg t(fixture("default.yaml"));
+  auto missing = t.get(kData + "/query");
+  CHECK(missing.status == 400);
+  CHECK(error_code_of(missing) == "MALFORMED_QUERY");
+  CHECK(missing.json[0].contains("message"));
+
+  struct Case {
+    const char* soql;
+    const char* code;
+  };
+  for (const Case& c :
+       {Case{"SELEC Id FROM Contact", "MALFORMED_QUERY"},
+        Case{"SELECT Idd FROM Contact", "INVALID_FIELD"},
+        Case{"SELECT Id FROM Nothing", "INVALID_TYPE"},
+        Case{"SELECT Id FROM Contact WHERE LastName = 3", "INVALID_QUERY_FILTER_OPERATOR"}}) {
+    for (const char* resource : {"query", "queryAll"}) {
+      auto r = query(t, c.soql, resource);
+      INFO(c.soql << ": " << r.body);
+      CHECK(r.status == 400);
+      CHECK(error_code_of(r) == c.code);
+    }
+  }
+  auto locator = t.get(kData + "/query/01gNOPE-2000");
+  CHECK(locator.status == 400);
+  CHECK(error_code_of(locator) == "INVALID_QUERY_LOCATOR");
+}
+
+TEST_CASE("data API: queryMore pages 2,100 records by nextRecordsUrl", "[http][data][query]") {
+  TestOrg t(fixture("default.yaml"));
+  seed_contacts(t, 2100, "Bulk");
+  auto first = query(t, "SELECT Id, FirstName FROM Contact WHERE LastName = 'Bulk'");
+  INFO(first.body.substr(0, 300));
+  REQUIRE(first.status == 200);
+  CHECK(first.json["totalSize"] == 2100);
+  CHECK(first.json["done"] == false);
+  CHECK(first.json["records"].size() == 2000);
+  const std::string next = first.json["nextRecordsUrl"].get<std::string>();
+  CHECK(next.rfind("/services/data/v59.0/query/", 0) == 0);
+
+  auto second = t.get(next);
+  REQUIRE(second.status == 200);
+  CHECK(second.json["totalSize"] == 2100);
+  CHECK(second.json["done"] == true);
+  CHECK(second.json["records"].size() == 100);
+  CHECK_FALSE(second.json.contains("nextRecordsUrl"));
+
+  // A smaller batch when the client asks for one.
+  httplib::Headers headers{{"Authorization", "Bearer " + t.token()},
+                           {"Sforce-Query-Options", "batchSize=500"}};
+  auto small = t.client().Get(
+      (kData + "/query?q=" +
+       httplib::detail::encode_query_param("SELECT Id FROM Contact WHERE LastName = 'Bulk'"))
+          .c_str(),
+      headers);
+  REQUIRE(small);
+  CHECK(json::parse(small->body)["records"].size() == 500);
+}

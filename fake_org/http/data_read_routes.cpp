@@ -1,0 +1,102 @@
+// The REST data API's reads: versions, resources, describes, one record,
+// SOQL queries and their next batches, limits.
+#include <cctype>
+
+#include "data_api.h"
+#include "domain/data_limits.h"
+#include "domain/data_versions.h"
+#include "domain/sobject_describe.h"
+#include "domain/sobject_read.h"
+#include "domain/soql.h"
+
+namespace fake_org::http {
+
+namespace {
+
+template <typename T>
+void send_result(httplib::Response& res, const data::DataResult<T>& r) {
+  if (!r.ok()) return send_data_errors(res, r.errors());
+  send_data_json(res, 200, r.value());
+}
+
+void send_page(httplib::Response& res, const soql::SoqlResult<soql::QueryPage>& page) {
+  if (!page)
+    return send_data_errors(res, {data::data_error(page.error().error_code, page.error().message)});
+  send_data_json(res, 200, page->to_json());
+}
+
+// Sforce-Query-Options: batchSize=N (the engine holds it to 200..2,000).
+size_t batch_size_of(const httplib::Request& req) {
+  const std::string options = req.get_header_value("Sforce-Query-Options");
+  const size_t at = options.find("batchSize=");
+  if (at == std::string::npos) return soql::kMaxBatchSize;
+  size_t n = 0;
+  for (size_t i = at + 10;
+       i < options.size() && std::isdigit(static_cast<unsigned char>(options[i])) && n < 100000;
+       ++i)
+    n = n * 10 + static_cast<size_t>(options[i] - '0');
+  return n == 0 ? soql::kMaxBatchSize : n;
+}
+
+void add_query_handlers(Handlers& handlers, const DataContext& ctx) {
+  for (const bool all : {false, true}) {
+    handlers.on(all ? "getDataQueryAll" : "getDataQuery", [ctx, all](Call& c) {
+      with_version(ctx, c, [&](const std::string& version) {
+        if (!c.req.has_param("q"))
+          return send_data_errors(c.res, {data::data_error(data::code::kMalformedQuery,
+                                                           "A query string has to be specified")});
+        soql::QueryOptions options;
+        options.api_version = version;
+        options.include_deleted = all;
+        options.batch_size = batch_size_of(c.req);
+        send_page(c.res, soql::run_query(*ctx.org, c.req.get_param_value("q"), options));
+      });
+    });
+    handlers.on(all ? "getDataQueryAllMore" : "getDataQueryMore", [ctx](Call& c) {
+      with_version(ctx, c, [&](const std::string& version) {
+        soql::QueryOptions options;
+        options.api_version = version;
+        send_page(c.res, soql::next_page(*ctx.org, c.params["locator"], options));
+      });
+    });
+  }
+}
+
+}  // namespace
+
+void add_data_read_handlers(Handlers& handlers, const DataContext& ctx) {
+  handlers.on("getDataResources", [ctx](Call& c) {
+    with_version(
+        ctx, c, [&](const std::string& v) { send_data_json(c.res, 200, data::resources_json(v)); });
+  });
+  handlers.on("getDescribeGlobal", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string& v) {
+      send_data_json(c.res, 200, data::describe_global(ctx.org->config(), v));
+    });
+  });
+  handlers.on("getSObjectInfo", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string& v) {
+      send_result(c.res, data::sobject_basic_info(*ctx.org, c.params["sobject"], v));
+    });
+  });
+  handlers.on("getSObjectDescribe", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string& v) {
+      send_result(c.res, data::describe_sobject(ctx.org->config(), c.params["sobject"], v));
+    });
+  });
+  handlers.on("getSObject", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string& v) {
+      const auto fields = data::split_field_list(c.req.get_param_value("fields"));
+      send_result(c.res,
+                  data::read_sobject(*ctx.org, c.params["sobject"], c.params["id"], fields, v));
+    });
+  });
+  handlers.on("getDataLimits", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string&) {
+      send_data_json(c.res, 200, data::limits_json(ctx.usage->used.load(), ApiUsage::kDailyMax));
+    });
+  });
+  add_query_handlers(handlers, ctx);
+}
+
+}  // namespace fake_org::http
