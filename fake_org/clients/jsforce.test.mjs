@@ -62,12 +62,12 @@ async function approve(authorizeUrl) {
     const value = /value="([^"]*)"/.exec(m[0]);
     if (name) form.append(name[1], unescapeHtml(value ? value[1] : ''));
   }
-  form.append('decision', 'approve');
+  form.append('decision', 'allow');  // the page's Allow button
   const action = /<form[^>]*action="([^"]*)"/.exec(html);
   check(action, 'the approval page has a form');
   const to = new URL(unescapeHtml(action[1]), authorizeUrl);
   const res = await fetch(to, { method: 'POST', body: form, redirect: 'manual' });
-  equal(res.status, 302, 'the approval answer');
+  equal(res.status, 302, `the approval answer (${res.status === 302 ? '' : await res.text()})`);
   const location = new URL(res.headers.get('location'));
   check(location.href.startsWith(REDIRECT), `redirected to the callback, not ${location.href}`);
   const code = location.searchParams.get('code');
@@ -149,7 +149,8 @@ async function main() {
   await step('a contact created through the data API is found by the payment API\'s deduplication', async () => {
     const res = await conn.apex.post('/cpm/v2/PaymentIntent', {
       SuccessURL: 'https://shop.example/ok', FailureURL: 'https://shop.example/ko',
-      Payer: { Contact: { CrmFields: { LastName: 'Jsforce', Email: 'jsforce@example.org' } } },
+      Payer: { AllowDeduplication: true,
+               Contact: { CrmFields: { LastName: 'Jsforce', Email: 'jsforce@example.org' } } },
       OneTime: { Amount: 15 }, PaymentMethod: { Name: 'CreditCard' },
     });
     check(/^pi_/.test(res.Id), `PaymentIntent ${JSON.stringify(res)}`);

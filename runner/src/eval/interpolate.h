@@ -69,7 +69,8 @@ class Interpolator {
   std::string text(const std::string& text) const;
   // The same, each substituted value written by `render` (its text by
   // default): SOQL escapes values so that they cannot end a literal.
-  std::string text(const std::string& text, const std::function<std::string(const Json&)>& render) const;
+  std::string text(const std::string& text,
+                   const std::function<std::string(const Json&)>& render) const;
 
  private:
   Json resolve(const std::string& name) const;

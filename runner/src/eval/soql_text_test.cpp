@@ -16,7 +16,8 @@ TEST_CASE("SOQL values are escaped inside the literal the scenario quotes", "[ru
   CHECK(soql_text(in, "SELECT Id FROM Contact WHERE Email = '${email}'") ==
         "SELECT Id FROM Contact WHERE Email = 'ada@example.org'");
   // A quote in a value cannot end the literal and widen the query.
-  CHECK(soql_text(in, "WHERE LastName = '${evil}'") == "WHERE LastName = 'x\\' OR LastName != \\''");
+  CHECK(soql_text(in, "WHERE LastName = '${evil}'") ==
+        "WHERE LastName = 'x\\' OR LastName != \\''");
   CHECK(soql_text(in, "'${path}'") == "'C:\\\\temp\\n'");
   // Numbers, booleans and dates read as SOQL writes them, unquoted.
   CHECK(soql_text(in, "Amount__c = ${amount} AND IsActive = ${flag} AND CreatedDate >= ${today}") ==

@@ -149,7 +149,8 @@ vars: {email: ada@example.org}
 steps:
   - query: SELECT Id FROM Contact WHERE Email = '${email}'
     expect: {json: {totalSize: 1}}
-    capture: {contact: $.records[0].Id}
+    capture:
+      contact: $.records[0].Id
   - query: {soql: "SELECT Id FROM Contact WHERE Id = '${contact}'", all: true, version: "58.0"}
 )";
   LoadResult r = load_scenario_text(text, "q.yaml");

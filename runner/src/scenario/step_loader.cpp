@@ -288,10 +288,11 @@ PollStep load_poll(LoadContext& ctx, const YAML::Node& n, const std::set<std::st
 QueryStep load_query(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined) {
   QueryStep q;
   q.pos = ctx.pos(n);
-  YAML::Node text = n;
+  // A copy, never assigned to: assigning a yaml-cpp node rewrites the node
+  // it refers to.
+  const YAML::Node text = n.IsMap() ? n["soql"] : n;
   if (n.IsMap()) {
     ctx.check_keys(n, {"soql", "all", "version"}, "query");
-    text = n["soql"];
     if (!text) ctx.error(n, "query needs soql: the SOQL text, e.g. SELECT Id FROM Contact");
     if (n["all"])
       if (auto a = ctx.boolean(n["all"], "query.all")) q.all = *a;
@@ -348,12 +349,13 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
   for (const auto& kv : node)
     if (kv.first.IsScalar() && kKinds.count(kv.first.Scalar())) kinds.push_back(kv.first.Scalar());
   if (kinds.size() != 1) {
-    ctx.error(node, where + (kinds.empty() ? " has no kind" : " has several kinds") +
-                        ": a step has exactly one of request, await_webhook, psp, clock, poll, query");
-    ctx.check_keys(node,
-                   {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll",
-                    "query"},
-                   where);
+    ctx.error(node,
+              where + (kinds.empty() ? " has no kind" : " has several kinds") +
+                  ": a step has exactly one of request, await_webhook, psp, clock, poll, query");
+    ctx.check_keys(
+        node,
+        {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll", "query"},
+        where);
     return std::nullopt;
   }
   Step s;

@@ -26,11 +26,11 @@ struct Reproduction {
 struct SessionConfig {
   std::string instance_url;         // scheme://host:port
   std::string api_base;             // instance_url + /services/apexrest/cpm/v2
-  std::string api_version = "59.0";  // the REST data API's, for query steps
   bool admin = false;               // the fake's /__admin API is reachable
   std::string webhook_public_base;  // empty: the receiver's loopback URL
   TlsOptions tls;
   std::optional<Reproduction> reproduce;  // none: the org outlives the run
+  std::string api_version = "59.0";       // the REST data API's, for query steps
 };
 
 struct SentRequest {

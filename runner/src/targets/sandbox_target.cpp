@@ -183,9 +183,10 @@ SandboxConfig read_config(const std::string& file, const TargetOptions& options)
   if (!ctx.expect_map(root, "the sandbox configuration")) {
     throw TargetError(ctx.errors().front().str());
   }
-  ctx.check_keys(
-      root, {"instance_url", "api_path", "api_version", "oauth", "ca_file", "webhook_url", "profile", "fixture"},
-      "the sandbox configuration");
+  ctx.check_keys(root,
+                 {"instance_url", "api_path", "api_version", "oauth", "ca_file", "webhook_url",
+                  "profile", "fixture"},
+                 "the sandbox configuration");
   ConfigValues values(ctx);
   SandboxConfig c;
   read_org(ctx, values, root, options, c);
