@@ -5,8 +5,9 @@
 // and renders [{"message", "errorCode", "fields"}].
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
+
+#include "util/expected.h"
 
 namespace fake_org::data {
 
@@ -49,20 +50,6 @@ inline DataError data_error(std::string code, std::string message,
 
 // Either a value or the errors the platform would list.
 template <typename T>
-class DataResult {
- public:
-  DataResult(T value) : v_(std::move(value)) {}                      // NOLINT
-  DataResult(DataError error) : v_(DataErrors{std::move(error)}) {}  // NOLINT
-  DataResult(DataErrors errors) : v_(std::move(errors)) {}           // NOLINT
-  bool ok() const { return std::holds_alternative<T>(v_); }
-  T& value() { return std::get<T>(v_); }
-  const T& value() const { return std::get<T>(v_); }
-  T& operator*() { return value(); }
-  T* operator->() { return &value(); }
-  const DataErrors& errors() const { return std::get<DataErrors>(v_); }
-
- private:
-  std::variant<T, DataErrors> v_;
-};
+using DataResult = util::ValueOrErrors<T, DataError>;
 
 }  // namespace fake_org::data

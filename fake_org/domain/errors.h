@@ -50,12 +50,7 @@ inline ApiError make_error(std::string code, std::string field, std::string mess
 
 // Either a value or one or more errors.
 template <typename T>
-class Result : public util::Expected<T, ApiErrors> {
- public:
-  using util::Expected<T, ApiErrors>::Expected;
-  Result(ApiError error) : util::Expected<T, ApiErrors>(ApiErrors{std::move(error)}) {}  // NOLINT
-  const ApiErrors& errors() const { return this->error(); }
-};
+using Result = util::ValueOrErrors<T, ApiError>;
 
 struct Ok {};
 using Status = Result<Ok>;

@@ -1,9 +1,10 @@
 #pragma once
-// Errors as values: a T, or the error E that stood in its way. The domain's
-// Result (one or more API errors) and SOQL's (the first problem of a query)
-// are both this shape.
+// Errors as values: a T, or the error E that stood in its way. SOQL's result
+// (the first problem of a query) is this shape; the payment API's Result and
+// the data API's DataResult (every problem of a request) are ValueOrErrors.
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace fake_org::util {
 
@@ -24,6 +25,16 @@ class Expected {
 
  private:
   std::variant<T, E> v_;
+};
+
+// A T, or one or more errors E (a request's every problem, listed at once).
+template <typename T, typename E>
+class ValueOrErrors : public Expected<T, std::vector<E>> {
+ public:
+  using Expected<T, std::vector<E>>::Expected;
+  ValueOrErrors(E error)
+      : Expected<T, std::vector<E>>(std::vector<E>{std::move(error)}) {}  // NOLINT
+  const std::vector<E>& errors() const { return this->error(); }
 };
 
 }  // namespace fake_org::util
