@@ -95,7 +95,8 @@ TEST_CASE("an operationId given two handlers stops the mount", "[routes]") {
 
 TEST_CASE("the router finds a row by segments and captures its parameters", "[routes]") {
   Router router = table_router();
-  auto m = router.match("GET", kBase + "/PaymentIntent/pi_1");
+  const std::string path = kBase + "/PaymentIntent/pi_1";  // m.path is a view into it
+  auto m = router.match("GET", path);
   REQUIRE(m.outcome == Router::Outcome::kHandled);
   CHECK(m.row->operation_id == "getPaymentIntent");
   CHECK(m.area->name == "api");
