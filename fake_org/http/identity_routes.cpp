@@ -10,6 +10,7 @@
 #include "auth/identity.h"
 #include "domain/ids.h"
 #include "http/oauth_routes.h"
+#include "http/responses.h"
 #include "http/router.h"
 #include "util/ascii.h"
 #include "util/text.h"
@@ -18,7 +19,6 @@ namespace fake_org::http {
 
 namespace {
 
-constexpr const char* kJsonType = "application/json;charset=UTF-8";
 constexpr const char* kTextType = "text/plain;charset=UTF-8";
 constexpr const char* kFormType = "application/x-www-form-urlencoded";
 
@@ -162,7 +162,7 @@ std::optional<Refusal> read_options(const httplib::Request& req, IdentitySite& s
 void send_body(httplib::Response& res, const nlohmann::ordered_json& body) {
   res.status = 200;
   res.set_header("Cache-Control", "no-store");
-  res.set_content(body.dump(), kJsonType);
+  res.set_content(body.dump(), kJson);
 }
 
 void handle_identity(const OAuthContext& ctx, std::optional<bool> sandbox_host, Call& c) {

@@ -14,6 +14,7 @@
 #include "domain/ids.h"
 #include "http/dispatch.h"
 #include "http/oauth_pages.h"
+#include "http/responses.h"
 #include "http/router.h"
 #include "util/crypto.h"
 #include "util/text.h"
@@ -482,10 +483,8 @@ void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
   add_identity_handlers(handlers, ctx);
   // The REST data API's versions: an oauth-area row (the instance's paths
   // that need no token), so wherever the area is served, this is too.
-  handlers.on("getDataVersions", [ctx](Call& c) {
-    c.res.status = 200;
-    c.res.set_content(data::versions_json(*ctx.config).dump(), "application/json;charset=UTF-8");
-  });
+  handlers.on("getDataVersions",
+              [ctx](Call& c) { send_json(c.res, 200, data::versions_json(*ctx.config)); });
 }
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
