@@ -15,7 +15,7 @@ set(ALLOWED_util util)
 set(ALLOWED_domain util domain)
 set(ALLOWED_auth util domain auth)
 set(ALLOWED_events util domain events checker httplib)
-set(ALLOWED_fixture util domain fixture yaml fixtures_embedded)
+set(ALLOWED_fixture util domain fixture yaml fixtures_embedded checker)
 set(ALLOWED_http util domain auth events fixture http checker httplib)
 set(ALLOWED_app util domain auth events fixture http app checker httplib yaml)
 

@@ -116,7 +116,8 @@ class Bundler {
         base = scope_of(*node, doc, base, "", false);
       if (node->is_object() && node->contains(token)) {
         node = &(*node)[token];
-      } else if (node->is_array() && token.find_first_not_of("0123456789") == std::string::npos &&
+      } else if (node->is_array() && !token.empty() && token.size() <= 9 &&
+                 token.find_first_not_of("0123456789") == std::string::npos &&
                  std::stoul(token) < node->size()) {
         node = &(*node)[std::stoul(token)];
       } else {

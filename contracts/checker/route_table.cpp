@@ -6,6 +6,7 @@
 #include <set>
 
 #include "contracts_table_embedded.h"
+#include "yaml_input.h"
 
 namespace contracts {
 namespace {
@@ -248,12 +249,11 @@ std::vector<std::string_view> path_segments(std::string_view path) {
 }
 
 RouteTable parse_route_table(std::string_view yaml, const std::string& source) {
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    throw RouteTableError(source + ": " + e.what());
-  }
+  YamlDocument loaded = load_yaml_document(yaml);
+  if (loaded.error)
+    throw RouteTableError(source + ":" + std::to_string(loaded.error->line) + ":" +
+                          std::to_string(loaded.error->column) + ": " + loaded.error->message);
+  const YAML::Node doc = loaded.root;
   Problems problems(source);
   RouteTable t;
   const YAML::Node areas = doc["areas"];

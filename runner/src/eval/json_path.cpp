@@ -58,8 +58,9 @@ ParsedPath parse_jsonpath(std::string_view p) {
         for (size_t k = 0; k < inner.size(); ++k)
           digits = digits && (std::isdigit(static_cast<unsigned char>(inner[k])) ||
                               (k == 0 && inner[k] == '-' && inner.size() > 1));
-        if (!digits) {
-          out.error = "'[" + std::string(inner) + "]' is neither an index nor a quoted name";
+        if (!digits || inner.size() > 9) {
+          out.error = "'[" + std::string(inner) +
+                      "]' is neither an index (at most 9 digits) nor a quoted name";
           return out;
         }
         out.tokens.emplace_back(std::stol(std::string(inner)));
@@ -96,7 +97,7 @@ const Json* find_path(const Json& root, std::string_view path) {
         cur = &*it;
         continue;
       }
-      if (!cur->is_array() || key->empty() ||
+      if (!cur->is_array() || key->empty() || key->size() > 9 ||
           key->find_first_not_of("0123456789") != std::string::npos)
         return nullptr;
       size_t idx = std::stoul(*key);

@@ -1,4 +1,5 @@
 #include "parity/allow_list.h"
+#include "checker/yaml_input.h"
 
 #include <fstream>
 #include <set>
@@ -36,13 +37,11 @@ AllowList AllowList::load_file(const std::string& path) {
 }
 
 AllowList AllowList::load_text(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw AllowListError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                         std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
+  contracts::YamlDocument doc = contracts::load_yaml_document(text);
+  if (doc.error)
+    throw AllowListError(file + ":" + std::to_string(doc.error->line) + ":" +
+                         std::to_string(doc.error->column) + ": " + doc.error->message);
+  const YAML::Node root = doc.root;
   AllowList list;
   if (root.IsNull()) return list;
   if (!root.IsMap() || !root["allow"] || !root["allow"].IsSequence())

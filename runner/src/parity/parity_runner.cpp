@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
 #include "targets/fixture_cache.h"
 
+#include "checker/yaml_input.h"
 #include "run/plan.h"
 #include "run/suite_runner.h"
 
@@ -48,12 +51,12 @@ std::vector<std::string> lineage(const std::string& fixture) {
   for (int depth = 0; depth < 8; ++depth) {  // the fixture loader's limit
     out.push_back(at.filename().string());
     if (!std::filesystem::is_regular_file(at)) break;
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(at.string());
-    } catch (const YAML::Exception&) {
-      break;  // the fixture loader reports it when the side prepares
-    }
+    std::ifstream in(at);
+    std::stringstream text;
+    text << in.rdbuf();
+    contracts::YamlDocument doc = contracts::load_yaml_document(text.str());
+    if (doc.error) break;  // the fixture loader reports it when the side prepares
+    const YAML::Node root = doc.root;
     if (!root.IsMap() || !root["extends"] || !root["extends"].IsScalar()) break;
     const std::string parent = root["extends"].Scalar();
     std::filesystem::path beside = at.parent_path() / parent;

@@ -1,6 +1,7 @@
 #include "scenario/load_context.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "domain/clock.h"
 #include "eval/interpolate.h"
@@ -81,18 +82,26 @@ std::optional<bool> LoadContext::boolean(const YAML::Node& n, const std::string&
 
 std::optional<long> LoadContext::integer(const YAML::Node& n, const std::string& what) {
   Json v = yaml_to_json(n);
+  if (v.is_number_unsigned() && v.get<unsigned long long>() > LONG_MAX)
+    v = Json();  // a whole number, but not one a long holds: refused below
   if (v.is_number_integer()) return v.get<long>();
-  error(n, what + " must be a whole number");
+  error(n, what + " must be a whole number (at most " + std::to_string(LONG_MAX) + ")");
   return std::nullopt;
 }
 
 std::optional<Millis> LoadContext::duration(const YAML::Node& n, const std::string& what) {
+  // A week is far beyond any wait a scenario needs, and keeps the
+  // milliseconds well inside a long long.
+  constexpr double kMaxSeconds = 7 * 86400;
   Json v = yaml_to_json(n);
-  if (v.is_number() && v.get<double>() >= 0)
+  if (v.is_number() && v.get<double>() >= 0 && v.get<double>() <= kMaxSeconds)
     return Millis(static_cast<long long>(v.get<double>() * 1000));
   if (v.is_string())
-    if (auto d = fake_org::parse_duration(v.get<std::string>())) return *d;
-  error(n, what + " must be a duration such as 500ms, 5s, 2m or 1h (or a number of seconds)");
+    if (auto d = fake_org::parse_duration(v.get<std::string>()))
+      if (*d <= Millis(static_cast<long long>(kMaxSeconds) * 1000)) return *d;
+  error(n, what +
+               " must be a duration such as 500ms, 5s, 2m or 1h (or a number of seconds), "
+               "at most 7d");
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "checker/yaml_input.h"
 #include "eval/interpolate.h"
 #include "scenario/load_context.h"
 #include "scenario/step_loader.h"
@@ -53,13 +54,12 @@ LoadResult load_scenario_text(const std::string& text, const std::string& file,
                               const std::string& base_dir) {
   LoadResult result;
   LoadContext ctx(file, base_dir);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    result.errors.push_back({{file, e.mark.line + 1, e.mark.column + 1}, e.msg});
+  contracts::YamlDocument doc = contracts::load_yaml_document(text);
+  if (doc.error) {
+    result.errors.push_back({{file, doc.error->line, doc.error->column}, doc.error->message});
     return result;
   }
+  const YAML::Node root = doc.root;
   Scenario s;
   s.file = file;
   s.pos = {file, 1, 1};

@@ -251,3 +251,26 @@ steps:
   CHECK(json_matches(nlohmann::json::parse(R"({"B": {"$type": ["string", null]}})"),
                      nlohmann::json::parse(R"({"B": "x"})")));
 }
+
+TEST_CASE("hostile scenario text is an error with its place, never an abort", "[runner][loader]") {
+  // Each of these aborted scenario-runner (std::out_of_range from stod, or a
+  // JSON dump of a value that is not UTF-8) before the guarded YAML reader.
+  auto load = [](const std::string& text) { return load_scenario_text(text, "s.yaml", "."); };
+  const std::string head = "name: x\nsteps:\n  - request: GET /PaymentMethods\n";
+  LoadResult status = load(head + "    expect: {status: 1e309}\n");
+  INFO(all_errors(status));
+  CHECK(has_error(status, 4, "the number 1e309 is out of range"));
+  LoadResult body = load(head + "    expect: {status: 200, json: {Amount: 1e309}}\n");
+  CHECK(has_error(body, 4, "the number 1e309 is out of range"));
+  const std::string timed = "name: x\nsteps:\n  - request: {method: GET, path: /x, timeout: ";
+  LoadResult timeout = load(timed + "1e309}\n");
+  CHECK(has_error(timeout, 3, "must be a duration"));
+  LoadResult big_timeout = load(timed + "1e300}\n");
+  CHECK(has_error(big_timeout, 3, "at most 7d"));
+  LoadResult bytes = load(head + "    expect: {status: 200, json: {Name: \"ab\xff\"}}\n");
+  CHECK(has_error(bytes, 4, "byte 0xFF is not UTF-8"));
+  LoadResult comma = load(",\n");
+  CHECK(has_error(comma, 1, "cannot read on from ','"));
+  LoadResult two = load(head + "---\nname: y\n");
+  CHECK(has_error(two, 5, "a second YAML document"));
+}

@@ -1,33 +1,8 @@
 #include "scenario/yaml_json.h"
 
-#include <regex>
+#include "checker/yaml_input.h"
 
 namespace runner {
-namespace {
-
-nlohmann::json plain_scalar(const std::string& s) {
-  static const std::regex kNull("^(null|Null|NULL|~|)$");
-  static const std::regex kTrue("^(true|True|TRUE)$");
-  static const std::regex kFalse("^(false|False|FALSE)$");
-  static const std::regex kInt("^[-+]?(0|[1-9][0-9]*)$");
-  static const std::regex kFloat(R"(^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$)");
-  static const std::regex kLeadingZero("^[-+]?0[0-9]");
-  if (std::regex_match(s, kNull)) return nullptr;
-  if (std::regex_match(s, kTrue)) return true;
-  if (std::regex_match(s, kFalse)) return false;
-  if (std::regex_match(s, kInt)) {
-    try {
-      if (s[0] == '-') return std::stoll(s);
-      return std::stoull(s[0] == '+' ? s.substr(1) : s);
-    } catch (const std::out_of_range&) {
-      return std::stod(s);
-    }
-  }
-  if (std::regex_match(s, kFloat) && !std::regex_search(s, kLeadingZero)) return std::stod(s);
-  return s;
-}
-
-}  // namespace
 
 std::string pointer_escape(const std::string& token) {
   std::string out;
@@ -51,7 +26,14 @@ nlohmann::json yaml_to_json(const YAML::Node& node, PositionMap* positions,
       return nullptr;
     case YAML::NodeType::Scalar:
       // yaml-cpp tags plain scalars "?" and quoted ones "!".
-      if (node.Tag() == "?") return plain_scalar(node.Scalar());
+      if (node.Tag() == "?") {
+        if (auto v = contracts::plain_yaml_scalar(node.Scalar(), true)) return *v;
+        if (issues)
+          issues->push_back({position_of(node), "the number " + node.Scalar() +
+                                                    " is out of range (no double holds it): "
+                                                    "write a smaller number, or quote it"});
+        return node.Scalar();
+      }
       return node.Scalar();
     case YAML::NodeType::Sequence: {
       nlohmann::json arr = nlohmann::json::array();

@@ -23,6 +23,7 @@
 #include <regex>
 #include <sstream>
 
+#include "checker/yaml_input.h"
 #include "eval/interpolate.h"
 #include "net/curl.h"
 #include "scenario/load_context.h"
@@ -55,12 +56,11 @@ YAML::Node parse_config_file(const std::string& file) {
   if (!in) throw TargetError("cannot read the sandbox configuration " + file);
   std::stringstream ss;
   ss << in.rdbuf();
-  try {
-    return YAML::Load(ss.str());
-  } catch (const YAML::ParserException& e) {
-    throw TargetError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                      std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
+  contracts::YamlDocument doc = contracts::load_yaml_document(ss.str());
+  if (doc.error)
+    throw TargetError(file + ":" + std::to_string(doc.error->line) + ":" +
+                      std::to_string(doc.error->column) + ": " + doc.error->message);
+  return doc.root;
 }
 
 // The configuration's strings: only environment references are allowed

@@ -1,0 +1,194 @@
+#include "yaml_input.h"
+
+#include <yaml-cpp/eventhandler.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace contracts {
+
+namespace {
+
+// A file of configuration never needs more; the limit also stops a parser
+// that keeps finding documents without reading further.
+constexpr int kMaxDocuments = 1000;
+
+// Counts documents and notices a parser that stands still: yaml-cpp 0.7
+// starts a new empty document at the same position forever on some stray
+// characters (",", "]" after a flow node).
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    stuck_ = documents_ > 0 && mark.pos == last_start_.pos;
+    last_start_ = mark;
+    if (documents_ == 1) second_ = mark;
+    ++documents_;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+
+  int documents() const { return documents_; }
+  bool stuck() const { return stuck_; }
+  const YAML::Mark& last_start() const { return last_start_; }
+  // Where the second document's content starts (its '---' when it is empty).
+  const YAML::Mark& second() const { return second_content_.is_null() ? second_ : second_content_; }
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (documents_ == 2 && second_content_.is_null()) second_content_ = m;
+  }
+
+  int documents_ = 0;
+  bool stuck_ = false;
+  YAML::Mark last_start_;
+  YAML::Mark second_;
+  YAML::Mark second_content_ = YAML::Mark::null_mark();
+};
+
+YamlInputError at_mark(const YAML::Mark& m, std::string message) {
+  if (m.is_null()) return {0, 0, std::move(message)};
+  return {m.line + 1, m.column + 1, std::move(message)};
+}
+
+YamlInputError at_offset(std::string_view text, size_t offset, std::string message) {
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return {line, static_cast<int>(offset - line_start) + 1, std::move(message)};
+}
+
+std::string hex_byte(unsigned char c) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  return std::string("0x") + kDigits[c >> 4] + kDigits[c & 0xF];
+}
+
+// The structure pass: how many documents, and whether the parser stalls.
+std::optional<YamlInputError> check_documents(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentCounter counter;
+  while (counter.documents() <= kMaxDocuments && parser.HandleNextDocument(counter)) {
+    if (counter.stuck()) {
+      const size_t pos = static_cast<size_t>(counter.last_start().pos);
+      std::string what = pos < text.size() ? "'" + std::string(1, text[pos]) + "'" : "the end";
+      return at_mark(counter.last_start(),
+                     "YAML syntax error: the parser cannot read on from " + what +
+                         " here (a stray character outside any mapping or list?)");
+    }
+    if (counter.documents() > 1) {
+      YamlInputError e = at_mark(counter.second(),
+                                 "a second YAML document starts here (after '---'); this file "
+                                 "must hold exactly one");
+      e.second_document = true;
+      return e;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+size_t first_invalid_utf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t extra = 0;
+    unsigned min = 0;
+    unsigned cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1, min = 0x80, cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2, min = 0x800, cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3, min = 0x10000, cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + extra >= text.size()) return i;  // cut short
+    for (size_t k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += extra + 1;
+  }
+  return std::string_view::npos;
+}
+
+YamlDocument load_yaml_document(std::string_view text) {
+  YamlDocument out;
+  if (size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+    out.error = at_offset(text, bad,
+                          "byte " + hex_byte(static_cast<unsigned char>(text[bad])) +
+                              " is not UTF-8: save the file as UTF-8");
+    return out;
+  }
+  const std::string owned(text);
+  try {
+    if (auto problem = check_documents(owned)) {
+      out.error = std::move(problem);
+      return out;
+    }
+    out.root = YAML::Load(owned);
+  } catch (const YAML::Exception& e) {
+    out.error = at_mark(e.mark, "YAML syntax error: " + e.msg);
+  } catch (const std::exception& e) {
+    out.error = YamlInputError{0, 0, std::string("the YAML text cannot be read: ") + e.what()};
+  }
+  return out;
+}
+
+std::optional<nlohmann::json> plain_yaml_scalar(const std::string& s, bool leading_zero_is_text) {
+  static const std::regex kInt("[-+]?[0-9]+");
+  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  static const std::regex kLeadingZero("[-+]?0[0-9].*");
+  if (s.empty() || s == "null" || s == "Null" || s == "NULL" || s == "~") return nullptr;
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  const bool is_int = std::regex_match(s, kInt);
+  if (!is_int && !std::regex_match(s, kFloat)) return s;
+  if (leading_zero_is_text && std::regex_match(s, kLeadingZero)) return s;
+  if (is_int) {
+    errno = 0;
+    if (s[0] == '-') {
+      long long v = std::strtoll(s.c_str(), nullptr, 10);
+      if (errno == 0) return v;
+    } else {
+      unsigned long long v = std::strtoull(s.c_str() + (s[0] == '+'), nullptr, 10);
+      if (errno == 0) return v;
+    }
+  }
+  errno = 0;
+  const double d = std::strtod(s.c_str(), nullptr);
+  if (errno == ERANGE && std::isinf(d)) return std::nullopt;
+  return d;
+}
+
+}  // namespace contracts
