@@ -21,6 +21,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.host = options.host;
   so.port = 0;
   so.threads = options.threads;
+  so.keep_alive_seconds = options.keep_alive_seconds;
   so.log_level = options.log_level;
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;

@@ -1,4 +1,5 @@
 // fake-org: serves one in-memory org of the Payment Intent Service API v2.
+#include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
 #include <csignal>
@@ -35,9 +36,10 @@ void add_options(CLI::App& app, CommandLine& cl) {
   // from the worker serving the page, which waits for the answer: with
   // one worker the callback could never be served, so one is not enough.
   app.add_option("--threads", cl.server.threads,
-                 "Worker threads (0: 8 per core, at least 32; each kept-alive connection holds "
-                 "one); at least 2, because a PSP page's worker waits for the PSP's callback "
-                 "to this same server, which another worker must answer")
+                 "Worker threads kept ready (0: 8 per core, at least 32); more start while "
+                 "every worker holds a connection, up to --max-connections; at least 2, "
+                 "because a PSP page's worker waits for the PSP's callback to this same "
+                 "server, which another worker must answer")
       ->capture_default_str()
       ->check([](const std::string& v) -> std::string {
         int n = 0;
@@ -52,6 +54,11 @@ void add_options(CLI::App& app, CommandLine& cl) {
                "worker waits for the PSP's callback to this server, which needs another "
                "worker";
       });
+  app.add_option("--max-connections", cl.server.max_connections,
+                 "Connections served at once, one worker thread each (an idle keep-alive "
+                 "connection is closed after 5 s); more wait for a worker")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 65536));
   app.add_option("--tls-cert", cl.server.tls_cert_file,
                  "PEM certificate: serve HTTPS instead of HTTP")
       ->check(CLI::ExistingFile);
@@ -105,6 +112,15 @@ std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& sta
 
 }  // namespace
 
+// Each connection is a descriptor: the soft limit (often 1024) would refuse
+// connections long before --max-connections, so take the hard limit.
+static void raise_open_file_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= lim.rlim_max) return;
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim);
+}
+
 int main(int argc, char** argv) {
   // Block the stop signals before any thread starts (the org's webhook
   // workers start with it), so every thread inherits the mask and only the
@@ -115,6 +131,7 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  raise_open_file_limit();
 
   CLI::App app{
       "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "crm_fields_values.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -26,7 +27,7 @@ std::vector<std::string> catalogue_violations(const Org& org, size_t limit) {
           if (value.is_null()) continue;
           if (name == "RecordTypeName") {  // the record's type, not a field of the catalogue
             if (!value.is_string() || !def->record_type(value.get<std::string>()))
-              add(*r, "record type " + value.dump() + " is not one of " + object + "'s");
+              add(*r, "record type " + text::json_text(value) + " is not one of " + object + "'s");
             continue;
           }
           const FieldDef* f = def->field(name);
@@ -38,10 +39,10 @@ std::vector<std::string> catalogue_violations(const Org& org, size_t limit) {
           // give it back unchanged.
           crm_detail::Checked c = crm_detail::check_value(*def, *f, value, &config);
           if (!c.reason.empty())
-            add(*r, f->name + " " + c.reason + " (stored: " + value.dump() + ")");
+            add(*r, f->name + " " + c.reason + " (stored: " + text::json_text(value) + ")");
           else if (c.value != value)
-            add(*r, f->name + " is stored as " + value.dump() + ", not in its normal form " +
-                        c.value.dump());
+            add(*r, f->name + " is stored as " + text::json_text(value) +
+                        ", not in its normal form " + text::json_text(c.value));
         }
       }
     }

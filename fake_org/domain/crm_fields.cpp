@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "crm_fields_values.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -46,7 +47,7 @@ const json& as_fields(const json& crm, std::string_view path, ApiErrors& errors)
 std::string crm_value_text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "";
-  return value.dump();
+  return text::json_text(value);
 }
 
 void check_crm_field(std::string_view key, std::string_view field_name, const json& value,

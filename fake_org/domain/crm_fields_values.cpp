@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "ids.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace fake_org::crm_detail {
@@ -45,7 +46,7 @@ std::string in_quotes(std::string_view s) {
 }
 
 std::string shown(const json& v) {
-  return v.is_string() ? in_quotes(v.get_ref<const std::string&>()) : in_quotes(v.dump());
+  return v.is_string() ? in_quotes(v.get_ref<const std::string&>()) : in_quotes(text::json_text(v));
 }
 
 using text::join;
@@ -63,7 +64,7 @@ Checked accept(json value) {
 // clients serialise postal codes and phone numbers as numbers.
 std::optional<std::string> scalar_as_text(const json& v) {
   if (v.is_string()) return trim(v.get_ref<const std::string&>());
-  if (v.is_number()) return v.dump();
+  if (v.is_number()) return text::json_text(v);
   return std::nullopt;
 }
 
@@ -260,10 +261,10 @@ std::optional<Decimal> parse_decimal(std::string_view s, bool allow_exponent) {
 Checked check_number(const FieldDef& f, const json& v) {
   std::optional<Decimal> d;
   if (v.is_number_integer() || v.is_number_unsigned()) {
-    d = parse_decimal(v.dump(), false);
+    d = parse_decimal(text::json_text(v), false);
   } else if (v.is_number_float()) {
-    d = parse_decimal(v.dump(), true);
-    if (!d) return refuse("must be a finite number, got " + v.dump());
+    d = parse_decimal(text::json_text(v), true);
+    if (!d) return refuse("must be a finite number, got " + text::json_text(v));
   } else if (v.is_string()) {
     d = parse_decimal(trim(v.get_ref<const std::string&>()), false);
     if (!d) return refuse("must be a number such as 12.50: " + shown(v) + " is not one");

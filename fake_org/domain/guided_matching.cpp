@@ -1,4 +1,5 @@
 #include "guided_matching.h"
+#include "util/json_text.h"
 
 #include <regex>
 
@@ -35,7 +36,7 @@ std::optional<double> as_number(const nlohmann::json& v) {
 }
 
 std::string text(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  return v.is_string() ? v.get<std::string>() : text::json_text(v);
 }
 
 bool holds(const MatchingRule& rule, const nlohmann::json& value) {

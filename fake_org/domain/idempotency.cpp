@@ -1,11 +1,12 @@
 #include "idempotency.h"
 
 #include "util/crypto.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
 std::string body_digest(const nlohmann::json& body) {
-  return crypto::sha256(body.dump());
+  return crypto::sha256(text::json_text(body));
 }
 
 IdempotencyStore::Claim IdempotencyStore::claim(const std::string& key, const std::string& digest,

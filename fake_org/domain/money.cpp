@@ -1,4 +1,5 @@
 #include "money.h"
+#include "util/json_text.h"
 
 #include <cctype>
 #include <cmath>
@@ -13,7 +14,7 @@ constexpr int64_t kMaxMinor =
 // back as the same double, which is what the client wrote for any amount with
 // fewer than 16 significant digits.
 std::string number_text(const nlohmann::json& v) {
-  return v.dump();
+  return text::json_text(v);
 }
 }  // namespace
 
@@ -29,8 +30,9 @@ Result<Money> parse_amount(const nlohmann::json& value, int scale, const std::st
     size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
     text = b == std::string::npos ? "" : text.substr(b, e - b + 1);
   } else {
-    return make_error(error_code::kInvalidData, field,
-                      field + " must be a number or a numeric string, got " + value.dump());
+    return make_error(
+        error_code::kInvalidData, field,
+        field + " must be a number or a numeric string, got " + text::json_text(value));
   }
   auto bad = [&](const std::string& why) {
     return make_error(error_code::kInvalidData, field, field + " '" + text + "' " + why);

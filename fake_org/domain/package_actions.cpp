@@ -2,6 +2,7 @@
 
 #include "fields.h"
 #include "payment_method_resolution.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -67,7 +68,7 @@ Result<std::vector<PackageActionUse>> check_package_actions(const OrgConfig& con
     return make_error(error_code::kInvalidData, root,
                       "PackageActions must be an object: package name -> action name -> "
                       "parameters, got " +
-                          given.dump());
+                          text::json_text(given));
   if (given.is_object()) {
     for (const auto& [pname, actions] : given.items()) {
       const std::string ppath = root + "." + pname;
@@ -122,7 +123,7 @@ Result<std::vector<PackageActionUse>> check_package_actions(const OrgConfig& con
 }
 
 nlohmann::json package_parameter_value(const ParameterDef& def, const nlohmann::json& value) {
-  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  std::string text = value.is_string() ? value.get<std::string>() : text::json_text(value);
   if (def.data_type == "Boolean") return value.is_boolean() ? value.get<bool>() : text == "true";
   if (def.data_type == "Date") {
     auto d = parse_date(text);

@@ -8,6 +8,7 @@
 #include "guided_matching.h"
 #include "ids.h"
 #include "payment_intent_ops.h"
+#include "util/json_text.h"
 #include "views.h"
 
 namespace fake_org {
@@ -32,8 +33,9 @@ Result<Money> resolve_amount(const OrgConfig& config, const nlohmann::json& amou
   auto money = parse_amount(amount, *scale, iso, path);
   if (!money.ok()) return money;
   if (money->minor <= 0)
-    return make_error(error_code::kInvalidData, path,
-                      path + " must be greater than zero, got " + amount.dump() + " (spec 2.4)");
+    return make_error(
+        error_code::kInvalidData, path,
+        path + " must be greater than zero, got " + text::json_text(amount) + " (spec 2.4)");
   return money;
 }
 
@@ -139,7 +141,7 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
   x[f::kSuccessUrl] = op.req.success_url;
   x[f::kFailureUrl] = op.req.failure_url;
   if (!op.req.idempotency_key.empty()) x[f::kIdempotencyKey] = op.req.idempotency_key;
-  x[f::kRawRequest] = op.req.raw.dump();
+  x[f::kRawRequest] = text::json_text(op.req.raw);
   x[f::kSourceConnector] = op.settings.connector->name;
   return r;
 }

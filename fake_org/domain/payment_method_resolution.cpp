@@ -7,6 +7,7 @@
 #include <set>
 
 #include "clock.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -118,28 +119,30 @@ bool read_beyond_declared(const PaymentMethodDef& method, const std::string& key
 
 std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json& v) {
   const std::string& t = def.data_type;
-  if (v.is_object() || v.is_array()) return "must be a single value, got " + v.dump();
-  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  if (v.is_object() || v.is_array()) return "must be a single value, got " + text::json_text(v);
+  std::string text = v.is_string() ? v.get<std::string>() : text::json_text(v);
   if (t == "Boolean") {
     if (v.is_boolean() || text == "true" || text == "false") return "";
-    return "must be true or false, got " + v.dump();
+    return "must be true or false, got " + text::json_text(v);
   }
   if (t == "Number" || t == "Integer" || t == "Decimal") {
     if (v.is_number()) return "";
     static const std::regex num(R"(^-?\d+(\.\d+)?$)");
-    return std::regex_match(text, num) ? "" : "must be a number, got " + v.dump();
+    return std::regex_match(text, num) ? "" : "must be a number, got " + text::json_text(v);
   }
-  if (t == "Date") return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + v.dump();
+  if (t == "Date")
+    return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + text::json_text(v);
   if (t == "Email") {
     static const std::regex email(R"(^[^@\s]+@[^@\s]+\.[^@\s]+$)");
-    return std::regex_match(text, email) ? "" : "must be an email address, got " + v.dump();
+    return std::regex_match(text, email) ? ""
+                                         : "must be an email address, got " + text::json_text(v);
   }
   if (t == "Picklist" && !def.values.empty()) {
     for (const auto& allowed : def.values)
       if (allowed == text) return "";
     std::string list;
     for (const auto& a : def.values) list += (list.empty() ? "" : ", ") + a;
-    return "must be one of " + list + ", got " + v.dump();
+    return "must be one of " + list + ", got " + text::json_text(v);
   }
   return "";
 }

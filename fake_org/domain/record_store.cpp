@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ids.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -22,7 +23,7 @@ std::string normalise(std::string_view v, bool case_insensitive) {
 std::string scalar_text(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "";
-  return v.dump();
+  return text::json_text(v);
 }
 
 const std::vector<std::string> kNoIds;

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "ids.h"
 #include "sobject_describe.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace fake_org {
@@ -77,7 +78,7 @@ ValueCheck check_reference(const OrgConfig& config, const FieldDef& f, const std
 
 std::string scalar_text(const nlohmann::json& v) {
   if (v.is_null()) return "";
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  return v.is_string() ? v.get<std::string>() : text::json_text(v);
 }
 
 ValueCheck check_field_value(const OrgConfig& config, const FieldDef& f, const std::string& s,
@@ -158,11 +159,8 @@ void check_one(const OrgConfig& config, const ObjectDef& object, const std::stri
     out[f->name] = std::move(c.value);
     return;
   }
-  errors.push_back(
-      data::data_error(c.code,
-                       f->name + ": must be " + c.must + ", found " +
-                           value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                       {f->name}));
+  errors.push_back(data::data_error(
+      c.code, f->name + ": must be " + c.must + ", found " + text::json_text(value), {f->name}));
 }
 
 }  // namespace

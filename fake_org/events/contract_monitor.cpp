@@ -9,6 +9,7 @@
 
 #include "checker/checker.h"
 #include "checker/routes.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 namespace {
@@ -67,10 +68,9 @@ void ContractMonitor::check_response(std::string_view method, std::string_view p
   if (j.is_discarded()) {
     // A route of the contract always answers JSON.
     std::string head = body.substr(0, 120);
-    return record(
-        what,
-        "the body is not JSON; the contract's routes answer JSON only. It starts: " +
-            nlohmann::json(head).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return record(what,
+                  "the body is not JSON; the contract's routes answer JSON only. It starts: " +
+                      text::json_text(nlohmann::json(head)));
   }
   auto r = checker_->check_response(method, path, status, j);
   if (lenient_) {
@@ -103,7 +103,7 @@ void ContractMonitor::capture(nlohmann::json entry, const contracts::CheckResult
                 capture_sequence.fetch_add(1) + 1);
   const std::filesystem::path file = std::filesystem::path(capture_dir_) / name;
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << entry.dump(2) << "\n";
+  out << text::json_text(entry, 2) << "\n";
   if (!out) std::fprintf(stderr, "fake-org: cannot write %s\n", file.c_str());
 }
 

@@ -8,6 +8,7 @@
 #include "domain/luhn.h"
 #include "events/psp_signature.h"
 #include "util/crypto.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -186,7 +187,7 @@ CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
   client->set_connection_timeout(5);
   client->set_read_timeout(10);
   CallbackAnswer out;
-  const std::string payload = body.dump();  // the exact bytes signed and sent
+  const std::string payload = text::json_text(body);  // the exact bytes signed and sent
   httplib::Headers headers{{kPspSignatureHeader, psp_signature(secret, unix_now(), payload)}};
   auto r = client->Post("/psp/callback", headers, payload, "application/json");
   if (!r) {

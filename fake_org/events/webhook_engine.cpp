@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "events/webhook_signature.h"
+#include "util/json_text.h"
 
 namespace fake_org {
 
@@ -82,7 +83,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
   d->type = std::move(event.type);
   d->payment_intent_id = std::move(event.payment_intent_id);
   d->url = std::move(event.url);
-  d->payload = event.body.dump();
+  d->payload = text::json_text(event.body);
   d->body = std::make_shared<const nlohmann::json>(std::move(event.body));
   d->created_at = clock_->now();
   d->lane = d->payment_intent_id.empty() ? "evt:" + d->id : "pi:" + d->payment_intent_id;

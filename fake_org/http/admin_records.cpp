@@ -3,6 +3,7 @@
 #include "domain/fields.h"
 #include "domain/record_create.h"
 #include "fixture/record_fields.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -38,7 +39,7 @@ Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
       std::string names;
       for (const auto& rt : def->record_types) names += (names.empty() ? "" : ", ") + rt.name;
       return make_error(error_code::kMissingCoreParameter, fields::kRecordTypeName,
-                        def->api_name + ": RecordTypeName " + named.dump() + " is not " +
+                        def->api_name + ": RecordTypeName " + text::json_text(named) + " is not " +
                             (names.empty() ? "allowed: the object has no record types"
                                            : "one of its record types: " + names));
     }

@@ -9,6 +9,7 @@
 #include "request_journal.h"
 #include "responses.h"
 #include "routes.h"
+#include "util/json_text.h"
 #include "webhook_admin_routes.h"
 
 namespace fake_org::http {
@@ -82,9 +83,9 @@ std::optional<ApiError> read_advance(const nlohmann::json& b, TimePoint now, Tim
     return admin_error("advance",
                        "'advance' must be a duration: a whole number with a unit (ms, s, m, h, d "
                        "or w) such as \"30s\", \"90m\", \"2h\", \"7d\" or \"1w\"; got " +
-                           b["advance"].dump());
+                           text::json_text(b["advance"]));
   if (std::string why = advance_error(*d); !why.empty())
-    return admin_error("advance", "'advance' " + b["advance"].dump() + ": " + why);
+    return admin_error("advance", "'advance' " + text::json_text(b["advance"]) + ": " + why);
   to = now + *d;
   by = d;
   return std::nullopt;
@@ -97,7 +98,7 @@ std::optional<ApiError> read_set(const nlohmann::json& b, TimePoint& to) {
     return admin_error("set",
                        "'set' must be an ISO 8601 instant with a zone such as "
                        "\"2027-01-31T09:00:00Z\"; got " +
-                           b["set"].dump());
+                           text::json_text(b["set"]));
   to = *t;
   return std::nullopt;
 }
@@ -121,9 +122,9 @@ void post_clock(Org& org, Call& c) {
     return send_errors(c.res, org.config(), {*bad});
   const char* field = has_advance ? "advance" : "set";
   if (std::string why = clock_move_error(now, to); !why.empty())
-    return send_errors(
-        c.res, org.config(),
-        {admin_error(field, std::string("'") + field + "' " + b[field].dump() + ": " + why)});
+    return send_errors(c.res, org.config(),
+                       {admin_error(field, std::string("'") + field + "' " +
+                                               text::json_text(b[field]) + ": " + why)});
   if (by)
     org.clock().advance(*by);
   else

@@ -2,6 +2,7 @@
 
 #include "domain/data_versions.h"
 #include "responses.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -14,7 +15,7 @@ int data_error_status(const data::DataErrors& errors) {
 void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_json& body) {
   res.status = status;
   // Messages may echo a client's bytes: never let bad UTF-8 become a 500.
-  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), kJson);
+  res.set_content(text::json_text(body), kJson);
 }
 
 void send_data_errors(httplib::Response& res, const data::DataErrors& errors) {

@@ -3,6 +3,7 @@
 #include "domain/luhn.h"
 #include "json_depth.h"
 #include "util/ascii.h"
+#include "util/json_text.h"
 
 #include <httplib.h>
 
@@ -148,7 +149,7 @@ std::string redact_body(std::string_view content_type, const std::string& body) 
                               : nlohmann::json::parse(body, nullptr, false);
   if (!j.is_discarded()) {
     redact_json(j);
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return text::json_text(j);
   }
   const std::string type = ascii_lower(content_type);
   if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);

@@ -1,5 +1,6 @@
 #include "dispatch.h"
 
+#include "content_encoding.h"
 #include "oauth_routes.h"
 #include "request_log.h"
 #include "responses.h"
@@ -49,6 +50,39 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
   }
 }
 
+// False when the body could not be decoded and the answer is given. Under
+// the org's base path the payment API's Errors body, elsewhere the
+// platform's: undoing a Content-Encoding is the platform's work, but a
+// payment API client meets one error format.
+bool pass_content_encoding(const Guards& g, const Router::Match& m, const httplib::Request& req,
+                           httplib::Response& res) {
+  const std::string& encoding = request_log_context().content_encoding;
+  if (encoding.empty() || req.body.empty()) return true;
+  // The worker's own request object: handlers are given a const view of it.
+  BodyDecoding d = decode_body(encoding, const_cast<httplib::Request&>(req).body, g.max_body_bytes);
+  if (d == BodyDecoding::kDone) return true;
+  if (d == BodyDecoding::kTooLarge) {
+    res.status = 413;  // the error handler writes the same answer as for any too large body
+    return false;
+  }
+  const bool api = m.area && m.area->mount == "$base_path";
+  const std::string message =
+      d == BodyDecoding::kUnsupported
+          ? "Content-Encoding '" + encoding +
+                "' is not supported: send the body as is, or with gzip or deflate"
+          : "The request body is not valid " + encoding +
+                " data: compress the whole body, or send it without Content-Encoding";
+  if (api)
+    send_json(res, 400,
+              errors_body({make_error(error_code::kMissingCoreParameter, "", message,
+                                      ErrorKind::kBadJson)}));
+  else if (d == BodyDecoding::kUnsupported)
+    send_platform_error(res, 415, "UNSUPPORTED_MEDIA_TYPE", message);
+  else
+    send_platform_error(res, 400, "JSON_PARSER_ERROR", message);
+  return false;
+}
+
 void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
               httplib::Response& res) {
   Router::Match m = router.match(req.method, req.path);
@@ -57,6 +91,7 @@ void dispatch(const Router& router, const Guards& guards, const httplib::Request
   if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
   if (m.outcome == Router::Outcome::kMethodNotAllowed)
     return send_method_not_allowed(res, req.method, m.allowed);
+  if (!pass_content_encoding(guards, m, req, res)) return;
   Call call{req, res, std::move(m.params), std::move(client_id)};
   (*m.handler)(call);
 }

@@ -19,9 +19,10 @@ namespace fake_org::http {
 
 // What the areas' guards need.
 struct Guards {
-  std::shared_ptr<TokenStore> tokens;     // bearer: the API's tokens
-  std::shared_ptr<FaultInjector> faults;  // bearer: injected before the token
-  bool admin_open = false;                // loopback: let any caller in
+  std::shared_ptr<TokenStore> tokens;       // bearer: the API's tokens
+  std::shared_ptr<FaultInjector> faults;    // bearer: injected before the token
+  bool admin_open = false;                  // loopback: let any caller in
+  size_t max_body_bytes = 6 * 1024 * 1024;  // of a body once its Content-Encoding is undone
 };
 
 // The 404 message of a path under no area's mount (and of httplib's own 404s).

@@ -4,6 +4,7 @@
 
 #include "request_journal.h"
 #include "responses.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -52,7 +53,7 @@ Result<Fault> fault_from_json(const nlohmann::json& j, std::string_view api_base
       return fault_error("method",
                          "'method' must be one of GET, POST, PUT, PATCH, DELETE or "
                          "\"*\" (any); got " +
-                             j["method"].dump());
+                             text::json_text(j["method"]));
     f.method = j["method"].get<std::string>();
   }
   if (!j.contains("path") || !j["path"].is_string() || j["path"].get<std::string>().empty() ||
@@ -78,8 +79,8 @@ Result<Fault> fault_from_json(const nlohmann::json& j, std::string_view api_base
   if (f.path.size() > 1 && f.path.back() == '/') f.path.pop_back();
   if (j.contains("status")) {
     if (!j["status"].is_number_integer() || j["status"] < 200 || j["status"] > 599)
-      return fault_error(
-          "status", "'status' must be an HTTP status from 200 to 599; got " + j["status"].dump());
+      return fault_error("status", "'status' must be an HTTP status from 200 to 599; got " +
+                                       text::json_text(j["status"]));
     f.status = j["status"].get<int>();
     // These answers have no body by definition: sending one (with its
     // Content-Length) would desynchronise a keep-alive client.
@@ -93,7 +94,7 @@ Result<Fault> fault_from_json(const nlohmann::json& j, std::string_view api_base
       return fault_error("times",
                          "'times' must be a whole number from 1 (the default) to "
                          "1000000; got " +
-                             j["times"].dump());
+                             text::json_text(j["times"]));
     f.remaining = j["times"].get<int>();
   }
   if (j.contains("body") && !j["body"].is_null()) {

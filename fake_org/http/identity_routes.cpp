@@ -13,6 +13,7 @@
 #include "http/responses.h"
 #include "http/router.h"
 #include "util/ascii.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace fake_org::http {
@@ -162,7 +163,7 @@ std::optional<Refusal> read_options(const httplib::Request& req, IdentitySite& s
 void send_body(httplib::Response& res, const nlohmann::ordered_json& body) {
   res.status = 200;
   res.set_header("Cache-Control", "no-store");
-  res.set_content(body.dump(), kJson);
+  res.set_content(text::json_text(body), kJson);
 }
 
 void handle_identity(const OAuthContext& ctx, std::optional<bool> sandbox_host, Call& c) {

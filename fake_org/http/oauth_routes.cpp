@@ -17,6 +17,7 @@
 #include "http/responses.h"
 #include "http/router.h"
 #include "util/crypto.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace fake_org::http {
@@ -110,7 +111,7 @@ void json_error(httplib::Response& res, std::string_view error, std::string_view
   nlohmann::ordered_json body;
   body["error"] = error;
   body["error_description"] = description;
-  res.set_content(body.dump(), kJsonType);
+  res.set_content(text::json_text(body), kJsonType);
 }
 
 void json_error(httplib::Response& res, const OAuthError& e) {
@@ -195,7 +196,7 @@ void token_response(const OAuthContext& ctx, const httplib::Request& req, const 
   body["token_type"] = "Bearer";
   body["issued_at"] = issued_at;
   res.status = 200;
-  res.set_content(body.dump(), kJsonType);
+  res.set_content(text::json_text(body), kJsonType);
 }
 
 constexpr const char* kJwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer";

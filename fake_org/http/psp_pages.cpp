@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "events/psp_simulator.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -58,9 +59,9 @@ std::string amount_text(const PspSession& s) {
     std::snprintf(buf, sizeof buf, "%.2f", a.get<double>());
     return buf;
   }
-  if (a.is_number()) return a.dump() + ".00";
+  if (a.is_number()) return text::json_text(a) + ".00";
   if (a.is_string()) return a.get<std::string>();
-  return a.is_null() ? "" : a.dump();
+  return a.is_null() ? "" : text::json_text(a);
 }
 
 std::string checkout_body(const std::string& merchant, const PspSession& s) {

@@ -9,6 +9,7 @@
 #include "events/psp_simulator.h"
 #include "http/psp_pages.h"
 #include "http/responses.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -80,11 +81,12 @@ std::optional<ApiError> driver_type_error(const nlohmann::json& b) {
   for (const char* k : kStrings)
     if (b.contains(k) && !b[k].is_string())
       return make_error(error_code::kMissingCoreParameter, k,
-                        std::string("'") + k + "' must be a string; got " + b[k].dump());
+                        std::string("'") + k + "' must be a string; got " + text::json_text(b[k]));
   for (const char* k : {"exp_month", "exp_year"})
     if (b.contains(k) && (!b[k].is_number_integer() || !fits_int(b[k])))
-      return make_error(error_code::kMissingCoreParameter, k,
-                        std::string("'") + k + "' must be a whole number; got " + b[k].dump());
+      return make_error(
+          error_code::kMissingCoreParameter, k,
+          std::string("'") + k + "' must be a whole number; got " + text::json_text(b[k]));
   return std::nullopt;
 }
 

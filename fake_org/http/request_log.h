@@ -17,7 +17,8 @@ struct RequestLogContext {
   std::chrono::system_clock::time_point received_wall;
   TimePoint received_at{};
   bool injected_fault = false;
-  bool routed = false;  // the pre-routing handler ran for this request
+  bool routed = false;           // the pre-routing handler ran for this request
+  std::string content_encoding;  // taken off the request (content_encoding.h)
 };
 
 RequestLogContext& request_log_context();

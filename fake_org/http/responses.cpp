@@ -1,6 +1,7 @@
 #include "responses.h"
 
 #include "json_depth.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
@@ -41,7 +42,7 @@ nlohmann::json errors_body(const ApiErrors& errors) {
 
 void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump(), kJson);
+  res.set_content(text::json_text(body), kJson);
 }
 
 void send_errors(httplib::Response& res, const OrgConfig& config, const ApiErrors& errors) {

@@ -6,9 +6,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 
+#include "connection_pool.h"
+#include "content_encoding.h"
 #include "debug_log.h"
 #include "dispatch.h"
 #include "events/contract_monitor.h"
@@ -210,6 +214,31 @@ std::string Server::url() const {
 
 namespace {
 
+// Debian's httplib listens with a backlog of 5: a burst of connections
+// overflows the queue and clients wait a second for a SYN retransmit. The
+// listening socket is httplib's own, so it is found by its port and listened
+// on again with a wide queue (Linux takes a second listen() as a new backlog).
+void widen_listen_backlog(int port) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int fd = std::atoi(name.c_str());
+    int listening = 0;
+    socklen_t len = sizeof listening;
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening) continue;
+    sockaddr_storage addr{};
+    socklen_t addr_len = sizeof addr;
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &addr_len) != 0) continue;
+    int bound = 0;
+    if (addr.ss_family == AF_INET)
+      bound = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
+    else if (addr.ss_family == AF_INET6)
+      bound = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
+    if (bound == port) listen(fd, SOMAXCONN);
+  }
+}
+
 // TCP, worker pool, keep-alive and body size.
 void configure_connections(httplib::Server& s, const ServerOptions& options,
                            size_t max_body_bytes) {
@@ -223,16 +252,20 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
   });
   // At least 2 whatever the caller asked (main refuses 1 with a message): a
   // PSP page's worker waits for the PSP's callback to this server (psp_routes).
-  int threads = options.threads > 0
-                    ? std::max(2, options.threads)
-                    : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8);
-  // httplib gives each connection a worker for as long as it is kept alive, so
-  // a client pool wider than the worker pool waits for a whole connection to
-  // end: with 8 workers, wrk -c16 saw a 42 ms mean latency at 27k req/s. Hence
-  // a pool far wider than the cores (idle workers cost only their stacks) and
-  // a connection that yields its worker after 100 requests.
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  ConnectionPoolLimits limits;
+  limits.ready = static_cast<size_t>(
+      options.threads > 0
+          ? std::max(2, options.threads)
+          : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8));
+  limits.ceiling =
+      std::max(limits.ready, static_cast<size_t>(std::max(2, options.max_connections)));
+  s.new_task_queue = [limits] { return new ConnectionPool(limits); };
+  // A connection yields its worker after 100 requests, and an idle one is
+  // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
+  // without a byte (its read timeout).
   s.set_keep_alive_max_count(100);
+  s.set_keep_alive_timeout(options.keep_alive_seconds);
+  s.set_read_timeout(kReadTimeoutSeconds, 0);
   s.set_payload_max_length(max_body_bytes);
 }
 
@@ -247,6 +280,7 @@ void install_request_log(httplib::Server& s, Org& org, LogLevel level) {
     ctx.injected_fault = false;
     ctx.routed = true;
     declare_empty_body_if_unframed(req);
+    take_content_encoding(req);
     return httplib::Server::HandlerResponse::Unhandled;
   });
   s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
@@ -337,7 +371,9 @@ void Server::configure() {
   auto router = std::make_shared<const Router>(contracts::route_table(),
                                                all_handlers(services_, *journal_, *faults_, tls_),
                                                MountOptions{org.config().base_path(), {}});
-  serve_all(s, std::move(router), Guards{services_.tokens, faults_, options_.admin_open});
+  serve_all(
+      s, std::move(router),
+      Guards{services_.tokens, faults_, options_.admin_open, org.config().org.max_body_bytes});
   install_error_handlers(s, org);
 }
 
@@ -381,6 +417,7 @@ bool Server::start(std::string* error) {
     }
     port_ = options_.port;
   }
+  widen_listen_backlog(port_);
   // The socket is bound and listening once bind returns, so clients can
   // connect at once; the thread below only starts accepting.
   thread_ = std::thread([this] { server_->listen_after_bind(); });

@@ -34,11 +34,19 @@ bool is_loopback(std::string_view remote_addr);
 enum class LogLevel { kQuiet, kError, kInfo, kDebug };
 bool parse_log_level(std::string_view s, LogLevel& out);
 
+// Connection limits (docs/decisions.md): an idle keep-alive connection is
+// closed after kKeepAliveSeconds, a connection that sends nothing for
+// kReadTimeoutSeconds in the middle of a request is dropped.
+inline constexpr int kKeepAliveSeconds = 5;
+inline constexpr int kReadTimeoutSeconds = 5;
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;            // 0: any free port
-  int threads = 0;            // 0: sized for the machine
-  std::string tls_cert_file;  // both set: HTTPS
+  int port = 8080;                             // 0: any free port
+  int threads = 0;                             // workers kept ready; 0: sized for the machine
+  int max_connections = 4096;                  // served at once (a worker each); more wait
+  int keep_alive_seconds = kKeepAliveSeconds;  // an idle connection's life
+  std::string tls_cert_file;                   // both set: HTTPS
   std::string tls_key_file;
   bool admin_open = false;  // answer /__admin from any address, not only loopback
   LogLevel log_level = LogLevel::kInfo;

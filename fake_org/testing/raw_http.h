@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -61,6 +62,13 @@ class RawConnection {
   }
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;
+
+  // The server has neither closed the connection nor sent anything on it.
+  bool open_and_silent() const {
+    char byte;
+    ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
 
   void send(const std::string& text) {
     size_t done = 0;

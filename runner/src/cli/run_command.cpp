@@ -13,6 +13,7 @@
 #include "run/plan.h"
 #include "run/suite_runner.h"
 #include "targets/target.h"
+#include "util/json_text.h"
 
 namespace runner {
 namespace {
@@ -133,7 +134,9 @@ bool write_reports(const RunOptions& o, const RunResult& run, std::ostream& err)
   if (!o.report_junit.empty())
     written = write_file(o.report_junit, junit_xml(run, o.junit_per_step), err) && written;
   if (!o.report_json.empty())
-    written = write_file(o.report_json, json_report(run).dump(2) + "\n", err) && written;
+    written =
+        write_file(o.report_json, fake_org::text::json_text(json_report(run), 2) + "\n", err) &&
+        written;
   return written;
 }
 

@@ -7,6 +7,7 @@
 
 #include "parity/allow_list.h"
 #include "parity/parity_report.h"
+#include "util/json_text.h"
 
 namespace runner::parity {
 
@@ -69,7 +70,7 @@ int parity_command(const ParityCommandOptions& o, std::ostream& out, std::ostrea
   print_table(r, out);
   if (!o.report_json.empty()) {
     std::ofstream f(o.report_json, std::ios::binary);
-    f << json_report(r).dump(2) << "\n";
+    f << fake_org::text::json_text(json_report(r), 2) << "\n";
     if (!f) {
       err << "cannot write " << o.report_json << "\n";
       return 2;
