@@ -1,4 +1,5 @@
 // fake-org: serves one in-memory org of the Payment Intent Service API v2.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
@@ -114,6 +115,14 @@ std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& sta
 
 // Each connection is a descriptor: the soft limit (often 1024) would refuse
 // connections long before --max-connections, so take the hard limit.
+// glibc gives each thread that allocates under contention an arena of its
+// own, up to 8 per core, and an arena keeps what was freed in it: with a
+// worker per connection the process grew by gigabytes under many concurrent
+// admin reads. A few arenas keep that bounded (decision 95).
+static void limit_malloc_arenas() {
+  mallopt(M_ARENA_MAX, 4);
+}
+
 static void raise_open_file_limit() {
   rlimit lim{};
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= lim.rlim_max) return;
@@ -132,6 +141,7 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   raise_open_file_limit();
+  limit_malloc_arenas();
 
   CLI::App app{
       "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"

@@ -1,9 +1,14 @@
 // Delivery over real HTTP to a receiver on 127.0.0.1.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <thread>
 
 #include "events/webhook_engine.h"
 #include "events/webhook_signature.h"
@@ -249,6 +254,39 @@ TEST_CASE("a receiver slower than the attempt timeout is retried", "[webhooks][h
   auto e = *engine->event(id);
   CHECK(e["state"] == "delivered");
   CHECK(statuses(e) == std::vector<int>{0, 200});
-  CHECK(e["attempts"][0]["error"] ==
-        "no complete answer within 1000 ms (read failed or timed out)");
+  CHECK(e["attempts"][0]["error"] == "no answer within 1000 ms");
+}
+
+TEST_CASE("a receiver that closes at once is logged as closing, not as a timeout",
+          "[webhooks][http]") {
+  // A listener that accepts and closes every connection without a byte.
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(listener, 8) == 0);
+  socklen_t len = sizeof addr;
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  std::thread closer([listener] {
+    for (int i = 0; i < 2; ++i) {
+      int c = ::accept(listener, nullptr, nullptr);
+      if (c < 0) return;
+      ::close(c);
+    }
+  });
+  WebhookSettings s = fast_settings(2);
+  s.attempt_timeout = Millis(5000);
+  auto engine = make_engine(s);
+  std::string id = engine->enqueue(make_event("pi_1", url_of(ntohs(addr.sin_port))));
+  REQUIRE(engine->wait_idle(20s));
+  closer.join();
+  ::close(listener);
+  auto e = *engine->event(id);
+  CHECK(e["state"] == "failed");
+  REQUIRE(e["attempts"].size() == 2);
+  const std::string error = e["attempts"][0]["error"];
+  INFO(error);
+  CHECK(error.rfind("the receiver closed the connection without a complete answer after ", 0) == 0);
 }

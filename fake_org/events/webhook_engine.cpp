@@ -353,6 +353,23 @@ nlohmann::json WebhookEngine::log(const std::string& payment_intent_id) const {
   return out;
 }
 
+WebhookEngine::LogPage WebhookEngine::log_page(const std::string& payment_intent_id, size_t offset,
+                                               size_t limit) const {
+  std::vector<Snapshot> snapshots;
+  size_t total = 0;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    for (const auto& [seq, d] : log_) {
+      if (!payment_intent_id.empty() && d->payment_intent_id != payment_intent_id) continue;
+      if (total >= offset && snapshots.size() < limit) snapshots.push_back(snapshot_locked(*d));
+      ++total;
+    }
+  }
+  LogPage page{nlohmann::json::array(), total};
+  for (const auto& s : snapshots) page.events.push_back(to_json(s));
+  return page;
+}
+
 std::optional<nlohmann::json> WebhookEngine::event(const std::string& id) const {
   Snapshot s;
   {

@@ -114,6 +114,13 @@ class WebhookEngine {
   // reason, created_at, series, body, attempts [{series, attempt, at, status,
   // error, duration_ms, retry_in_ms}].
   nlohmann::json log(const std::string& payment_intent_id = "") const;
+  // One page of that log: the events from `offset` on, at most `limit`, and
+  // how many there are in all. Only the page is copied under the lock.
+  struct LogPage {
+    nlohmann::json events;
+    size_t total = 0;
+  };
+  LogPage log_page(const std::string& payment_intent_id, size_t offset, size_t limit) const;
   std::optional<nlohmann::json> event(const std::string& id) const;
 
   // A new attempt series of the same body under the same id (receivers can

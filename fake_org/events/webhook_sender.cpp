@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <memory>
 
 #include "events/remote_sites.h"
@@ -12,15 +13,20 @@ namespace fake_org {
 
 namespace {
 
-std::string describe(httplib::Error error, Millis timeout) {
+// `elapsed`: how long the attempt took. httplib reports a receiver that
+// closes without answering and one that never answers alike (Error::Read);
+// the time tells them apart.
+std::string describe(httplib::Error error, Millis timeout, Millis elapsed) {
   switch (error) {
     case httplib::Error::Connection:
       return "could not connect";
     case httplib::Error::ConnectionTimeout:
       return "connection timed out after " + std::to_string(timeout.count()) + " ms";
     case httplib::Error::Read:
-      return "no complete answer within " + std::to_string(timeout.count()) +
-             " ms (read failed or timed out)";
+      if (elapsed * 10 < timeout * 9)
+        return "the receiver closed the connection without a complete answer after " +
+               std::to_string(elapsed.count()) + " ms";
+      return "no answer within " + std::to_string(timeout.count()) + " ms";
     case httplib::Error::Write:
       return "sending the request failed";
     case httplib::Error::SSLConnection:
@@ -73,8 +79,11 @@ class HttplibSender final : public WebhookSender {
       else
         h.emplace(name, value);
     }
+    const auto start = std::chrono::steady_clock::now();
     auto res = client->Post(target->target().c_str(), h, body, content_type.c_str());
-    if (!res) return {0, describe(res.error(), timeout)};
+    const auto elapsed =
+        std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - start);
+    if (!res) return {0, describe(res.error(), timeout, elapsed)};
     return {res->status, ""};
   }
 };

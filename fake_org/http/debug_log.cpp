@@ -29,12 +29,13 @@ std::string normalised(std::string_view name) {
 }
 
 // A name is secret when its normalised form contains one of these parts
-// ("id_token", "api_key", "AccountNumber", "client_assertion"), or is exactly
-// "code" (OAuth's authorization code: "PostalCode" and "error_code" stay).
+// ("id_token", "api_key", "AccountNumber", "client_assertion", PKCE's
+// "code_verifier"), or is exactly "code" (OAuth's authorization code:
+// "PostalCode" and "error_code" stay).
 bool is_secret(std::string_view name) {
-  static constexpr std::array<std::string_view, 11> kParts = {
+  static constexpr std::array<std::string_view, 12> kParts = {
       "token", "secret", "password",  "cardnumber", "accountnumber", "iban",
-      "cvc",   "cvv",    "signature", "apikey",     "assertion"};
+      "cvc",   "cvv",    "signature", "apikey",     "assertion",     "codeverifier"};
   const std::string key = normalised(name);
   if (key == "code") return true;
   return std::any_of(kParts.begin(), kParts.end(),

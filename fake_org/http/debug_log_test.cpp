@@ -13,6 +13,11 @@ TEST_CASE("debug bodies: secrets in forms are redacted, the rest is kept", "[log
         "&client_secret=[redacted]&redirect_uri=http%3A%2F%2Flocalhost");
   CHECK(redact_body("application/x-www-form-urlencoded; charset=utf-8", "token=t0k&x") ==
         "token=[redacted]&x");
+  // PKCE's verifier is the secret half of the challenge (RFC 7636 4.1).
+  CHECK(
+      redact_body("application/x-www-form-urlencoded",
+                  "grant_type=authorization_code&code_verifier=dBjftJeZ4CVP&code_challenge=E9Me") ==
+      "grant_type=authorization_code&code_verifier=[redacted]&code_challenge=E9Me");
 }
 
 TEST_CASE("debug bodies: secrets in JSON are redacted at any depth", "[log]") {

@@ -50,10 +50,55 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
   }
 }
 
-// False when the body could not be decoded and the answer is given. Under
-// the org's base path the payment API's Errors body, elsewhere the
-// platform's: undoing a Content-Encoding is the platform's work, but a
-// payment API client meets one error format.
+// A request refused before its handler, in the body its row answers errors
+// with (contracts/routes.yaml): the payment API's Errors (010), the OAuth
+// endpoints' {error, error_description}, else the platform's list.
+void send_refusal(const Router::Match& m, httplib::Response& res, int status,
+                  std::string_view platform_code, const std::string& message) {
+  std::string schema;
+  if (m.row)
+    if (auto it = m.row->responses.find(400); it != m.row->responses.end()) schema = it->second;
+  if (schema.empty() && m.area)
+    if (auto it = m.area->contract.every_route.find(400); it != m.area->contract.every_route.end())
+      schema = it->second;
+  if (schema == "error_400_response" || schema == "error_response") {
+    send_json(res, status == 415 ? 400 : status,
+              errors_body({make_error(error_code::kMissingCoreParameter, "", message,
+                                      ErrorKind::kBadJson)}));
+  } else if (schema == "oauth_error_response") {
+    send_json(res, 400, {{"error", "invalid_request"}, {"error_description", message}});
+  } else {
+    send_platform_error(res, status, platform_code, message);
+  }
+}
+
+// False when the request's framing is refused: what RFC 9112 makes an
+// error and httplib lets through (it reads the first Content-Length as a
+// number whatever follows it). The body has been read by then, as httplib
+// read it, so the connection stays in step.
+bool pass_framing(const Router::Match& m, const httplib::Request& req, httplib::Response& res) {
+  std::string problem;
+  if (req.version == "HTTP/1.1" && !req.has_header("Host"))
+    problem = "An HTTP/1.1 request needs a Host header (RFC 9112, 3.2)";
+  auto lengths = req.headers.equal_range("Content-Length");
+  for (auto it = lengths.first; it != lengths.second && problem.empty(); ++it) {
+    const std::string& v = it->second;
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+      problem = "Content-Length must be digits only; got '" + v + "'";
+    else if (v != lengths.first->second)
+      problem = "The request has two different Content-Length headers (" + lengths.first->second +
+                " and " + v + "); send one";
+  }
+  for (const auto& [name, value] : req.headers)
+    if (problem.empty() && value.find('\0') != std::string::npos)
+      problem = "The header " + name + " holds a NUL byte";
+  if (problem.empty()) return true;
+  send_refusal(m, res, 400, "INVALID_REQUEST", problem);
+  res.set_header("Connection", "close");
+  return false;
+}
+
+// False when the body could not be decoded and the answer is given.
 bool pass_content_encoding(const Guards& g, const Router::Match& m, const httplib::Request& req,
                            httplib::Response& res) {
   const std::string& encoding = request_log_context().content_encoding;
@@ -65,35 +110,15 @@ bool pass_content_encoding(const Guards& g, const Router::Match& m, const httpli
     res.status = 413;  // the error handler writes the same answer as for any too large body
     return false;
   }
-  const bool api = m.area && m.area->mount == "$base_path";
-  const std::string message =
-      d == BodyDecoding::kUnsupported
-          ? "Content-Encoding '" + encoding +
-                "' is not supported: send the body as is, or with gzip or deflate"
-          : "The request body is not valid " + encoding +
-                " data: compress the whole body, or send it without Content-Encoding";
-  if (api)
-    send_json(res, 400,
-              errors_body({make_error(error_code::kMissingCoreParameter, "", message,
-                                      ErrorKind::kBadJson)}));
-  else if (d == BodyDecoding::kUnsupported)
-    send_platform_error(res, 415, "UNSUPPORTED_MEDIA_TYPE", message);
+  if (d == BodyDecoding::kUnsupported)
+    send_refusal(m, res, 415, "UNSUPPORTED_MEDIA_TYPE",
+                 "Content-Encoding '" + encoding +
+                     "' is not supported: send the body as is, or with gzip or deflate");
   else
-    send_platform_error(res, 400, "JSON_PARSER_ERROR", message);
+    send_refusal(m, res, 400, "JSON_PARSER_ERROR",
+                 "The request body is not valid " + encoding +
+                     " data: compress the whole body, or send it without Content-Encoding");
   return false;
-}
-
-void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
-              httplib::Response& res) {
-  Router::Match m = router.match(req.method, req.path);
-  std::string client_id;
-  if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
-  if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
-  if (m.outcome == Router::Outcome::kMethodNotAllowed)
-    return send_method_not_allowed(res, req.method, m.allowed);
-  if (!pass_content_encoding(guards, m, req, res)) return;
-  Call call{req, res, std::move(m.params), std::move(client_id)};
-  (*m.handler)(call);
 }
 
 // An exact regex for cpp-httplib: literal segments escaped, {Name} one segment.
@@ -115,6 +140,19 @@ std::string path_pattern(const std::string& path) {
 }
 
 }  // namespace
+
+void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
+              httplib::Response& res) {
+  Router::Match m = router.match(req.method, req.path);
+  std::string client_id;
+  if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
+  if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
+  if (m.outcome == Router::Outcome::kMethodNotAllowed)
+    return send_method_not_allowed(res, req.method, m.allowed);
+  if (!pass_framing(m, req, res) || !pass_content_encoding(guards, m, req, res)) return;
+  Call call{req, res, std::move(m.params), std::move(client_id)};
+  (*m.handler)(call);
+}
 
 void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Guards guards) {
   auto handler = [router, guards = std::move(guards)](const httplib::Request& req,

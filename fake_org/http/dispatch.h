@@ -28,6 +28,12 @@ struct Guards {
 // The 404 message of a path under no area's mount (and of httplib's own 404s).
 inline constexpr const char* kNoMatchMessage = "Could not find a match for URL";
 
+// One request through `router`: the area's guard, 404/405, the body's
+// Content-Encoding, then the row's handler. What serve_all registers; the
+// fuzz targets call it without a socket.
+void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
+              httplib::Response& res);
+
 // Every request of `server` goes through `router`: one catch-all per method
 // (GET also takes HEAD), so a path no row has answers 404 and a known path
 // with another method 405 from here.

@@ -176,3 +176,72 @@ TEST_CASE("idle connections do not keep a fresh request waiting", "[http][hostil
   for (const auto& c : idle) still_open += c->open_and_silent() ? 1 : 0;
   CHECK(still_open == idle.size());
 }
+
+TEST_CASE("a body with a key twice in one object is refused naming the key (010)",
+          "[http][hostile]") {
+  TestOrg t(fixture("default.yaml"));
+  const size_t installments = t.count("cpm__Installment__c");
+  std::string body = json(hosted_card_intent()).dump();
+  // Before: the last value won, so this paid 500 where the client may have meant 5.
+  const std::string one_time = "\"OneTime\":{";
+  const size_t at = body.find(one_time);
+  REQUIRE(at != std::string::npos);
+  body.insert(at + one_time.size(), "\"Amount\":5,");
+  auto r = t.post_raw("/PaymentIntent", body);
+  CHECK(r.status == 400);
+  REQUIRE(r.json["Errors"].size() == 1);
+  CHECK(r.json["Errors"][0]["error_code"] == "010");
+  CHECK(r.json["Errors"][0]["error_message"] ==
+        "The request body has the key 'Amount' twice in the object OneTime: send each key once "
+        "(the fake does not guess which value you meant)");
+  CHECK(t.count("cpm__Installment__c") == installments);
+  auto top = t.post_raw("/PaymentIntent", R"({"Origin": "a", "Origin": "b"})");
+  CHECK(top.json["Errors"][0]["error_message"].get<std::string>().find("its top object") !=
+        std::string::npos);
+  // Many keys: hashed, still found, and quick.
+  std::string wide = "{";
+  for (int i = 0; i < 5000; ++i) wide += "\"k" + std::to_string(i) + "\":0,";
+  wide += "\"k4999\":1}";
+  auto w = t.post_raw("/PaymentIntent", wide);
+  CHECK(w.json["Errors"][0]["error_message"].get<std::string>().find("'k4999' twice") !=
+        std::string::npos);
+}
+
+TEST_CASE("ambiguous framing is refused: two lengths, a length that is not digits, no Host, NUL",
+          "[http][hostile]") {
+  TestOrg t(fixture("default.yaml"));
+  const std::string auth = "Authorization: Bearer " + t.token() + "\r\n";
+  const std::string start = "POST " + kApi + "/PaymentIntent HTTP/1.1\r\n";
+  struct Case {
+    std::string head;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {start + "Host: x\r\n" + auth + "Content-Length: 2\r\nContent-Length: 3\r\n",
+       "The request has two different Content-Length headers (2 and 3); send one"},
+      {start + "Host: x\r\n" + auth + "Content-Length: +2\r\n",
+       "Content-Length must be digits only; got '+2'"},
+      {start + auth + "Content-Length: 2\r\n",
+       "An HTTP/1.1 request needs a Host header (RFC 9112, 3.2)"},
+      {start + "Host: x\r\n" + auth + "X-Note: a" + std::string(1, '\0') +
+           "b\r\nContent-Length: 2\r\n",
+       "The header X-Note holds a NUL byte"},
+  };
+  for (const auto& c : cases) {
+    RawConnection conn(t.embedded().port());
+    conn.send(c.head + "\r\n{}");
+    auto r = conn.read_response();
+    INFO(c.expected);
+    CHECK(r.status == 400);
+    REQUIRE(r.json()["Errors"].size() == 1);
+    CHECK(r.json()["Errors"][0]["error_message"] == c.expected);
+  }
+  // The OAuth endpoints answer in their own error body.
+  RawConnection conn(t.embedded().port());
+  conn.send(
+      "POST /services/oauth2/token HTTP/1.1\r\nContent-Length: 2\r\nContent-Type: "
+      "application/x-www-form-urlencoded\r\n\r\na=");
+  auto oauth = conn.read_response();
+  CHECK(oauth.status == 400);
+  CHECK(oauth.json()["error"] == "invalid_request");
+}

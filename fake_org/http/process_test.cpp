@@ -175,6 +175,13 @@ TEST_CASE("fake-org serves HTTPS with --tls-cert and --tls-key", "[process][tls]
                     {{"Authorization", "Bearer " + j["access_token"].get<std::string>()}});
     REQUIRE(pm);
     CHECK(pm->status == 200);
+    // Only AEAD suites in TLS 1.2; no TLS 1.1.
+    const std::string s_client = "openssl s_client -connect 127.0.0.1:" + std::to_string(p.port()) +
+                                 " </dev/null >/dev/null 2>&1 ";
+    CHECK(std::system((s_client + "-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256").c_str()) == 0);
+    CHECK(std::system((s_client + "-tls1_2 -cipher AES128-SHA").c_str()) != 0);
+    CHECK(std::system((s_client + "-tls1_2 -cipher ECDHE-RSA-AES128-SHA").c_str()) != 0);
+    CHECK(std::system((s_client + "-tls1_1").c_str()) != 0);
     CHECK(p.stop(SIGINT) == 0);
   }
   if (std::system(("rm -rf " + dir).c_str()) != 0) WARN("could not remove " << dir);

@@ -1,6 +1,9 @@
 #include "responses.h"
 
+#include <functional>
+
 #include "json_depth.h"
+#include "json_keys.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -85,7 +88,17 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
                           "this API nests a few levels): send a flatter JSON object",
                       ErrorKind::kBadJson);
   try {
-    return nlohmann::json::parse(req.body);
+    RepeatedKeyFinder repeated;
+    nlohmann::json body = nlohmann::json::parse(req.body, std::ref(repeated));
+    if (repeated.found())
+      return make_error(error_code::kMissingCoreParameter, repeated.key(),
+                        "The request body has the key '" + repeated.key() + "' twice in " +
+                            (repeated.where().empty() ? std::string("its top object")
+                                                      : "the object " + repeated.where()) +
+                            ": send each key once (the fake does not guess which value you "
+                            "meant)",
+                        ErrorKind::kBadJson);
+    return body;
   } catch (const nlohmann::json::parse_error& e) {
     return make_error(error_code::kMissingCoreParameter, "",
                       std::string("The request body is not valid JSON (") + e.what() +

@@ -239,6 +239,18 @@ void widen_listen_backlog(int port) {
   }
 }
 
+// TLS 1.2 and 1.3 only, and in 1.2 only forward-secret AEAD suites (Mozilla's
+// "intermediate" list): what the platform's own endpoints accept. OpenSSL's
+// default also offers CBC suites such as AES128-SHA.
+void restrict_tls(SSL_CTX* ctx) {
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  SSL_CTX_set_cipher_list(ctx,
+                          "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+                          "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+                          "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
+                          "DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384");
+}
+
 // TCP, worker pool, keep-alive and body size.
 void configure_connections(httplib::Server& s, const ServerOptions& options,
                            size_t max_body_bytes) {
@@ -392,6 +404,7 @@ bool Server::start(std::string* error) {
                  options_.tls_key_file;
       return false;
     }
+    restrict_tls(ssl->ssl_context());
     server_ = std::move(ssl);
   } else {
     server_ = std::make_unique<httplib::Server>();

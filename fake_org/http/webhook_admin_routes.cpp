@@ -6,6 +6,9 @@ namespace fake_org::http {
 
 namespace {
 
+constexpr size_t kDefaultWebhookPage = 100;
+constexpr size_t kMaxWebhookPage = 1000;
+
 void send_error(httplib::Response& res, int status, std::string message) {
   send_json(res, status,
             errors_body({make_error(error_code::kInvalidData, "id", std::move(message))}));
@@ -15,10 +18,31 @@ std::string unknown(const std::string& id) {
   return "No webhook event has id '" + id + "'; GET /__admin/webhooks lists them";
 }
 
+// A page of the log (decision 95): ?offset=0&limit=100 by default, at most
+// kMaxWebhookPage events an answer, with the total to page on.
 void get_webhooks(WebhookEngine& engine, Call& c) {
   std::string intent =
       c.req.has_param("payment_intent") ? c.req.get_param_value("payment_intent") : std::string();
-  send_json(c.res, 200, {{"events", engine.log(intent)}});
+  size_t page[2] = {0, kDefaultWebhookPage};
+  const char* names[2] = {"offset", "limit"};
+  for (int i = 0; i < 2; ++i) {
+    if (!c.req.has_param(names[i])) continue;
+    const std::string v = c.req.get_param_value(names[i]);
+    if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos ||
+        (i == 1 && (std::stoul(v) == 0 || std::stoul(v) > kMaxWebhookPage)))
+      return send_json(
+          c.res, 400,
+          errors_body({make_error(error_code::kMissingCoreParameter, names[i],
+                                  std::string("'") + names[i] + "' must be a whole number" +
+                                      (i == 1 ? " from 1 to 1000" : "") + "; got '" + v + "'")}));
+    page[i] = std::stoul(v);
+  }
+  WebhookEngine::LogPage p = engine.log_page(intent, page[0], page[1]);
+  send_json(c.res, 200,
+            {{"events", std::move(p.events)},
+             {"total", p.total},
+             {"offset", page[0]},
+             {"limit", page[1]}});
 }
 
 void get_webhook(WebhookEngine& engine, Call& c) {

@@ -86,3 +86,33 @@ TEST_CASE("admin routes list, show and resend webhook events", "[webhooks][admin
             " was blocked: its URL is not a permitted remote site, so sending it again would be "
             "blocked too");
 }
+
+TEST_CASE("the webhook log comes in pages with its total", "[webhooks][admin]") {
+  auto sender = fake_sender(always(200));
+  WebhookEngine engine(fast_settings(), loopback_sites(),
+                       std::make_shared<ManualClock>(*parse_iso8601("2027-01-31T09:00:00Z")),
+                       std::move(sender.owned), std::make_shared<SeededRandom>(21));
+  http::Router router = webhook_router(engine);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 130; ++i)
+    ids.push_back(engine.enqueue(make_event("pi_" + std::to_string(i % 2), kUrl)));
+  REQUIRE(engine.wait_idle(10s));
+  // A 6,000-event log was one 21 MB answer; now 100 by default.
+  auto first = call(router, "GET", "/webhooks");
+  CHECK(first.json["total"] == 130);
+  CHECK(first.json["events"].size() == 100);
+  CHECK(first.json["events"][0]["id"] == ids[0]);
+  auto rest = call(router, "GET", "/webhooks", {{"offset", "100"}, {"limit", "50"}});
+  CHECK(rest.json["events"].size() == 30);
+  CHECK(rest.json["events"][0]["id"] == ids[100]);
+  auto odd = call(router, "GET", "/webhooks",
+                  {{"payment_intent", "pi_1"}, {"offset", "60"}, {"limit", "10"}});
+  CHECK(odd.json["total"] == 65);
+  REQUIRE(odd.json["events"].size() == 5);
+  CHECK(odd.json["events"][0]["id"] == ids[121]);
+  for (const auto& bad : {"0", "1001", "x", "-1"}) {
+    auto r = call(router, "GET", "/webhooks", {{"limit", bad}});
+    INFO(bad);
+    CHECK(r.status == 400);
+  }
+}
