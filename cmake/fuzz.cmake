@@ -1,0 +1,29 @@
+# Fuzz targets (docs/fuzzing.md). With FAKE_ORG_FUZZ (clang only) every
+# target of the project gets libFuzzer's coverage instrumentation and each
+# fuzz target links libFuzzer; ci/fuzz runs them. Without it a fuzz target is
+# linked with cmake/fuzz_replay_main.cpp instead. Either way CTest replays
+# each target's kept regression inputs and seeds (fuzz.<name>.replay), so an
+# input that once crashed is tried again by every ci/test.
+option(FAKE_ORG_FUZZ "Build the fuzz targets with libFuzzer (clang only; ci/fuzz)" OFF)
+if(FAKE_ORG_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "FAKE_ORG_FUZZ needs clang (libFuzzer); configure with CMAKE_CXX_COMPILER=clang++")
+  endif()
+  target_compile_options(project_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
+# add_fuzz_target(<name> SOURCES <files> LIBS <libraries> REPLAY <files or folders>)
+function(add_fuzz_target name)
+  cmake_parse_arguments(F "" "" "SOURCES;LIBS;REPLAY" ${ARGN})
+  add_executable(fuzz_${name} ${F_SOURCES})
+  target_link_libraries(fuzz_${name} PRIVATE project_options ${F_LIBS})
+  if(FAKE_ORG_FUZZ)
+    target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  else()
+    target_sources(fuzz_${name} PRIVATE ${PROJECT_SOURCE_DIR}/cmake/fuzz_replay_main.cpp)
+  endif()
+  if(FAKE_ORG_TESTS)
+    add_test(NAME fuzz.${name}.replay COMMAND fuzz_${name} -runs=0 ${F_REPLAY})
+    set_tests_properties(fuzz.${name}.replay PROPERTIES TIMEOUT 600 LABELS fuzz)
+  endif()
+endfunction()
