@@ -12,7 +12,30 @@ std::string param(const nlohmann::json& params, const char* name) {
   if (it->is_number()) return it->dump();
   return "";
 }
+// The currency each single-currency scheme collects in.
+struct SchemeCurrency {
+  BankScheme scheme;
+  const char* name;
+  const char* currency;
+};
+constexpr SchemeCurrency kSchemeCurrencies[] = {
+    {BankScheme::kSepa, "SEPA", "EUR"},
+};
+
 }  // namespace
+
+ApiErrors validate_scheme_currency(const ResolvedMethod& method, const std::string& currency,
+                                   const std::string& path) {
+  if (!method.method) return {};
+  for (const auto& s : kSchemeCurrencies)
+    if (s.scheme == method.method->bank_scheme && currency != s.currency)
+      return {make_error(error_code::kInvalidData, path,
+                         path + ": " + method.method->name + " is a " + s.name +
+                             " direct debit, which collects " + "in " + s.currency +
+                             " only; the payment is in " + currency + ": pay in " + s.currency +
+                             " or choose another method")};
+  return {};
+}
 
 ApiErrors validate_bank_parameters(const ResolvedMethod& method) {
   if (!method.method) return {};

@@ -284,7 +284,7 @@ seed:
   REQUIRE(r.status == 404);
   CHECK(code_of(r) == "999");
   CHECK(message_of(r).find("has no gift commitment schedule yet") != std::string::npos);
-  CHECK(t.get("/Recurring/not-an-id").status == 400);
+  CHECK(t.get("/Recurring/not-an-id").status == 422);
   CHECK(t.get("/Recurring/6gc7Q00000NoSci").status == 404);
 }
 
