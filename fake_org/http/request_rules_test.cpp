@@ -89,6 +89,18 @@ TEST_CASE("Parameters.description is the bank statement text of every method",
                 "must be a string");
 }
 
+TEST_CASE("bank data a processor does not declare is text too", "[payment_intent][types][bank]") {
+  TestOrg t(fixture("default.yaml"));
+  json bacs = bacs_debit();
+  bacs["Parameters"]["City"] = 5;  // read for the mandate, not declared by SmartDebit
+  check_refused(t, IntentBody::one_time(bacs).currency("GBP").body(),
+                "PaymentMethod.Parameters.City", "must be a string, got 5");
+  json sepa = sepa_debit();
+  sepa["Parameters"]["BIC"] = 12345678;  // declared String
+  check_refused(t, IntentBody::one_time(sepa).body(), "PaymentMethod.Parameters.BIC",
+                "must be a string");
+}
+
 TEST_CASE("SEPA direct debit collects in euro only", "[payment_intent][bank]") {
   TestOrg t(fixture("default.yaml"));
   check_refused(t, IntentBody::one_time(sepa_debit()).currency("GBP").body(),
