@@ -19,6 +19,8 @@ struct SchemeCurrency {
 };
 constexpr SchemeCurrency kSchemeCurrencies[] = {
     {BankScheme::kSepa, "SEPA", "EUR"},
+    {BankScheme::kBacs, "Bacs", "GBP"},
+    {BankScheme::kAutogiro, "Autogiro", "SEK"},
 };
 
 // The account and address data the processor does not declare (declared
@@ -61,8 +63,8 @@ ApiErrors validate_scheme_currency(const ResolvedMethod& method, const std::stri
   for (const auto& s : kSchemeCurrencies)
     if (s.scheme == method.method->bank_scheme && currency != s.currency)
       return {make_error(error_code::kInvalidData, path,
-                         path + ": " + method.method->name + " is a " + s.name +
-                             " direct debit, which collects " + "in " + s.currency +
+                         path + ": " + method.method->name + " uses the " + s.name +
+                             " scheme, which collects in " + s.currency +
                              " only; the payment is in " + currency + ": pay in " + s.currency +
                              " or choose another method")};
   return {};

@@ -396,7 +396,7 @@ TEST_CASE("legacy PackageActions: a required action is checked and creates its d
           "[http][legacy][package_actions]") {
   TestOrg t(fixture("default.yaml"));
   // Bacs through Access PaySuite requires cpm_GiftAid.Declaration (default.yaml).
-  json body = legacy({{"ContactId", kJane}});
+  json body = legacy({{"ContactId", kJane}}, {{"Amount", 25}, {"CurrencyISOCode", "GBP"}});
   body["PaymentMethod"] = {{"Name", "Bacs Direct Debit"},
                            {"Processor", "Access PaySuite"},
                            {"ParameterMap",

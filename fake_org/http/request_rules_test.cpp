@@ -101,10 +101,10 @@ TEST_CASE("bank data a processor does not declare is text too", "[payment_intent
                 "must be a string");
 }
 
-TEST_CASE("SEPA direct debit collects in euro only", "[payment_intent][bank]") {
+TEST_CASE("SEPA direct debit collects in euro only, Bacs in pounds", "[payment_intent][bank]") {
   TestOrg t(fixture("default.yaml"));
   check_refused(t, IntentBody::one_time(sepa_debit()).currency("GBP").body(),
-                "OneTime.CurrencyISOCode", "SEPA direct debit, which collects in EUR only");
+                "OneTime.CurrencyISOCode", "uses the SEPA scheme, which collects in EUR only");
   check_refused(t,
                 IntentBody::recurring(sepa_debit())
                     .set("Recurring", {{"Amount", 10},
@@ -116,6 +116,25 @@ TEST_CASE("SEPA direct debit collects in euro only", "[payment_intent][bank]") {
   auto eur = t.post("/PaymentIntent", IntentBody::one_time(sepa_debit()).currency("EUR").body());
   INFO(eur.body);
   CHECK(eur.status == 200);
+  // Each scheme its currency: Bacs in GBP.
+  check_refused(t, IntentBody::one_time(bacs_debit()).body(), "OneTime.CurrencyISOCode",
+                "uses the Bacs scheme, which collects in GBP only; the payment is in EUR");
+  CHECK(
+      t.post("/PaymentIntent", IntentBody::one_time(bacs_debit()).currency("GBP").body()).status ==
+      200);
+}
+
+TEST_CASE("Autogiro collects in SEK only", "[payment_intent][bank]") {
+  TestOrg t(fixture("multi_connector.yaml"));
+  json autogiro = {
+      {"Name", "Autogiro"},
+      {"Parameters",
+       {{"ClearingNumber", "3300"}, {"AccountNumber", "3912319997"}, {"AccountHolderName", "A"}}}};
+  check_refused(t, IntentBody::one_time(autogiro).currency("EUR").body(), "OneTime.CurrencyISOCode",
+                "uses the Autogiro scheme, which collects in SEK only");
+  auto sek = t.post("/PaymentIntent", IntentBody::one_time(autogiro).currency("SEK").body());
+  INFO(sek.body);
+  CHECK(sek.status == 200);
 }
 
 TEST_CASE("a malformed id is invalid data in a body and in a path alike", "[reads][ids]") {
