@@ -21,7 +21,8 @@ Result<http::OrgServices> build_org(OrgConfig config, OrgWiring wiring) {
   if (wiring.notice) s.webhooks->set_notice(wiring.notice);
   auto sink = std::make_shared<WebhookEventSink>(cfg.webhooks, s.webhooks);
   if (wiring.check_contracts) {
-    s.monitor = std::make_shared<ContractMonitor>(true);
+    s.monitor = std::make_shared<ContractMonitor>(
+        true, "", cfg.org.response_style == ResponseStyle::kPackage);
     sink->set_monitor(s.monitor);
   }
   s.org->set_event_sink(std::move(sink));

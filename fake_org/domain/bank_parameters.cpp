@@ -8,14 +8,71 @@ namespace {
 std::string param(const nlohmann::json& params, const char* name) {
   auto it = params.find(name);
   if (it == params.end() || it->is_null()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number()) return it->dump();
-  return "";
+  return it->is_string() ? it->get<std::string>() : "";
 }
+
+// The currency each single-currency scheme collects in.
+struct SchemeCurrency {
+  BankScheme scheme;
+  const char* name;
+  const char* currency;
+};
+constexpr SchemeCurrency kSchemeCurrencies[] = {
+    {BankScheme::kSepa, "SEPA", "EUR"},
+    {BankScheme::kBacs, "Bacs", "GBP"},
+    {BankScheme::kAutogiro, "Autogiro", "SEK"},
+};
+
+// The account and address data the processor does not declare (declared
+// parameters are checked by their DataType) are text too: one type rule for
+// every field (decisions 70).
+ApiErrors untyped_bank_parameters(const ResolvedMethod& method) {
+  static const char* const kKeys[] = {"IBAN",
+                                      "BIC",
+                                      "AccountHolderName",
+                                      "SortCode",
+                                      "AccountNumber",
+                                      "ClearingNumber",
+                                      "RoutingNumber",
+                                      "Street",
+                                      "HouseNumberOrName",
+                                      "HouseNameOrNumber",
+                                      "PostalCode",
+                                      "City"};
+  ApiErrors errors;
+  const nlohmann::json& p = method.parameters;
+  if (!p.is_object() || method.method->kind != MethodKind::kBank) return errors;
+  for (const char* key : kKeys) {
+    auto it = p.find(key);
+    if (it == p.end() || it->is_null() || it->is_string()) continue;
+    bool declared = false;
+    for (const auto& d : method.processor->parameters) declared = declared || d.name == key;
+    if (declared) continue;
+    const std::string path = std::string("PaymentMethod.Parameters.") + key;
+    errors.push_back(
+        make_error(error_code::kInvalidData, path, path + " must be a string, got " + it->dump()));
+  }
+  return errors;
+}
+
 }  // namespace
+
+ApiErrors validate_scheme_currency(const ResolvedMethod& method, const std::string& currency,
+                                   const std::string& path) {
+  if (!method.method) return {};
+  for (const auto& s : kSchemeCurrencies)
+    if (s.scheme == method.method->bank_scheme && currency != s.currency)
+      return {make_error(error_code::kInvalidData, path,
+                         path + ": " + method.method->name + " uses the " + s.name +
+                             " scheme, which collects in " + s.currency +
+                             " only; the payment is in " + currency + ": pay in " + s.currency +
+                             " or choose another method")};
+  return {};
+}
 
 ApiErrors validate_bank_parameters(const ResolvedMethod& method) {
   if (!method.method) return {};
+  if (ApiErrors typed = untyped_bank_parameters(method); !typed.empty()) return typed;
   const nlohmann::json& p = method.parameters;
   BankAccountInput in;
   in.iban = param(p, "IBAN");

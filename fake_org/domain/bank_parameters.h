@@ -16,4 +16,11 @@ namespace fake_org {
 // Empty when the account data is fine or the method has no bank scheme.
 ApiErrors validate_bank_parameters(const ResolvedMethod& method);
 
+// A scheme collects in one currency only (SEPA EUR, Bacs GBP, Autogiro SEK):
+// a payment in another is 200 naming the currency and the scheme, at `path`
+// (the request's currency field, or the method when the currency is the
+// record's).
+ApiErrors validate_scheme_currency(const ResolvedMethod& method, const std::string& currency,
+                                   const std::string& path);
+
 }  // namespace fake_org

@@ -39,6 +39,7 @@ ConnectorDescriptor nonprofit() {
   ConnectorDescriptor d;
   d.kind = ConnectorKind::kNonprofit;
   d.name = "nonprofit";
+  d.creates_households = true;
   d.recurring_object = objects::kRecurringDonation;
   d.name_prefix = "RD-";
   d.label = "Recurring donation";

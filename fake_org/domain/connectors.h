@@ -69,6 +69,9 @@ struct ConnectorDescriptor {
   std::vector<SetupValue> record_setup;
   // A payer without an account gets a household (a required Account lookup).
   bool payer_needs_account = false;
+  // The package gives a new contact its household account (NPSP), so a
+  // contact-only payer may name the household record type.
+  bool creates_households = false;
 
   // The lookups of an installment and of a mandate to the recurring record.
   const char* installment_link = nullptr;

@@ -128,11 +128,11 @@ TEST_CASE("valid CrmFields of every type are stored normalised", "[crmfields]") 
       {"Upgrade_Percent__c", -12.5},
       {"Birthdate", "2000-02-29"},
       {"Last_Seen__c", "2027-01-31T10:00:00+01:00"},
-      {"Newsletter_Opt_In__c", "TRUE"},
+      {"Newsletter_Opt_In__c", true},
       {"Donor_Level__c", "Gold"},
       {"Interests__c", "Music; Art;Music"},
       {"AccountId", "0017Q00000GrnTr"},
-      {"MailingCity", 10115},
+      {"MailingCity", "10115"},
   });
   REQUIRE(r.ok());
   CHECK(r.values == json{
@@ -191,7 +191,8 @@ TEST_CASE("each field type refuses a wrong value with a message naming object, f
             "'ada@-example.org' has an invalid domain '-example.org'");
   CHECK(error_of("Email", std::string(70, 'a') + "@example.org") ==
         p + "Email: Contact.Email is too long: 82 characters, at most 80 allowed");
-  CHECK(error_of("Email", 42) == p + "Email: Contact.Email must be an email address, not a number");
+  CHECK(error_of("Email", 42) ==
+        p + "Email: Contact.Email must be an email address as a JSON string, got '42' (number)");
   CHECK(error_of("Phone", "call me") ==
         p + "Phone: Contact.Phone must be a phone number (digits, spaces, + - ( ) . / and an "
             "extension like x12): 'call me' has the character 'c'");
@@ -223,7 +224,8 @@ TEST_CASE("each field type refuses a wrong value with a message naming object, f
       error_of("Gift_Count__c", "12a") ==
       p + "Gift_Count__c: Contact.Gift_Count__c must be a number such as 12.50: '12a' is not one");
   CHECK(error_of("Gift_Count__c", true) ==
-        p + "Gift_Count__c: Contact.Gift_Count__c must be a number, not boolean");
+        p + "Gift_Count__c: Contact.Gift_Count__c must be a number or a numeric string, got "
+            "'true' (boolean)");
   CHECK(error_of("Gift_Count__c", 12345) ==
         p + "Gift_Count__c: Contact.Gift_Count__c has 5 digits before the decimal point, at most "
             "4 allowed (precision 4, scale 0)");
@@ -244,14 +246,23 @@ TEST_CASE("each field type refuses a wrong value with a message naming object, f
   CHECK(error_of("Birthdate", "2027-02-29") ==
         p + "Birthdate: Contact.Birthdate has '2027-02-29', which is not a calendar date");
   CHECK(error_of("Birthdate", 20270131) ==
-        p + "Birthdate: Contact.Birthdate must be a date in the form YYYY-MM-DD, not a number");
+        p + "Birthdate: Contact.Birthdate must be a date in the form YYYY-MM-DD as a JSON string, "
+            "got '20270131' (number)");
   CHECK(error_of("Last_Seen__c", "2027-01-31T09:00:00") ==
         p + "Last_Seen__c: Contact.Last_Seen__c must be an ISO 8601 date and time with a zone, "
             "like 2027-01-31T09:00:00Z; got '2027-01-31T09:00:00'");
   CHECK(error_of("Newsletter_Opt_In__c", "yes") ==
-        p + "Newsletter_Opt_In__c: Contact.Newsletter_Opt_In__c must be true or false, got 'yes'");
+        p + "Newsletter_Opt_In__c: Contact.Newsletter_Opt_In__c must be the JSON boolean true or "
+            "false, got 'yes' (string)");
+  CHECK(error_of("Newsletter_Opt_In__c", "true") ==
+        p + "Newsletter_Opt_In__c: Contact.Newsletter_Opt_In__c must be the JSON boolean true or "
+            "false, got 'true' (string)");
   CHECK(error_of("Newsletter_Opt_In__c", 1) ==
-        p + "Newsletter_Opt_In__c: Contact.Newsletter_Opt_In__c must be true or false, got '1'");
+        p + "Newsletter_Opt_In__c: Contact.Newsletter_Opt_In__c must be the JSON boolean true or "
+            "false, got '1' (number)");
+  CHECK(error_of("MailingCity", 10115) ==
+        p + "MailingCity: Contact.MailingCity must be text as a JSON string, got '10115' "
+            "(number)");
   CHECK(error_of("Donor_Level__c", "Platinum") ==
         p + "Donor_Level__c: Contact.Donor_Level__c must be one of Bronze, Silver, Gold; got "
             "'Platinum'");
@@ -271,7 +282,7 @@ TEST_CASE("each field type refuses a wrong value with a message naming object, f
         p + "AccountId: Contact.AccountId must be a 15- or 18-character Account record id, got "
             "'0017Q00000GrnTrXXX'");
   CHECK(error_of("LastName", true) ==
-        p + "LastName: Contact.LastName must be text, not true or false");
+        p + "LastName: Contact.LastName must be text as a JSON string, got 'true' (boolean)");
 }
 
 TEST_CASE("an object or array where a single value is expected is refused, never a crash",

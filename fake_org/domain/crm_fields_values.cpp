@@ -60,14 +60,6 @@ Checked accept(json value) {
   return Checked{std::move(value), {}};
 }
 
-// Text of a scalar that text-like fields accept: strings, and numbers because
-// clients serialise postal codes and phone numbers as numbers.
-std::optional<std::string> scalar_as_text(const json& v) {
-  if (v.is_string()) return trim(v.get_ref<const std::string&>());
-  if (v.is_number()) return text::json_text(v);
-  return std::nullopt;
-}
-
 Checked check_length(std::string text, int max) {
   size_t n = utf8_length(text);
   if (max > 0 && n > static_cast<size_t>(max))
@@ -266,10 +258,13 @@ Checked check_number(const FieldDef& f, const json& v) {
     d = parse_decimal(text::json_text(v), true);
     if (!d) return refuse("must be a finite number, got " + text::json_text(v));
   } else if (v.is_string()) {
+    // The spec's rule for amounts (2.4: a number or a numeric string) holds
+    // for every number field.
     d = parse_decimal(trim(v.get_ref<const std::string&>()), false);
     if (!d) return refuse("must be a number such as 12.50: " + shown(v) + " is not one");
   } else {
-    return refuse("must be a number, not " + std::string(v.type_name()));
+    return refuse("must be a number or a numeric string, got " + shown(v) + " (" +
+                  std::string(v.type_name()) + ")");
   }
   int whole_max = f.precision - f.scale;
   if (static_cast<int>(d->whole.size()) > whole_max)
@@ -290,12 +285,8 @@ Checked check_number(const FieldDef& f, const json& v) {
 
 Checked check_boolean(const json& v) {
   if (v.is_boolean()) return accept(v);
-  if (v.is_string()) {
-    std::string s = trim(v.get_ref<const std::string&>());
-    if (iequals(s, "true")) return accept(json(true));
-    if (iequals(s, "false")) return accept(json(false));
-  }
-  return refuse("must be true or false, got " + shown(v));
+  return refuse("must be the JSON boolean true or false, got " + shown(v) + " (" +
+                std::string(v.type_name()) + ")");
 }
 
 Checked check_picklist(const FieldDef& f, const std::string& s) {
@@ -400,14 +391,11 @@ Checked check_value(const ObjectDef& object, const FieldDef& f, const json& v,
     default:
       break;
   }
-  if (v.is_boolean()) return refuse("must be " + expected(f) + ", not true or false");
-  std::optional<std::string> text = scalar_as_text(v);
-  if (!text) return refuse("must be " + expected(f) + ", got " + shown(v));
-  // Only text-like fields take numbers; a number for a date or email is a client bug.
-  bool numbers_ok = f.type == FieldType::kText || f.type == FieldType::kTextArea ||
-                    f.type == FieldType::kPhone || f.type == FieldType::kPicklist;
-  if (!v.is_string() && !numbers_ok) return refuse("must be " + expected(f) + ", not a number");
-  const std::string& s = *text;
+  // One rule for every field: text-like types take JSON strings only.
+  if (!v.is_string())
+    return refuse("must be " + expected(f) + " as a JSON string, got " + shown(v) + " (" +
+                  std::string(v.type_name()) + ")");
+  const std::string s = trim(v.get_ref<const std::string&>());
   switch (f.type) {
     case FieldType::kText:
     case FieldType::kTextArea:

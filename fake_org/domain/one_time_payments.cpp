@@ -2,6 +2,7 @@
 #include "bank_parameters.h"
 #include "collection_run.h"
 #include "collections.h"
+#include "connectors.h"
 #include "fields.h"
 #include "payer.h"
 #include "payment_intent_ops.h"
@@ -79,10 +80,14 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   auto amount =
       resolve_amount(op.config, *req.one_time->amount, req.one_time->currency, "OneTime.Amount");
   collect(errors, amount);
+  if (method.ok() && amount.ok())
+    collect(errors, validate_scheme_currency(*method, amount->currency, "OneTime.CurrencyISOCode"));
   const CommonParameters common = resolve_common_parameters(op, errors);
   if (!errors.empty()) return errors;
 
-  auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now});
+  const ConnectorDescriptor& d = descriptor(*op.settings.connector);
+  auto payer = resolve_payer(*req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now, false,
+                                                      d.creates_households});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
   stage_package_actions(op, actions, payer->contact_id, payer->account_id);
@@ -193,7 +198,14 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
   auto method = resolve_payment_method(op.config, method_input(op, inst));
   collect(errors, method);
   // The account of a new inline mandate is checked as for a new payment.
-  if (method.ok() && op.req.payment_method) collect(errors, validate_bank_parameters(*method));
+  if (method.ok() && op.req.payment_method) {
+    collect(errors, validate_bank_parameters(*method));
+    collect(errors, validate_scheme_currency(*method,
+                                             inst.text(fields::kCurrency).empty()
+                                                 ? op.config.org.default_currency
+                                                 : inst.text(fields::kCurrency),
+                                             "PaymentMethod.Name"));
+  }
   const CommonParameters common = resolve_common_parameters(op, errors);
   if (!errors.empty()) return errors;
 

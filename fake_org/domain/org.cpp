@@ -141,10 +141,11 @@ Result<RecordPtr> Org::find_record(const RecordReader& records, std::string_view
   } else if (auto id18 = to_id18(id_or_guid)) {
     if (auto r = records.get(*id18)) return r;
   } else {
-    return make_error(error_code::kMissingCoreParameter, "ID",
+    // One rule for a malformed id, in a path as in a body (OneTime.Id,
+    // Recurring.Id): invalid data, 200 (decisions 20).
+    return make_error(error_code::kInvalidData, "ID",
                       "'" + shown + "' is not a valid " + std::string(what) +
-                          " id: expected a 15- or 18-character record id or a GUID",
-                      ErrorKind::kMalformedId);
+                          " id: expected a 15- or 18-character record id or a GUID");
   }
   return make_error(error_code::kInvalidData, "ID",
                     "No " + std::string(what) + " found with id '" + shown + "'",

@@ -98,7 +98,8 @@ class Org {
   std::string record_url(const Record& r) const;
   std::string record_url(std::string_view object, std::string_view id) const;
   // Resolves a 15/18-character record id or a GUID to the stored record.
-  // kMalformedId when it is neither form; kNotFound when nothing has it.
+  // Code 200 (invalid data, as a malformed OneTime.Id) when it is neither
+  // form; kNotFound when nothing has it.
   Result<RecordPtr> find_record(std::string_view id_or_guid, std::string_view what) const;
   // The same inside a read() or write(): a view that reads more records must
   // resolve its id there too, in the same lock, or an admin reset between two

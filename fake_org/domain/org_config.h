@@ -68,13 +68,22 @@ struct ObjectDef {
 enum class InitialPayment { kRequired, kOptional, kNo };
 const char* to_string(InitialPayment v);  // "Required" | "Optional" | "No"
 
+// One choice of an Enum parameter (the package's layout: iDEAL's issuing banks).
+struct EnumOption {
+  std::string value;
+  std::string label;
+  std::string image;  // URL of an SVG; empty: none
+};
+
 // A parameter of a processor, source connector or package action.
 struct ParameterDef {
   std::string name;
-  std::string data_type = "String";  // String | Number | Boolean | Date | Email | Picklist
+  // String | Number | Boolean | Date | Email | Picklist | Enum
+  std::string data_type = "String";
   bool required = false;
   std::string description;
   std::vector<std::string> values;  // for Picklist
+  std::vector<EnumOption> options;  // for Enum
   // Package actions only: the field of the action's creates_object that this
   // parameter fills (e.g. "cpm__Postal_Code__c"); empty when not stored.
   std::string field;
@@ -104,6 +113,7 @@ struct ProcessorDef {
   std::vector<ParameterDef> parameters;  // missing required ones: error 011
   // "Package.Action" names that must be in PackageActions when this is used.
   std::vector<std::string> required_package_actions;
+  std::string image;  // URL of the processor's SVG logo; empty: none
 
   const TargetDef* target(std::string_view name) const;
   const TargetDef* default_target() const;
@@ -121,6 +131,7 @@ struct PaymentMethodDef {
   // withdrew. It is left out of GET /PaymentMethods and refused by name.
   bool active = true;
   std::vector<ProcessorDef> processors;
+  std::string image;  // URL of the method's SVG logo; empty: none
 
   const ProcessorDef* processor(std::string_view name) const;
   const ProcessorDef* default_processor() const;
@@ -284,6 +295,10 @@ struct SeedRecord {
 
 enum class DateFormat { kIso, kDayMonthYear };  // "2027-01-31" | "31-01-2027"
 
+// The layouts of the answers the spec leaves "not shown": the fake's own
+// (`spec`) or those of the real package's public samples (`package`).
+enum class ResponseStyle { kSpec, kPackage };
+
 struct OrgSettings {
   std::string name = "Local Fake Org";
   std::string org_id;                // 00D... (18 chars); generated when empty
@@ -310,6 +325,10 @@ struct OrgSettings {
   // Spec 8 shows no payload limit; the fake takes Apex's synchronous heap,
   // 6 MB, as the largest body an Apex REST endpoint could hold (decisions 43).
   size_t max_body_bytes = 6 * 1024 * 1024;
+  ResponseStyle response_style = ResponseStyle::kSpec;
+  // The package's pay link site page; `package` installments show
+  // `PayLinkPage` = this URL with `?id=<GUID>`. Empty: none.
+  std::string pay_link_page;
 };
 
 struct OrgConfig {

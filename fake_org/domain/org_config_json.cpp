@@ -1,13 +1,19 @@
 #include "org_config_json.h"
 
+#include "package_layouts.h"
+
 namespace fake_org {
 
+// An Enum parameter (the package's layout) is a Picklist of its values here.
 void to_json(nlohmann::json& j, const ParameterDef& p) {
+  const bool is_enum = p.data_type == "Enum";
   j = {{"Name", p.name},
-       {"DataType", p.data_type},
+       {"DataType", is_enum ? "Picklist" : p.data_type},
        {"Required", p.required},
        {"Description", p.description}};
-  if (!p.values.empty()) j["Values"] = p.values;
+  std::vector<std::string> values = p.values;
+  for (const auto& o : p.options) values.push_back(o.value);
+  if (!values.empty()) j["Values"] = values;
 }
 
 void to_json(nlohmann::json& j, const TargetDef& t) {
@@ -48,6 +54,8 @@ void to_json(nlohmann::json& j, const PackageDef& p) {
 }
 
 nlohmann::json payment_methods_body(const OrgConfig& config) {
+  if (config.org.response_style == ResponseStyle::kPackage)
+    return package_layout::payment_methods_body(config);
   nlohmann::json methods = nlohmann::json::array();
   for (const auto& m : config.payment_methods)
     if (m.active) methods.push_back(m);
@@ -55,10 +63,14 @@ nlohmann::json payment_methods_body(const OrgConfig& config) {
 }
 
 nlohmann::json source_connectors_body(const OrgConfig& config) {
+  if (config.org.response_style == ResponseStyle::kPackage)
+    return package_layout::source_connectors_body(config);
   return {{"SourceConnectors", config.source_connectors}};
 }
 
 nlohmann::json package_actions_body(const OrgConfig& config) {
+  if (config.org.response_style == ResponseStyle::kPackage)
+    return package_layout::package_actions_body(config);
   return {{"Packages", config.packages}};
 }
 

@@ -167,10 +167,12 @@ TEST_CASE("find_record over a reader resolves ids and GUIDs in that reader's sta
   auto malformed = t.org->records().read(
       [&](const RecordStore& s) { return Org::find_record(s, "not-an-id", "installment"); });
   REQUIRE_FALSE(malformed.ok());
-  CHECK(malformed.errors()[0].kind == ErrorKind::kMalformedId);
+  // A malformed id is invalid data (200, HTTP 422), in a path as in a body.
+  CHECK(malformed.errors()[0].code == error_code::kInvalidData);
+  CHECK(malformed.errors()[0].kind == ErrorKind::kSpec);
   // The locking form answers the same.
   CHECK(t.org->find_record(kJane, "contact").ok());
-  CHECK(t.org->find_record("not-an-id", "x").errors()[0].kind == ErrorKind::kMalformedId);
+  CHECK(t.org->find_record("not-an-id", "x").errors()[0].code == error_code::kInvalidData);
 }
 
 TEST_CASE("a collection run committing right after a payment publishes after it", "[org][events]") {

@@ -29,7 +29,7 @@ json declaration() {
     "DeclarationDate": "2027-02-20", "ValidFrom": "2027-02-20", "Title": "Ms",
     "FirstName": "Ada", "LastName": "Lovelace", "HouseNameOrNumber": "12",
     "Street": "St James's Square", "City": "London", "PostalCode": "SW1Y 4JH",
-    "Country": "United Kingdom", "Overseas": "false", "AcquisitionMethod": "Online"}}})j");
+    "Country": "United Kingdom", "Overseas": false, "AcquisitionMethod": "Online"}}})j");
 }
 
 std::string fields_of(const ApiErrors& errors) {
@@ -139,7 +139,7 @@ TEST_CASE("a Gift Aid declaration record carries the parameters' fields", "[pack
   CHECK(x["cpm__City__c"] == "London");
   CHECK(x["cpm__Postal_Code__c"] == "SW1Y 4JH");
   CHECK(x["cpm__Country__c"] == "United Kingdom");
-  CHECK(x["cpm__Overseas__c"] == false);  // "false" as text stored as a checkbox
+  CHECK(x["cpm__Overseas__c"] == false);
   CHECK(x["cpm__Acquisition_Method__c"] == "Online");
   // Every field the record carries exists on the object in the catalog.
   const ObjectDef* def = config().object("cpm__Gift_Aid_Declaration__c");

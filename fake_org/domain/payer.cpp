@@ -44,6 +44,12 @@ class Resolver {
     account_.path = path_ + ".Account";
   }
 
+  // A new contact without an account gets "<LastName> Household": the
+  // org's setting, or the nonprofit package's rule (decisions 19).
+  bool households() const {
+    return ctx_.households || ctx_.config.org.contact_without_account == "household";
+  }
+
   Result<PayerOutcome> run(const json& payer) {
     contact_def_ = ctx_.config.object(objects::kContact);
     account_def_ = ctx_.config.object(objects::kAccount);
@@ -240,7 +246,7 @@ class Resolver {
              contact_.path + ".Id: Contact " + contact_.existing->id +
                  " is not a person account's contact, but " + path_ +
                  ".AccountRecordTypeName is the person-account record type " + account_rt_->name);
-    } else if (account_rt_ && ctx_.config.org.contact_without_account != "household") {
+    } else if (account_rt_ && !households()) {
       fail(path_ + ".AccountRecordTypeName",
            path_ + ".AccountRecordTypeName '" + account_rt_->name +
                "' names a business record type, but the payer has no Account; add " + path_ +
@@ -455,7 +461,7 @@ class Resolver {
   // is a person account's.
   Status add_household() {
     if (account_.present() || out_.contact_id.empty() || !out_.account_id.empty() ||
-        (ctx_.config.org.contact_without_account != "household" && !ctx_.account_required))
+        (!households() && !ctx_.account_required))
       return ok_status();
     RecordPtr c = ctx_.tx.get(out_.contact_id);
     json fields = json::object();

@@ -59,6 +59,9 @@ struct PayerContext {
   // required lookup to Account): a contact left without one gets
   // "<LastName> Household", as in a household org (decisions row 24).
   bool account_required = false;
+  // The source connector's package gives a new contact its household account
+  // (the nonprofit package), whatever org.contact_without_account says.
+  bool households = false;
 };
 
 // Resolves the v2 Payer block (spec 2.2) inside the request's transaction:

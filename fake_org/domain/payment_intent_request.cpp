@@ -53,8 +53,9 @@ class Reader {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return "";
     if (it->is_string()) return it->get<std::string>();
-    if (it->is_number()) return it->dump();  // ids and codes sent as numbers are still usable text
-    invalid(join(path, key), join(path, key) + " must be a string, got " + kind(*it));
+    // Spec 2.3-2.7 type these fields string: a number is refused, not coerced.
+    invalid(join(path, key),
+            join(path, key) + " must be a string, got " + kind(*it) + " " + it->dump());
     return "";
   }
 

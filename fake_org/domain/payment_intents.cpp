@@ -344,9 +344,8 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
 Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) const {
   std::string id(payment_intent_id);
   if (id.rfind("pi_", 0) != 0)
-    return make_error(error_code::kMissingCoreParameter, "ID",
-                      "'" + id + "' is not a payment intent id: they begin with pi_",
-                      ErrorKind::kMalformedId);
+    return make_error(error_code::kInvalidData, "ID",
+                      "'" + id + "' is not a payment intent id: they begin with pi_");
   return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
     auto ids = s.find(index_name::kReportByIntent, {id});
     if (ids.empty())

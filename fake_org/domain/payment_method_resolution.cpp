@@ -2,6 +2,7 @@
 
 #include "util/ascii.h"
 
+#include <algorithm>
 #include <functional>
 #include <regex>
 #include <set>
@@ -120,16 +121,18 @@ bool read_beyond_declared(const PaymentMethodDef& method, const std::string& key
 std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json& v) {
   const std::string& t = def.data_type;
   if (v.is_object() || v.is_array()) return "must be a single value, got " + text::json_text(v);
-  std::string text = v.is_string() ? v.get<std::string>() : text::json_text(v);
-  if (t == "Boolean") {
-    if (v.is_boolean() || text == "true" || text == "false") return "";
-    return "must be true or false, got " + text::json_text(v);
-  }
+  // One rule for every parameter: the JSON type of its DataType (numbers may
+  // also be numeric strings, as amounts).
+  if (t == "Boolean")
+    return v.is_boolean() ? "" : "must be true or false, got " + text::json_text(v);
   if (t == "Number" || t == "Integer" || t == "Decimal") {
-    if (v.is_number()) return "";
+    // As amounts (spec 2.4): a number or a numeric string.
     static const std::regex num(R"(^-?\d+(\.\d+)?$)");
-    return std::regex_match(text, num) ? "" : "must be a number, got " + text::json_text(v);
+    if (v.is_number() || (v.is_string() && std::regex_match(v.get<std::string>(), num))) return "";
+    return "must be a number, got " + text::json_text(v);
   }
+  if (!v.is_string()) return "must be a string (DataType " + t + "), got " + text::json_text(v);
+  const std::string& text = v.get_ref<const std::string&>();
   if (t == "Date")
     return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + text::json_text(v);
   if (t == "Email") {
@@ -137,15 +140,28 @@ std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json
     return std::regex_match(text, email) ? ""
                                          : "must be an email address, got " + text::json_text(v);
   }
-  if (t == "Picklist" && !def.values.empty()) {
-    for (const auto& allowed : def.values)
-      if (allowed == text) return "";
+  std::vector<std::string> allowed = def.values;
+  if (t == "Enum")
+    for (const auto& o : def.options) allowed.push_back(o.value);
+  if ((t == "Picklist" || t == "Enum") && !allowed.empty()) {
+    for (const auto& a : allowed)
+      if (a == text) return "";
     std::string list;
-    for (const auto& a : def.values) list += (list.empty() ? "" : ", ") + a;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
     return "must be one of " + list + ", got " + text::json_text(v);
   }
   return "";
 }
+
+namespace {
+
+const ParameterDef& statement_description_parameter() {
+  static const ParameterDef def{
+      "description", "String", false, "Text on the payer's bank statement (spec 2.6)", {}, {}, {}};
+  return def;
+}
+
+}  // namespace
 
 nlohmann::json ResolvedMethod::echo() const {
   nlohmann::json j = {{"Name", method->name}, {"Processor", processor->name}};
@@ -199,12 +215,18 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
   r.parameters_given = in.parameters_given;
   if (in.parameters_on_file) return r;
   const std::string owner = "processor " + r.processor->name + " for " + r.method->name;
-  ApiErrors errors =
-      check_parameters(r.processor->parameters, r.parameters, "PaymentMethod.Parameters",
-                       error_code::kMissingProcessorParameter, owner);
+  // Spec 2.6's general parameter, the bank statement text, applies to every
+  // method, declared by the processor or not.
+  std::vector<ParameterDef> defs = r.processor->parameters;
+  const ParameterDef& general = statement_description_parameter();
+  if (std::none_of(defs.begin(), defs.end(),
+                   [&general](const ParameterDef& d) { return d.name == general.name; }))
+    defs.push_back(general);
+  ApiErrors errors = check_parameters(defs, r.parameters, "PaymentMethod.Parameters",
+                                      error_code::kMissingProcessorParameter, owner);
   const PaymentMethodDef& method = *r.method;
   ApiErrors unknown = unknown_parameters(
-      r.processor->parameters, r.parameters, "PaymentMethod.Parameters", owner,
+      defs, r.parameters, "PaymentMethod.Parameters", owner,
       [&method](const std::string& key) { return read_beyond_declared(method, key); });
   errors.insert(errors.end(), unknown.begin(), unknown.end());
   if (!errors.empty()) return errors;

@@ -147,6 +147,9 @@ Result<SetupInput> check_setup(OperationContext& op, const SourceConnectorDef& c
   collect(errors, resolved);
   auto amount = resolve_amount(op.config, *rin.amount, rin.currency, "Recurring.Amount");
   collect(errors, amount);
+  if (resolved.ok() && amount.ok())
+    collect(errors, validate_scheme_currency(resolved->method, amount->currency,
+                                             "Recurring.CurrencyISOCode"));
   collect(errors, check_frequency(conn, rin.frequency));
   check_dates(rin, errors, in);
   if (amount.ok()) check_first_payment(op, *amount, errors, in);
@@ -254,8 +257,9 @@ Result<IntentResult> new_recurring_payment(OperationContext& op) {
   const ResolvedMethod* method = &input->method.method;
   const std::string& campaign = input->common.campaign;
 
-  auto payer = resolve_payer(
-      *op.req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now, d.payer_needs_account});
+  auto payer =
+      resolve_payer(*op.req.payer, PayerContext{op.config, op.tx, op.org.ids(), op.now,
+                                                d.payer_needs_account, d.creates_households});
   if (!payer.ok()) return payer.errors();
   op.review_reasons = payer->review_reasons;
   stage_package_actions(op, input->method.actions, payer->contact_id, payer->account_id);

@@ -125,6 +125,8 @@ Result<UpdateInput> check_update(OperationContext& op, const std::string& curren
   ApiErrors errors;
   auto resolved = resolve_recurring_method(op, "update");
   collect(errors, resolved);
+  if (resolved.ok())
+    collect(errors, validate_scheme_currency(resolved->method, currency, "PaymentMethod.Name"));
   std::optional<Money> first;
   if (req.one_time && req.one_time->amount) {
     auto a = resolve_amount(op.config, *req.one_time->amount,

@@ -1,6 +1,7 @@
 #include "views.h"
 
 #include "fields.h"
+#include "package_layouts.h"
 
 namespace fake_org {
 
@@ -59,34 +60,64 @@ nlohmann::json payment_intent_view(const Org& org, const RecordReader& records,
 
 namespace {
 
-// Spec 2.10's fields, with the read endpoint's two extras when `extras`.
+// One payment of an installment: spec 2.10's fields; in the package's
+// layout the read adds the payment's `Target`, and a webhook carries only
+// `Id`, `Amount` and `CollectionDate`.
+nlohmann::json payment_item(const Org& org, const Record& p, const std::string& inst_target,
+                            bool extras) {
+  namespace pf = fields::payment;
+  const bool package = org.config().org.response_style == ResponseStyle::kPackage;
+  nlohmann::json pj = nlohmann::json::object();
+  if (!package || extras) pj = {{"Url", org.record_url(p)}, {"Type", p.object}};
+  pj["Id"] = p.id;
+  if (!package || extras) {
+    put_text(pj, "PaymentProcessor", p, pf::kProcessor);
+    put_text(pj, "PaymentMethod", p, pf::kMethod);
+  }
+  if (package && extras) {
+    const std::string target = p.text(pf::kTarget);
+    if (!target.empty() || !inst_target.empty())
+      pj["Target"] = target.empty() ? inst_target : target;
+  }
+  put_text(pj, "CollectionDate", p, pf::kCollectionDate);
+  pj["Amount"] = number_or_zero(p, pf::kAmount);
+  if (package) pj["Amount"] = package_layout::decimal_amount(pj["Amount"]);
+  return pj;
+}
+
+// Spec 2.10's fields, with the read endpoint's two extras when `extras`;
+// the package's layout (decisions 68) when the org answers in it.
 nlohmann::json installment_body(const Org& org, const RecordReader& records, const Record& inst,
                                 bool extras) {
   namespace f = fields::installment;
-  nlohmann::json j = {{"Url", org.record_url(inst)}, {"Type", inst.object}, {"Id", inst.id}};
+  const OrgConfig& config = org.config();
+  const bool package = config.org.response_style == ResponseStyle::kPackage;
+  nlohmann::json j = nlohmann::json::object();
+  if (!package || extras) j = {{"Url", org.record_url(inst)}, {"Type", inst.object}};
+  j["Id"] = inst.id;
   if (extras && !inst.guid.empty()) j["GUID"] = inst.guid;
   put_text(j, "Target", inst, f::kTarget);
   put_text(j, "Status", inst, f::kStatus);
-  j["RecordTypeName"] = record_type_name(org.config(), inst);
+  j["RecordTypeName"] = record_type_name(config, inst);
   put_text(j, "PayUrl", inst, f::kPayUrl);
-  nlohmann::json payments = nlohmann::json::array();
-  for (const auto& id : records.find(index_name::kPaymentByInstallment, {inst.id})) {
-    auto p = records.get(id);
-    if (!p) continue;
-    namespace pf = fields::payment;
-    nlohmann::json pj = {{"Url", org.record_url(*p)}, {"Type", p->object}, {"Id", p->id}};
-    put_text(pj, "PaymentProcessor", *p, pf::kProcessor);
-    put_text(pj, "PaymentMethod", *p, pf::kMethod);
-    put_text(pj, "CollectionDate", *p, pf::kCollectionDate);
-    pj["Amount"] = number_or_zero(*p, pf::kAmount);
-    payments.push_back(pj);
+  if (package && extras) {
+    const std::string page = package_layout::pay_link_page(config, inst.guid);
+    if (!page.empty()) j["PayLinkPage"] = page;
   }
+  nlohmann::json payments = nlohmann::json::array();
+  for (const auto& id : records.find(index_name::kPaymentByInstallment, {inst.id}))
+    if (auto p = records.get(id))
+      payments.push_back(payment_item(org, *p, inst.text(f::kTarget), extras));
   j["Payments"] = payments;
   put_text(j, "PaymentProcessor", inst, f::kProcessor);
   put_text(j, "PaymentMethod", inst, f::kMethod);
   put_text(j, "PaymentIntentId", inst, f::kPaymentIntentId);
   j["AmountOpen"] = number_or_zero(inst, f::kAmountOpen);
   j["Amount"] = number_or_zero(inst, f::kAmount);
+  if (package) {
+    j["AmountOpen"] = package_layout::decimal_amount(j["AmountOpen"]);
+    j["Amount"] = package_layout::decimal_amount(j["Amount"]);
+  }
   if (extras) put_text(j, "CurrencyISOCode", inst, fields::kCurrency);
   return j;
 }

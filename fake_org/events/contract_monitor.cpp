@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "checker/checker.h"
 #include "checker/routes.h"
@@ -28,10 +29,12 @@ nlohmann::json verdict(contracts::Profile profile, const contracts::CheckResult&
 
 }  // namespace
 
-ContractMonitor::ContractMonitor(bool log_to_stderr, std::string capture_dir)
+ContractMonitor::ContractMonitor(bool log_to_stderr, std::string capture_dir, bool lenient)
     : checker_(contracts::Checker::embedded(contracts::Profile::kStrict)),
+      enforce_lenient_(lenient),
       log_(log_to_stderr),
       capture_dir_(std::move(capture_dir)) {
+  if (lenient) lenient_ = contracts::Checker::embedded(contracts::Profile::kLenient);
   if (capture_dir_.empty()) {
     const char* env = std::getenv(kCaptureDirEnv);
     if (env) capture_dir_ = env;
@@ -73,24 +76,30 @@ void ContractMonitor::check_response(std::string_view method, std::string_view p
                       text::json_text(nlohmann::json(head)));
   }
   auto r = checker_->check_response(method, path, status, j);
-  if (lenient_) {
+  std::optional<contracts::CheckResult> lenient;
+  if (lenient_) lenient = lenient_->check_response(method, path, status, j);
+  if (lenient_ && !capture_dir_.empty()) {
     capture({{"kind", "response"},
              {"method", std::string(method)},
              {"path", std::string(path)},
              {"status", status}},
-            r, lenient_->check_response(method, path, status, j), j);
+            r, *lenient, j);
   }
   // A status the contract has no schema for is a violation too: a client
   // written against the contract would not expect it.
-  if (r.ok()) return;
-  record(what, r.report());
+  const contracts::CheckResult& decides = enforce_lenient_ ? *lenient : r;
+  if (decides.ok()) return;
+  record(what, decides.report());
 }
 
 void ContractMonitor::check_webhook(const nlohmann::json& body) {
   auto r = checker_->check_webhook(body);
-  if (lenient_) capture({{"kind", "webhook"}}, r, lenient_->check_webhook(body), body);
-  if (r.ok()) return;
-  record("webhook " + body.value("type", "?"), r.report());
+  std::optional<contracts::CheckResult> lenient;
+  if (lenient_) lenient = lenient_->check_webhook(body);
+  if (lenient_ && !capture_dir_.empty()) capture({{"kind", "webhook"}}, r, *lenient, body);
+  const contracts::CheckResult& decides = enforce_lenient_ ? *lenient : r;
+  if (decides.ok()) return;
+  record("webhook " + body.value("type", "?"), decides.report());
 }
 
 void ContractMonitor::capture(nlohmann::json entry, const contracts::CheckResult& strict,

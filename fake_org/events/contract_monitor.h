@@ -1,6 +1,7 @@
 #pragma once
 // `fake-org --check-contracts`: every response and webhook body the fake
-// emits is validated against the strict contracts (contracts/); a mismatch is
+// emits is validated against the strict contracts (contracts/; the lenient ones
+// for an org answering in the package's layouts); a mismatch is
 // logged loudly and counted, so tests can fail on it.
 //
 // Capture (`fake-org --capture-dir DIR`, or FAKE_ORG_CAPTURE_DIR=DIR for an
@@ -31,8 +32,11 @@ class ContractMonitor {
   // The environment variable that turns capture on, for any monitor.
   static constexpr const char* kCaptureDirEnv = "FAKE_ORG_CAPTURE_DIR";
 
-  // `capture_dir` empty: the environment variable decides.
-  explicit ContractMonitor(bool log_to_stderr = true, std::string capture_dir = "");
+  // `capture_dir` empty: the environment variable decides. `lenient`: the
+  // org answers in the real package's layouts (fixture `org.response_style:
+  // package`), which only the lenient profile accepts, so that one decides.
+  explicit ContractMonitor(bool log_to_stderr = true, std::string capture_dir = "",
+                           bool lenient = false);
   void check_response(std::string_view method, std::string_view path, int status,
                       const std::string& body);
   void check_webhook(const nlohmann::json& body);
@@ -45,7 +49,8 @@ class ContractMonitor {
   void capture(nlohmann::json entry, const contracts::CheckResult& strict,
                const contracts::CheckResult& lenient, const nlohmann::json& body);
   std::shared_ptr<const contracts::Checker> checker_;
-  std::shared_ptr<const contracts::Checker> lenient_;  // only when capturing
+  std::shared_ptr<const contracts::Checker> lenient_;  // when capturing or enforcing it
+  bool enforce_lenient_;
   bool log_;
   std::string capture_dir_;
   std::atomic<size_t> violations_{0};

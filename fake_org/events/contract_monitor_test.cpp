@@ -60,6 +60,27 @@ TEST_CASE("the monitor counts a status the contract has no schema for", "[contra
   CHECK(m.violations() == 2);
 }
 
+TEST_CASE("an org in the package's layouts is held to the lenient profile",
+          "[contracts][monitor][response_style]") {
+  const std::string envelope =
+      R"({"ResponseCode":"001","IsSuccess":true,"PackageActions":[{"PackageName":"cpm_GiftAid",)"
+      R"("actions":[{"name":"Declaration","Parameters":[{"name":"ValidTo","dataType":"Date"}]}]}]})";
+  const nlohmann::json hook = nlohmann::json::parse(
+      R"({"type":"installment.status_change","data":{"Id":"a0B5J000001AbCdUAK",)"
+      R"("Status":"Collected","Payments":[{"Id":"a0C5J000002XyZaUAK","Amount":10.0}]}})");
+  ContractMonitor strict(false);
+  strict.check_response("GET", kApi + "/PackageActions", 200, envelope);
+  strict.check_webhook(hook);
+  CHECK(strict.violations() == 2);
+  ContractMonitor lenient(false, "", true);
+  lenient.check_response("GET", kApi + "/PackageActions", 200, envelope);
+  lenient.check_webhook(hook);
+  CHECK(lenient.violations() == 0);
+  // The lenient profile still refuses what no org sends.
+  lenient.check_response("GET", kApi + "/PackageActions", 200, R"({"PackageActions":"none"})");
+  CHECK(lenient.violations() == 1);
+}
+
 TEST_CASE("the webhook sink checks bodies on flush, after the store's lock, not on publish",
           "[contracts][monitor][webhooks]") {
   using namespace fake_org;

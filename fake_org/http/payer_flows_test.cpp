@@ -113,7 +113,7 @@ TEST_CASE(
 TEST_CASE("a Bacs one-time debit gets a Bacs mandate with the sort code on the profile",
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
-  auto c = t.create_intent(intent(bacs_debit("Max Weber", "601613", "31926819")));
+  auto c = t.create_intent(intent(bacs_debit("Max Weber", "601613", "31926819")).currency("GBP"));
   auto inst = t.admin_record("cpm__Installment__c", c.installment);
   auto mandate = t.admin_record("cpm__Mandate__c", inst.value("cpm__Mandate__c", "?"));
   CHECK(mandate["cpm__Bank_Scheme__c"] == "Bacs");

@@ -1,3 +1,4 @@
+#include "domain/package_layouts.h"
 #include "domain/payment_intents.h"
 #include "request_log.h"
 #include "responses.h"
@@ -14,7 +15,7 @@ void post_payment_intent(Org& org, PaymentIntents& service, bool tls, Call& c) {
   if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
   request_log_context().payment_intent_id = r->payment_intent_id;
   if (r->replayed) c.res.set_header("Idempotent-Replayed", "true");
-  send_json(c.res, 200, r->body);
+  send_json(c.res, 200, package_layout::payment_intent_created(org.config(), r->body));
 }
 
 void get_payment_intent(Org& org, PaymentIntents& service, Call& c) {

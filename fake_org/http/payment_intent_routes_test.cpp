@@ -470,14 +470,14 @@ TEST_CASE("an inline direct debit installment paid again without PaymentMethod k
   CHECK(t.count("cpm__Mandate__c") == 1);
 }
 
-TEST_CASE("reads: unknown ids are 404, malformed ids 400", "[http][intent]") {
+TEST_CASE("reads: unknown ids are 404, malformed ids 422", "[http][intent]") {
   TestOrg t(fixture("default.yaml"));
   auto a = t.get("/PaymentIntent/pi_doesnotexist");
   CHECK(a.status == 404);
   CHECK(code_of(a) == "200");
-  CHECK(t.get("/PaymentIntent/abc").status == 400);
+  CHECK(t.get("/PaymentIntent/abc").status == 422);
   CHECK(t.get("/Installment/a0F5J00000000ZZ").status == 404);
-  CHECK(t.get("/Installment/not-an-id").status == 400);
+  CHECK(t.get("/Installment/not-an-id").status == 422);
   CHECK(t.get("/Installment/0037Q00000JaneDQAR").status == 404);  // a contact, not an installment
 }
 

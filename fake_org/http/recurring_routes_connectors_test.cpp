@@ -55,6 +55,7 @@ TEST_CASE("every connector under every initial payment rule", "[http][recurring]
         const size_t before = t.records_of(objects::kInstallment).size();
         const size_t records = t.records_of(c.object).size();
         auto body = IntentBody::recurring(rule.method).source_connector(c.name);
+        if (rule.method == bacs_debit()) body.series_currency("GBP");  // Bacs collects in GBP
         if (with_first) body.initial_payment(10);
         auto r = t.post("/PaymentIntent", body);
         const bool ok = with_first ? rule.with_ok : rule.without_ok;
@@ -203,7 +204,9 @@ TEST_CASE("a required package action is checked in the domain and creates a decl
   CHECK(t.post("/PaymentIntent", later).status == 422);
   CHECK(t.records_of(objects::kGiftAidDeclaration).empty());
 
-  auto r = t.post("/PaymentIntent", IntentBody::recurring(kPaySuite).package_actions(gift_aid()));
+  auto r =
+      t.post("/PaymentIntent",
+             IntentBody::recurring(kPaySuite).series_currency("GBP").package_actions(gift_aid()));
   REQUIRE(r.status == 200);
   std::string id = t.recurring_id(r);
   auto declarations = t.records_of(objects::kGiftAidDeclaration);
@@ -221,10 +224,12 @@ TEST_CASE("a required package action is checked in the domain and creates a decl
   CHECK(d.text("cpm__Acquisition_Method__c") == "Online");
 
   // An update to the processor needs it too.
-  std::string sepa = t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
-  CHECK(code_of(t.post("/PaymentIntent", IntentBody::update_recurring(sepa, kPaySuite))) == "010");
+  // (A Bacs series in GBP, the currency Bacs collects in: decisions 71.)
+  std::string smart = t.recurring_id(
+      t.post("/PaymentIntent", IntentBody::recurring(bacs_debit()).series_currency("GBP")));
+  CHECK(code_of(t.post("/PaymentIntent", IntentBody::update_recurring(smart, kPaySuite))) == "010");
   REQUIRE(t.post("/PaymentIntent",
-                 IntentBody::update_recurring(sepa, kPaySuite).package_actions(gift_aid()))
+                 IntentBody::update_recurring(smart, kPaySuite).package_actions(gift_aid()))
               .status == 200);
   CHECK(t.records_of(objects::kGiftAidDeclaration).size() == 2);
 

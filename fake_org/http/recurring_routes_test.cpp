@@ -113,7 +113,7 @@ TEST_CASE("native: SEPA (Optional) with and without OneTime, Bacs (No) without",
   CHECK(rec2.text("cpm__Payment_Profile__c") == rec.text("cpm__Payment_Profile__c"));
   CHECK(t.records_of(objects::kPaymentProfile).size() == 1);
 
-  auto bacs = t.post("/PaymentIntent", IntentBody::recurring(bacs_debit()));
+  auto bacs = t.post("/PaymentIntent", IntentBody::recurring(bacs_debit()).series_currency("GBP"));
   REQUIRE(bacs.status == 200);
   CHECK(t.record(t.recurring_id(bacs)).text("cpm__Payment_Method__c") == "Bacs Direct Debit");
   auto bacs_first =
@@ -284,7 +284,7 @@ seed:
   REQUIRE(r.status == 404);
   CHECK(code_of(r) == "999");
   CHECK(message_of(r).find("has no gift commitment schedule yet") != std::string::npos);
-  CHECK(t.get("/Recurring/not-an-id").status == 400);
+  CHECK(t.get("/Recurring/not-an-id").status == 422);
   CHECK(t.get("/Recurring/6gc7Q00000NoSci").status == 404);
 }
 
@@ -467,12 +467,18 @@ TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a pass
   for (const auto& c : cases) {
     CAPTURE(c.code);
     TestOrg t(fixture(c.fixture));
-    auto bad = t.post("/PaymentIntent",
-                      IntentBody::recurring(payment_method(c.method)).parameters(c.failing));
+    // Each scheme collects in its own currency (decisions 71).
+    const std::string currency = c.method == std::string("Bacs Direct Debit") ? "GBP"
+                                 : c.method == std::string("Autogiro")        ? "SEK"
+                                                                              : "EUR";
+    auto bad = t.post("/PaymentIntent", IntentBody::recurring(payment_method(c.method))
+                                            .series_currency(currency)
+                                            .parameters(c.failing));
     REQUIRE(bad.status == 422);
     CHECK(code_of(bad) == c.code);
-    auto good = t.post("/PaymentIntent",
-                       IntentBody::recurring(payment_method(c.method)).parameters(c.passing));
+    auto good = t.post("/PaymentIntent", IntentBody::recurring(payment_method(c.method))
+                                             .series_currency(currency)
+                                             .parameters(c.passing));
     CHECK(good.status == 200);
   }
 }

@@ -162,6 +162,10 @@ class IntentBody {
     if (!end_date.empty()) body_["Recurring"]["EndDate"] = end_date;
     return *this;
   }
+  IntentBody& series_currency(const std::string& iso_code) {
+    body_["Recurring"]["CurrencyISOCode"] = iso_code;
+    return *this;
+  }
   IntentBody& frequency(const std::string& frequency) {
     body_["Recurring"]["Frequency"] = frequency;
     return *this;

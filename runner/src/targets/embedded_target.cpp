@@ -69,6 +69,12 @@ class EmbeddedTarget final : public Target {
     return fixtures_.load_all(scenarios);
   }
   std::optional<std::string> skip_reason(const Scenario&) const override { return std::nullopt; }
+  std::optional<contracts::Profile> scenario_profile(const Scenario& scenario) const override {
+    const fake_org::OrgConfig* config = fixtures_.get(scenario);
+    if (config && config->org.response_style == fake_org::ResponseStyle::kPackage)
+      return contracts::Profile::kLenient;
+    return std::nullopt;
+  }
 
   std::unique_ptr<OrgSession> open(const Scenario& scenario) override {
     const fake_org::OrgConfig* config = fixtures_.get(scenario);

@@ -19,6 +19,12 @@ class Target {
   // False when scenarios share one org and so must run one at a time.
   virtual bool parallel() const = 0;
   virtual contracts::Profile default_profile() const = 0;
+  // The profile one scenario needs instead of default_profile(): the
+  // embedded org of a fixture answering in the real package's layouts
+  // (`org.response_style: package`) is checked against the lenient one.
+  virtual std::optional<contracts::Profile> scenario_profile(const Scenario&) const {
+    return std::nullopt;
+  }
   // Problems found before anything runs (a fixture that does not load), as
   // load errors so they are reported like scenario mistakes.
   virtual std::vector<LoadError> prepare(const std::vector<const Scenario*>& scenarios) = 0;
