@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "crm_fields_values.h"
+#include "util/ascii.h"
 #include "util/json_text.h"
 
 namespace fake_org {
@@ -10,10 +11,6 @@ namespace fake_org {
 namespace {
 
 using nlohmann::json;
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
 
 bool ends_with_ci(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);

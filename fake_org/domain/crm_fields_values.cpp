@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "ids.h"
+#include "util/ascii.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -18,10 +19,6 @@ namespace {
 using nlohmann::json;
 
 // ---- text helpers -------------------------------------------------------------
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
 
 std::string trim(std::string_view s) {
   return std::string(text::trim(s));

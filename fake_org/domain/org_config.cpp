@@ -1,15 +1,13 @@
 #include "org_config.h"
 
 #include "ids.h"
+#include "util/ascii.h"
 
 #include <strings.h>
 
 namespace fake_org {
 
 namespace {
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
 template <typename T, typename F>
 const T* find_in(const std::vector<T>& v, F pred) {
   for (const auto& x : v)

@@ -11,13 +11,13 @@ using nlohmann::json;
 
 namespace {
 
-const OrgConfig& config() {
+const OrgConfig& actions_config() {
   static const OrgConfig c = testing::default_config();
   return c;
 }
 
 const ProcessorDef& processor(const std::string& method, const std::string& name) {
-  const PaymentMethodDef* m = config().payment_method(method);
+  const PaymentMethodDef* m = actions_config().payment_method(method);
   REQUIRE(m);
   const ProcessorDef* p = m->processor(name);
   REQUIRE(p);
@@ -42,7 +42,7 @@ std::string fields_of(const ApiErrors& errors) {
 
 TEST_CASE("a processor's required package action must be sent", "[package_actions]") {
   const auto& paysuite = processor("Bacs Direct Debit", "Access PaySuite");
-  auto r = check_package_actions(config(), json::object(), "Bacs Direct Debit", paysuite);
+  auto r = check_package_actions(actions_config(), json::object(), "Bacs Direct Debit", paysuite);
   REQUIRE_FALSE(r.ok());
   REQUIRE(r.errors().size() == 1);
   CHECK(r.errors()[0].code == "010");
@@ -50,7 +50,7 @@ TEST_CASE("a processor's required package action must be sent", "[package_action
   CHECK(r.errors()[0].message.find("Bacs Direct Debit with processor Access PaySuite requires "
                                    "package action cpm_GiftAid.Declaration") != std::string::npos);
 
-  auto ok = check_package_actions(config(), declaration(), "Bacs Direct Debit", paysuite);
+  auto ok = check_package_actions(actions_config(), declaration(), "Bacs Direct Debit", paysuite);
   INFO((ok.ok() ? std::string() : fields_of(ok.errors())));
   REQUIRE(ok.ok());
   REQUIRE(ok->size() == 1);
@@ -58,8 +58,8 @@ TEST_CASE("a processor's required package action must be sent", "[package_action
 
   // A processor without requirements takes the block or leaves it.
   const auto& smart = processor("Bacs Direct Debit", "SmartDebit");
-  CHECK(check_package_actions(config(), json::object(), "Bacs Direct Debit", smart).ok());
-  CHECK(check_package_actions(config(), declaration(), "Bacs Direct Debit", smart).ok());
+  CHECK(check_package_actions(actions_config(), json::object(), "Bacs Direct Debit", smart).ok());
+  CHECK(check_package_actions(actions_config(), declaration(), "Bacs Direct Debit", smart).ok());
 }
 
 TEST_CASE("package action parameters are checked against GET /PackageActions",
@@ -87,7 +87,7 @@ TEST_CASE("package action parameters are checked against GET /PackageActions",
       params.erase(c.key);
     else
       params[c.key] = c.value;
-    auto r = check_package_actions(config(), body, "Bacs Direct Debit", smart);
+    auto r = check_package_actions(actions_config(), body, "Bacs Direct Debit", smart);
     REQUIRE_FALSE(r.ok());
     REQUIRE(r.errors().size() == 1);
     CHECK(r.errors()[0].code == c.code);
@@ -96,28 +96,30 @@ TEST_CASE("package action parameters are checked against GET /PackageActions",
     CHECK(r.errors()[0].message.find(c.says) != std::string::npos);
   }
 
-  auto unknown = check_package_actions(config(), json::parse(R"({"npsp_Tributes": {"X": {}}})"),
-                                       "Bacs Direct Debit", smart);
+  auto unknown = check_package_actions(
+      actions_config(), json::parse(R"({"npsp_Tributes": {"X": {}}})"), "Bacs Direct Debit", smart);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.errors()[0].code == "200");
   CHECK(unknown.errors()[0].message.find("packages: cpm_GiftAid") != std::string::npos);
-  auto action = check_package_actions(config(), json::parse(R"({"cpm_GiftAid": {"Claim": {}}})"),
-                                      "Bacs Direct Debit", smart);
+  auto action =
+      check_package_actions(actions_config(), json::parse(R"({"cpm_GiftAid": {"Claim": {}}})"),
+                            "Bacs Direct Debit", smart);
   REQUIRE_FALSE(action.ok());
   CHECK(action.errors()[0].field == "PackageActions.cpm_GiftAid.Claim");
   CHECK(action.errors()[0].message.find("its actions: Declaration") != std::string::npos);
-  auto shape = check_package_actions(config(), json::parse(R"({"cpm_GiftAid": ["Declaration"]})"),
-                                     "Bacs Direct Debit", smart);
+  auto shape =
+      check_package_actions(actions_config(), json::parse(R"({"cpm_GiftAid": ["Declaration"]})"),
+                            "Bacs Direct Debit", smart);
   REQUIRE_FALSE(shape.ok());
   CHECK(shape.errors()[0].code == "200");
 }
 
 TEST_CASE("a Gift Aid declaration record carries the parameters' fields", "[package_actions]") {
   const auto& paysuite = processor("Bacs Direct Debit", "Access PaySuite");
-  auto uses = check_package_actions(config(), declaration(), "Bacs Direct Debit", paysuite);
+  auto uses = check_package_actions(actions_config(), declaration(), "Bacs Direct Debit", paysuite);
   REQUIRE(uses.ok());
   IdGenerator ids(std::make_shared<SeededRandom>(7));
-  auto rec = package_action_record(config(), ids, testing::test_now(), uses->front(),
+  auto rec = package_action_record(actions_config(), ids, testing::test_now(), uses->front(),
                                    {"0037Q00000JaneDQAR", "0017Q00000GrnTrQAJ", "pi_1"});
   REQUIRE(rec);
   CHECK(rec->object == "cpm__Gift_Aid_Declaration__c");
@@ -142,7 +144,7 @@ TEST_CASE("a Gift Aid declaration record carries the parameters' fields", "[pack
   CHECK(x["cpm__Overseas__c"] == false);
   CHECK(x["cpm__Acquisition_Method__c"] == "Online");
   // Every field the record carries exists on the object in the catalog.
-  const ObjectDef* def = config().object("cpm__Gift_Aid_Declaration__c");
+  const ObjectDef* def = actions_config().object("cpm__Gift_Aid_Declaration__c");
   REQUIRE(def);
   for (const auto& [k, v] : x.items()) {
     CAPTURE(k);

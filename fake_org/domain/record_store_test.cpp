@@ -14,7 +14,7 @@ Record contact(std::string id, std::string email, std::string first = "", std::s
   return r;
 }
 
-std::vector<IndexSpec> specs() {
+std::vector<IndexSpec> store_specs() {
   return {{"dedup:Contact:0", "Contact", {"Email"}, true},
           {"dedup:Contact:1", "Contact", {"FirstName", "LastName"}, true}};
 }
@@ -24,7 +24,7 @@ const std::string kId2 = "003000000000002AAA";
 }  // namespace
 
 TEST_CASE("a committed record is found by id, GUID and index", "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   auto r = store.write<Ok>([&](Transaction& tx) -> Status {
     Record c = contact(kId1, "Ada@Example.org ", "Ada", "Lovelace");
     c.guid = "6f1c2a3b-0000-4000-8000-000000000001";
@@ -42,7 +42,7 @@ TEST_CASE("a committed record is found by id, GUID and index", "[store]") {
 }
 
 TEST_CASE("empty values are never indexed and never match", "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   store.write<Ok>([&](Transaction& tx) -> Status {
     tx.put(contact(kId1, "", "Ada", ""));
     return ok_status();
@@ -52,7 +52,7 @@ TEST_CASE("empty values are never indexed and never match", "[store]") {
 }
 
 TEST_CASE("a failed transaction leaves the store as it was", "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   store.write<Ok>([&](Transaction& tx) -> Status {
     tx.put(contact(kId1, "ada@example.org"));
     return ok_status();
@@ -78,7 +78,7 @@ TEST_CASE("a failed transaction leaves the store as it was", "[store]") {
 }
 
 TEST_CASE("updates move a record between index keys", "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   store.write<Ok>([&](Transaction& tx) -> Status {
     tx.put(contact(kId1, "old@example.org"));
     return ok_status();
@@ -94,7 +94,7 @@ TEST_CASE("updates move a record between index keys", "[store]") {
 }
 
 TEST_CASE("replace_all swaps every record or none", "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   store.write<Ok>([&](Transaction& tx) -> Status {
     tx.put(contact(kId1, "ada@example.org"));
     return ok_status();
@@ -119,7 +119,7 @@ TEST_CASE("replace_all swaps every record or none", "[store]") {
 
 TEST_CASE("concurrent check-then-insert writes are serialised", "[store]") {
   // Many threads each create the contact only if no one has: exactly one wins.
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   std::atomic<int> created{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
@@ -141,7 +141,7 @@ TEST_CASE("concurrent check-then-insert writes are serialised", "[store]") {
 
 TEST_CASE("a transaction finds its staged records by index, in staging order, as they are now",
           "[store]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   const std::string kId3 = "003000000000003AAA";
   const std::string kId4 = "003000000000004AAA";
   store.write<Ok>([&](Transaction& tx) -> Status {
@@ -174,7 +174,7 @@ TEST_CASE("a transaction finds its staged records by index, in staging order, as
 
 TEST_CASE("write's committed step runs after a commit only, seeing the committed records",
           "[store][committed]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   int runs = 0;
   RecordPtr seen;
   bool locked_in_step = false;
@@ -209,7 +209,7 @@ TEST_CASE("write's committed step runs after a commit only, seeing the committed
 }
 
 TEST_CASE("a GUID is found in any case, staged or committed", "[store][guid_case]") {
-  RecordStore store(specs());
+  RecordStore store(store_specs());
   const std::string lower = "6f1c2a3b-0000-4000-8000-00000000abcd";
   const std::string upper = "6F1C2A3B-0000-4000-8000-00000000ABCD";
   const std::string mixed = "6f1C2a3B-0000-4000-8000-00000000aBcD";

@@ -14,13 +14,6 @@ namespace fake_org::soql {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
 bool ends_with_ci(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }

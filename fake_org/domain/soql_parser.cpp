@@ -373,13 +373,6 @@ class Lexer {
 
 // ---- parser ----------------------------------------------------------------
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
 std::string upper(std::string_view s) {
   std::string out(s);
   for (char& c : out)

@@ -288,5 +288,7 @@ TEST_CASE("a receiver that closes at once is logged as closing, not as a timeout
   REQUIRE(e["attempts"].size() == 2);
   const std::string error = e["attempts"][0]["error"];
   INFO(error);
-  CHECK(error.rfind("the receiver closed the connection without a complete answer after ", 0) == 0);
+  // Closed before the request was written whole, or before an answer: both
+  // say so, neither is a timeout.
+  CHECK(error.rfind("the receiver closed the connection ", 0) == 0);
 }

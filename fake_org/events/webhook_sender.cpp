@@ -28,7 +28,8 @@ std::string describe(httplib::Error error, Millis timeout, Millis elapsed) {
                std::to_string(elapsed.count()) + " ms";
       return "no answer within " + std::to_string(timeout.count()) + " ms";
     case httplib::Error::Write:
-      return "sending the request failed";
+      return "the receiver closed the connection before the request was sent whole, after " +
+             std::to_string(elapsed.count()) + " ms";
     case httplib::Error::SSLConnection:
       return "TLS handshake failed";
     case httplib::Error::SSLServerVerification:

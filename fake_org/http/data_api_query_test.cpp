@@ -13,14 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kData = "/services/data/v59.0";
-
 Response query(TestOrg& t, const std::string& soql, const std::string& resource = "query") {
-  return t.get(kData + "/" + resource + "?q=" + httplib::detail::encode_query_param(soql));
-}
-
-std::string error_code_of(const Response& r) {
-  return r.json.at(0).at("errorCode").get<std::string>();
+  return t.get(kDataApi + "/" + resource + "?q=" + httplib::detail::encode_query_param(soql));
 }
 
 // `n` contacts named `last_name`, straight into the store.
@@ -73,9 +67,9 @@ TEST_CASE("data API: an installment a payment intent created is found by query",
 TEST_CASE("data API: a refused query answers 400 with the platform's errorCode",
           "[http][data][query]") {
   TestOrg t(fixture("default.yaml"));
-  auto missing = t.get(kData + "/query");
+  auto missing = t.get(kDataApi + "/query");
   CHECK(missing.status == 400);
-  CHECK(error_code_of(missing) == "MALFORMED_QUERY");
+  CHECK(data_error_code(missing) == "MALFORMED_QUERY");
   CHECK(missing.json[0].contains("message"));
 
   struct Case {
@@ -91,12 +85,12 @@ TEST_CASE("data API: a refused query answers 400 with the platform's errorCode",
       auto r = query(t, c.soql, resource);
       INFO(c.soql << ": " << r.body);
       CHECK(r.status == 400);
-      CHECK(error_code_of(r) == c.code);
+      CHECK(data_error_code(r) == c.code);
     }
   }
-  auto locator = t.get(kData + "/query/01gNOPE-2000");
+  auto locator = t.get(kDataApi + "/query/01gNOPE-2000");
   CHECK(locator.status == 400);
-  CHECK(error_code_of(locator) == "INVALID_QUERY_LOCATOR");
+  CHECK(data_error_code(locator) == "INVALID_QUERY_LOCATOR");
 }
 
 TEST_CASE("data API: queryMore pages 2,100 records by nextRecordsUrl", "[http][data][query]") {
@@ -122,7 +116,7 @@ TEST_CASE("data API: queryMore pages 2,100 records by nextRecordsUrl", "[http][d
   httplib::Headers headers{{"Authorization", "Bearer " + t.token()},
                            {"Sforce-Query-Options", "batchSize=500"}};
   auto small = t.client().Get(
-      (kData + "/query?q=" +
+      (kDataApi + "/query?q=" +
        httplib::detail::encode_query_param("SELECT Id FROM Contact WHERE LastName = 'Bulk'"))
           .c_str(),
       headers);

@@ -10,12 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kData = "/services/data/v59.0";
-
-std::string error_code_of(const Response& r, size_t n = 0) {
-  return r.json.at(n).at("errorCode").get<std::string>();
-}
-
 std::string new_contact(TestOrg& t, const json& fields) {
   auto created = t.post("/__admin/records/Contact", fields, false);
   INFO(created.body);
@@ -42,7 +36,7 @@ TEST_CASE("data API: versions without a token, resources per version, others 404
         json{{"label", "Winter '24"}, {"url", "/services/data/v59.0"}, {"version", "59.0"}});
   CHECK(versions.json.size() == 29);
 
-  auto resources = t.get(kData);
+  auto resources = t.get(kDataApi);
   REQUIRE(resources.status == 200);
   CHECK(resources.json["sobjects"] == "/services/data/v59.0/sobjects");
   CHECK(resources.json["query"] == "/services/data/v59.0/query");
@@ -57,15 +51,15 @@ TEST_CASE("data API: versions without a token, resources per version, others 404
           json::parse(
               R"([{"message":"The requested resource does not exist","errorCode":"NOT_FOUND"}])"));
   }
-  auto anonymous = t.get(kData + "/sobjects", false);
+  auto anonymous = t.get(kDataApi + "/sobjects", false);
   CHECK(anonymous.status == 401);
-  CHECK(error_code_of(anonymous) == "INVALID_SESSION_ID");
+  CHECK(data_error_code(anonymous) == "INVALID_SESSION_ID");
   CHECK(anonymous.json[0]["message"] == "Session expired or invalid");
 }
 
 TEST_CASE("data API: describe global, basic info and an object's describe", "[http][data]") {
   TestOrg t(fixture("default.yaml"));
-  auto global = t.get(kData + "/sobjects");
+  auto global = t.get(kDataApi + "/sobjects");
   INFO(global.body);
   REQUIRE(global.status == 200);
   CHECK(global.json["maxBatchSize"] == 200);
@@ -79,7 +73,7 @@ TEST_CASE("data API: describe global, basic info and an object's describe", "[ht
   CHECK(contact["urls"]["rowTemplate"] == "/services/data/v59.0/sobjects/Contact/{ID}");
 
   std::string id = new_contact(t, {{"LastName", "Hopper"}});
-  auto info = t.get(kData + "/sobjects/Contact");
+  auto info = t.get(kDataApi + "/sobjects/Contact");
   REQUIRE(info.status == 200);
   CHECK(info.json["objectDescribe"]["name"] == "Contact");
   CHECK(info.json["recentItems"][0]["Id"] == id);
@@ -114,9 +108,9 @@ TEST_CASE("data API: describe global, basic info and an object's describe", "[ht
   CHECK(field_of(describe.json, "CreatedDate"));
 
   for (const char* path : {"/sobjects/Nothing", "/sobjects/Nothing/describe"}) {
-    auto r = t.get(kData + path);
+    auto r = t.get(kDataApi + path);
     CHECK(r.status == 404);
-    CHECK(error_code_of(r) == "NOT_FOUND");
+    CHECK(data_error_code(r) == "NOT_FOUND");
   }
 }
 
@@ -125,7 +119,7 @@ TEST_CASE("data API: a record by 15- or 18-character id, some fields, and the er
   TestOrg t(fixture("default.yaml"));
   std::string id = new_contact(
       t, {{"FirstName", "Grace"}, {"LastName", "Hopper"}, {"Email", "grace@example.org"}});
-  auto full = t.get(kData + "/sobjects/Contact/" + id);
+  auto full = t.get(kDataApi + "/sobjects/Contact/" + id);
   INFO(full.body);
   REQUIRE(full.status == 200);
   CHECK(full.json["attributes"] ==
@@ -136,11 +130,11 @@ TEST_CASE("data API: a record by 15- or 18-character id, some fields, and the er
   CHECK(full.json["IsDeleted"] == false);
   CHECK(full.json.contains("CreatedDate"));
 
-  auto by15 = t.get(kData + "/sobjects/Contact/" + id.substr(0, 15));
+  auto by15 = t.get(kDataApi + "/sobjects/Contact/" + id.substr(0, 15));
   CHECK(by15.status == 200);
   CHECK(by15.json == full.json);
 
-  auto some = t.get(kData + "/sobjects/Contact/" + id + "?fields=lastname,Email");
+  auto some = t.get(kDataApi + "/sobjects/Contact/" + id + "?fields=lastname,Email");
   INFO(some.body);
   REQUIRE(some.status == 200);
   CHECK(some.json == json{{"attributes", full.json["attributes"]},
@@ -148,35 +142,35 @@ TEST_CASE("data API: a record by 15- or 18-character id, some fields, and the er
                           {"Email", "grace@example.org"},
                           {"Id", id}});
 
-  auto unknown_field = t.get(kData + "/sobjects/Contact/" + id + "?fields=LastName,Nope__c");
+  auto unknown_field = t.get(kDataApi + "/sobjects/Contact/" + id + "?fields=LastName,Nope__c");
   CHECK(unknown_field.status == 400);
-  CHECK(error_code_of(unknown_field) == "INVALID_FIELD");
+  CHECK(data_error_code(unknown_field) == "INVALID_FIELD");
   CHECK(unknown_field.json[0]["message"].get<std::string>().find("'Nope__c'") != std::string::npos);
 
-  auto malformed = t.get(kData + "/sobjects/Contact/abc");
+  auto malformed = t.get(kDataApi + "/sobjects/Contact/abc");
   CHECK(malformed.status == 400);
-  CHECK(error_code_of(malformed) == "MALFORMED_ID");
+  CHECK(data_error_code(malformed) == "MALFORMED_ID");
   CHECK(malformed.json[0]["message"].get<std::string>().find("abc") != std::string::npos);
 
   std::string missing = id.substr(0, 12) + "999";  // a well-formed id no record has
-  auto none = t.get(kData + "/sobjects/Contact/" + missing);
+  auto none = t.get(kDataApi + "/sobjects/Contact/" + missing);
   CHECK(none.status == 404);
-  CHECK(error_code_of(none) == "NOT_FOUND");
-  auto other_type = t.get(kData + "/sobjects/Account/" + id);
+  CHECK(data_error_code(none) == "NOT_FOUND");
+  auto other_type = t.get(kDataApi + "/sobjects/Account/" + id);
   CHECK(other_type.status == 404);
-  auto no_type = t.get(kData + "/sobjects/Nothing/" + id);
+  auto no_type = t.get(kDataApi + "/sobjects/Nothing/" + id);
   CHECK(no_type.status == 404);
 }
 
 TEST_CASE("data API: limits count the API requests; Sforce-Limit-Info tells the usage",
           "[http][data]") {
   TestOrg t(fixture("default.yaml"));
-  auto first = t.get(kData + "/limits");
+  auto first = t.get(kDataApi + "/limits");
   INFO(first.body);
   REQUIRE(first.status == 200);
   const json daily = first.json["DailyApiRequests"];
   CHECK(daily["Max"] == 15000);
-  auto second = t.get(kData + "/limits");
+  auto second = t.get(kDataApi + "/limits");
   CHECK(second.json["DailyApiRequests"]["Remaining"] == daily["Remaining"].get<long>() - 1);
   const std::string header = second.headers.find("Sforce-Limit-Info")->second;
   CHECK(header ==

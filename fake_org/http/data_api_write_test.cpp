@@ -16,10 +16,6 @@ namespace {
 
 const std::string kContacts = "/services/data/v59.0/sobjects/Contact";
 
-std::string error_code_of(const Response& r, size_t n = 0) {
-  return r.json.at(n).at("errorCode").get<std::string>();
-}
-
 std::string create(TestOrg& t, const json& fields) {
   auto r = t.post(kContacts, fields);
   INFO(r.body);
@@ -35,7 +31,7 @@ Response refused(TestOrg& t, const std::string& body, int status, const std::str
   auto r = t.post_raw(kContacts, body);
   INFO(body << " -> " << r.body);
   CHECK(r.status == status);
-  CHECK(error_code_of(r) == code);
+  CHECK(data_error_code(r) == code);
   CHECK(t.count("Contact") == before);
   return r;
 }
@@ -109,11 +105,11 @@ TEST_CASE("data API: a refused create names the platform's code and stores nothi
   // Two problems: both listed.
   auto two = refused(t, R"({"Salutation": "Sir"})", 400, "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST");
   CHECK(two.json.size() == 2);
-  CHECK(error_code_of(two, 1) == "REQUIRED_FIELD_MISSING");
+  CHECK(data_error_code(two, 1) == "REQUIRED_FIELD_MISSING");
 
   auto no_type = t.post("/services/data/v59.0/sobjects/Nothing", json{{"Name", "X"}});
   CHECK(no_type.status == 404);
-  CHECK(error_code_of(no_type) == "NOT_FOUND");
+  CHECK(data_error_code(no_type) == "NOT_FOUND");
 }
 
 TEST_CASE("data API: PATCH updates by 15- or 18-character id; a refused one changes nothing",
@@ -136,20 +132,20 @@ TEST_CASE("data API: PATCH updates by 15- or 18-character id; a refused one chan
   auto bad = t.send("PATCH", kContacts + "/" + id,
                     json{{"FirstName", "Ada"}, {"Salutation", "Sir"}}.dump());
   CHECK(bad.status == 400);
-  CHECK(error_code_of(bad) == "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST");
+  CHECK(data_error_code(bad) == "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST");
   CHECK(t.get(kContacts + "/" + id).json["FirstName"] == "Grace");
 
   auto cleared = t.send("PATCH", kContacts + "/" + id, R"({"LastName": null})");
   CHECK(cleared.status == 400);
-  CHECK(error_code_of(cleared) == "REQUIRED_FIELD_MISSING");
+  CHECK(data_error_code(cleared) == "REQUIRED_FIELD_MISSING");
   auto system = t.send("PATCH", kContacts + "/" + id, R"({"Id": "003000000000001"})");
-  CHECK(error_code_of(system) == "INVALID_FIELD_FOR_INSERT_UPDATE");
+  CHECK(data_error_code(system) == "INVALID_FIELD_FOR_INSERT_UPDATE");
   auto bad_id = t.send("PATCH", kContacts + "/nope", R"({"LastName": "X"})");
   CHECK(bad_id.status == 400);
-  CHECK(error_code_of(bad_id) == "MALFORMED_ID");
+  CHECK(data_error_code(bad_id) == "MALFORMED_ID");
   auto none = t.send("PATCH", kContacts + "/" + id.substr(0, 12) + "999", R"({"LastName": "X"})");
   CHECK(none.status == 404);
-  CHECK(error_code_of(none) == "NOT_FOUND");
+  CHECK(data_error_code(none) == "NOT_FOUND");
 }
 
 TEST_CASE("data API: DELETE hides a record from query and deduplication; queryAll sees it",
@@ -162,7 +158,7 @@ TEST_CASE("data API: DELETE hides a record from query and deduplication; queryAl
     auto r = t.send(method, kContacts + "/" + id, R"({"LastName": "Back"})");
     INFO(method << ": " << r.body);
     CHECK(r.status == 404);
-    CHECK(error_code_of(r) == "ENTITY_IS_DELETED");
+    CHECK(data_error_code(r) == "ENTITY_IS_DELETED");
   }
   const std::string soql = "SELECT Id, IsDeleted FROM Contact WHERE LastName = 'Gone'";
   CHECK(query(t, "query", soql).json["totalSize"] == 0);

@@ -245,3 +245,17 @@ TEST_CASE("ambiguous framing is refused: two lengths, a length that is not digit
   CHECK(oauth.status == 400);
   CHECK(oauth.json()["error"] == "invalid_request");
 }
+
+TEST_CASE("an HTML page quoting bytes that are not UTF-8 shows U+FFFD", "[http][hostile]") {
+  // Found by fuzz_oauth_form: the authorize error page echoed the raw bytes
+  // of a redirect_uri into a page that says charset=utf-8.
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  conn.send(
+      "GET /services/oauth2/authorize?response_type=code&client_id=local-client"
+      "&redirect_uri=http://x/%FF%C3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  auto r = conn.read_response();
+  CHECK(r.status == 400);
+  CHECK(contracts::first_invalid_utf8(r.body) == std::string::npos);
+  CHECK(r.body.find("http://x/\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
+}

@@ -9,7 +9,7 @@ using fake_org::http::kMaxJsonDepth;
 
 namespace {
 
-std::string nested(size_t depth) {
+std::string nested_arrays(size_t depth) {
   return "{\"a\":" + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
 }
 
@@ -18,9 +18,9 @@ std::string nested(size_t depth) {
 TEST_CASE("json_nesting_exceeds counts arrays and objects opened at once", "[json_depth]") {
   CHECK_FALSE(json_nesting_exceeds(""));
   CHECK_FALSE(json_nesting_exceeds("{\"Amount\":12.5,\"Payer\":{\"Contact\":{}}}"));
-  CHECK_FALSE(json_nesting_exceeds(nested(kMaxJsonDepth)));
-  CHECK(json_nesting_exceeds(nested(kMaxJsonDepth + 1)));
-  CHECK(json_nesting_exceeds(nested(100000)));
+  CHECK_FALSE(json_nesting_exceeds(nested_arrays(kMaxJsonDepth)));
+  CHECK(json_nesting_exceeds(nested_arrays(kMaxJsonDepth + 1)));
+  CHECK(json_nesting_exceeds(nested_arrays(100000)));
   // Siblings do not add up: depth, not count.
   std::string wide = "[";
   for (int i = 0; i < 1000; ++i) wide += "[],";

@@ -116,21 +116,21 @@ void check_invalid_client_id(const Answer& a, const std::string& kind) {
         std::string::npos);
 }
 
-struct Environment {
+struct IdentityHost {
   const char* fixture;
   const char* kind;
   const char* own;    // login host path of the org's kind
   const char* other;  // the other kind's
 };
 
-const Environment kEnvironments[] = {{"default.yaml", "production", "/login", "/test"},
-                                     {"nonprofit.yaml", "sandbox", "/test", "/login"}};
+const IdentityHost kIdentityHosts[] = {{"default.yaml", "production", "/login", "/test"},
+                                       {"nonprofit.yaml", "sandbox", "/test", "/login"}};
 
 }  // namespace
 
 TEST_CASE("token and revoke at the org's login host; the other kind's host refuses",
           "[oauth][identity]") {
-  for (const Environment& e : kEnvironments) {
+  for (const IdentityHost& e : kIdentityHosts) {
     INFO(e.fixture);
     TestOrg t(fixture(e.fixture));
     const std::string own = e.own;

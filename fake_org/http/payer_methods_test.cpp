@@ -16,7 +16,7 @@ json ach(const std::string& routing = "011000015", const std::string& account = 
   return ach_debit("Sam Okafor", routing, account);
 }
 
-json sepa(const std::string& iban) {
+json sepa_method(const std::string& iban) {
   return sepa_debit(iban, "Max Weber");
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("an inline debit's mandate ends when its installment is paid by card i
           "[collections][psp]") {
   TestOrg t(fixture("default.yaml"));
   t.set_clock("2027-03-01T09:00:00Z");
-  auto debit = t.post("/PaymentIntent", sam_pays(sepa(kIban), 10));
+  auto debit = t.post("/PaymentIntent", sam_pays(sepa_method(kIban), 10));
   REQUIRE(debit.status == 200);
   const std::string id = installment_of(t, debit.json["Id"]);
   const std::string mandate_id =
@@ -139,13 +139,13 @@ TEST_CASE("an inline debit's mandate ends when its installment is paid by card i
 TEST_CASE("a new inline account for an installment ends its previous one-off mandate at once",
           "[collections]") {
   TestOrg t(fixture("default.yaml"));
-  auto debit = t.post("/PaymentIntent", sam_pays(sepa(kIban), 10));
+  auto debit = t.post("/PaymentIntent", sam_pays(sepa_method(kIban), 10));
   REQUIRE(debit.status == 200);
   const std::string id = installment_of(t, debit.json["Id"]);
   const std::string old_mandate =
       t.admin_record("cpm__Installment__c", id).value("cpm__Mandate__c", "");
-  auto r =
-      t.post("/PaymentIntent", IntentBody::pay_installment(id, sepa("DE02120300000000202051")));
+  auto r = t.post("/PaymentIntent",
+                  IntentBody::pay_installment(id, sepa_method("DE02120300000000202051")));
   INFO(r.body);
   REQUIRE(r.status == 200);
   const std::string new_mandate =

@@ -14,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 // default.yaml's SEPA processor, named as an update must (spec 4.1).
-const json kSepaGc = with_processor(sepa_debit(), "GoCardless");
+const json kSepaGoCardless = with_processor(sepa_debit(), "GoCardless");
 
 }  // namespace
 
@@ -338,7 +338,7 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
       t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(card()).initial_payment(10)));
   Record before = t.record(id);
 
-  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc));
+  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGoCardless));
   REQUIRE(r.status == 200);
   CHECK_FALSE(r.json.contains("RedirectURL"));
   CHECK(r.json["PaymentMethod"]["Parameters"] == sepa_debit()["Parameters"]);
@@ -355,7 +355,7 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
   CHECK(t.records_of(objects::kInstallment).size() == 1);  // no new installment
 
   // The same account again (as typed differently): a new mandate, the profile reused.
-  REQUIRE(t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc)
+  REQUIRE(t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGoCardless)
                                        .parameter("IBAN", "de89 3704 0044 0532 0130 00")
                                        .parameter("AccountHolderName", "A. Lovelace"))
               .status == 200);
@@ -368,7 +368,7 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
   // A new bank account (issue 4): validated, a new mandate and a new profile;
   // the old mandate and profile end, the old profile keeps the old account.
   auto other =
-      IntentBody::update_recurring(id, kSepaGc).parameter("IBAN", "DE89370400440532013001");
+      IntentBody::update_recurring(id, kSepaGoCardless).parameter("IBAN", "DE89370400440532013001");
   CHECK(code_of(t.post("/PaymentIntent", other)) == "202");
   other.parameter("IBAN", "NL91ABNA0417164300");
   REQUIRE(t.post("/PaymentIntent", other).status == 200);
@@ -391,8 +391,8 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
   CHECK(code_of(t.post("/PaymentIntent",
                        IntentBody::update_recurring(id, with_processor(bacs_debit(), "SmartDebit"))
                            .initial_payment(10))) == "010");
-  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring("a0R7Q00000ZZZZZ", kSepaGc)).status ==
-        404);
+  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring("a0R7Q00000ZZZZZ", kSepaGoCardless))
+            .status == 404);
 }
 
 TEST_CASE("updating a non-default connector's record needs Settings.SourceConnector",
@@ -403,25 +403,26 @@ TEST_CASE("updating a non-default connector's record needs Settings.SourceConnec
   std::string id = t.recurring_id(t.post("/PaymentIntent", b));
   CHECK(t.record(id).object == "npe03__Recurring_Donation__c");
 
-  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGc));
+  auto r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGoCardless));
   REQUIRE(r.status == 400);
   CHECK(code_of(r) == "012");
   CHECK(message_of(r).find("npsp_RecurringDonations") != std::string::npos);
 
   r = t.post("/PaymentIntent",
-             IntentBody::update_recurring(id, kSepaGc).source_connector("sf_Fundraising"));
+             IntentBody::update_recurring(id, kSepaGoCardless).source_connector("sf_Fundraising"));
   REQUIRE(r.status == 422);
   CHECK(code_of(r) == "200");
 
-  r = t.post("/PaymentIntent",
-             IntentBody::update_recurring(id, kSepaGc).source_connector("npsp_RecurringDonations"));
+  r = t.post("/PaymentIntent", IntentBody::update_recurring(id, kSepaGoCardless)
+                                   .source_connector("npsp_RecurringDonations"));
   REQUIRE(r.status == 200);
   CHECK(r.json["Settings"]["SourceConnector"] == "npsp_RecurringDonations");
 
   // The default connector's records need no Settings.
   std::string native =
       t.recurring_id(t.post("/PaymentIntent", IntentBody::recurring(sepa_debit())));
-  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring(native, kSepaGc)).status == 200);
+  CHECK(t.post("/PaymentIntent", IntentBody::update_recurring(native, kSepaGoCardless)).status ==
+        200);
 }
 
 TEST_CASE("bank codes 201 to 206 through the API, each with a failing and a passing account",

@@ -32,6 +32,13 @@ inline std::string message_of(const Response& r, size_t n = 0) {
   return r.json.at("Errors").at(n).at("error_message").get<std::string>();
 }
 
+// The data API (the platform's REST API) under the version the tests use,
+// and the errorCode of its n-th error.
+inline const std::string kDataApi = "/services/data/v59.0";
+inline std::string data_error_code(const Response& r, size_t n = 0) {
+  return r.json.at(n).at("errorCode").get<std::string>();
+}
+
 // What a successful POST /PaymentIntent created, read back with
 // GET /PaymentIntent/{Id}.
 struct CreatedIntent {

@@ -18,4 +18,11 @@ inline std::string ascii_lower(std::string_view s) {
   return out;
 }
 
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
 }  // namespace fake_org

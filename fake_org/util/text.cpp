@@ -57,10 +57,50 @@ std::string closest(std::string_view word, const std::vector<std::string_view>& 
   return best;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 character `s` starts with, or 0.
+size_t utf8_sequence_length(std::string_view s) {
+  const auto c = static_cast<unsigned char>(s[0]);
+  size_t n = 0;
+  unsigned cp = 0, min = 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2, cp = c & 0x1Fu, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3, cp = c & 0x0Fu, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4, cp = c & 0x07u, min = 0x10000;
+  else
+    return 0;
+  if (s.size() < n) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    const auto cc = static_cast<unsigned char>(s[k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3Fu);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string escape_markup(std::string_view text, std::string_view apostrophe) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // A page says charset=utf-8: a byte that starts no well-formed character
+    // is shown as U+FFFD, as a browser would.
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const size_t n = utf8_sequence_length(text.substr(i));
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";
+      } else {
+        out.append(text.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

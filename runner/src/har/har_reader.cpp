@@ -1,4 +1,6 @@
 #include "har/har_reader.h"
+
+#include <set>
 #include "util/crypto.h"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +49,28 @@ std::string base64_decode(const std::string& text) {
   return *decoded;
 }
 
+namespace {
+
+// The request body of an entry: postData.text, or its params as a form.
+void read_post_data(const json& req, record::RecordedExchange& ex) {
+  if (req.contains("postData") && req["postData"].is_object()) {
+    const json& post = req["postData"];
+    if (post.contains("text")) {
+      ex.request_body = text_of(post, "text");
+    } else if (post.contains("params") && post["params"].is_array()) {
+      std::vector<std::pair<std::string, std::string>> fields;
+      for (const auto& p : post["params"])
+        fields.emplace_back(text_of(p, "name"), text_of(p, "value"));
+      ex.request_body = encode_form(fields);
+    }
+    const std::string mime = text_of(post, "mimeType");
+    if (!mime.empty() && !has_header(ex.request_headers, "Content-Type"))
+      ex.request_headers.emplace_back("Content-Type", mime);
+  }
+}
+
+}  // namespace
+
 HarImport read_har(const std::string& text, const std::string& base_in) {
   std::string base = base_in;
   while (!base.empty() && base.back() == '/') base.pop_back();
@@ -59,7 +83,7 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a parse error, or a number no double holds
     throw HarError(std::string("not a HAR file (not JSON): ") + e.what());
   }
   if (!doc.is_object() || !doc.contains("log") || !doc["log"].is_object() ||
@@ -95,23 +119,17 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
     }
     record::RecordedExchange ex;
     ex.method = text_of(req, "method");
+    static const std::set<std::string> kMethods = {"GET",    "POST", "PUT",    "PATCH",
+                                                   "DELETE", "HEAD", "OPTIONS"};
+    if (!kMethods.count(ex.method)) {  // a scenario could not replay it
+      out.notes.push_back(where + ": left out, not an HTTP method a scenario sends: '" +
+                          ex.method.substr(0, 40) + "'");
+      continue;
+    }
     ex.target = parts->target;
     ex.request_headers = headers_of(req);
     ex.authenticated = has_header(ex.request_headers, "Authorization");
-    if (req.contains("postData") && req["postData"].is_object()) {
-      const json& post = req["postData"];
-      if (post.contains("text")) {
-        ex.request_body = text_of(post, "text");
-      } else if (post.contains("params") && post["params"].is_array()) {
-        std::vector<std::pair<std::string, std::string>> fields;
-        for (const auto& p : post["params"])
-          fields.emplace_back(text_of(p, "name"), text_of(p, "value"));
-        ex.request_body = encode_form(fields);
-      }
-      const std::string mime = text_of(post, "mimeType");
-      if (!mime.empty() && !has_header(ex.request_headers, "Content-Type"))
-        ex.request_headers.emplace_back("Content-Type", mime);
-    }
+    read_post_data(req, ex);
     ex.status = status;
     ex.response_headers = headers_of(res);
     if (res.contains("content") && res["content"].is_object()) {

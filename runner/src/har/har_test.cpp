@@ -189,6 +189,22 @@ TEST_CASE("a HAR file from browser dev tools imports to a scenario that replays 
 TEST_CASE("HAR errors name what is wrong", "[har]") {
   CHECK_THROWS_WITH(read_har("{}", "https://x.example"), Catch::Contains("log.entries"));
   CHECK_THROWS_WITH(read_har("[", "https://x.example"), Catch::Contains("not JSON"));
+  // Found by fuzz_har: a number no double holds ended the importer.
+  CHECK_THROWS_WITH(read_har(R"({"log": {"entries": [1e400]}})", "https://x.example"),
+                    Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(read_har("{}", "x.example"), Catch::Contains("--base"));
   CHECK(base64_decode("eyJhIjoxfQ==") == R"({"a":1})");
+}
+
+TEST_CASE("a HAR entry whose method no scenario sends is left out with a note", "[har]") {
+  // Found by fuzz_har: the importer wrote "method: POSP", a scenario that
+  // does not load.
+  const std::string har = R"({"log": {"entries": [
+    {"request": {"method": "POSP", "url": "https://x.example/services/apexrest/cpm/v2/PaymentIntent",
+                 "headers": []},
+     "response": {"status": 200, "headers": [], "content": {"text": "{}"}}}]}})";
+  HarImport imported = read_har(har, "https://x.example/services/apexrest/cpm/v2");
+  CHECK(imported.exchanges.empty());
+  REQUIRE(imported.notes.size() == 1);
+  CHECK(imported.notes[0].find("not an HTTP method a scenario sends: 'POSP'") != std::string::npos);
 }

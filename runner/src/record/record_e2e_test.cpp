@@ -30,7 +30,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kApi = "/services/apexrest/cpm/v2";
+const std::string kApiBase = "/services/apexrest/cpm/v2";
 
 // A client of the API as an integration would write it: it takes a token,
 // then uses the ids each answer gives it.
@@ -43,9 +43,9 @@ struct Client {
             int want = 200) {
     httplib::Headers h;
     if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
-    httplib::Result r = method == "GET"
-                            ? http.Get((kApi + path).c_str(), h)
-                            : http.Post((kApi + path).c_str(), h, body.dump(), "application/json");
+    httplib::Result r =
+        method == "GET" ? http.Get((kApiBase + path).c_str(), h)
+                        : http.Post((kApiBase + path).c_str(), h, body.dump(), "application/json");
     REQUIRE(r);
     INFO(method << " " << path << " -> " << r->status << " " << r->body);
     REQUIRE(r->status == want);
@@ -80,7 +80,7 @@ std::string drive_flow(int proxy_port) {
   REQUIRE(tok->status == 200);
   c.token = json::parse(tok->body)["access_token"];
   // A stale token first: the 401 must replay as a 401, not with the runner's token.
-  auto stale = c.http.Get((kApi + "/PaymentMethods").c_str(),
+  auto stale = c.http.Get((kApiBase + "/PaymentMethods").c_str(),
                           httplib::Headers{{"Authorization", "Bearer stale-token-000000"}});
   REQUIRE(stale);
   REQUIRE(stale->status == 401);
@@ -211,7 +211,7 @@ TEST_CASE("with a sandbox configuration the proxy authenticates upstream itself"
   po.max_requests = 1;
   RecordingProxy proxy(po);
   httplib::Client c("127.0.0.1", proxy.start());
-  auto r = c.Get((kApi + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
+  auto r = c.Get((kApiBase + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
   REQUIRE(r);
   CHECK(r->status == 200);
   proxy.wait();  // --max-requests 1 reached
@@ -228,12 +228,12 @@ TEST_CASE("a request the upstream did not answer is reported, not dropped silent
   po.on_upstream_failure = [&told](const std::string& what) { told.push_back(what); };
   RecordingProxy proxy(po);
   httplib::Client c("127.0.0.1", proxy.start());
-  auto r = c.Get((kApi + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
+  auto r = c.Get((kApiBase + "/PaymentMethods").c_str(), {{"Authorization", "Bearer anything"}});
   REQUIRE(r);
   CHECK(r->status == 502);
   proxy.stop();
   CHECK(proxy.exchanges().empty());
   REQUIRE(proxy.failures().size() == 1);
-  CHECK(proxy.failures()[0].rfind("GET " + kApi + "/PaymentMethods: ", 0) == 0);
+  CHECK(proxy.failures()[0].rfind("GET " + kApiBase + "/PaymentMethods: ", 0) == 0);
   CHECK(told == proxy.failures());
 }
