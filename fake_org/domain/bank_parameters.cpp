@@ -23,26 +23,34 @@ constexpr SchemeCurrency kSchemeCurrencies[] = {
     {BankScheme::kAutogiro, "Autogiro", "SEK"},
 };
 
+}  // namespace
+
+const std::vector<std::string>& bank_parameter_keys() {
+  static const std::vector<std::string> keys = {"IBAN",
+                                                "BIC",
+                                                "AccountHolderName",
+                                                "SortCode",
+                                                "AccountNumber",
+                                                "ClearingNumber",
+                                                "RoutingNumber",
+                                                "Street",
+                                                "HouseNumberOrName",
+                                                "HouseNameOrNumber",
+                                                "PostalCode",
+                                                "City"};
+  return keys;
+}
+
+namespace {
+
 // The account and address data the processor does not declare (declared
 // parameters are checked by their DataType) are text too: one type rule for
 // every field (decisions 70).
 ApiErrors untyped_bank_parameters(const ResolvedMethod& method) {
-  static const char* const kKeys[] = {"IBAN",
-                                      "BIC",
-                                      "AccountHolderName",
-                                      "SortCode",
-                                      "AccountNumber",
-                                      "ClearingNumber",
-                                      "RoutingNumber",
-                                      "Street",
-                                      "HouseNumberOrName",
-                                      "HouseNameOrNumber",
-                                      "PostalCode",
-                                      "City"};
   ApiErrors errors;
   const nlohmann::json& p = method.parameters;
   if (!p.is_object() || method.method->kind != MethodKind::kBank) return errors;
-  for (const char* key : kKeys) {
+  for (const std::string& key : bank_parameter_keys()) {
     auto it = p.find(key);
     if (it == p.end() || it->is_null() || it->is_string()) continue;
     bool declared = false;

@@ -8,6 +8,9 @@
 // ClearingNumber, RoutingNumber, Street, HouseNumberOrName (the fixtures' HouseNameOrNumber
 // is read too), PostalCode, City. A scheme's check runs when its account data
 // is present; absent required parameters are the processor's error 011.
+#include <string>
+#include <vector>
+
 #include "errors.h"
 #include "payment_method_resolution.h"
 
@@ -15,6 +18,10 @@ namespace fake_org {
 
 // Empty when the account data is fine or the method has no bank scheme.
 ApiErrors validate_bank_parameters(const ResolvedMethod& method);
+
+// The account and address parameters a bank method reads, declared by its
+// processor or not (IBAN, SortCode, Street, ...).
+const std::vector<std::string>& bank_parameter_keys();
 
 // A scheme collects in one currency only (SEPA EUR, Bacs GBP, Autogiro SEK):
 // a payment in another is 200 naming the currency and the scheme, at `path`

@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "bank_parameters.h"
 #include "clock.h"
 #include "util/json_text.h"
 
@@ -99,19 +100,9 @@ ApiErrors unknown_parameters(const std::vector<ParameterDef>& defs, const nlohma
 // declared parameters: a bank method's account and address data
 // (bank_parameters.h), and the mandate and profile parameters of update rule 3.
 bool read_beyond_declared(const PaymentMethodDef& method, const std::string& key) {
-  static const std::set<std::string> bank = {"IBAN",
-                                             "BIC",
-                                             "AccountHolderName",
-                                             "SortCode",
-                                             "AccountNumber",
-                                             "ClearingNumber",
-                                             "RoutingNumber",
-                                             "Street",
-                                             "HouseNumberOrName",
-                                             "HouseNameOrNumber",
-                                             "PostalCode",
-                                             "City"};
-  if (method.kind == MethodKind::kBank && bank.count(key)) return true;
+  const auto& bank = bank_parameter_keys();
+  if (method.kind == MethodKind::kBank && std::find(bank.begin(), bank.end(), key) != bank.end())
+    return true;
   if (key == "MandateReference" || key == "SignatureDate") return true;
   return key.rfind("Mandate.", 0) == 0 || key.rfind("PaymentProfile.", 0) == 0;
 }
