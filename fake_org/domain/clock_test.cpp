@@ -90,3 +90,13 @@ TEST_CASE("clock moves: an advance needs a unit; no later than 9999, at most 100
   CHECK(clock_move_error(late, latest_org_time() + Millis(1)).find("9999-12-31T23:59:59Z") !=
         std::string::npos);
 }
+
+TEST_CASE("durations are described in their largest whole unit", "[clock]") {
+  CHECK(describe_duration(Millis(86'400'000)) == "24 hours");
+  CHECK(describe_duration(Millis(2 * 86'400'000)) == "2 days");
+  CHECK(describe_duration(Millis(7 * 86'400'000)) == "1 week");
+  CHECK(describe_duration(Millis(5'400'000)) == "90 minutes");
+  CHECK(describe_duration(Millis(3'600'000)) == "1 hour");
+  CHECK(describe_duration(Millis(1500)) == "1500 milliseconds");
+  CHECK(describe_duration(Millis(0)) == "0 milliseconds");
+}

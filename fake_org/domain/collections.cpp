@@ -15,10 +15,8 @@ Result<PspSession> find_session(Org& org, const std::string& id) {
   auto s = org.psp_sessions().get(id);
   if (!s && is_record_id(id)) s = org.psp_sessions().find_by_installment(id);
   if (!s)
-    return make_error(
-        error_code::kInvalidData, "session",
-        "No hosted payment session '" + id + "': use the last path segment of a RedirectURL",
-        ErrorKind::kNotFound);
+    return make_error(error_code::kInvalidData, "session",
+                      no_open_session(id, org.psp_sessions().expiry()), ErrorKind::kNotFound);
   return *s;
 }
 

@@ -55,6 +55,7 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
       clock_(std::move(clock)),
       ids_(std::move(ids)),
       store_(org_indexes(*config_)),
+      psp_sessions_(clock_, config_->org.psp_session_expiry),
       events_(std::make_shared<RecordingEventSink>()) {
   org_id_ = config_->org.org_id.empty() ? std::string("00D5J0000000Fak") : config_->org.org_id;
   if (auto id18 = to_id18(org_id_)) org_id_ = *id18;

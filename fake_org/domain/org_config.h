@@ -325,6 +325,9 @@ struct OrgSettings {
   // Spec 8 shows no payload limit; the fake takes Apex's synchronous heap,
   // 6 MB, as the largest body an Apex REST endpoint could hold (decisions 43).
   size_t max_body_bytes = 6 * 1024 * 1024;
+  // How long a hosted payment page stays open after the intent created it,
+  // on the org clock (a PSP's checkout session lives a day; decisions 96).
+  Millis psp_session_expiry{24 * 3600 * 1000};
   ResponseStyle response_style = ResponseStyle::kSpec;
   // The package's pay link site page; `package` installments show
   // `PayLinkPage` = this URL with `?id=<GUID>`. Empty: none.

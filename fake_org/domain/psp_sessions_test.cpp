@@ -49,3 +49,56 @@ TEST_CASE("a PSP session reset forgets the installment index too", "[psp]") {
   CHECK_FALSE(store.find_by_installment("a0B000000000001AAA"));
   CHECK_FALSE(store.get("s1"));
 }
+
+TEST_CASE("a PSP session expires on the org clock and is then forgotten", "[psp]") {
+  auto clock = std::make_shared<ManualClock>(TimePoint(Millis(0)));
+  PspSessionStore store(clock, Millis(1000));
+  store.put(session("s1", "a0B000000000001AAA", 0));
+  store.put(session("s2", "a0B000000000002AAA", 500));
+  clock->set(TimePoint(Millis(999)));
+  CHECK(store.get("s1"));
+  CHECK(store.update("s1", [](PspSession& s) { s.created = TimePoint(Millis(900)); }));
+  CHECK(store.get("s1")->created == TimePoint(Millis(0)));  // updates cannot extend a session
+
+  clock->set(TimePoint(Millis(1000)));
+  CHECK_FALSE(store.get("s1"));
+  CHECK_FALSE(store.find_by_installment("a0B000000000001AAA"));
+  CHECK_FALSE(store.update("s1", [](PspSession&) {}));
+  CHECK(store.get("s2"));
+  CHECK(store.size() == 2);  // expired, not yet forgotten
+
+  store.put(session("s3", "a0B000000000003AAA", 1000));
+  CHECK(store.size() == 2);  // s1 forgotten by the put
+  clock->set(TimePoint(Millis(1500)));
+  store.put(session("s4", "", 1500));
+  CHECK(store.size() == 2);  // s2 too
+  CHECK(store.get("s3"));
+  CHECK(store.get("s4"));
+}
+
+TEST_CASE("a PSP session created ahead of a clock moved back waits for its own time", "[psp]") {
+  auto clock = std::make_shared<ManualClock>(TimePoint(Millis(10'000)));
+  PspSessionStore store(clock, Millis(1000));
+  store.put(session("late", "a0B000000000001AAA", 10'000));
+  clock->set(TimePoint(Millis(0)));
+  store.put(session("early", "a0B000000000001AAA", 0));
+  CHECK(store.get("late"));
+  CHECK(store.find_by_installment("a0B000000000001AAA")->id == "late");
+  clock->set(TimePoint(Millis(10'500)));
+  store.put(session("next", "", 10'500));
+  CHECK_FALSE(store.get("early"));
+  CHECK(store.get("late"));
+  CHECK(store.size() == 2);
+}
+
+TEST_CASE("putting a session again replaces it in every index", "[psp]") {
+  auto clock = std::make_shared<ManualClock>(TimePoint(Millis(0)));
+  PspSessionStore store(clock, Millis(1000));
+  store.put(session("s1", "a0B000000000001AAA", 0));
+  store.put(session("s1", "a0B000000000001AAA", 800));
+  clock->set(TimePoint(Millis(1200)));
+  store.put(session("s2", "", 1200));
+  CHECK(store.get("s1"));  // its second creation time counts
+  CHECK(store.find_by_installment("a0B000000000001AAA")->id == "s1");
+  CHECK(store.size() == 2);
+}

@@ -1,16 +1,29 @@
 #include "domain/org_config_json.h"
 #include "responses.h"
 #include "routes.h"
+#include "util/json_text.h"
 
 namespace fake_org::http {
 
+namespace {
+
+// The informational bodies depend on the org's configuration only, which
+// never changes while the org lives (a reset keeps it): each is serialised
+// once, when the routes are built, and every request copies the text.
+Handler send_text(std::string body) {
+  return [body = std::make_shared<const std::string>(std::move(body))](Call& c) {
+    c.res.status = 200;
+    c.res.set_content(*body, kJson);
+  };
+}
+
+}  // namespace
+
 void add_info_handlers(Handlers& handlers, Org& org) {
-  handlers.on("getPaymentMethods",
-              [&org](Call& c) { send_json(c.res, 200, payment_methods_body(org.config())); });
-  handlers.on("getSourceConnectors",
-              [&org](Call& c) { send_json(c.res, 200, source_connectors_body(org.config())); });
-  handlers.on("getPackageActions",
-              [&org](Call& c) { send_json(c.res, 200, package_actions_body(org.config())); });
+  const OrgConfig& config = org.config();
+  handlers.on("getPaymentMethods", send_text(text::json_text(payment_methods_body(config))));
+  handlers.on("getSourceConnectors", send_text(text::json_text(source_connectors_body(config))));
+  handlers.on("getPackageActions", send_text(text::json_text(package_actions_body(config))));
 }
 
 }  // namespace fake_org::http

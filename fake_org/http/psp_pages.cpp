@@ -124,9 +124,12 @@ std::string challenge_body(const std::string& merchant, const PspSession& s,
          "name=\"challenge\" value=\"fail\" type=\"submit\">Fail authentication</button></form>";
 }
 
-std::string unknown_session_body(const std::string& id) {
-  return "<h1>Payment session not found</h1><p>No payment session <code>" + html_escape(id) +
-         "</code>. It may have expired, or the org was reset.</p>";
+std::string unknown_session_body(const std::string& id, const std::string& expiry) {
+  return "<h1>Payment session not found</h1><p>No open payment session <code>" + html_escape(id) +
+         "</code>. A session expires " + html_escape(expiry) +
+         " after the payment intent opened it (org clock; fixture org.psp_session_expiry), and a "
+         "reset of the org forgets every session: send the payment intent again for a new "
+         "RedirectURL.</p>";
 }
 
 std::string paid_elsewhere_body(const std::string& message, const std::string& back_url) {

@@ -23,7 +23,8 @@ std::string refused_input_body(const std::string& merchant, const PspSession& s,
                                const std::string& message);
 std::string challenge_body(const std::string& merchant, const PspSession& s,
                            const std::string& card_number, const std::string& holder);
-std::string unknown_session_body(const std::string& id);
+// `expiry` in words ("24 hours"): how long a session stays open.
+std::string unknown_session_body(const std::string& id, const std::string& expiry);
 std::string completed_body(const PspSession& s, const std::string& back_url);
 // A session never completed whose installment was paid another way: the
 // org's message (it names the request that paid).

@@ -21,8 +21,9 @@ void send_page(httplib::Response& res, int status, const std::string& title,
   res.set_content(psp_page(title, body), "text/html;charset=UTF-8");
 }
 
-void send_unknown_page(httplib::Response& res, const std::string& id) {
-  send_page(res, 404, "Payment session not found", unknown_session_body(id));
+void send_unknown_page(Org& org, httplib::Response& res, const std::string& id) {
+  send_page(res, 404, "Payment session not found",
+            unknown_session_body(id, describe_duration(org.psp_sessions().expiry())));
 }
 
 // The merchant's SuccessURL with the payment intent id, "" without one.
@@ -42,7 +43,7 @@ std::optional<PspSession> open_session(Org& org, Call& c) {
   httplib::Response& res = c.res;
   auto s = org.psp_sessions().get(id);
   if (!s) {
-    send_unknown_page(res, id);
+    send_unknown_page(org, res, id);
     return std::nullopt;
   }
   if (s->status == "completed") {
@@ -185,7 +186,7 @@ CallbackAnswer call_org(Org& org, const httplib::Request& req, std::optional<boo
 void finish_payer_action(Org& org, const httplib::Request& req, httplib::Response& res, bool tls,
                          const PspSession& s, const PayerAction& a) {
   auto answer = call_org(org, req, tls, psp_callback_body(s, a, current_year(org)));
-  if (answer.status == 404) return send_unknown_page(res, s.id);
+  if (answer.status == 404) return send_unknown_page(org, res, s.id);
   if (answer.status == 409) {
     auto now = org.psp_sessions().get(s.id);
     if (now && now->status == "completed") return send_completed_page(res, *now);
@@ -305,11 +306,10 @@ void complete_session(Org& org, Call& c) {
   const std::string& id = c.params["session"];
   auto s = org.psp_sessions().get(id);
   if (!s)
-    return send_errors(c.res, org.config(),
-                       {make_error(error_code::kInvalidData, "session",
-                                   "No hosted payment session '" + id +
-                                       "': use the last path segment of a RedirectURL",
-                                   ErrorKind::kNotFound)});
+    return send_errors(
+        c.res, org.config(),
+        {make_error(error_code::kInvalidData, "session",
+                    no_open_session(id, org.psp_sessions().expiry()), ErrorKind::kNotFound)});
   if (auto e = driver_refusal(org, *s, action)) return send_errors(c.res, org.config(), {*e});
   auto answer =
       call_org(org, c.req, std::nullopt, psp_callback_body(*s, action, current_year(org)));

@@ -300,3 +300,46 @@ TEST_CASE("the domain completes by installment id and dedups the profile per con
   CHECK(decline_payment(t.org(), "cs_nothing").errors()[0].kind == ErrorKind::kNotFound);
   CHECK(append_payment_intent("https://x/y?a=1", "pi_1") == "https://x/y?a=1&payment_intent=pi_1");
 }
+
+TEST_CASE("a hosted page expires 24 hours after its intent opened it, on the org clock", "[psp]") {
+  TestOrg t(fixture("default.yaml"));
+  auto i = create(t);
+  auto c = t.page_client();
+  t.advance_clock("1439m");
+  auto open = c.Get(("/psp/checkout/" + i.session).c_str());
+  REQUIRE(open);
+  CHECK(open->status == 200);
+
+  t.advance_clock("1m");
+  auto gone = c.Get(("/psp/checkout/" + i.session).c_str());
+  REQUIRE(gone);
+  CHECK(gone->status == 404);
+  CHECK(gone->body.find("expires 24 hours after the payment intent opened it") !=
+        std::string::npos);
+  auto pay = press(t, i.session, "pay", "4242 4242 4242 4242");
+  REQUIRE(pay);
+  CHECK(pay->status == 404);
+  auto driver = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "success"}}, false);
+  CHECK(driver.status == 404);
+  CHECK(driver.json["Errors"][0]["error_message"] ==
+        "No open hosted payment session '" + i.session +
+            "': use the last path segment of a RedirectURL; a session expires 24 hours after "
+            "its payment intent opened it (org clock)");
+  // Nothing was collected: the installment waits for a new intent to pay it.
+  CHECK(t.admin_record("cpm__Installment__c", i.installment)["cpm__Status__c"] == "Outstanding");
+}
+
+TEST_CASE("org.psp_session_expiry sets how long a hosted page stays open", "[psp]") {
+  OrgConfig config = fixture("default.yaml");
+  config.org.psp_session_expiry = Millis(90 * 60'000);
+  TestOrg t(config);
+  auto i = create(t);
+  t.advance_clock("89m");
+  CHECK(t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "failure"}}, false).status ==
+        200);
+  t.advance_clock("1m");
+  auto late = t.post("/__admin/psp/" + i.session + "/complete", {{"outcome", "success"}}, false);
+  CHECK(late.status == 404);
+  CHECK(late.json["Errors"][0]["error_message"].get<std::string>().find("expires 90 minutes") !=
+        std::string::npos);
+}

@@ -25,6 +25,7 @@ TEST_CASE("concurrent completions of one setup session: exactly one succeeds", "
     setup.id = "cs_setup_" + std::to_string(round);
     setup.recurring_id = rec;
     setup.payment_intent_id = r.json["Id"];
+    setup.created = t.org().clock().now();
     t.org().psp_sessions().put(setup);
 
     std::atomic<int> ready{0};

@@ -265,7 +265,8 @@ TEST_CASE("a series whose StartDate has passed bills nothing before the day it w
 
 TEST_CASE("a donation that waited for its hosted page bills nothing for the dates it waited",
           "[http][recurring][collections]") {
-  TestOrg t(long_tokens("nonprofit.yaml"));
+  // The page stays open for a quarter (a PSP's sessions live a day by default).
+  TestOrg t(long_tokens("nonprofit.yaml", "org:\n  psp_session_expiry: 100d\n"));
   t.set_clock("2027-01-01T09:00:00Z");
   auto created = t.post("/PaymentIntent", series(card(), "2027-01-05").initial_payment(10));
   INFO(created.body);

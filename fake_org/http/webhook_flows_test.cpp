@@ -317,7 +317,9 @@ TEST_CASE("a monthly series from 31 January: 12 installments over a year, month 
 
 TEST_CASE("a recurring card series waits for its hosted page, then collects through the mandate",
           "[webhooks][collections]") {
-  TestOrg t(fixture("default.yaml"));
+  OrgConfig config = fixture("default.yaml");
+  config.org.psp_session_expiry = Millis(7 * 86'400'000);  // the payer comes back after a day
+  TestOrg t(config);
   t.set_clock("2028-01-31T09:00:00Z");
   json body = IntentBody::recurring(card())
                   .contact(contact_fields("Turing", "alan@example.org"))
