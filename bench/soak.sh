@@ -16,7 +16,12 @@ while [ $SECONDS -lt $end ]; do
   cycle=$((cycle + 1))
   TOKEN=$TOKEN wrk -t2 -c8 -d20s -s "$(dirname "$0")/post_payment_intent.lua" http://127.0.0.1:$PORT/services/apexrest/cpm/v2/PaymentIntent > ${TMPDIR:-/tmp}/soak-wrk.out 2>&1
   reqs=$(grep "requests in" ${TMPDIR:-/tmp}/soak-wrk.out | awk '{print $1}')
-  for i in $(seq 40); do curl -s -o /dev/null "http://127.0.0.1:$PORT/__admin/webhooks?limit=1000" & curl -s -o /dev/null "http://127.0.0.1:$PORT/__admin/requests" & done; wait
+  readers=()
+  for i in $(seq 40); do
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/__admin/webhooks?limit=1000" & readers+=($!)
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/__admin/requests" & readers+=($!)
+  done
+  wait "${readers[@]}"  # not fake-org, also a child of this shell
   before=$(rss)
   recs=$(curl -s -X POST http://127.0.0.1:$PORT/__admin/reset | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
   TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=local-client -d client_secret=local-secret http://127.0.0.1:$PORT/services/oauth2/token | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')

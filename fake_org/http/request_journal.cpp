@@ -110,7 +110,11 @@ std::vector<std::shared_ptr<const JournalEntry>> RequestJournal::list(
 }
 
 void RequestJournal::clear() {
+  // The entries are freed, not kept for reuse: allocated among the records of
+  // a busy run, they would pin those pages after a reset (decision 95).
+  std::vector<std::shared_ptr<JournalEntry>> gone;
   std::lock_guard lock(mu_);
+  gone.swap(ring_);
   head_ = 0;
   size_ = 0;
   next_seq_ = 1;
