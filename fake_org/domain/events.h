@@ -25,6 +25,17 @@ struct DomainEvent {
   nlohmann::json data;            // the "data" of the notification body (spec 6.3)
 };
 
+// An event whose data (a view of the records: the costliest part of a
+// payment) is built only when someone will be notified: an intent without a
+// WebhookURL gets its events with null data, which no sink delivers.
+template <typename BuildData>
+DomainEvent make_event(const char* type, std::string payment_intent_id, std::string webhook_url,
+                       BuildData&& build_data) {
+  DomainEvent e{type, std::move(payment_intent_id), std::move(webhook_url), nullptr};
+  if (!e.webhook_url.empty()) e.data = build_data();
+  return e;
+}
+
 class EventSink {
  public:
   virtual ~EventSink() = default;

@@ -239,5 +239,31 @@ TEST_CASE("a donation waiting for its hosted page stays out of the collection in
   CHECK(t.get(donation)->text("npe03__Next_Payment_Date__c") == "2027-04-01");
 }
 
+TEST_CASE("an intent without a WebhookURL publishes its events without building their data",
+          "[org][events]") {
+  DomainOrg t;
+  auto sink = std::make_shared<RecordingEventSink>();
+  t.org->set_event_sink(sink);
+  PaymentIntents intents(*t.org);
+  REQUIRE(intents.create(hosted_card_series("Quiet"), IntentContext{"http://127.0.0.1:1"}).ok());
+  REQUIRE(intents
+              .create(hosted_card_series("Loud", "https://hooks.example/cpm"),
+                      IntentContext{"http://127.0.0.1:1"})
+              .ok());
+  size_t quiet = 0, loud = 0;
+  for (const DomainEvent& e : sink->events()) {
+    if (e.webhook_url.empty()) {
+      ++quiet;
+      CHECK(e.data.is_null());
+    } else {
+      ++loud;
+      CHECK(e.data.is_object());
+      CHECK_FALSE(e.data.value("Id", std::string()).empty());
+    }
+  }
+  CHECK(quiet == 3);  // created, installment.created, processed
+  CHECK(quiet == loud);
+}
+
 }  // namespace
 }  // namespace fake_org

@@ -276,3 +276,20 @@ TEST_CASE("the journal keeps only the newest entries up to its capacity", "[admi
   CHECK_FALSE(j.covers("/apix"));
   CHECK_FALSE(j.covers("/psp/checkout/1"));
 }
+
+TEST_CASE("journal: a reset frees its entries rather than keeping them for reuse",
+          "[http][admin][journal]") {
+  http::RequestJournal journal("/services/apexrest/cpm/v2", 4);
+  for (int i = 0; i < 3; ++i) {
+    http::JournalEntry e;
+    e.method = "GET";
+    e.path = "/services/apexrest/cpm/v2/PaymentMethods";
+    journal.record(std::move(e));
+  }
+  auto held = journal.list({});
+  REQUIRE(held.size() == 3);
+  CHECK(held[0].use_count() == 2);  // the listing and the ring
+  journal.clear();
+  CHECK(held[0].use_count() == 1);  // only the listing: the ring let go
+  CHECK(journal.list({}).empty());
+}
