@@ -42,7 +42,8 @@ function fieldsOf(form){const body={};for(const el of form.elements){if(!el.name
  else if(el.dataset.type==='json')body[el.name]=JSON.parse(el.value);else body[el.name]=el.value;}return body;}
 async function adminCall(spec,body){const i=spec.indexOf(' ');const method=spec.slice(0,i),url=spec.slice(i+1);
  const init={method,headers:{}};if(body!==undefined){init.headers['Content-Type']='application/json';init.body=JSON.stringify(body);}
- const r=await fetch(url,init);const text=await r.text();
+ let r,text;try{r=await fetch(url,init);text=await r.text();}
+ catch(err){showResult(method+' '+url+' failed: '+err.message,false);return;}
  const line=method+' '+url+' \u2192 '+r.status+(r.ok?'':': '+text.slice(0,400));
  sessionStorage.setItem('dashboardResult',JSON.stringify({line,ok:r.ok}));location.reload();}
 document.addEventListener('click',e=>{const b=e.target.closest('button[data-call]');if(!b)return;
