@@ -13,6 +13,7 @@
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
+#include "project_version.h"
 
 namespace {
 
@@ -25,7 +26,10 @@ struct CommandLine {
 };
 
 void add_options(CLI::App& app, CommandLine& cl) {
-  app.set_version_flag("--version", std::string("fake-org ") + FAKE_ORG_VERSION);
+  app.set_version_flag(
+      "--version",
+      std::string("fake-org ") + FAKE_CRM_ORG_VERSION + " (git " + FAKE_CRM_ORG_GIT_COMMIT + ")",
+      "Print the version (the project's, from CMake) and the git commit, and exit");
   app.add_option("--fixture", cl.fixture_path,
                  "YAML fixture describing the org (default: the embedded fixtures/default.yaml; "
                  "'embedded:NAME.yaml' picks another embedded one)");

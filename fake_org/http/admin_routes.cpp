@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "admin_records.h"
+#include "dashboard.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 #include "fault_injector.h"
@@ -203,6 +204,7 @@ void add_admin_handlers(Handlers& handlers, const OrgServices& services, Request
   add_psp_admin_handlers(handlers, org);
   add_journal_admin_handlers(handlers, journal);
   add_fault_admin_handlers(handlers, faults, org.config().base_path());
+  add_dashboard_handlers(handlers, services, journal, faults);
   handlers.on("getAdminHealth", [&org, monitor](Call& c) { get_health(org, monitor, c); });
   handlers.on("getAdminContracts", [monitor](Call& c) { get_contracts(monitor, c); });
   handlers.on("postAdminReset",

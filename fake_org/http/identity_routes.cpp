@@ -21,7 +21,7 @@ namespace fake_org::http {
 namespace {
 
 constexpr const char* kTextType = "text/plain;charset=UTF-8";
-constexpr const char* kFormType = "application/x-www-form-urlencoded";
+constexpr const char* kIdentityFormType = "application/x-www-form-urlencoded";
 
 // The platform's answer (its code as the body) and the fake's explanation
 // (the X-Fake-Org-Reason header).
@@ -47,7 +47,7 @@ void refuse(httplib::Response& res, const Refusal& r) {
 std::string param(const httplib::Request& req, const std::string& name) {
   if (req.has_param(name.c_str())) return req.get_param_value(name.c_str());
   if (req.body.empty() ||
-      ascii_lower(req.get_header_value("Content-Type")).rfind(kFormType, 0) != 0) {
+      ascii_lower(req.get_header_value("Content-Type")).rfind(kIdentityFormType, 0) != 0) {
     return std::string();
   }
   httplib::Params form;

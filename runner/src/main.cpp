@@ -1,10 +1,14 @@
 // scenario-runner: replays YAML scenarios against the embedded fake org, a
 // running fake-org, or a real sandbox, and reports in the console, JUnit XML
 // and JSON. `scenario-runner --help` lists the options.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/init_command.h"
 #include "cli/run_command.h"
 #include "har/import_har_command.h"
 #include "parity/parity_command.h"
@@ -15,7 +19,7 @@ int main(int argc, char** argv) {
                "scenario-runner"};
   runner::RunOptions options;
   runner::add_run_options(app, options);
-  // Subcommands (record, import-har, parity) register here; with none given,
+  // Subcommands (record, import-har, parity, init) register here; with none given,
   // the app itself runs the scenarios.
   runner::record::RecordOptions record;
   CLI::App* record_cmd = runner::record::add_record_command(app, record);
@@ -23,6 +27,8 @@ int main(int argc, char** argv) {
   CLI::App* har_cmd = runner::har::add_import_har_command(app, har);
   runner::parity::ParityCommandOptions parity;
   CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
+  runner::InitOptions init;
+  CLI::App* init_cmd = runner::add_init_command(app, init);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version: printed, exit 0
@@ -34,5 +40,8 @@ int main(int argc, char** argv) {
   if (record_cmd->parsed()) return runner::record::record_command(record, std::cout, std::cerr);
   if (har_cmd->parsed()) return runner::har::import_har_command(har, std::cout, std::cerr);
   if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
+  if (init_cmd->parsed()) return runner::init_command(init, std::cout, std::cerr);
+  options.console =
+      runner::console_style(STDOUT_FILENO, options.no_progress, std::getenv("NO_COLOR"));
   return runner::run_command(options, std::cout, std::cerr);
 }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "checker/checker.h"
+#include "project_version.h"
 #include "report/console_report.h"
 #include "report/json_report.h"
 #include "report/junit_report.h"
@@ -119,9 +120,12 @@ std::optional<RunResult> run_scenarios(const RunOptions& o, const std::vector<Sc
   so.fail_fast = o.fail_fast;
   if (!o.profile.empty()) so.profile = contracts::profile_from_string(o.profile);
   try {
-    return run_suite(chosen, target, so, [&](const ScenarioResult& r, size_t done, size_t total) {
-      console.progress(r, done, total);
-    });
+    return run_suite(
+        chosen, target, so,
+        [&](const ScenarioResult& r, size_t done, size_t total) {
+          console.progress(r, done, total);
+        },
+        [&](const Scenario& s) { console.started(s.name); });
   } catch (const std::exception& e) {
     err << "cannot run: " << e.what() << "\n";
     return std::nullopt;
@@ -159,7 +163,8 @@ int run_and_report(const RunOptions& o, const std::vector<Scenario>& chosen, Tar
   if (o.jobs > 1 && !target.parallel())
     out << "note: " << target.describe()
         << " is one shared org, so scenarios run one at a time (-j ignored)\n";
-  ConsoleReport console(out, o.verbose);
+  ConsoleReport console(out, o.verbose, o.console);
+  console.begin(chosen.size());
   const std::optional<RunResult> run = run_scenarios(o, chosen, target, console, err);
   if (!run) return 2;
   const bool written = write_reports(o, *run, err);
@@ -171,7 +176,7 @@ int run_and_report(const RunOptions& o, const std::vector<Scenario>& chosen, Tar
 }  // namespace
 
 std::string version() {
-  return RUNNER_VERSION;
+  return std::string(FAKE_CRM_ORG_VERSION) + " (git " + FAKE_CRM_ORG_GIT_COMMIT + ")";
 }
 
 void add_run_options(CLI::App& app, RunOptions& o) {
@@ -195,6 +200,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--report-json", o.report_json, "Write a JSON report to FILE");
   app.add_flag("--junit-per-step", o.junit_per_step, "JUnit: one test case per step");
   app.add_flag("-v,--verbose", o.verbose, "Print every step");
+  app.add_flag("--no-progress", o.no_progress,
+               "On a terminal too, a plain line per scenario instead of the live progress line");
   app.add_flag("--list", o.list, "Print the selected scenarios and exit");
   app.add_flag("--allow-all-skipped", o.allow_all_skipped,
                "Exit 0 when every selected scenario is skipped (otherwise exit 3: nothing "

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "report/console_report.h"
+
 namespace CLI {
 class App;
 }
@@ -29,9 +31,12 @@ struct RunOptions {
   bool allow_all_skipped = false;  // every scenario skipped is exit 0, not 3
   std::string profile;             // strict | lenient; default: the target's
   std::string ca_file;
+  bool no_progress = false;  // --no-progress: plain lines even on a terminal
+  ConsoleStyle console;      // set by main from its stdout (console_style)
 };
 
-// The project version CMake was configured with ("0.1.0").
+// The project version CMake was configured with and the git commit built
+// ("0.1.0 (git 1a2b3c4)").
 std::string version();
 
 // The run options, and --version.

@@ -17,6 +17,7 @@
 #include "app/embedded.h"
 #include "cli/run_command.h"
 #include "fixture/fixture_loader.h"
+#include "project_version.h"
 #include "testing/temp_dir.h"
 
 using namespace runner;
@@ -190,7 +191,8 @@ TEST_CASE("CLI: every scenario skipped exits 3 with a warning unless allowed", "
 }
 
 TEST_CASE("CLI: --version prints the project version", "[runner][cli]") {
-  CHECK(std::regex_match(version(), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+.*)")));
+  CHECK(version() == FAKE_CRM_ORG_VERSION " (git " FAKE_CRM_ORG_GIT_COMMIT ")");
+  CHECK(std::regex_match(version(), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+ \(git .+\))")));
   CLI::App app{"test", "scenario-runner"};
   RunOptions o;
   add_run_options(app, o);

@@ -15,7 +15,8 @@
 namespace runner {
 
 RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
-                    const SuiteOptions& options, const ProgressFn& progress) {
+                    const SuiteOptions& options, const ProgressFn& progress,
+                    const StartFn& started) {
   const auto start = std::chrono::steady_clock::now();
   const contracts::Profile profile = options.profile.value_or(target.default_profile());
   std::shared_ptr<const contracts::Checker> checker = contracts::Checker::embedded(profile);
@@ -48,6 +49,7 @@ RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
         r.outcome = Outcome::kSkipped;
         r.skip_reason = "not run: --fail-fast after an earlier failure";
       } else {
+        if (started) started(scenarios[i]);
         r = run_scenario(scenarios[i], env);
         if (r.outcome == Outcome::kFailed && options.fail_fast) stop = true;
       }

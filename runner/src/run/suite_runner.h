@@ -19,9 +19,14 @@ struct SuiteOptions {
 // Called as each scenario ends, from the worker that ran it, one call at a time.
 using ProgressFn = std::function<void(const ScenarioResult&, size_t done, size_t total)>;
 
+// Called as a worker starts a scenario, from that worker (the live progress
+// line names what is running).
+using StartFn = std::function<void(const Scenario&)>;
+
 // Results come back in the order of `scenarios`. Throws std::runtime_error
 // when the webhook receiver or the contract checker cannot start.
 RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
-                    const SuiteOptions& options, const ProgressFn& progress = nullptr);
+                    const SuiteOptions& options, const ProgressFn& progress = nullptr,
+                    const StartFn& started = nullptr);
 
 }  // namespace runner

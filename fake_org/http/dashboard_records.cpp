@@ -1,0 +1,260 @@
+// The dashboard's overview, record tables and record pages.
+#include <algorithm>
+#include <cctype>
+
+#include "domain/sobject_read.h"
+#include "events/contract_monitor.h"
+#include "http/admin_records.h"
+#include "http/dashboard.h"
+#include "util/json_text.h"
+
+namespace fake_org::http::dashboard {
+namespace {
+
+constexpr size_t kRecordsPage = 50;
+constexpr size_t kMaxRecordsPage = 500;
+// Columns of a record table besides Id: the first fields the page's records have.
+constexpr size_t kRecordColumns = 6;
+// "Referenced by" reads at most this many records: an admin page, not an
+// index, so a huge org answers in bounded time and says it stopped early.
+constexpr size_t kReverseScanBudget = 50000;
+constexpr size_t kReverseShown = 100;
+
+std::string clock_controls() {
+  std::string h = "<p>";
+  for (const char* d : {"1h", "1d", "30d"})
+    h += std::string(
+             "<button data-call=\"POST /__admin/clock\" data-body='{&quot;advance&quot;:&quot;") +
+         d + "&quot;}'>Advance " + d + "</button>";
+  h += "<button data-call=\"POST /__admin/reset\" data-confirm=\"Reset the org to its fixture's "
+       "records?\" id=\"reset\">Reset org</button></p>"
+       "<form class=\"inline\" data-call=\"POST /__admin/clock\"><label>Advance by "
+       "<input name=\"advance\" placeholder=\"90m, 2h, 7d, 1w\" size=\"10\"></label>"
+       "<button>Advance</button></form> "
+       "<form class=\"inline\" data-call=\"POST /__admin/clock\"><label>Set to "
+       "<input name=\"set\" placeholder=\"2027-01-31T09:00:00Z\" size=\"24\"></label>"
+       "<button>Set</button></form>";
+  return h;
+}
+
+std::string org_table(Org& org, const ContractMonitor* monitor) {
+  const OrgConfig& cfg = org.config();
+  std::string h =
+      "<table id=\"org\"><tr><th>Name</th><td>" + esc(cfg.org.name) +
+      "</td></tr><tr><th>Org id</th><td>" + esc(org.org_id()) +
+      "</td></tr><tr><th>Fixture</th><td>" + esc(cfg.source_name) +
+      "</td></tr><tr><th>Environment</th><td>" + (cfg.org.sandbox ? "sandbox" : "production") +
+      "</td></tr><tr><th>Org clock</th><td id=\"clock\">" + esc(format_iso8601(org.clock().now())) +
+      "</td></tr><tr><th>Contract violations</th><td id=\"violations\">";
+  h += monitor
+           ? std::to_string(monitor->violations()) + " (<a href=\"/__admin/contracts\">details</a>)"
+           : "not checked (start fake-org with --check-contracts)";
+  return h + "</td></tr></table>";
+}
+
+}  // namespace
+
+void overview_page(const OrgServices& services, Call& c) {
+  Org& org = *services.org;
+  std::string body = org_table(org, services.monitor.get()) + "<h2>Clock</h2>" + clock_controls();
+  body += "<h2>Records</h2><table id=\"record-counts\"><tr><th>Object</th><th>Records</th></tr>";
+  org.records().read([&](const RecordStore& s) {
+    for (const auto& o : s.objects())
+      body += "<tr><td>" + link("/__admin/ui/records/" + url_part(o), o) +
+              "</td><td class=\"num\">" + std::to_string(s.ids_of(o).size()) + "</td></tr>";
+    return 0;
+  });
+  body += "</table>";
+  send_page(c.res, 200, org.config().org.name, body);
+}
+
+namespace {
+
+bool dashboard_matches(const nlohmann::json& sobject, const std::string& needle_lower) {
+  for (const auto& [k, v] : sobject.items()) {
+    if (k == "attributes") continue;
+    std::string t = cell_text(v);
+    std::transform(t.begin(), t.end(), t.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (t.find(needle_lower) != std::string::npos) return true;
+  }
+  return false;
+}
+
+struct RecordsView {
+  std::vector<nlohmann::json> rows;  // sObjects of the page
+  size_t total = 0;                  // records (or matches) in all
+};
+
+// A page of the object's records; with `q`, the records whose id or GUID is
+// q, or any of whose values contains it (case-insensitive): a scan of the
+// object's records, which an admin page may make.
+RecordsView read_records(Org& org, const std::string& type, const std::string& q, size_t offset,
+                         size_t limit) {
+  RecordsView v;
+  if (!q.empty()) {
+    auto exact = org.find_record(q, type);
+    if (exact.ok() && (*exact)->object == type) {
+      v.total = 1;
+      if (offset == 0) v.rows.push_back(sobject_json(org, **exact));
+      return v;
+    }
+  }
+  std::string needle = q;
+  std::transform(needle.begin(), needle.end(), needle.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  org.records().read([&](const RecordStore& s) {
+    const auto& ids = s.ids_of(type);
+    for (const auto& id : ids) {
+      if (q.empty() && (v.total < offset || v.total >= offset + limit)) {
+        ++v.total;
+        continue;
+      }
+      auto r = s.get(id);
+      if (!r) continue;
+      nlohmann::json j = sobject_json(org, *r);
+      if (!q.empty() && !dashboard_matches(j, needle)) continue;
+      if (v.total >= offset && v.total < offset + limit) v.rows.push_back(std::move(j));
+      ++v.total;
+    }
+    return 0;
+  });
+  return v;
+}
+
+std::string records_table(const std::string& type, const RecordsView& v) {
+  std::vector<std::string> columns;
+  for (const auto& row : v.rows)
+    for (const auto& [k, val] : row.items())
+      if (k != "attributes" && k != "Id" && columns.size() < kRecordColumns &&
+          std::find(columns.begin(), columns.end(), k) == columns.end())
+        columns.push_back(k);
+  std::string h = "<table id=\"records\"><tr><th>Id</th>";
+  for (const auto& col : columns) h += "<th>" + esc(col) + "</th>";
+  h += "</tr>";
+  for (const auto& row : v.rows) {
+    const std::string id = cell_text(member(row, "Id"));
+    h += "<tr><td>" + link(record_href(type, id), id) + "</td>";
+    for (const auto& col : columns) h += "<td>" + esc(cell_text(member(row, col))) + "</td>";
+    h += "</tr>";
+  }
+  return h + "</table>";
+}
+
+std::string records_pager(const std::string& type, const std::string& q, size_t offset,
+                          size_t limit, const RecordsView& v) {
+  const std::string base = "/__admin/ui/records/" + url_part(type) + "?q=" + url_part(q) +
+                           "&limit=" + std::to_string(limit) + "&offset=";
+  std::string h = "<p class=\"pager\" id=\"pager\">";
+  h += v.rows.empty()
+           ? std::string("no records")
+           : "records " + std::to_string(offset + 1) + " to " +
+                 std::to_string(offset + v.rows.size()) + " of " + std::to_string(v.total);
+  h += " ";
+  if (offset > 0) h += link(base + std::to_string(offset > limit ? offset - limit : 0), "previous");
+  if (offset + limit < v.total) h += link(base + std::to_string(offset + limit), "next");
+  return h + "</p>";
+}
+
+}  // namespace
+
+void records_page(Org& org, Call& c) {
+  const std::string type = c.params["Type"];
+  if (!org.config().object(type))
+    return send_problem(c.res, 404, "Object '" + type + "' does not exist in this org");
+  size_t offset = 0, limit = kRecordsPage;
+  if (!size_query_param(c.req, "offset", 0, offset) ||
+      !size_query_param(c.req, "limit", kRecordsPage, limit) || limit == 0 ||
+      limit > kMaxRecordsPage)
+    return send_problem(c.res, 400,
+                        "'offset' must be a whole number and 'limit' one from 1 to 500");
+  const std::string q = query_param(c.req, "q");
+  const RecordsView v = read_records(org, type, q, offset, limit);
+  std::string body =
+      "<form class=\"inline\" method=\"get\"><input name=\"q\" value=\"" + esc(q) +
+      "\" placeholder=\"id, GUID or a field value\" size=\"36\" aria-label=\"Search\">"
+      "<button>Search</button></form>";
+  body += records_pager(type, q, offset, limit, v) + records_table(type, v);
+  send_page(c.res, 200, type, body);
+}
+
+namespace {
+
+// The record a value names when it is a record id of this org.
+RecordPtr referenced_record(Org& org, const nlohmann::json& v) {
+  if (!v.is_string()) return nullptr;
+  const std::string s = v.get<std::string>();
+  if (s.size() != 15 && s.size() != 18) return nullptr;
+  if (!std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isalnum(ch); }))
+    return nullptr;
+  auto r = org.find_record(s, "");
+  return r.ok() ? *r : nullptr;
+}
+
+std::string field_cell(Org& org, const std::string& name, const nlohmann::json& v) {
+  if (RecordPtr ref = referenced_record(org, v))
+    return link(record_href(ref->object, ref->id), ref->id) + " <span class=\"pill\">" +
+           esc(ref->object) + "</span>";
+  const std::string t = cell_text(v);
+  if (name.find("Payment_Intent") != std::string::npos && t.rfind("pi_", 0) == 0)
+    return link("/__admin/ui/intent?id=" + url_part(t), t);
+  return esc(t);
+}
+
+// Records whose fields name this one (contact -> installments -> payments).
+std::string referenced_by(Org& org, const Record& target) {
+  const std::string id18 = target.id, id15 = target.id.substr(0, 15);
+  std::vector<RecordPtr> found;
+  size_t read = 0;
+  org.records().read([&](const RecordStore& s) {
+    for (const auto& object : s.objects())
+      for (const auto& id : s.ids_of(object)) {
+        if (read++ >= kReverseScanBudget || found.size() >= kReverseShown) return 0;
+        auto r = s.get(id);
+        if (!r || r->id == id18) continue;
+        for (const auto& [k, v] : r->fields.items())
+          if (v.is_string() && (v == id18 || v == id15)) {
+            found.push_back(r);
+            break;
+          }
+      }
+    return 0;
+  });
+  std::string h = "<table id=\"referenced-by\"><tr><th>Object</th><th>Id</th></tr>";
+  for (const auto& r : found)
+    h += "<tr><td>" + esc(r->object) + "</td><td>" + link(record_href(r->object, r->id), r->id) +
+         "</td></tr>";
+  h += "</table>";
+  if (read > kReverseScanBudget || found.size() >= kReverseShown)
+    h += "<p class=\"muted\">Stopped after " + std::to_string(kReverseScanBudget) +
+         " records read or " + std::to_string(kReverseShown) + " found.</p>";
+  return h;
+}
+
+}  // namespace
+
+void record_page(Org& org, Call& c) {
+  const std::string type = c.params["Type"];
+  auto found = org.find_record(c.params["Id"], type);
+  if (!found.ok() || (*found)->object != type)
+    return send_problem(c.res, 404,
+                        "No " + type + " record has the id or GUID '" + c.params["Id"] + "'");
+  const RecordPtr r = *found;
+  const nlohmann::json sobject = sobject_json(org, *r);
+  std::string body = "<p>" + link("/__admin/ui/records/" + url_part(type), "All " + type) +
+                     "</p><table id=\"fields\"><tr><th>Field</th><th>Value</th></tr>";
+  for (const auto& [k, v] : sobject.items())
+    if (k != "attributes")
+      body += "<tr><th>" + esc(k) + "</th><td>" + field_cell(org, k, v) + "</td></tr>";
+  body += "</table><h2>Referenced by</h2>" + referenced_by(org, *r);
+  body += "<h2>As the data API returns it</h2><p class=\"muted\">GET " + esc(org.record_url(*r)) +
+          "</p>";
+  auto data = data::read_sobject(org, type, r->id, {}, org.config().org.api_version);
+  body += data.ok()
+              ? json_block(nlohmann::json(*data))
+              : "<p class=\"muted\">Not served by the data API: " +
+                    esc(data.errors().empty() ? std::string() : data.errors()[0].message) + "</p>";
+  send_page(c.res, 200, type + " " + r->id, body);
+}
+
+}  // namespace fake_org::http::dashboard
