@@ -1,5 +1,6 @@
 // The ceiling for bench/compare: cpp-httplib as fake-org uses it (TCP_NODELAY,
-// one regex route per method) with no work behind the routes. GET answers a
+// one regex route per method, a worker per connection) with no work behind
+// the routes. GET answers a
 // fixed body of the size of default.yaml's GET /PaymentMethods; POST reads
 // the body and answers a fixed intent-sized one. Whatever fake-org does
 // beyond this is its own cost.
@@ -15,8 +16,12 @@ int main(int argc, char** argv) {
   CLI::App app{"A bare cpp-httplib server: the ceiling bench/compare measures against"};
   int port = 0;
   size_t get_bytes = 1500;
+  size_t threads = 256;
   app.add_option("--port", port, "Port to listen on (0: any free port)");
   app.add_option("--get-bytes", get_bytes, "Size of the GET body");
+  // A kept-alive connection holds its worker, as in fake-org (which starts one
+  // per connection): with httplib's default 8 the ceiling would queue.
+  app.add_option("--threads", threads, "Workers (at least the connections measured)");
   CLI11_PARSE(app, argc, argv);
 
   const std::string get_body = "{\"pad\":\"" + std::string(get_bytes, 'x') + "\"}";
@@ -25,6 +30,7 @@ int main(int argc, char** argv) {
       "\"RedirectURL\":\"http://127.0.0.1/psp/checkout/cs_000000000000000000000000\"}";
   httplib::Server s;
   s.set_tcp_nodelay(true);
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   s.Get(".*", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(get_body, "application/json;charset=UTF-8");
   });

@@ -123,8 +123,9 @@ std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& sta
 // own, up to 8 per core, and an arena keeps what was freed in it: with a
 // worker per connection the process grew by gigabytes under many concurrent
 // admin reads. A few arenas keep that bounded (decision 95).
+// glibc reads MALLOC_ARENA_MAX itself; a user who set it keeps their choice.
 static void limit_malloc_arenas() {
-  mallopt(M_ARENA_MAX, 4);
+  if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 4);
 }
 
 static void raise_open_file_limit() {
