@@ -12,34 +12,17 @@
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
 // SKIP_RETURN_CODE; the reason is printed loudly, never a silent pass).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
+import { CheckFailed, check, chromiumPath, cliArg, clientToken, launchChromium } from
+  '../testing/browser_kit.mjs';
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
 
-const SKIP = 77;
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
-const screenshotDir = arg('--screenshots', process.env.BROWSER_SCREENSHOTS || '');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const fakeOrgBin = cliArg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
+const screenshotDir = cliArg('--screenshots', process.env.BROWSER_SCREENSHOTS || '');
 const API = '/services/apexrest/cpm/v2';
-
-function loudSkip(reason) {
-  const bar = '!'.repeat(78);
-  console.error(`\n${bar}\n!! SKIPPED: the dashboard browser test did not run.\n!! ${reason}\n` +
-                `!! Install Chromium with ci/bootstrap (Debian package 'chromium').\n${bar}\n`);
-  process.exit(SKIP);
-}
-
-class CheckFailed extends Error {}
-function check(cond, what) {
-  if (!cond) throw new CheckFailed(what);
-}
 
 async function json(org, method, p, body, headers = {}) {
   const r = await fetch(`${org.url}${p}`, {
@@ -49,16 +32,6 @@ async function json(org, method, p, body, headers = {}) {
   const text = await r.text();
   check(r.ok, `${method} ${p}: HTTP ${r.status} ${text.slice(0, 400)}`);
   return JSON.parse(text);
-}
-
-async function token(org) {
-  const r = await fetch(`${org.url}/services/oauth2/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-client',
-                                client_secret: 'local-secret' }),
-  });
-  check(r.status === 200, `token: HTTP ${r.status}`);
-  return (await r.json()).access_token;
 }
 
 // Where the org's webhooks go: answers 200 to each.
@@ -185,28 +158,9 @@ const steps = {
   },
 };
 
-async function launchChromium() {
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    console.error(`playwright-core is not installed (run ci/bootstrap, which runs npm ci): ${e}`);
-    process.exit(1);
-  }
-  if (!existsSync(chromiumPath)) loudSkip(`No Chromium at ${chromiumPath}.`);
-  const flags = ['--disable-dev-shm-usage', '--disable-gpu'];
-  if (process.getuid && process.getuid() === 0) flags.push('--no-sandbox');
-  try {
-    return await chromium.launch({ executablePath: chromiumPath, headless: true, args: flags,
-                                   timeout: 30000 });
-  } catch (e) {
-    loudSkip(`Chromium at ${chromiumPath} cannot start: ${String(e.message || e).split('\n')[0]}`);
-  }
-}
-
 async function setUp(org, receiver) {
   await json(org, 'POST', '/__admin/clock', { set: '2027-03-01T09:00:00Z' });
-  const auth = { Authorization: `Bearer ${await token(org)}` };
+  const auth = { Authorization: `Bearer ${await clientToken(org.url)}` };
   const pi = await json(org, 'POST', `${API}/PaymentIntent`, {
     SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry',
     WebhookURL: receiver.url,
@@ -222,7 +176,7 @@ async function setUp(org, receiver) {
 
 async function main() {
   const started = Date.now();
-  const browser = await launchChromium();
+  const browser = await launchChromium('dashboard');
   let org, receiver;
   let failed = 0;
   try {

@@ -11,48 +11,21 @@
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
 // SKIP_RETURN_CODE; the reason is printed loudly, never a silent pass).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
+import { CheckFailed, check, chromiumPath, cliArg, clientToken, launchChromium } from
+  '../testing/browser_kit.mjs';
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
 
-const SKIP = 77;
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
-const screenshotDir = arg('--screenshots', process.env.BROWSER_SCREENSHOTS || '');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const fakeOrgBin = cliArg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
+const screenshotDir = cliArg('--screenshots', process.env.BROWSER_SCREENSHOTS || '');
 const API = '/services/apexrest/cpm/v2';
 const CHALLENGE_CARD = '4000 0000 0000 3220';
 const DECLINE_CARD = '4000 0000 0000 0002';
 
-function loudSkip(reason) {
-  const bar = '!'.repeat(78);
-  console.error(`\n${bar}\n!! SKIPPED: the hosted page browser test did not run.\n!! ${reason}\n` +
-                `!! Install Chromium with ci/bootstrap (Debian package 'chromium').\n${bar}\n`);
-  process.exit(SKIP);
-}
-
-class CheckFailed extends Error {}
-function check(cond, what) {
-  if (!cond) throw new CheckFailed(what);
-}
-
 // --- fake-org --------------------------------------------------------------
-
-async function token(base) {
-  const r = await fetch(`${base}/services/oauth2/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-client',
-                                client_secret: 'local-secret' }),
-  });
-  check(r.status === 200, `token: HTTP ${r.status}`);
-  return (await r.json()).access_token;
-}
 
 async function api(org, method, p, body) {
   const r = await fetch(`${org.url}${API}${p}`, {
@@ -232,34 +205,13 @@ const cases = {
 
 // --- main -------------------------------------------------------------------
 
-async function launchChromium() {
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    // A setup error, not a missing browser: fail so it gets fixed.
-    console.error(`playwright-core is not installed (run ci/bootstrap, which runs npm ci): ${e}`);
-    process.exit(1);
-  }
-  if (!existsSync(chromiumPath)) loudSkip(`No Chromium at ${chromiumPath}.`);
-  const flags = ['--disable-dev-shm-usage', '--disable-gpu'];
-  // Chromium refuses its sandbox as root (containers, CI).
-  if (process.getuid && process.getuid() === 0) flags.push('--no-sandbox');
-  try {
-    return await chromium.launch({ executablePath: chromiumPath, headless: true, args: flags,
-                                   timeout: 30000 });
-  } catch (e) {
-    loudSkip(`Chromium at ${chromiumPath} cannot start: ${String(e.message || e).split('\n')[0]}`);
-  }
-}
-
 async function main() {
-  const browser = await launchChromium();
+  const browser = await launchChromium('hosted page');
   let org, merchant;
   let failed = 0;
   try {
     org = await startFakeOrg(fakeOrgBin);
-    org.token = await token(org.url);
+    org.token = await clientToken(org.url);
     merchant = await startMerchant();
     for (const [name, run] of Object.entries(cases)) {
       const context = await browser.newContext();
