@@ -184,8 +184,8 @@ class Run {
     }
     tx_.put(r);
     ++summary.installments_created;
-    events.push_back(make_event(event_type::kInstallmentCreated, pi, r.text(fi::kWebhookUrl),
-                                [&] { return installment_webhook_view(org_, tx_, r); }));
+    events.push_back(event_with_data(event_type::kInstallmentCreated, pi, r.text(fi::kWebhookUrl),
+                                     [&] { return installment_webhook_view(org_, tx_, r); }));
     return r;
   }
 

@@ -199,9 +199,9 @@ std::string collect_installment(Org& org, Transaction& tx, Record& inst, const P
   inst.fields.erase(f::kFailureReason);
   inst.modified = now;
   tx.put(inst);
-  events.push_back(make_event(event_type::kInstallmentStatusChange, inst.text(f::kPaymentIntentId),
-                              inst.text(f::kWebhookUrl),
-                              [&] { return installment_webhook_view(org, tx, inst); }));
+  events.push_back(event_with_data(event_type::kInstallmentStatusChange,
+                                   inst.text(f::kPaymentIntentId), inst.text(f::kWebhookUrl),
+                                   [&] { return installment_webhook_view(org, tx, inst); }));
   return pay.id;
 }
 
@@ -215,9 +215,9 @@ void reject_installment(Org& org, Transaction& tx, Record& inst, const std::stri
   inst.modified = now;
   tx.put(inst);
   if (before != after)
-    events.push_back(make_event(event_type::kInstallmentStatusChange,
-                                inst.text(f::kPaymentIntentId), inst.text(f::kWebhookUrl),
-                                [&] { return installment_webhook_view(org, tx, inst); }));
+    events.push_back(event_with_data(event_type::kInstallmentStatusChange,
+                                     inst.text(f::kPaymentIntentId), inst.text(f::kWebhookUrl),
+                                     [&] { return installment_webhook_view(org, tx, inst); }));
 }
 
 void activate_mandate(Org& org, Transaction& tx, const std::string& mandate_id,

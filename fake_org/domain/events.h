@@ -29,8 +29,8 @@ struct DomainEvent {
 // payment) is built only when someone will be notified: an intent without a
 // WebhookURL gets its events with null data, which no sink delivers.
 template <typename BuildData>
-DomainEvent make_event(const char* type, std::string payment_intent_id, std::string webhook_url,
-                       BuildData&& build_data) {
+DomainEvent event_with_data(const char* type, std::string payment_intent_id,
+                            std::string webhook_url, BuildData&& build_data) {
   DomainEvent e{type, std::move(payment_intent_id), std::move(webhook_url), nullptr};
   if (!e.webhook_url.empty()) e.data = build_data();
   return e;

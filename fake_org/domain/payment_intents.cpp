@@ -147,8 +147,8 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
 }
 
 DomainEvent installment_event(OperationContext& op, const char* type, const Record& installment) {
-  return make_event(type, op.payment_intent_id, op.req.webhook_url,
-                    [&] { return installment_webhook_view(op.org, op.tx, installment); });
+  return event_with_data(type, op.payment_intent_id, op.req.webhook_url,
+                         [&] { return installment_webhook_view(op.org, op.tx, installment); });
 }
 
 void finish_inbound_report(OperationContext& op, Record report,
@@ -157,9 +157,9 @@ void finish_inbound_report(OperationContext& op, Record report,
   // New -> Processing -> Matched | Guided Review | Failed, within this request
   // (docs/decisions.md): clients polling GET /PaymentIntent see the end state.
   op.tx.put(report);
-  op.events.push_back(make_event(event_type::kIntentCreated, op.payment_intent_id,
-                                 op.req.webhook_url,
-                                 [&] { return payment_intent_view(op.org, op.tx, report); }));
+  op.events.push_back(event_with_data(event_type::kIntentCreated, op.payment_intent_id,
+                                      op.req.webhook_url,
+                                      [&] { return payment_intent_view(op.org, op.tx, report); }));
   for (auto& e : created_events) op.events.push_back(std::move(e));
 
   std::string status = "Matched";
@@ -187,8 +187,8 @@ void finish_inbound_report(OperationContext& op, Record report,
   const char* final_type = status == "Matched"         ? event_type::kIntentProcessed
                            : status == "Guided Review" ? event_type::kIntentInReview
                                                        : event_type::kIntentFailed;
-  op.events.push_back(make_event(final_type, op.payment_intent_id, op.req.webhook_url,
-                                 [&] { return payment_intent_view(op.org, op.tx, report); }));
+  op.events.push_back(event_with_data(final_type, op.payment_intent_id, op.req.webhook_url,
+                                      [&] { return payment_intent_view(op.org, op.tx, report); }));
 }
 
 // ---- the service -----------------------------------------------------------
