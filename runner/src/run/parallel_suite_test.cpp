@@ -57,13 +57,7 @@ TEST_CASE("parallel workers: each scenario sees its own org, events and results"
   o.jobs = 4;
   std::set<size_t> seen;
   size_t calls = 0;
-  std::vector<Scenario> scenarios;
-  for (size_t i = 0; i < texts.size(); ++i)
-    scenarios.push_back(load_text(texts[i], "p" + std::to_string(i) + ".yaml"));
-  std::vector<const Scenario*> ptrs;
-  for (const auto& s : scenarios) ptrs.push_back(&s);
-  REQUIRE(target->prepare(ptrs).empty());
-  RunResult r = run_suite(scenarios, *target, o, [&](const ScenarioResult&, size_t done, size_t) {
+  RunResult r = run_texts(*target, texts, o, [&](const ScenarioResult&, size_t done, size_t) {
     ++calls;  // one call at a time, by the run's promise
     seen.insert(done);
   });

@@ -19,7 +19,7 @@ inline Scenario load_text(const std::string& text, const std::string& file = "te
 }
 
 inline RunResult run_texts(Target& target, const std::vector<std::string>& texts,
-                           SuiteOptions options = {}) {
+                           SuiteOptions options = {}, const ProgressFn& progress = nullptr) {
   std::vector<Scenario> scenarios;
   for (size_t i = 0; i < texts.size(); ++i)
     scenarios.push_back(load_text(texts[i], "test" + std::to_string(i) + ".yaml"));
@@ -27,7 +27,7 @@ inline RunResult run_texts(Target& target, const std::vector<std::string>& texts
   for (const auto& s : scenarios) ptrs.push_back(&s);
   auto errors = target.prepare(ptrs);
   REQUIRE(errors.empty());
-  return run_suite(scenarios, target, options);
+  return run_suite(scenarios, target, options, progress);
 }
 
 inline ScenarioResult run_text(Target& target, const std::string& text) {
