@@ -26,7 +26,14 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;
   so.admin_open = options.admin_open;
+  so.org_name = options.org_name;
   e->server_ = std::make_unique<http::Server>(e->services_, so);
+  if (options.max_orgs > 0) {
+    e->registry_ = std::make_shared<app::OrgRegistry>(
+        *e->server_, app::RegistryOptions{options.max_orgs, options.check_contracts,
+                                          options.log_level == http::LogLevel::kQuiet});
+    e->server_->set_org_directory(e->registry_);
+  }
   std::string error;
   if (!e->server_->start(&error))
     throw std::runtime_error("cannot start the embedded fake org: " + error);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/org_factory.h"
+#include "app/org_registry.h"
 #include "domain/org.h"
 #include "http/server.h"
 
@@ -21,6 +22,10 @@ struct EmbeddedOptions {
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
   OrgDeps deps;                 // clock and randomness, for tests; with kQuiet the
                                 // org's notices are dropped
+  // POST /__admin/orgs creates orgs beside this one (README "Several orgs"),
+  // up to this many in all; 0: one org only, as the runner's embedded target.
+  size_t max_orgs = 0;
+  std::string org_name = "default";  // the org's name: also at /orgs/{org_name}
 };
 
 class EmbeddedOrg {
@@ -37,12 +42,16 @@ class EmbeddedOrg {
   WebhookEngine& webhooks() { return *services_.webhooks; }
   // Null unless EmbeddedOptions::check_contracts.
   ContractMonitor* contract_monitor() const { return services_.monitor.get(); }
+  // With EmbeddedOptions::max_orgs: the orgs, else null.
+  app::OrgRegistry* registry() const { return registry_.get(); }
+  http::OrgSites& sites() { return server_->sites(); }
   void stop();
 
  private:
   EmbeddedOrg() = default;
   http::OrgServices services_;
   std::unique_ptr<http::Server> server_;
+  std::shared_ptr<app::OrgRegistry> registry_;
 };
 
 }  // namespace fake_org

@@ -6,10 +6,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "app/org_factory.h"
+#include "app/org_registry.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
@@ -18,7 +20,8 @@
 namespace {
 
 struct CommandLine {
-  std::string fixture_path;
+  std::vector<std::string> fixtures;  // [NAME=]PATH each; the first also at the root
+  size_t max_orgs = fake_org::app::OrgRegistry::kDefaultMaxOrgs;
   std::string log_level = "info";
   std::string capture_dir;
   bool check_contracts = false;
@@ -30,9 +33,16 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "--version",
       std::string("fake-org ") + FAKE_CRM_ORG_VERSION + " (git " + FAKE_CRM_ORG_GIT_COMMIT + ")",
       "Print the version (the project's, from CMake) and the git commit, and exit");
-  app.add_option("--fixture", cl.fixture_path,
+  app.add_option("--fixture", cl.fixtures,
                  "YAML fixture describing the org (default: the embedded fixtures/default.yaml; "
-                 "'embedded:NAME.yaml' picks another embedded one)");
+                 "'embedded:NAME.yaml' picks another embedded one). Repeat it to serve several "
+                 "orgs, each at http://HOST:PORT/orgs/NAME (NAME=PATH names one; else the "
+                 "file's stem); the first is also served at the root");
+  app.add_option("--max-orgs", cl.max_orgs,
+                 "Orgs served at most, the first included (POST /__admin/orgs creates more "
+                 "until then)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   app.add_option("--host", cl.server.host, "Address to listen on")->capture_default_str();
   app.add_option("--port", cl.server.port, "Port to listen on (0 to 65535); 0 picks a free port")
       ->capture_default_str()
@@ -95,9 +105,28 @@ fake_org::FixtureLoad load_fixture(const std::string& path) {
   return fake_org::load_fixture_file(path);
 }
 
-// The org the command line describes, or the exit status that says why not.
+// "shop=fixtures/shop.yaml" -> {"shop", "fixtures/shop.yaml"}; else no name.
+std::pair<std::string, std::string> split_org_spec(const std::string& spec) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || spec.find('/') < eq) return {"", spec};
+  return {spec.substr(0, eq), spec.substr(eq + 1)};
+}
+
+// The first org's name: given, else the fixture's stem ("default" without one).
+std::string root_org_name(const CommandLine& cl) {
+  if (cl.fixtures.empty()) return "default";
+  auto [name, path] = split_org_spec(cl.fixtures.front());
+  if (!name.empty()) return name;
+  std::string stem = std::filesystem::path(path.rfind("embedded:", 0) == 0 ? path.substr(9) : path)
+                         .stem()
+                         .string();
+  return fake_org::app::OrgRegistry::valid_name(stem) ? stem : "default";
+}
+
+// The first org the command line describes, or the exit status that says why not.
 std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& status) {
-  fake_org::FixtureLoad load = load_fixture(cl.fixture_path);
+  const std::string path = cl.fixtures.empty() ? "" : split_org_spec(cl.fixtures.front()).second;
+  fake_org::FixtureLoad load = load_fixture(path);
   if (!load.ok()) {
     std::cerr << "fake-org: the fixture is invalid:\n" << load.error_text() << "\n";
     status = 2;
@@ -113,6 +142,20 @@ std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& sta
     return std::nullopt;
   }
   return *org;
+}
+
+// The command line's orgs after the first; false (after saying why) when one
+// cannot be served.
+bool add_other_orgs(const CommandLine& cl, fake_org::app::OrgRegistry& registry) {
+  for (size_t i = 1; i < cl.fixtures.size(); ++i) {
+    std::string notice;
+    if (auto error = registry.add_command_line_org(cl.fixtures[i], notice)) {
+      std::cerr << "fake-org: " << *error << "\n";
+      return false;
+    }
+    if (!notice.empty()) std::cerr << "fake-org: " << notice << "\n";
+  }
+  return true;
 }
 
 }  // namespace
@@ -165,14 +208,29 @@ int main(int argc, char** argv) {
   auto org = build(cl, status);
   if (!org) return status;
 
+  cl.server.org_name = root_org_name(cl);
+  if (!fake_org::app::OrgRegistry::valid_name(cl.server.org_name)) {
+    std::cerr << "fake-org: the org name '" << cl.server.org_name
+              << "' must be 1 to 63 letters, digits, '-' or '_'\n";
+    return 2;
+  }
   fake_org::http::Server server(*org, cl.server);
+  auto registry = std::make_shared<fake_org::app::OrgRegistry>(
+      server, fake_org::app::RegistryOptions{cl.max_orgs, cl.check_contracts, false});
+  server.set_org_directory(registry);
   std::string error;
   if (!server.start(&error)) {
     std::cerr << "fake-org: " << error << "\n";
     return 1;
   }
+  if (!add_other_orgs(cl, *registry)) return 2;
   std::printf("listening on %s\n", server.url().c_str());
   std::fflush(stdout);
+  for (const auto& site : server.sites().list())
+    if (site != server.sites().root())
+      std::fprintf(stderr, "fake-org: org '%s' from %s at %s%s\n", site->name.c_str(),
+                   site->services.org->config().source_name.c_str(), server.url().c_str(),
+                   site->prefix.c_str());
   std::fprintf(stderr, "fake-org: org '%s' from %s; token: POST %s/services/oauth2/token\n",
                org->org->config().org.name.c_str(), org->org->config().source_name.c_str(),
                server.url().c_str());
@@ -183,12 +241,15 @@ int main(int argc, char** argv) {
                sig == SIGINT ? "SIGINT" : "SIGTERM");
   server.stop();
   // A self-check that only logs is easy to miss in a script: the exit status
-  // says it too (README, "Contract self-check").
-  if (const auto* monitor = org->monitor.get(); monitor && monitor->violations() > 0) {
+  // says it too (README, "Contract self-check"). Every org still served counts.
+  size_t violations = 0;
+  for (const auto& site : server.sites().list())
+    if (const auto* monitor = site->services.monitor.get()) violations += monitor->violations();
+  if (violations > 0) {
     std::fprintf(stderr,
                  "fake-org: %zu contract violation(s) while running (each logged above as "
                  "CONTRACT VIOLATION); exiting with status 3\n",
-                 monitor->violations());
+                 violations);
     return 3;
   }
   return 0;

@@ -5,6 +5,10 @@
 namespace fake_org::app {
 
 Result<http::OrgServices> build_org(OrgConfig config, OrgWiring wiring) {
+  return build_org(std::make_shared<const OrgConfig>(std::move(config)), std::move(wiring));
+}
+
+Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, OrgWiring wiring) {
   if (!wiring.deps.random) wiring.deps.random = std::make_shared<OsRandom>();
   auto org = Org::create(std::move(config), wiring.deps);
   if (!org.ok()) return org.errors();

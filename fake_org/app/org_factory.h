@@ -25,5 +25,7 @@ struct OrgWiring {
 
 // Fails (with messages naming the fixture) when seed records are invalid.
 Result<http::OrgServices> build_org(OrgConfig config, OrgWiring wiring = {});
+// The same over a configuration several orgs share (the org registry's).
+Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, OrgWiring wiring = {});
 
 }  // namespace fake_org::app

@@ -218,6 +218,46 @@ async function main() {
     check(err && err.name === 'invalid_grant', `an expired assertion: ${err && err.name}`);
   });
 
+  await step('a second org: jsforce logs in at the root login path and works at its instance URL', async () => {
+    // An org created at run time with a connected app of its own: the login
+    // path finds it by the client id, and its token names its instance URL,
+    // to which jsforce appends /services/... as for any org.
+    const second = { clientId: 'second-client', clientSecret: 'second-secret' };
+    const created = await fetch(`${ORG}/__admin/orgs`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'second',
+        fixture: {
+          extends: 'default.yaml',
+          auth: { connected_apps: [{ name: 'Second', client_id: second.clientId,
+                                     client_secret: second.clientSecret,
+                                     redirect_uris: [REDIRECT], client_credentials: true }] },
+        },
+      }),
+    });
+    equal(created.status, 201, `POST /__admin/orgs (${created.status === 201 ? '' : await created.text()})`);
+    const instance = (await created.json()).instance_url;
+    equal(instance, `${ORG}/orgs/second`, 'the new org\'s instance URL');
+    const oauth2 = new jsforce.OAuth2({ loginUrl, ...second, redirectUri: REDIRECT, useVerifier: true });
+    const code = await approve(oauth2.getAuthorizationUrl({ state: 'jsforce-state' }));
+    const other = new jsforce.Connection({ oauth2, version: VERSION });
+    await other.authorize(code);
+    equal(other.instanceUrl, instance, 'instance_url');
+    const { id } = await other.sobject('Contact').create({ LastName: 'Second', Email: 'second@example.org' });
+    const found = await other.query(`SELECT Id FROM Contact WHERE Email = 'second@example.org'`);
+    equal(found.totalSize, 1, 'the contact in the second org');
+    const methods = await other.apex.get('/cpm/v2/PaymentMethods');
+    check(methods.PaymentMethods.length > 0, 'the payment API of the second org');
+    const elsewhere = await conn.query(`SELECT Id FROM Contact WHERE Email = 'second@example.org'`);
+    equal(elsewhere.totalSize, 0, 'the first org does not have it');
+    const crossed = await fetch(`${ORG}/services/data/v${VERSION}/sobjects/Contact/${id}`, {
+      headers: { authorization: `Bearer ${other.accessToken}` },
+    });
+    equal(crossed.status, 401, 'the second org\'s token at the first org');
+    const gone = await fetch(`${ORG}/__admin/orgs/second`, { method: 'DELETE' });
+    equal(gone.status, 200, 'DELETE /__admin/orgs/second');
+  });
+
   await step('revoke ends the session', async () => {
     const token = conn.accessToken;
     await conn.logout(true);  // revokes the refresh token and the session with it

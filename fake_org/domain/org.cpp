@@ -40,10 +40,14 @@ bool object_has_guid(std::string_view object) {
 }
 
 Result<std::shared_ptr<Org>> Org::create(OrgConfig config, OrgDeps deps) {
+  return create(std::make_shared<const OrgConfig>(std::move(config)), std::move(deps));
+}
+
+Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, OrgDeps deps) {
   if (!deps.base_clock) deps.base_clock = std::make_shared<SystemClock>();
   if (!deps.random) deps.random = std::make_shared<OsRandom>();
-  auto cfg = std::make_shared<const OrgConfig>(std::move(config));
-  std::shared_ptr<Org> org(new Org(cfg, std::make_shared<AdjustableClock>(deps.base_clock),
+  std::shared_ptr<Org> org(new Org(std::move(cfg),
+                                   std::make_shared<AdjustableClock>(deps.base_clock),
                                    std::make_shared<IdGenerator>(deps.random)));
   if (auto s = org->seed(); !s.ok()) return s.errors();
   return org;

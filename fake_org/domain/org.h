@@ -45,6 +45,10 @@ class Org {
  public:
   // Fails (with messages naming the fixture) when seed records are invalid.
   static Result<std::shared_ptr<Org>> create(OrgConfig config, OrgDeps deps = {});
+  // The same with a configuration shared by several orgs (an org registry's
+  // orgs of one fixture keep one copy of it).
+  static Result<std::shared_ptr<Org>> create(std::shared_ptr<const OrgConfig> config,
+                                             OrgDeps deps = {});
 
   const OrgConfig& config() const { return *config_; }
   std::shared_ptr<const OrgConfig> config_ptr() const { return config_; }

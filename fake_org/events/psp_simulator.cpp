@@ -175,7 +175,8 @@ nlohmann::json psp_callback_body(const PspSession& session, const PayerAction& a
 }
 
 CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
-                                 const nlohmann::json& body, const std::string& secret) {
+                                 const nlohmann::json& body, const std::string& secret,
+                                 const std::string& org_prefix) {
   std::unique_ptr<httplib::ClientImpl> client;
   if (tls) {
     auto ssl = std::make_unique<httplib::SSLClient>(host, port);
@@ -189,7 +190,7 @@ CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
   CallbackAnswer out;
   const std::string payload = text::json_text(body);  // the exact bytes signed and sent
   httplib::Headers headers{{kPspSignatureHeader, psp_signature(secret, unix_now(), payload)}};
-  auto r = client->Post("/psp/callback", headers, payload, "application/json");
+  auto r = client->Post(org_prefix + "/psp/callback", headers, payload, "application/json");
   if (!r) {
     out.error = httplib::to_string(r.error());
     return out;

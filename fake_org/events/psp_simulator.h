@@ -91,7 +91,9 @@ struct CallbackAnswer {
 // org's PSP key, events/psp_signature.h) as a real PSP signs its callbacks.
 // With tls the certificate is not verified (the fake's own, often
 // self-signed, certificate).
+// `org_prefix`: the org's path on a server of several ("/orgs/{name}"; "" at the root).
 CallbackAnswer post_psp_callback(const std::string& host, int port, bool tls,
-                                 const nlohmann::json& body, const std::string& secret);
+                                 const nlohmann::json& body, const std::string& secret,
+                                 const std::string& org_prefix = "");
 
 }  // namespace fake_org

@@ -14,6 +14,7 @@
 #include "domain/ids.h"
 #include "http/dispatch.h"
 #include "http/oauth_pages.h"
+#include "http/request_log.h"
 #include "http/responses.h"
 #include "http/router.h"
 #include "util/crypto.h"
@@ -397,7 +398,7 @@ void handle_authorize_page(const OAuthContext& ctx, const httplib::Request& req,
   page.requested_scope = get(form, "scope");
   page.code_challenge = pkce.challenge;
   page.code_challenge_method = pkce.method;
-  page.action = req.path;
+  page.action = request_log_context().org_prefix + req.path;  // the org's own, on a shared server
   no_cache(res);
   res.status = 200;
   res.set_content(render_approval_page(page), kHtmlType);

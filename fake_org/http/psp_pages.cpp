@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "events/psp_simulator.h"
+#include "http/request_log.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -69,7 +70,8 @@ std::string checkout_body(const std::string& merchant, const PspSession& s) {
                   " &middot; simulated checkout</p><h1>Pay " + html_escape(merchant) + "</h1>";
   b += "<p class=\"amount\" id=\"amount\">" + html_escape(amount_text(s)) + " " +
        html_escape(s.currency) + "</p>" + last_attempt_notice(s) + details(merchant, s);
-  b += "<form method=\"post\" action=\"/psp/checkout/" + html_escape(s.id) + "\">";
+  b += "<form method=\"post\" action=\"" + html_escape(request_log_context().org_prefix) +
+       "/psp/checkout/" + html_escape(s.id) + "\">";
   // The fixture's method kind decides what the page asks, never its name.
   if (s.kind == MethodKind::kCard)
     b += "<label for=\"card_number\">Card number</label><input id=\"card_number\" "
@@ -115,10 +117,10 @@ std::string challenge_body(const std::string& merchant, const PspSession& s,
          html_escape(last4) +
          "</strong>.</p><p class=\"hint\">This is the simulated challenge of the test card 4000 "
          "0000 0000 3220: complete it to pay, fail it to decline the payment.</p>"
-         "<form method=\"post\" action=\"/psp/checkout/" +
-         html_escape(s.id) + "/challenge\"><input type=\"hidden\" name=\"card_number\" value=\"" +
-         html_escape(digits) + "\"><input type=\"hidden\" name=\"holder\" value=\"" +
-         html_escape(holder) +
+         "<form method=\"post\" action=\"" +
+         html_escape(request_log_context().org_prefix) + "/psp/checkout/" + html_escape(s.id) +
+         "/challenge\"><input type=\"hidden\" name=\"card_number\" value=\"" + html_escape(digits) +
+         "\"><input type=\"hidden\" name=\"holder\" value=\"" + html_escape(holder) +
          "\"><button id=\"challenge-pass\" name=\"challenge\" value=\"pass\" "
          "type=\"submit\">Complete authentication</button><button id=\"challenge-fail\" "
          "name=\"challenge\" value=\"fail\" type=\"submit\">Fail authentication</button></form>";

@@ -8,6 +8,7 @@
 #include "events/psp_signature.h"
 #include "events/psp_simulator.h"
 #include "http/psp_pages.h"
+#include "http/request_log.h"
 #include "http/responses.h"
 #include "util/json_text.h"
 
@@ -175,9 +176,10 @@ CallbackAnswer call_org(Org& org, const httplib::Request& req, std::optional<boo
   std::string host = req.local_addr.empty() ? "127.0.0.1" : req.local_addr;
   if (host == "0.0.0.0" || host == "::") host = "127.0.0.1";
   const std::string& key = org.psp_callback_secret();
-  if (tls) return post_psp_callback(host, req.local_port, *tls, body, key);
-  auto a = post_psp_callback(host, req.local_port, false, body, key);
-  if (a.status == 0) a = post_psp_callback(host, req.local_port, true, body, key);
+  const std::string prefix = request_log_context().org_prefix;  // the org's, on a shared server
+  if (tls) return post_psp_callback(host, req.local_port, *tls, body, key, prefix);
+  auto a = post_psp_callback(host, req.local_port, false, body, key, prefix);
+  if (a.status == 0) a = post_psp_callback(host, req.local_port, true, body, key, prefix);
   return a;
 }
 

@@ -3,11 +3,14 @@
 // served start to end by one worker thread, so thread-local storage carries
 // them from routing to the logger without touching the request object.
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "domain/clock.h"
 
 namespace fake_org::http {
+
+struct OrgSite;
 
 struct RequestLogContext {
   std::chrono::steady_clock::time_point start;
@@ -19,6 +22,14 @@ struct RequestLogContext {
   bool injected_fault = false;
   bool routed = false;           // the pre-routing handler ran for this request
   std::string content_encoding;  // taken off the request (content_encoding.h)
+  // The org serving the request (org_sites.h): null until the pre-routing
+  // handler found it, and when /orgs/{name} names no org (then unknown_org
+  // holds the name). org_prefix is "" at the root, else "/orgs/{name}": the
+  // request's path has been rewritten to what follows it, and origin_of()
+  // adds it back to the URLs handed out (instance_url, RedirectURL).
+  std::shared_ptr<OrgSite> site;
+  std::string org_prefix;
+  std::string unknown_org;
 };
 
 RequestLogContext& request_log_context();

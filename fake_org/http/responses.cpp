@@ -4,6 +4,7 @@
 
 #include "json_depth.h"
 #include "json_keys.h"
+#include "request_log.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -115,10 +116,14 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
   }
 }
 
-std::string origin_of(const httplib::Request& req, bool tls) {
+std::string server_origin_of(const httplib::Request& req, bool tls) {
   std::string host = req.get_header_value("Host");
   if (host.empty()) host = "127.0.0.1";
   return std::string(tls ? "https://" : "http://") + host;
+}
+
+std::string origin_of(const httplib::Request& req, bool tls) {
+  return server_origin_of(req, tls) + request_log_context().org_prefix;
 }
 
 }  // namespace fake_org::http

@@ -43,7 +43,10 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req,
 // The 010 error for an API request without a body.
 ApiError missing_body_error();
 
-// scheme://host[:port] as the client reached us (Host header), for instance_url.
+// scheme://host[:port] as the client reached us (Host header), for instance_url,
+// plus the serving org's /orgs/{name} prefix when it is not the root org.
 std::string origin_of(const httplib::Request& req, bool tls);
+// scheme://host[:port] alone: the server's own address, whichever org serves.
+std::string server_origin_of(const httplib::Request& req, bool tls);
 
 }  // namespace fake_org::http

@@ -9,11 +9,13 @@ namespace fake_org::http {
 
 class RequestJournal;
 class FaultInjector;
+class OrgDirectory;
 
 // Every handler the org's server mounts: the API, OAuth, the PSP's pages and
 // the admin API. `tls`: the server's scheme, for the URLs it hands out.
+// `orgs`: what /__admin/orgs creates, lists and deletes orgs with (none: one org).
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
-                      bool tls);
+                      bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr);
 
 // GET /PaymentMethods, /SourceConnector, /PackageActions (spec 4.5, 4.6).
 void add_info_handlers(Handlers& handlers, Org& org);

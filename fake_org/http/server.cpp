@@ -92,9 +92,9 @@ void log_request(LogLevel level, const httplib::Request& req, const httplib::Res
         "\n";
   }
   std::lock_guard lock(log_mutex());
-  std::fprintf(stderr, "%s %s %d %.1fms%s%s\n%s", req.method.c_str(), req.path.c_str(), res.status,
-               ms, ctx.payment_intent_id.empty() ? "" : " ", ctx.payment_intent_id.c_str(),
-               bodies.c_str());
+  std::fprintf(stderr, "%s %s%s %d %.1fms%s%s\n%s", req.method.c_str(), ctx.org_prefix.c_str(),
+               req.path.c_str(), res.status, ms, ctx.payment_intent_id.empty() ? "" : " ",
+               ctx.payment_intent_id.c_str(), bodies.c_str());
 }
 
 // HTTP/1.1 (RFC 9112 section 6.3): a request with neither Content-Length nor
@@ -201,7 +201,9 @@ void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMon
 }
 
 Server::Server(OrgServices services, ServerOptions options)
-    : services_(std::move(services)), options_(std::move(options)) {}
+    : services_(std::move(services)),
+      options_(std::move(options)),
+      tls_(!options_.tls_cert_file.empty() || !options_.tls_key_file.empty()) {}
 
 Server::~Server() {
   stop();
@@ -282,12 +284,13 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
 }
 
 // The per-request log context (pre-routing) and the log line (the logger).
-void install_request_log(httplib::Server& s, Org& org, LogLevel level) {
-  s.set_pre_routing_handler([&org](const httplib::Request& req, httplib::Response&) {
+void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel level) {
+  s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response&) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
-    ctx.received_at = org.clock().now();
+    route_to_site(sites, req, ctx);
+    ctx.received_at = (ctx.site ? *ctx.site : *sites.root()).services.org->clock().now();
     ctx.payment_intent_id.clear();
     ctx.injected_fault = false;
     ctx.routed = true;
@@ -297,19 +300,24 @@ void install_request_log(httplib::Server& s, Org& org, LogLevel level) {
   });
   s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
-    request_log_context().routed = false;  // the logger is the last to read it
+    auto& ctx = request_log_context();
+    ctx.routed = false;  // the logger is the last to read it
+    ctx.site.reset();    // a deleted org goes with its last request
+    ctx.org_prefix.clear();
   });
 }
 
 // Runs once the answer is final (after the error handler) and before httplib
 // writes it, so a client that reads the journal after its answer finds its
 // request there (the logger runs only after the write).
-void install_journal_and_contract_check(httplib::Server& s, Org& org,
-                                        std::shared_ptr<RequestJournal> journal,
-                                        std::shared_ptr<ContractMonitor> monitor) {
-  s.set_post_routing_handler([journal = std::move(journal), monitor = std::move(monitor), &org](
-                                 const httplib::Request& req, httplib::Response& res) {
+void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites) {
+  s.set_post_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
     if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
+    if (!request_log_context().unknown_org.empty()) return;  // no org's: /orgs/{unknown}
+    const OrgSite& site = current_site(sites);
+    Org& org = *site.services.org;
+    RequestJournal* journal = site.journal.get();
+    ContractMonitor* monitor = site.services.monitor.get();
     if (journal->covers(req.path)) record_in_journal(*journal, req, res, org);
     // An injected fault is the admin's answer, not the org's: no contract for it.
     if (monitor && !request_log_context().injected_fault)
@@ -347,14 +355,15 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
   return httplib::Server::HandlerResponse::Handled;
 }
 
-void install_error_handlers(httplib::Server& s, Org& org) {
-  std::string base = org.config().base_path();
+void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
   s.set_error_handler(httplib::Server::HandlerWithResponse(
-      [&org, base](const httplib::Request& req, httplib::Response& res) {
-        return answer_httplib_error(org, base, req, res);
+      [&sites](const httplib::Request& req, httplib::Response& res) {
+        Org& org = *current_site(sites).services.org;
+        return answer_httplib_error(org, org.config().base_path(), req, res);
       }));
-  s.set_exception_handler([&org](const httplib::Request&, httplib::Response& res,
-                                 std::exception_ptr ep) {
+  s.set_exception_handler([&sites](const httplib::Request&, httplib::Response& res,
+                                   std::exception_ptr ep) {
+    Org& org = *current_site(sites).services.org;
     std::string what = "unknown exception";
     try {
       if (ep) std::rethrow_exception(ep);
@@ -374,23 +383,16 @@ void Server::configure() {
   httplib::Server& s = *server_;
   Org& org = *services_.org;
   configure_connections(s, options_, org.config().org.max_body_bytes);
-  journal_ = std::make_shared<RequestJournal>(org.config().base_path());
-  faults_ = std::make_shared<FaultInjector>();
-  install_request_log(s, org, options_.log_level);
-  install_journal_and_contract_check(s, org, journal_, services_.monitor);
-  // Every area of contracts/routes.yaml on one router; throws MountError
-  // when a row has no handler or a handler no row.
-  auto router = std::make_shared<const Router>(contracts::route_table(),
-                                               all_handlers(services_, *journal_, *faults_, tls_),
-                                               MountOptions{org.config().base_path(), {}});
-  serve_all(
-      s, std::move(router),
-      Guards{services_.tokens, faults_, options_.admin_open, org.config().org.max_body_bytes});
-  install_error_handlers(s, org);
+  // Every area of contracts/routes.yaml on one router per org; throws
+  // MountError when a row has no handler or a handler no row.
+  sites_.set_root(make_org_site(options_.org_name, "", services_, site_options()));
+  install_request_log(s, sites_, options_.log_level);
+  install_journal_and_contract_check(s, sites_);
+  serve_sites(s, sites_);
+  install_error_handlers(s, sites_);
 }
 
 bool Server::start(std::string* error) {
-  tls_ = !options_.tls_cert_file.empty() || !options_.tls_key_file.empty();
   if (tls_) {
     if (options_.tls_cert_file.empty() || options_.tls_key_file.empty()) {
       if (error) *error = "--tls-cert and --tls-key must be given together";

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "org_services.h"
+#include "org_sites.h"
 
 namespace httplib {
 class Server;
@@ -23,9 +24,6 @@ class ContractMonitor;
 }
 
 namespace fake_org::http {
-
-class RequestJournal;
-class FaultInjector;
 
 // The admin API answers only these callers unless --admin-open: IPv4
 // 127.0.0.0/8, IPv6 ::1 and IPv4-mapped 127.x.
@@ -50,6 +48,7 @@ struct ServerOptions {
   std::string tls_key_file;
   bool admin_open = false;  // answer /__admin from any address, not only loopback
   LogLevel log_level = LogLevel::kInfo;
+  std::string org_name = "default";  // the first org's name: also at /orgs/{org_name}
 };
 
 // Validates every response `server` sends, except the admin API's, with
@@ -74,13 +73,22 @@ class Server {
   std::string url() const;
   Org& org() { return *services_.org; }
 
+  // Several orgs (org_sites.h): what POST /__admin/orgs calls; set before start().
+  void set_org_directory(std::shared_ptr<OrgDirectory> directory) {
+    directory_ = std::move(directory);
+  }
+  // The orgs served; the first (the root) is there once start() returned.
+  OrgSites& sites() { return sites_; }
+  // What a site of this server is built with (make_org_site).
+  SiteOptions site_options() const { return SiteOptions{tls_, options_.admin_open, directory_}; }
+
  private:
   void configure();
   OrgServices services_;
   ServerOptions options_;
+  std::shared_ptr<OrgDirectory> directory_;
+  OrgSites sites_;  // declared before server_: requests read it until server_ stops
   std::unique_ptr<httplib::Server> server_;
-  std::shared_ptr<RequestJournal> journal_;  // GET /__admin/requests
-  std::shared_ptr<FaultInjector> faults_;    // POST /__admin/faults
   std::thread thread_;
   int port_ = 0;
   bool tls_ = false;

@@ -1,0 +1,230 @@
+#include "app/org_registry.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "fixture/fixture_loader.h"
+#include "util/json_text.h"
+
+namespace fake_org::app {
+
+namespace {
+
+using Answer = http::OrgDirectory::Answer;
+
+Answer registry_error(int status, const std::string& code, const std::string& message) {
+  return Answer{status, nlohmann::json::array({{{"message", message}, {"errorCode", code}}})};
+}
+
+bool is_shipped_fixture(const std::string& name) {
+  const auto names = embedded_fixture_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string shipped_list() {
+  std::string out;
+  for (const auto& n : embedded_fixture_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// "fixtures/shop.yaml" -> "shop"; "embedded:nonprofit.yaml" -> "nonprofit".
+std::string fixture_stem(const std::string& spec) {
+  std::string s = spec.rfind("embedded:", 0) == 0 ? spec.substr(9) : spec;
+  s = std::filesystem::path(s).stem().string();
+  std::string out;
+  for (char c : s)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '-';
+  return out.empty() || !std::isalnum(static_cast<unsigned char>(out[0])) ? "org" : out;
+}
+
+nlohmann::json connected_apps_json(const OrgConfig& config) {
+  nlohmann::json apps = nlohmann::json::array();
+  for (const auto& app : config.auth.connected_apps)
+    apps.push_back(
+        {{"name", app.name}, {"client_id", app.client_id}, {"client_secret", app.client_secret}});
+  return apps;
+}
+
+// The root org's instance URL is the server's own (it answers under
+// /orgs/{name} as well).
+nlohmann::json site_json(const http::OrgSite& site, const std::string& origin, bool root) {
+  const OrgConfig& config = site.services.org->config();
+  const std::string instance = root ? origin : origin + site.prefix;
+  return {{"name", site.name},
+          {"instance_url", instance},
+          {"root", root},
+          {"login_paths", site.login_paths},
+          {"fixture", config.source_name},
+          {"org", config.org.name},
+          {"orgId", site.services.org->org_id()},
+          {"token_url", instance + "/services/oauth2/token"},
+          {"api_base", instance + config.base_path()}};
+}
+
+}  // namespace
+
+OrgRegistry::OrgRegistry(http::Server& server, RegistryOptions options)
+    : server_(server), options_(options) {}
+
+bool OrgRegistry::valid_name(const std::string& name) {
+  if (name.empty() || name.size() > 63) return false;
+  if (!std::isalnum(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+}
+
+std::string OrgRegistry::next_name_locked(const std::string& label) {
+  for (;;) {
+    std::string name = label + "-" + std::to_string(next_number_++);
+    if (!server_.sites().find(name)) return name;
+  }
+}
+
+std::optional<OrgRegistry::Loaded> OrgRegistry::load_locked(const nlohmann::json& fixture,
+                                                            std::string& error) {
+  FixtureLoad load;
+  std::string label;
+  if (fixture.is_object()) {
+    load = load_fixture_text(text::json_text(fixture), "inline fixture");
+    label = "org";
+  } else if (!fixture.is_string() || fixture.get<std::string>().empty()) {
+    error = "'fixture' must be a shipped fixture's name (" + shipped_list() +
+            "), a fixture file's path on the server, or a fixture as a JSON object";
+    return std::nullopt;
+  } else {
+    std::string spec = fixture.get<std::string>();
+    if (spec.rfind("embedded:", 0) == 0) spec = spec.substr(9);
+    label = fixture_stem(spec);
+    if (auto cached = configs_.find(spec); cached != configs_.end())
+      return Loaded{cached->second, label};
+    const bool shipped = is_shipped_fixture(spec);
+    if (!shipped && !std::filesystem::is_regular_file(spec)) {
+      error = "no fixture '" + spec + "': neither a shipped fixture (" + shipped_list() +
+              ") nor a file on the server";
+      return std::nullopt;
+    }
+    load = shipped ? load_embedded_fixture(spec) : load_fixture_file(spec);
+    if (load.ok() && shipped) {
+      auto config = std::make_shared<const OrgConfig>(std::move(*load.config));
+      configs_[spec] = config;  // shipped fixtures never change: parse once
+      return Loaded{config, label};
+    }
+  }
+  if (!load.ok()) {
+    error = "the fixture is invalid: " + load.error_text();
+    return std::nullopt;
+  }
+  return Loaded{std::make_shared<const OrgConfig>(std::move(*load.config)), label};
+}
+
+std::shared_ptr<http::OrgSite> OrgRegistry::build_locked(const Loaded& loaded,
+                                                         const std::string& name, bool login_paths,
+                                                         std::string& error) {
+  OrgWiring wiring;
+  wiring.check_contracts = options_.check_contracts;
+  if (options_.quiet) wiring.notice = [](const std::string&) {};
+  auto services = build_org(loaded.config, std::move(wiring));
+  if (!services.ok()) {
+    error = "cannot create the org from " + loaded.config->source_name + ":";
+    for (const auto& e : services.errors()) error += " " + e.message;
+    return nullptr;
+  }
+  auto site = http::make_org_site(name, std::string(http::kOrgsPrefix) + name, *services,
+                                  server_.site_options());
+  site->login_paths = login_paths;
+  return site;
+}
+
+std::optional<std::string> OrgRegistry::add_command_line_org(const std::string& spec,
+                                                             std::string& notice) {
+  std::lock_guard lock(mu_);
+  std::string name, path = spec;
+  if (size_t eq = spec.find('='); eq != std::string::npos && eq > 0 && spec.find('/') > eq) {
+    name = spec.substr(0, eq);
+    path = spec.substr(eq + 1);
+    if (!valid_name(name))
+      return "--fixture " + spec + ": the org name '" + name +
+             "' must be 1 to 63 letters, digits, '-' or '_', starting with a letter or digit";
+  }
+  std::string error;
+  auto loaded = load_locked(
+      path.rfind("embedded:", 0) == 0 ? nlohmann::json(path.substr(9)) : nlohmann::json(path),
+      error);
+  if (!loaded) return "--fixture " + spec + ": " + error;
+  if (name.empty())
+    name = server_.sites().find(loaded->label) ? next_name_locked(loaded->label) : loaded->label;
+  auto site = build_locked(*loaded, name, true, error);
+  if (!site) return "--fixture " + spec + ": " + error;
+  if (auto clash = server_.sites().client_id_clash(*site)) {
+    site->login_paths = false;
+    notice = "org '" + name + "' is served under " + site->prefix +
+             " only: its connected app's client id already names another org at the root "
+             "login paths (/login, /test)";
+  }
+  if (auto why = server_.sites().add(site)) return "--fixture " + spec + ": " + *why;
+  return std::nullopt;
+}
+
+Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {
+  for (const auto& [key, value] : request.items())
+    if (key != "fixture" && key != "name" && key != "login_paths")
+      return registry_error(400, "INVALID_FIELD",
+                            "Unknown field '" + key + "': an org takes fixture, name, login_paths");
+  const nlohmann::json& name_field = request.contains("name") ? request["name"] : nullptr;
+  if (!name_field.is_null() &&
+      (!name_field.is_string() || !valid_name(name_field.get<std::string>())))
+    return registry_error(400, "INVALID_FIELD",
+                          "'name' must be 1 to 63 letters, digits, '-' or '_', starting with a "
+                          "letter or digit; got " +
+                              text::json_text(name_field));
+  const nlohmann::json& login = request.contains("login_paths") ? request["login_paths"] : nullptr;
+  if (!login.is_null() && !login.is_boolean())
+    return registry_error(400, "INVALID_FIELD", "'login_paths' must be true or false");
+  std::lock_guard lock(mu_);
+  if (server_.sites().size() >= options_.max_orgs)
+    return registry_error(409, "ORG_LIMIT",
+                          "This server already serves " + std::to_string(options_.max_orgs) +
+                              " orgs (fake-org --max-orgs): delete one with DELETE "
+                              "/__admin/orgs/{name}, or start fake-org with a higher --max-orgs");
+  std::string name = name_field.is_string() ? name_field.get<std::string>() : std::string();
+  if (!name.empty() && server_.sites().find(name))
+    return registry_error(409, "DUPLICATE_VALUE",
+                          "An org named '" + name + "' already exists (GET /__admin/orgs)");
+  std::string error;
+  auto loaded = load_locked(
+      request.contains("fixture") ? request["fixture"] : nlohmann::json("default.yaml"), error);
+  if (!loaded) return registry_error(400, "INVALID_FIXTURE", error);
+  if (name.empty()) name = next_name_locked(loaded->label);
+  auto site = build_locked(*loaded, name, login.is_null() || login.get<bool>(), error);
+  if (!site) return registry_error(400, "INVALID_FIXTURE", error);
+  if (auto why = server_.sites().add(site)) return registry_error(409, "DUPLICATE_VALUE", *why);
+  nlohmann::json body = site_json(*site, origin, false);
+  body["connected_apps"] = connected_apps_json(site->services.org->config());
+  return Answer{201, std::move(body)};
+}
+
+Answer OrgRegistry::list(const std::string& origin) const {
+  nlohmann::json orgs = nlohmann::json::array();
+  const auto& root = server_.sites().root();
+  for (const auto& site : server_.sites().list()) {
+    orgs.push_back(site_json(*site, origin, site == root));
+  }
+  return Answer{200, {{"orgs", std::move(orgs)}, {"max_orgs", options_.max_orgs}}};
+}
+
+Answer OrgRegistry::remove(const std::string& name) {
+  std::shared_ptr<http::OrgSite> site;  // let go after the lock: its workers stop then
+  std::lock_guard lock(mu_);
+  const auto& root = server_.sites().root();
+  if (root && root->name == name)
+    return registry_error(409, "CANNOT_DELETE",
+                          "Org '" + name + "' is the first org, served at the root: it stays");
+  site = server_.sites().remove(name);
+  if (!site)
+    return registry_error(404, "NOT_FOUND",
+                          "No org named '" + name + "' (GET /__admin/orgs lists them)");
+  return Answer{200, {{"deleted", name}}};
+}
+
+}  // namespace fake_org::app

@@ -1,0 +1,70 @@
+#pragma once
+// The orgs one fake-org serves (README "Several orgs"): the first, at the root,
+// the command line's others and the ones POST /__admin/orgs creates, each
+// under /orgs/{name}. The registry owns how an org comes to be (a fixture by
+// name, path or inline object, built with app/org_factory.h, served as a
+// site of the server) and how it goes; the server's OrgSites is the table
+// requests are routed with. A durable store would hook in here (issue 17).
+//
+// Locking rule: mu_ serialises create() and remove() (the name check, the
+// cap and the add or removal of a site happen as one step; creations are
+// rare and take about a millisecond). configs_ (parsed shipped fixtures,
+// shared by the orgs made from them) and next_number_ are guarded by mu_
+// too. list() reads only the server's OrgSites, which guards itself.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "app/org_factory.h"
+#include "http/org_sites.h"
+#include "http/server.h"
+
+namespace fake_org::app {
+
+struct RegistryOptions {
+  size_t max_orgs = 1000;  // --max-orgs, the root org included
+  bool check_contracts = false;
+  bool quiet = false;  // drop the orgs' notices (an embedded server's)
+};
+
+class OrgRegistry final : public http::OrgDirectory {
+ public:
+  // `server` outlives the registry's use; its sites are where orgs are added.
+  OrgRegistry(http::Server& server, RegistryOptions options);
+
+  // An org of the command line after the first (`--fixture [NAME=]PATH`):
+  // its message when it cannot be served. A client id another org has at the
+  // login paths leaves it to its prefix, with a notice in `notice`.
+  std::optional<std::string> add_command_line_org(const std::string& spec, std::string& notice);
+
+  Answer create(const nlohmann::json& request, const std::string& origin) override;
+  Answer list(const std::string& origin) const override;
+  Answer remove(const std::string& name) override;
+
+  // Letters, digits, '-' and '_', 1 to 63 characters, starting with a letter
+  // or digit: a URL path segment as it is.
+  static bool valid_name(const std::string& name);
+  static constexpr size_t kDefaultMaxOrgs = 1000;
+
+ private:
+  struct Loaded {
+    std::shared_ptr<const OrgConfig> config;
+    std::string label;  // the fixture's name or file stem, for a generated org name
+  };
+  // The fixture a request names: a shipped one by name, a file, or inline.
+  std::optional<Loaded> load_locked(const nlohmann::json& fixture, std::string& error);
+  std::shared_ptr<http::OrgSite> build_locked(const Loaded& loaded, const std::string& name,
+                                              bool login_paths, std::string& error);
+  std::string next_name_locked(const std::string& label);
+
+  http::Server& server_;
+  RegistryOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const OrgConfig>> configs_;
+  size_t next_number_ = 1;
+};
+
+}  // namespace fake_org::app

@@ -1,0 +1,352 @@
+// Several orgs on one server (README "Several orgs"): the admin API that
+// creates, lists and deletes them, their instance URLs, the root login paths,
+// and every isolation rule, over real HTTP.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "app/embedded.h"
+#include "testing/fixtures.h"
+#include "testing/intent_body.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+
+namespace {
+
+struct Answer {
+  int status = 0;
+  json body;
+  std::string text;
+  std::string location;
+};
+
+Answer to_answer(const httplib::Result& r) {
+  REQUIRE(r);
+  Answer a{r->status, json::parse(r->body, nullptr, false), r->body,
+           r->get_header_value("Location")};
+  return a;
+}
+
+// A fake-org of several orgs, and a client for it.
+class Orgs {
+ public:
+  explicit Orgs(size_t max_orgs = 20, const std::string& root_fixture = "default.yaml") {
+    EmbeddedOptions options;
+    options.max_orgs = max_orgs;
+    org_ = EmbeddedOrg::start(fixture(root_fixture), options);
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", org_->port());
+  }
+  // Every org still served kept its contracts.
+  ~Orgs() {
+    for (const auto& site : org_->sites().list())
+      if (const auto* m = site->services.monitor.get()) {
+        INFO(site->name << ": " << m->recent().dump(2));
+        CHECK(m->violations() == 0);
+      }
+  }
+  EmbeddedOrg& embedded() { return *org_; }
+  std::string base() const { return org_->base_url(); }
+
+  Answer post(const std::string& path, const json& body) {
+    return to_answer(client_->Post(path, body.dump(), "application/json"));
+  }
+  Answer get(const std::string& path, const std::string& token = "") {
+    httplib::Headers h;
+    if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
+    return to_answer(client_->Get(path, h));
+  }
+  Answer del(const std::string& path) { return to_answer(client_->Delete(path)); }
+  Answer api_post(const std::string& path, const json& body, const std::string& token) {
+    httplib::Headers h{{"Authorization", "Bearer " + token}};
+    return to_answer(client_->Post(path, h, body.dump(), "application/json"));
+  }
+  Answer form(const std::string& path, const httplib::Params& params) {
+    return to_answer(client_->Post(path, params));
+  }
+
+  // An org from `fixture`, answered 201; its name.
+  std::string create(const json& request) {
+    auto a = post("/__admin/orgs", request);
+    INFO(a.text);
+    REQUIRE(a.status == 201);
+    return a.body.at("name").get<std::string>();
+  }
+  // client_credentials at `prefix` ("" for the root org).
+  std::string token(const std::string& prefix, const std::string& client = "local-client",
+                    const std::string& secret = "local-secret") {
+    auto a = form(
+        prefix + "/services/oauth2/token",
+        {{"grant_type", "client_credentials"}, {"client_id", client}, {"client_secret", secret}});
+    INFO(a.text);
+    REQUIRE(a.status == 200);
+    return a.body.at("access_token").get<std::string>();
+  }
+  size_t contacts(const std::string& prefix) {
+    auto a = get(prefix + "/__admin/records");
+    REQUIRE(a.status == 200);
+    return a.body.at("objects").value("Contact", size_t{0});
+  }
+
+ private:
+  std::unique_ptr<EmbeddedOrg> org_;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+const std::string kApi = "/services/apexrest/cpm/v2";
+
+// A fixture of the default org with its own connected app, as an inline object.
+json own_app_fixture(const std::string& client_id) {
+  return {{"extends", "default.yaml"},
+          {"auth",
+           {{"connected_apps",
+             json::array({{{"name", "Shop"},
+                           {"client_id", client_id},
+                           {"client_secret", client_id + "-secret"},
+                           {"redirect_uris", json::array({"http://localhost:8080/callback"})},
+                           {"client_credentials", true}}})}}}};
+}
+
+}  // namespace
+
+TEST_CASE("POST /__admin/orgs creates an org served under /orgs/{name}", "[orgs]") {
+  Orgs s;
+  // Its client id is the root org's too: served under its prefix only.
+  auto created = s.post("/__admin/orgs",
+                        {{"fixture", "nonprofit.yaml"}, {"name", "np"}, {"login_paths", false}});
+  INFO(created.text);
+  REQUIRE(created.status == 201);
+  CHECK(created.body["name"] == "np");
+  CHECK(created.body["instance_url"] == s.base() + "/orgs/np");
+  CHECK(created.body["connected_apps"][0]["client_id"] == "local-client");
+  CHECK(created.body["connected_apps"][0]["client_secret"] == "local-secret");
+
+  // Its token response names its instance URL; the API answers there.
+  auto token = s.form("/orgs/np/services/oauth2/token", {{"grant_type", "client_credentials"},
+                                                         {"client_id", "local-client"},
+                                                         {"client_secret", "local-secret"}});
+  REQUIRE(token.status == 200);
+  CHECK(token.body["instance_url"] == s.base() + "/orgs/np");
+  const std::string t = token.body["access_token"];
+  auto methods = s.get("/orgs/np" + kApi + "/PaymentMethods", t);
+  REQUIRE(methods.status == 200);
+  CHECK(methods.body["PaymentMethods"][0]["Processors"][0]["Name"] == "Authorize.Net");
+  // The identity URL is under the prefix too, and answers.
+  const std::string id_url = token.body["id"];
+  CHECK(id_url.rfind(s.base() + "/orgs/np/test/id/", 0) == 0);
+  CHECK(s.get(id_url.substr(s.base().size()), t).status == 200);
+  // The root org is unchanged, and answers at /orgs/default as well.
+  CHECK(s.get(kApi + "/PaymentMethods", s.token(""))
+            .body["PaymentMethods"][0]["Processors"][0]["Name"] == "Stripe");
+  CHECK(s.get("/orgs/default/__admin/health").body["org"] == "Local Fake Org");
+
+  auto list = s.get("/__admin/orgs");
+  REQUIRE(list.status == 200);
+  REQUIRE(list.body["orgs"].size() == 2);
+  CHECK(list.body["orgs"][0]["name"] == "default");
+  CHECK(list.body["orgs"][0]["root"] == true);
+  CHECK(list.body["orgs"][1]["name"] == "np");
+  CHECK(list.body["orgs"][1]["fixture"] == "embedded:nonprofit.yaml");
+
+  auto deleted = s.del("/__admin/orgs/np");
+  CHECK(deleted.status == 200);
+  auto gone = s.get("/orgs/np" + kApi + "/PaymentMethods", t);
+  CHECK(gone.status == 404);
+  CHECK(gone.text.find("No org named 'np'") != std::string::npos);
+  CHECK(s.get("/__admin/orgs").body["orgs"].size() == 1);
+}
+
+TEST_CASE("org names, fixtures and the cap are refused with clear 4xx answers", "[orgs]") {
+  Orgs s(3);
+  auto status_of = [&](const json& request) {
+    auto a = s.post("/__admin/orgs", request);
+    CHECK(!a.text.empty());
+    return a.status;
+  };
+  CHECK(status_of({{"name", "bad name"}}) == 400);
+  CHECK(status_of({{"name", "-x"}}) == 400);
+  CHECK(status_of({{"name", std::string(64, 'a')}}) == 400);
+  CHECK(status_of({{"name", 7}}) == 400);
+  CHECK(status_of({{"fixture", "nope.yaml"}}) == 400);
+  CHECK(status_of({{"fixture", 3}}) == 400);
+  CHECK(status_of({{"fixture", {{"org", {{"name", 5}}}}}}) == 400);
+  CHECK(status_of({{"login_paths", "yes"}}) == 400);
+  CHECK(status_of({{"colour", "red"}}) == 400);
+  CHECK(to_answer(httplib::Client("127.0.0.1", s.embedded().port())
+                      .Post("/__admin/orgs", "{not json", "application/json"))
+            .status == 400);
+  CHECK(status_of({{"name", "default"}}) == 409);  // the root org's name
+  // Same client id as the root org at the login paths: refused, unless the
+  // org stays under its prefix.
+  auto clash = s.post("/__admin/orgs", {{"name", "a"}});
+  CHECK(clash.status == 409);
+  CHECK(clash.text.find("local-client") != std::string::npos);
+  CHECK(s.create({{"name", "a"}, {"login_paths", false}}) == "a");
+  CHECK(status_of({{"name", "a"}, {"login_paths", false}}) == 409);
+  // A generated name when none is given.
+  const std::string generated = s.create({{"login_paths", false}});
+  CHECK(generated.rfind("default-", 0) == 0);
+  auto full = s.post("/__admin/orgs", {{"login_paths", false}});
+  CHECK(full.status == 409);
+  CHECK(full.text.find("--max-orgs") != std::string::npos);
+  CHECK(s.del("/__admin/orgs/default").status == 409);
+  CHECK(s.del("/__admin/orgs/nobody").status == 404);
+  CHECK(s.get("/orgs/nobody/__admin/health").status == 404);
+  CHECK(s.get("/orgs/").status == 404);
+}
+
+TEST_CASE("a token of one org is 401 on another", "[orgs][isolation]") {
+  Orgs s;
+  s.create({{"name", "b"}, {"login_paths", false}});
+  const std::string root = s.token(""), b = s.token("/orgs/b");
+  CHECK(s.get(kApi + "/PaymentMethods", root).status == 200);
+  CHECK(s.get("/orgs/b" + kApi + "/PaymentMethods", b).status == 200);
+  CHECK(s.get(kApi + "/PaymentMethods", b).status == 401);
+  CHECK(s.get("/orgs/b" + kApi + "/PaymentMethods", root).status == 401);
+  CHECK(s.get("/orgs/b/services/data/v59.0/limits", root).status == 401);
+}
+
+TEST_CASE("records, clocks, resets, journals and idempotency keys are per org",
+          "[orgs][isolation]") {
+  Orgs s;
+  s.create({{"name", "b"}, {"login_paths", false}});
+  const std::string root = s.token(""), b = s.token("/orgs/b");
+  const size_t before = s.contacts("");
+  json body = IntentBody::one_time().idempotency_key("same-key");
+  auto in_b = s.api_post("/orgs/b" + kApi + "/PaymentIntent", body, b);
+  REQUIRE(in_b.status == 200);
+  CHECK(s.contacts("") == before);
+  CHECK(s.contacts("/orgs/b") == before + 1);
+  // The same idempotency key in the root org is a new request there.
+  auto in_root = s.api_post(kApi + "/PaymentIntent", body, root);
+  REQUIRE(in_root.status == 200);
+  CHECK(s.contacts("") == before + 1);
+  // Journals: each org's own requests.
+  auto journal_b = s.get("/orgs/b/__admin/requests?path=/PaymentIntent");
+  REQUIRE(journal_b.status == 200);
+  CHECK(journal_b.text.find(in_b.body["Id"].get<std::string>()) != std::string::npos);
+  CHECK(journal_b.text.find(in_root.body["Id"].get<std::string>()) == std::string::npos);
+  // A clock move and a reset of b leave the root org alone.
+  const std::string root_now = s.get("/__admin/clock").body["now"];
+  REQUIRE(s.post("/orgs/b/__admin/clock", {{"advance", "30d"}}).status == 200);
+  CHECK(s.get("/__admin/clock").body["now"].get<std::string>().substr(0, 10) ==
+        root_now.substr(0, 10));
+  CHECK(s.get("/orgs/b/__admin/clock").body["now"] != s.get("/__admin/clock").body["now"]);
+  REQUIRE(s.post("/orgs/b/__admin/reset", json::object()).status == 200);
+  CHECK(s.contacts("/orgs/b") == before);
+  CHECK(s.contacts("") == before + 1);
+}
+
+TEST_CASE("PSP sessions and webhooks are per org; a hosted page pays under its org",
+          "[orgs][isolation]") {
+  Orgs s;
+  s.create({{"name", "b"}, {"login_paths", false}});
+  const std::string b = s.token("/orgs/b");
+  auto created = s.api_post("/orgs/b" + kApi + "/PaymentIntent", IntentBody::one_time(), b);
+  REQUIRE(created.status == 200);
+  const std::string redirect = created.body["RedirectURL"];
+  REQUIRE(redirect.rfind(s.base() + "/orgs/b/psp/checkout/", 0) == 0);
+  const std::string session = redirect.substr(redirect.rfind('/') + 1);
+  // The root org has no such session; b's driver completes it, through the
+  // PSP's callback to b.
+  CHECK(s.post("/__admin/psp/" + session + "/complete", {{"outcome", "success"}}).status == 404);
+  auto page = s.get(redirect.substr(s.base().size()));
+  REQUIRE(page.status == 200);
+  CHECK(page.text.find("action=\"/orgs/b/psp/checkout/" + session) != std::string::npos);
+  auto paid = s.form(redirect.substr(s.base().size()),
+                     {{"action", "pay"}, {"card_number", "4242424242424242"}});
+  INFO(paid.text);
+  CHECK(paid.status == 303);
+  CHECK(paid.location.rfind("https://shop.example/thanks", 0) == 0);
+  auto webhooks = s.get("/orgs/b/__admin/webhooks");
+  CHECK(webhooks.status == 200);
+  CHECK(s.get("/__admin/webhooks").body["total"] == 0);
+}
+
+TEST_CASE("the root login paths serve every org: the client id names it", "[orgs][login]") {
+  Orgs s;
+  auto created =
+      s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}, {"name", "shop"}});
+  INFO(created.text);
+  REQUIRE(created.status == 201);
+  auto token = s.form("/login/services/oauth2/token", {{"grant_type", "client_credentials"},
+                                                       {"client_id", "shop-client"},
+                                                       {"client_secret", "shop-client-secret"}});
+  INFO(token.text);
+  REQUIRE(token.status == 200);
+  CHECK(token.body["instance_url"] == s.base() + "/orgs/shop");
+  const std::string t = token.body["access_token"];
+  CHECK(s.get("/orgs/shop" + kApi + "/PaymentMethods", t).status == 200);
+  CHECK(s.get(kApi + "/PaymentMethods", t).status == 401);
+  // The root org's own app still logs in at the root, to the root.
+  auto root = s.form("/login/services/oauth2/token", {{"grant_type", "client_credentials"},
+                                                      {"client_id", "local-client"},
+                                                      {"client_secret", "local-secret"}});
+  REQUIRE(root.status == 200);
+  CHECK(root.body["instance_url"] == s.base());
+  // A second org with the same client id is refused.
+  auto twice = s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}});
+  CHECK(twice.status == 409);
+  CHECK(twice.text.find("shop-client") != std::string::npos);
+  // Once the org is gone, its client id is free again.
+  REQUIRE(s.del("/__admin/orgs/shop").status == 200);
+  CHECK(s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}}).status == 201);
+}
+
+TEST_CASE("two orgs driven from 16 threads: nothing crosses over", "[orgs][isolation][load]") {
+  Orgs s;
+  s.create({{"name", "b"}, {"login_paths", false}});
+  const int port = s.embedded().port();
+  const std::string tokens[2] = {s.token(""), s.token("/orgs/b")};
+  const std::string prefixes[2] = {"", "/orgs/b"};
+  const size_t before = s.contacts("");
+  constexpr int kThreads = 16, kEach = 10;
+  std::mutex mu;
+  std::set<std::string> ids[2];
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const int org = t % 2;
+      httplib::Client c("127.0.0.1", port);
+      httplib::Headers h{{"Authorization", "Bearer " + tokens[org]}};
+      for (int i = 0; i < kEach; ++i) {
+        json body = IntentBody::one_time(sepa_debit())
+                        .contact({{"FirstName", "Ada"},
+                                  {"LastName", "T" + std::to_string(t)},
+                                  {"Email", "t" + std::to_string(t) + "-" + std::to_string(i) +
+                                                "@example.org"}});
+        auto r =
+            c.Post(prefixes[org] + kApi + "/PaymentIntent", h, body.dump(), "application/json");
+        // The other org's token is refused here.
+        httplib::Headers other{{"Authorization", "Bearer " + tokens[1 - org]}};
+        auto refused = c.Get(prefixes[org] + kApi + "/PaymentMethods", other);
+        if (!r || r->status != 200 || !refused || refused->status != 401) {
+          ++failures;
+          continue;
+        }
+        std::lock_guard lock(mu);
+        ids[org].insert(json::parse(r->body)["Id"].get<std::string>());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(failures == 0);
+  const size_t per_org = kThreads / 2 * kEach;
+  CHECK(ids[0].size() == per_org);
+  CHECK(ids[1].size() == per_org);
+  for (int org = 0; org < 2; ++org) {
+    CHECK(s.contacts(prefixes[org]) == before + per_org);
+    auto journal = s.get(prefixes[org] + "/__admin/requests?path=/PaymentIntent&limit=1000");
+    for (const auto& id : ids[1 - org]) CHECK(journal.text.find(id) == std::string::npos);
+  }
+  for (int org = 0; org < 2; ++org) {
+    for (const auto& id : ids[org]) {
+      auto read = s.get(prefixes[1 - org] + kApi + "/PaymentIntent/" + id, tokens[1 - org]);
+      CHECK(read.status == 404);
+    }
+  }
+}

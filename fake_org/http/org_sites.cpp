@@ -1,0 +1,259 @@
+#include "org_sites.h"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "fault_injector.h"
+#include "request_journal.h"
+#include "request_log.h"
+#include "responses.h"
+#include "routes.h"
+#include "util/crypto.h"
+#include "util/rsa.h"
+
+namespace fake_org::http {
+
+namespace {
+
+void send_directory_answer(httplib::Response& res, const OrgDirectory::Answer& a) {
+  send_json(res, a.status, a.body);
+}
+
+void send_no_directory(httplib::Response& res) {
+  send_platform_error(res, 404, "NOT_FOUND",
+                      "This server serves one org only: start fake-org itself to create orgs "
+                      "(POST /__admin/orgs)");
+}
+
+// The JSON body of an admin call, or null after answering 400.
+std::optional<nlohmann::json> org_request_body(const httplib::Request& req,
+                                               httplib::Response& res) {
+  if (req.body.empty()) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(req.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    send_platform_error(res, 400, "JSON_PARSER_ERROR",
+                        "The body must be a JSON object such as {\"fixture\": \"default.yaml\", "
+                        "\"name\": \"shop-a\"}");
+    return std::nullopt;
+  }
+  return j;
+}
+
+// A JWT's payload claim `iss`, or "".
+std::string assertion_issuer(const std::string& assertion) {
+  const size_t a = assertion.find('.');
+  const size_t b = a == std::string::npos ? a : assertion.find('.', a + 1);
+  if (b == std::string::npos) return {};
+  auto payload = crypto::base64url_decode(std::string_view(assertion).substr(a + 1, b - a - 1));
+  if (!payload) return {};
+  auto claims = nlohmann::json::parse(*payload, nullptr, false);
+  if (!claims.is_object() || !claims.contains("iss") || !claims["iss"].is_string()) return {};
+  return claims["iss"].get<std::string>();
+}
+
+std::string basic_user(const httplib::Request& req) {
+  const std::string auth = req.get_header_value("Authorization");
+  if (auth.size() < 7 || strncasecmp(auth.c_str(), "Basic ", 6) != 0) return {};
+  auto decoded = crypto::base64_decode(std::string_view(auth).substr(6));
+  if (!decoded) return {};
+  return decoded->substr(0, decoded->find(':'));
+}
+
+}  // namespace
+
+void add_org_admin_handlers(Handlers& handlers, std::shared_ptr<OrgDirectory> directory, bool tls) {
+  handlers.on("getAdminOrgs", [directory, tls](Call& c) {
+    if (!directory) return send_no_directory(c.res);
+    send_directory_answer(c.res, directory->list(server_origin_of(c.req, tls)));
+  });
+  handlers.on("postAdminOrg", [directory, tls](Call& c) {
+    if (!directory) return send_no_directory(c.res);
+    auto body = org_request_body(c.req, c.res);
+    if (body) send_directory_answer(c.res, directory->create(*body, server_origin_of(c.req, tls)));
+  });
+  handlers.on("deleteAdminOrg", [directory](Call& c) {
+    if (!directory) return send_no_directory(c.res);
+    send_directory_answer(c.res, directory->remove(c.params["name"]));
+  });
+}
+
+std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
+                                       const SiteOptions& options) {
+  auto site = std::make_shared<OrgSite>();
+  site->name = std::move(name);
+  site->prefix = std::move(prefix);
+  site->services = std::move(services);
+  const OrgConfig& config = site->services.org->config();
+  site->journal = std::make_shared<RequestJournal>(config.base_path());
+  site->faults = std::make_shared<FaultInjector>();
+  Handlers handlers =
+      all_handlers(site->services, *site->journal, *site->faults, options.tls, options.directory);
+  site->router = std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
+                                                MountOptions{config.base_path(), {}});
+  site->guards =
+      Guards{site->services.tokens, site->faults, options.admin_open, config.org.max_body_bytes};
+  return site;
+}
+
+void OrgSites::set_root(std::shared_ptr<OrgSite> root) {
+  root_ = root;
+  std::unique_lock lock(mu_);
+  by_name_[root->name] = root;
+  if (root->login_paths && !clash_locked(*root))
+    for (const auto& app : root->services.org->config().auth.connected_apps)
+      by_client_[app.client_id] = root;
+}
+
+std::shared_ptr<OrgSite> OrgSites::find(std::string_view name) const {
+  std::shared_lock lock(mu_);
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<OrgSite> OrgSites::by_client_id(std::string_view client_id) const {
+  std::shared_lock lock(mu_);
+  auto it = by_client_.find(std::string(client_id));
+  return it == by_client_.end() ? nullptr : it->second;
+}
+
+std::optional<std::string> OrgSites::clash_locked(const OrgSite& site) const {
+  for (const auto& app : site.services.org->config().auth.connected_apps) {
+    auto it = by_client_.find(app.client_id);
+    if (it != by_client_.end())
+      return "the client id '" + app.client_id + "' already names org '" + it->second->name +
+             "' at the login paths (/login, /test): give this org's connected app another "
+             "client_id (a fixture that extends this one), or create it with \"login_paths\": "
+             "false to serve it under " +
+             std::string(kOrgsPrefix) + site.name + " only";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> OrgSites::client_id_clash(const OrgSite& site) const {
+  std::shared_lock lock(mu_);
+  return clash_locked(site);
+}
+
+std::optional<std::string> OrgSites::add(std::shared_ptr<OrgSite> site) {
+  std::unique_lock lock(mu_);
+  if (by_name_.count(site->name))
+    return "an org named '" + site->name + "' already exists (GET /__admin/orgs lists them)";
+  if (site->login_paths) {
+    if (auto clash = clash_locked(*site)) return clash;
+    for (const auto& app : site->services.org->config().auth.connected_apps)
+      by_client_[app.client_id] = site;
+  }
+  by_name_[site->name] = std::move(site);
+  return std::nullopt;
+}
+
+std::shared_ptr<OrgSite> OrgSites::remove(std::string_view name) {
+  std::unique_lock lock(mu_);
+  auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return nullptr;
+  auto site = std::move(it->second);
+  by_name_.erase(it);
+  for (const auto& app : site->services.org->config().auth.connected_apps) {
+    auto c = by_client_.find(app.client_id);
+    if (c != by_client_.end() && c->second == site) by_client_.erase(c);
+  }
+  return site;
+}
+
+std::vector<std::shared_ptr<OrgSite>> OrgSites::list() const {
+  std::vector<std::shared_ptr<OrgSite>> out;
+  {
+    std::shared_lock lock(mu_);
+    out.reserve(by_name_.size());
+    for (const auto& entry : by_name_) out.push_back(entry.second);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
+  return out;
+}
+
+size_t OrgSites::size() const {
+  std::shared_lock lock(mu_);
+  return by_name_.size();
+}
+
+void route_to_site(const OrgSites& sites, const httplib::Request& req, RequestLogContext& ctx) {
+  ctx.org_prefix.clear();
+  ctx.unknown_org.clear();
+  const std::string& path = req.path;
+  if (path.compare(0, kOrgsPrefix.size(), kOrgsPrefix) != 0) {
+    ctx.site = sites.root();
+    return;
+  }
+  const size_t end = std::min(path.find('/', kOrgsPrefix.size()), path.size());
+  std::string name = path.substr(kOrgsPrefix.size(), end - kOrgsPrefix.size());
+  ctx.site = sites.find(name);
+  if (!ctx.site) {
+    ctx.unknown_org = name.empty() ? std::string("(none)") : std::move(name);
+    return;
+  }
+  ctx.org_prefix = path.substr(0, end);
+  std::string rest = end < path.size() ? path.substr(end) : std::string("/");
+  // The worker's own request object (httplib's process_request local), as
+  // declare_empty_body_if_unframed treats it: the org's router, journal and
+  // contract see the path as the org's own.
+  const_cast<httplib::Request&>(req).path = std::move(rest);
+}
+
+const OrgSite& current_site(const OrgSites& sites) {
+  auto& ctx = request_log_context();
+  return ctx.routed && ctx.site ? *ctx.site : *sites.root();
+}
+
+namespace {
+
+bool is_root_login_path(const std::string& path) {
+  return path.rfind("/login/services/oauth2/", 0) == 0 ||
+         path.rfind("/test/services/oauth2/", 0) == 0;
+}
+
+void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
+  auto& ctx = request_log_context();
+  if (!ctx.site) {
+    if (ctx.unknown_org.empty())
+      ctx.site = sites.root();  // httplib skipped pre-routing
+    else
+      return send_platform_error(
+          res, 404, "NOT_FOUND",
+          "No org named '" + ctx.unknown_org + "' on this server (GET /__admin/orgs lists them)");
+  }
+  // As on the platform, the login hosts serve every org: the connected app
+  // names it (decisions 106).
+  if (ctx.org_prefix.empty() && is_root_login_path(req.path)) {
+    const std::string client_id = login_client_id(req);
+    if (auto named = client_id.empty() ? nullptr : sites.by_client_id(client_id);
+        named && named != ctx.site) {
+      ctx.site = named;
+      ctx.org_prefix = named->prefix;
+    }
+  }
+  const OrgSite& site = *ctx.site;
+  dispatch(*site.router, site.guards, req, res);
+}
+
+}  // namespace
+
+void serve_sites(httplib::Server& server, const OrgSites& sites) {
+  auto handler = [&sites](const httplib::Request& req, httplib::Response& res) {
+    serve_one(sites, req, res);
+  };
+  server.Get(".*", handler);
+  server.Post(".*", handler);
+  server.Put(".*", handler);
+  server.Patch(".*", handler);
+  server.Delete(".*", handler);
+}
+
+std::string login_client_id(const httplib::Request& req) {
+  if (req.has_param("client_id")) return req.get_param_value("client_id");
+  if (req.has_param("assertion")) return assertion_issuer(req.get_param_value("assertion"));
+  return basic_user(req);
+}
+
+}  // namespace fake_org::http

@@ -1,0 +1,124 @@
+#pragma once
+// Several orgs on one server (README "Several orgs"): each org is a site, its
+// own router, journal, faults and token guard over its services, served at
+// the root (the first org) or under /orgs/{name}. The server finds a site by
+// name with one hash lookup, and the root login paths (/login, /test) find
+// one by the connected app's client id.
+//
+// Locking rule: mu_ (a shared mutex) guards by_name_ and by_client_; lookups
+// hold it shared for one hash probe and hand out a shared_ptr, so a site
+// removed while a request uses it lives until that request ends. add() and
+// remove() hold it exclusively. root_ is set before the server starts and
+// never changes. A site is immutable once built; its parts guard their own
+// state.
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include "dispatch.h"
+#include "org_services.h"
+#include "router.h"
+
+namespace fake_org::http {
+
+class RequestJournal;
+class FaultInjector;
+
+// Where a site is served: "/orgs/" + name.
+inline constexpr std::string_view kOrgsPrefix = "/orgs/";
+
+// One org as the server serves it.
+struct OrgSite {
+  std::string name;
+  std::string prefix;       // "" for the root org, else "/orgs/{name}"
+  bool login_paths = true;  // the root /login and /test paths find it by client id
+  OrgServices services;
+  std::shared_ptr<RequestJournal> journal;
+  std::shared_ptr<FaultInjector> faults;
+  std::shared_ptr<const Router> router;
+  Guards guards;
+};
+
+// What POST, GET and DELETE /__admin/orgs call: the app's org registry
+// (app/org_registry.h), which loads fixtures and builds orgs. An answer is a
+// status and a JSON body, so the HTTP layer stays thin.
+class OrgDirectory {
+ public:
+  virtual ~OrgDirectory() = default;
+  struct Answer {
+    int status = 200;
+    nlohmann::json body;
+  };
+  // `origin`: scheme://host:port as the caller reached the server.
+  virtual Answer create(const nlohmann::json& request, const std::string& origin) = 0;
+  virtual Answer list(const std::string& origin) const = 0;
+  virtual Answer remove(const std::string& name) = 0;
+};
+
+// The admin rows of the orgs (GET, POST /__admin/orgs, DELETE /__admin/orgs/{name});
+// with no directory (an embedded single org) they answer 404 saying so.
+void add_org_admin_handlers(Handlers& handlers, std::shared_ptr<OrgDirectory> directory, bool tls);
+
+struct SiteOptions {
+  bool tls = false;
+  bool admin_open = false;
+  std::shared_ptr<OrgDirectory> directory;  // may be null
+};
+
+// Builds the site of `services`: its router over every row of the route
+// table. Throws MountError as Router does.
+std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
+                                       const SiteOptions& options);
+
+class OrgSites {
+ public:
+  // The first org, also served at the root. Set before the server starts.
+  void set_root(std::shared_ptr<OrgSite> root);
+  const std::shared_ptr<OrgSite>& root() const { return root_; }
+
+  // The site named `name` (the root org's name too), or null.
+  std::shared_ptr<OrgSite> find(std::string_view name) const;
+  // The site whose connected app has this client id at the login paths, or null.
+  std::shared_ptr<OrgSite> by_client_id(std::string_view client_id) const;
+  // Adds the site; the reason when it cannot (a name taken, a client id that
+  // already names another org at the login paths).
+  std::optional<std::string> add(std::shared_ptr<OrgSite> site);
+  // Removes the site and its client ids; null when there is none.
+  std::shared_ptr<OrgSite> remove(std::string_view name);
+  std::vector<std::shared_ptr<OrgSite>> list() const;  // by name
+  size_t size() const;
+  // The org already naming one of `site`'s client ids at the login paths.
+  std::optional<std::string> client_id_clash(const OrgSite& site) const;
+
+ private:
+  std::optional<std::string> clash_locked(const OrgSite& site) const;
+  std::shared_ptr<OrgSite> root_;
+  mutable std::shared_mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_name_;
+  std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_client_;
+};
+
+struct RequestLogContext;
+
+// In the pre-routing handler: the org of the request. Under /orgs/{name} the
+// named org, and the request's path is rewritten to what follows the prefix
+// (the worker's own request object); else the root org. Sets ctx.site,
+// ctx.org_prefix and, for a name no org has, ctx.unknown_org.
+void route_to_site(const OrgSites& sites, const httplib::Request& req, RequestLogContext& ctx);
+// The org serving the current request: the context's, else the root.
+const OrgSite& current_site(const OrgSites& sites);
+// Every request through its org's router (one catch-all per method). A token,
+// authorize or revoke request at the root login paths goes to the org its
+// client id names. `sites` outlives the server.
+void serve_sites(httplib::Server& server, const OrgSites& sites);
+
+// The client id a request to a login path names: the form's or query's
+// client_id, HTTP Basic's user, or a JWT assertion's issuer; empty when none.
+std::string login_client_id(const httplib::Request& req);
+
+}  // namespace fake_org::http
