@@ -362,6 +362,40 @@ steps:
   CHECK(r.scenarios[0].outcome == Outcome::kPassed);
 }
 
+TEST_CASE("url target: a throwaway org per scenario, of its fixture, in parallel",
+          "[runner][targets][orgs]") {
+  // A fake-org that creates orgs: every scenario gets one of its own fixture
+  // (nonprofit here, not what the server's first org serves), runs beside the
+  // others, and its org is deleted when it ends.
+  auto config = fake_org::load_embedded_fixture("default.yaml");
+  REQUIRE(config.ok());
+  fake_org::EmbeddedOptions options;
+  options.max_orgs = 10;
+  auto org = fake_org::EmbeddedOrg::start(*config.config, options);
+  auto target = make_target(org->base_url(), {});
+  CHECK(target->parallel());
+  const std::string text = R"(name: an org of its own
+fixture: nonprofit.yaml
+steps:
+  - clock: {advance: 1d}
+  - request: GET /PaymentMethods
+    expect: {json: {PaymentMethods: {$contains: {Name: CreditCard}}}}
+  - request: GET /__admin/health
+    expect: {json: {org: Riverside Food Bank}}
+)";
+  SuiteOptions o;
+  o.jobs = 4;
+  RunResult r = run_texts(*target, {text, text, text, text, text, text}, o);
+  for (const auto& s : r.scenarios) {
+    INFO(s.error);
+    CHECK(s.outcome == Outcome::kPassed);
+  }
+  // Each org started from its own clock, and none is left behind.
+  auto day = [](const ScenarioResult& s) { return s.steps[0].detail.substr(13, 10); };
+  CHECK(day(r.scenarios[5]) == day(r.scenarios[0]));
+  CHECK(org->sites().size() == 1);
+}
+
 TEST_CASE("url target: an API URL instead of the instance URL is named as the mistake",
           "[runner][targets]") {
   CHECK_THROWS_WITH(make_target("http://127.0.0.1:1/services/apexrest/cpm/v2", {}),

@@ -1,17 +1,59 @@
 // The url target: a fake-org already running (`--target http://host:port`).
-// One org for the whole run, so scenarios run one at a time and each starts
-// from POST /__admin/reset. The runner authenticates with the first connected
-// app of the scenario's fixture, which the running fake must also have.
+// Each scenario gets a throwaway org of its own fixture (POST /__admin/orgs,
+// deleted when the scenario ends), so scenarios run in parallel (-j) as on the
+// embedded target, and CI jobs sharing one fake-org never meet (decisions 109).
+// A fake-org from before several orgs has one org for the whole run: then
+// scenarios run one at a time, each from POST /__admin/reset, and a scenario
+// whose fixture is not the one served is skipped. The runner authenticates
+// with the first connected app of the scenario's fixture.
 #include <filesystem>
+#include <mutex>
 #include <optional>
 
 #include "domain/clock.h"
+#include "net/curl.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
 
 namespace runner {
 
 namespace {
+
+// One scenario's org on a running fake-org: created with the scenario's
+// fixture, deleted when the last holder (the scenario's session) lets go.
+struct ThrowawayOrg {
+  ThrowawayOrg(std::string server, TlsOptions tls, const nlohmann::json& request)
+      : server_url(std::move(server)), http(tls) {
+    HttpResponse res;
+    try {
+      res = http.send({"POST",
+                       server_url + "/__admin/orgs",
+                       {{"Accept", "application/json"}, {"Content-Type", "application/json"}},
+                       request.dump()});
+    } catch (const HttpError& e) {
+      throw TargetError("POST " + server_url + "/__admin/orgs: " + e.what());
+    }
+    auto j = res.json();
+    if (res.status != 201 || !j || !j->contains("name") || !j->contains("instance_url"))
+      throw TargetError("POST " + server_url + "/__admin/orgs answered " +
+                        std::to_string(res.status) + ": " + res.body.substr(0, 300));
+    name = (*j)["name"].get<std::string>();
+    instance_url = (*j)["instance_url"].get<std::string>();
+  }
+  ~ThrowawayOrg() {
+    try {
+      http.send({"DELETE", server_url + "/__admin/orgs/" + name, {}, ""});
+    } catch (...) {  // the fake-org is gone: so is the org
+    }
+  }
+  ThrowawayOrg(const ThrowawayOrg&) = delete;
+  ThrowawayOrg& operator=(const ThrowawayOrg&) = delete;
+
+  std::string server_url;
+  HttpClient http;
+  std::string name;
+  std::string instance_url;
+};
 
 std::string base_name(const std::string& s) {
   std::string n = s.substr(s.find(':') == std::string::npos ? 0 : s.find(':') + 1);
@@ -43,7 +85,15 @@ class UrlTarget final : public Target {
                         *instance);
   }
   std::string describe() const override { return url_; }
-  bool parallel() const override { return false; }
+  bool parallel() const override { return serves_orgs(); }
+  // A throwaway org of a fixture answering in the real package's layouts is
+  // checked against the lenient profile, as on the embedded target.
+  std::optional<contracts::Profile> scenario_profile(const Scenario& scenario) const override {
+    const fake_org::OrgConfig* config = serves_orgs() ? fixtures_.get(scenario) : nullptr;
+    if (config && config->org.response_style == fake_org::ResponseStyle::kPackage)
+      return contracts::Profile::kLenient;
+    return std::nullopt;
+  }
   contracts::Profile default_profile() const override { return contracts::Profile::kStrict; }
 
   std::vector<LoadError> prepare(const std::vector<const Scenario*>& scenarios) override {
@@ -74,7 +124,7 @@ class UrlTarget final : public Target {
   }
 
   std::optional<std::string> fixture_mismatch(const Scenario& s) const override {
-    if (served_fixture_.empty()) return std::nullopt;
+    if (served_fixture_.empty() || serves_orgs()) return std::nullopt;
     std::string wanted = base_name(FixtureCache::key(s));
     if (wanted == base_name(served_fixture_)) return std::nullopt;
     return "needs fixture " + FixtureCache::key(s) + "; the fake-org at " + url_ + " serves " +
@@ -82,6 +132,7 @@ class UrlTarget final : public Target {
   }
 
   std::unique_ptr<OrgSession> open(const Scenario& scenario) override {
+    if (serves_orgs()) return open_throwaway(scenario);
     SessionConfig sc;
     sc.instance_url = url_;
     sc.api_base = url_ + base_path_;
@@ -106,6 +157,58 @@ class UrlTarget final : public Target {
   }
 
  private:
+  // True when the fake-org creates orgs (GET /__admin/orgs answers 200);
+  // asked once, before the run decides how many scenarios run at a time.
+  bool serves_orgs() const {
+    std::call_once(orgs_probe_, [this] {
+      try {
+        HttpClient http(TlsOptions{options_.ca_file});
+        auto res = http.send({"GET", url_ + "/__admin/orgs", {{"Accept", "application/json"}}, ""});
+        serves_orgs_ = res.status == 200;
+      } catch (const HttpError&) {
+        serves_orgs_ = false;  // prepare() says that nothing answers
+      }
+    });
+    return serves_orgs_;
+  }
+
+  // What POST /__admin/orgs is given for the scenario's fixture: a shipped
+  // one by name, a file by its absolute path (the fake-org reads it, so it
+  // runs on this machine), served under its prefix only.
+  static nlohmann::json org_request(const Scenario& scenario) {
+    std::string fixture = FixtureCache::key(scenario);
+    if (!scenario.fixture_path.empty())
+      fixture = std::filesystem::absolute(scenario.fixture_path).lexically_normal().string();
+    return {{"fixture", fixture}, {"login_paths", false}};
+  }
+
+  std::unique_ptr<OrgSession> open_throwaway(const Scenario& scenario) {
+    const fake_org::OrgConfig* config = fixtures_.get(scenario);
+    if (!config) throw TargetError("fixture " + FixtureCache::key(scenario) + " is not loaded");
+    const nlohmann::json request = org_request(scenario);
+    auto org = std::make_shared<ThrowawayOrg>(url_, TlsOptions{options_.ca_file}, request);
+    SessionConfig sc;
+    sc.instance_url = org->instance_url;
+    sc.api_base = org->instance_url + config->base_path();
+    sc.api_version = config->org.api_version;
+    sc.admin = true;
+    sc.tls.ca_file = options_.ca_file;
+    // The org goes with the scenario: the reproduction makes one like it.
+    Reproduction again;
+    again.instance_url = url_ + "/orgs/repro";
+    nlohmann::json named = request;
+    named["name"] = "repro";
+    again.setup = "curl -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n" +
+                  "curl -sf -o /dev/null -X POST " + url_ +
+                  "/__admin/orgs -H 'Content-Type: application/json' -d " +
+                  shell_quote(named.dump()) + "\n" +
+                  fixture_token_line(*config, again.instance_url, options_.ca_file);
+    again.org_stops = true;
+    sc.reproduce = again;
+    return std::make_unique<OrgSession>(
+        sc, fixture_client_credentials(*config, sc.instance_url, sc.tls), org);
+  }
+
   std::string url_;
   TargetOptions options_;
   FixtureCache fixtures_;
@@ -113,6 +216,8 @@ class UrlTarget final : public Target {
   static constexpr const char* kDefaultBasePath = "/services/apexrest/cpm/v2";
   std::string base_path_ = kDefaultBasePath;
   std::string api_version_ = "59.0";
+  mutable std::once_flag orgs_probe_;
+  mutable bool serves_orgs_ = false;
 };
 
 }  // namespace
