@@ -234,6 +234,12 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
     }
   }
   const OrgSite& site = *ctx.site;
+  // httplib holds bodies to the first org's org.max_body_bytes; an org with
+  // a smaller limit refuses the rest (the error handler writes its 413).
+  if (req.body.size() > site.guards.max_body_bytes) {
+    res.status = 413;
+    return;
+  }
   dispatch(*site.router, site.guards, req, res);
 }
 
