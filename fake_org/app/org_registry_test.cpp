@@ -17,31 +17,31 @@ using nlohmann::json;
 
 namespace {
 
-struct Answer {
+struct OrgsAnswer {
   int status = 0;
   json body;
   std::string text;
   std::string location;
 };
 
-Answer to_answer(const httplib::Result& r) {
+OrgsAnswer to_orgs_answer(const httplib::Result& r) {
   REQUIRE(r);
-  Answer a{r->status, json::parse(r->body, nullptr, false), r->body,
-           r->get_header_value("Location")};
+  OrgsAnswer a{r->status, json::parse(r->body, nullptr, false), r->body,
+               r->get_header_value("Location")};
   return a;
 }
 
 // A fake-org of several orgs, and a client for it.
-class Orgs {
+class SeveralOrgs {
  public:
-  explicit Orgs(size_t max_orgs = 20, const std::string& root_fixture = "default.yaml") {
+  explicit SeveralOrgs(size_t max_orgs = 20, const std::string& root_fixture = "default.yaml") {
     EmbeddedOptions options;
     options.max_orgs = max_orgs;
     org_ = EmbeddedOrg::start(fixture(root_fixture), options);
     client_ = std::make_unique<httplib::Client>("127.0.0.1", org_->port());
   }
   // Every org still served kept its contracts.
-  ~Orgs() {
+  ~SeveralOrgs() {
     for (const auto& site : org_->sites().list())
       if (const auto* m = site->services.monitor.get()) {
         INFO(site->name << ": " << m->recent().dump(2));
@@ -51,21 +51,21 @@ class Orgs {
   EmbeddedOrg& embedded() { return *org_; }
   std::string base() const { return org_->base_url(); }
 
-  Answer post(const std::string& path, const json& body) {
-    return to_answer(client_->Post(path, body.dump(), "application/json"));
+  OrgsAnswer post(const std::string& path, const json& body) {
+    return to_orgs_answer(client_->Post(path, body.dump(), "application/json"));
   }
-  Answer get(const std::string& path, const std::string& token = "") {
+  OrgsAnswer get(const std::string& path, const std::string& token = "") {
     httplib::Headers h;
     if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
-    return to_answer(client_->Get(path, h));
+    return to_orgs_answer(client_->Get(path, h));
   }
-  Answer del(const std::string& path) { return to_answer(client_->Delete(path)); }
-  Answer api_post(const std::string& path, const json& body, const std::string& token) {
+  OrgsAnswer del(const std::string& path) { return to_orgs_answer(client_->Delete(path)); }
+  OrgsAnswer api_post(const std::string& path, const json& body, const std::string& token) {
     httplib::Headers h{{"Authorization", "Bearer " + token}};
-    return to_answer(client_->Post(path, h, body.dump(), "application/json"));
+    return to_orgs_answer(client_->Post(path, h, body.dump(), "application/json"));
   }
-  Answer form(const std::string& path, const httplib::Params& params) {
-    return to_answer(client_->Post(path, params));
+  OrgsAnswer form(const std::string& path, const httplib::Params& params) {
+    return to_orgs_answer(client_->Post(path, params));
   }
 
   // An org from `fixture`, answered 201; its name.
@@ -96,7 +96,7 @@ class Orgs {
   std::unique_ptr<httplib::Client> client_;
 };
 
-const std::string kApi = "/services/apexrest/cpm/v2";
+const std::string kOrgsApi = "/services/apexrest/cpm/v2";
 
 // A fixture of the default org with its own connected app, as an inline object.
 json own_app_fixture(const std::string& client_id) {
@@ -113,7 +113,7 @@ json own_app_fixture(const std::string& client_id) {
 }  // namespace
 
 TEST_CASE("POST /__admin/orgs creates an org served under /orgs/{name}", "[orgs]") {
-  Orgs s;
+  SeveralOrgs s;
   // Its client id is the root org's too: served under its prefix only.
   auto created = s.post("/__admin/orgs",
                         {{"fixture", "nonprofit.yaml"}, {"name", "np"}, {"login_paths", false}});
@@ -131,7 +131,7 @@ TEST_CASE("POST /__admin/orgs creates an org served under /orgs/{name}", "[orgs]
   REQUIRE(token.status == 200);
   CHECK(token.body["instance_url"] == s.base() + "/orgs/np");
   const std::string t = token.body["access_token"];
-  auto methods = s.get("/orgs/np" + kApi + "/PaymentMethods", t);
+  auto methods = s.get("/orgs/np" + kOrgsApi + "/PaymentMethods", t);
   REQUIRE(methods.status == 200);
   CHECK(methods.body["PaymentMethods"][0]["Processors"][0]["Name"] == "Authorize.Net");
   // The identity URL is under the prefix too, and answers.
@@ -139,7 +139,7 @@ TEST_CASE("POST /__admin/orgs creates an org served under /orgs/{name}", "[orgs]
   CHECK(id_url.rfind(s.base() + "/orgs/np/test/id/", 0) == 0);
   CHECK(s.get(id_url.substr(s.base().size()), t).status == 200);
   // The root org is unchanged, and answers at /orgs/default as well.
-  CHECK(s.get(kApi + "/PaymentMethods", s.token(""))
+  CHECK(s.get(kOrgsApi + "/PaymentMethods", s.token(""))
             .body["PaymentMethods"][0]["Processors"][0]["Name"] == "Stripe");
   CHECK(s.get("/orgs/default/__admin/health").body["org"] == "Local Fake Org");
 
@@ -153,14 +153,14 @@ TEST_CASE("POST /__admin/orgs creates an org served under /orgs/{name}", "[orgs]
 
   auto deleted = s.del("/__admin/orgs/np");
   CHECK(deleted.status == 200);
-  auto gone = s.get("/orgs/np" + kApi + "/PaymentMethods", t);
+  auto gone = s.get("/orgs/np" + kOrgsApi + "/PaymentMethods", t);
   CHECK(gone.status == 404);
   CHECK(gone.text.find("No org named 'np'") != std::string::npos);
   CHECK(s.get("/__admin/orgs").body["orgs"].size() == 1);
 }
 
 TEST_CASE("org names, fixtures and the cap are refused with clear 4xx answers", "[orgs]") {
-  Orgs s(3);
+  SeveralOrgs s(3);
   auto status_of = [&](const json& request) {
     auto a = s.post("/__admin/orgs", request);
     CHECK(!a.text.empty());
@@ -175,8 +175,8 @@ TEST_CASE("org names, fixtures and the cap are refused with clear 4xx answers", 
   CHECK(status_of({{"fixture", {{"org", {{"name", 5}}}}}}) == 400);
   CHECK(status_of({{"login_paths", "yes"}}) == 400);
   CHECK(status_of({{"colour", "red"}}) == 400);
-  CHECK(to_answer(httplib::Client("127.0.0.1", s.embedded().port())
-                      .Post("/__admin/orgs", "{not json", "application/json"))
+  CHECK(to_orgs_answer(httplib::Client("127.0.0.1", s.embedded().port())
+                           .Post("/__admin/orgs", "{not json", "application/json"))
             .status == 400);
   CHECK(status_of({{"name", "default"}}) == 409);  // the root org's name
   // Same client id as the root org at the login paths: refused, unless the
@@ -199,29 +199,29 @@ TEST_CASE("org names, fixtures and the cap are refused with clear 4xx answers", 
 }
 
 TEST_CASE("a token of one org is 401 on another", "[orgs][isolation]") {
-  Orgs s;
+  SeveralOrgs s;
   s.create({{"name", "b"}, {"login_paths", false}});
   const std::string root = s.token(""), b = s.token("/orgs/b");
-  CHECK(s.get(kApi + "/PaymentMethods", root).status == 200);
-  CHECK(s.get("/orgs/b" + kApi + "/PaymentMethods", b).status == 200);
-  CHECK(s.get(kApi + "/PaymentMethods", b).status == 401);
-  CHECK(s.get("/orgs/b" + kApi + "/PaymentMethods", root).status == 401);
+  CHECK(s.get(kOrgsApi + "/PaymentMethods", root).status == 200);
+  CHECK(s.get("/orgs/b" + kOrgsApi + "/PaymentMethods", b).status == 200);
+  CHECK(s.get(kOrgsApi + "/PaymentMethods", b).status == 401);
+  CHECK(s.get("/orgs/b" + kOrgsApi + "/PaymentMethods", root).status == 401);
   CHECK(s.get("/orgs/b/services/data/v59.0/limits", root).status == 401);
 }
 
 TEST_CASE("records, clocks, resets, journals and idempotency keys are per org",
           "[orgs][isolation]") {
-  Orgs s;
+  SeveralOrgs s;
   s.create({{"name", "b"}, {"login_paths", false}});
   const std::string root = s.token(""), b = s.token("/orgs/b");
   const size_t before = s.contacts("");
   json body = IntentBody::one_time().idempotency_key("same-key");
-  auto in_b = s.api_post("/orgs/b" + kApi + "/PaymentIntent", body, b);
+  auto in_b = s.api_post("/orgs/b" + kOrgsApi + "/PaymentIntent", body, b);
   REQUIRE(in_b.status == 200);
   CHECK(s.contacts("") == before);
   CHECK(s.contacts("/orgs/b") == before + 1);
   // The same idempotency key in the root org is a new request there.
-  auto in_root = s.api_post(kApi + "/PaymentIntent", body, root);
+  auto in_root = s.api_post(kOrgsApi + "/PaymentIntent", body, root);
   REQUIRE(in_root.status == 200);
   CHECK(s.contacts("") == before + 1);
   // Journals: each org's own requests.
@@ -242,10 +242,10 @@ TEST_CASE("records, clocks, resets, journals and idempotency keys are per org",
 
 TEST_CASE("PSP sessions and webhooks are per org; a hosted page pays under its org",
           "[orgs][isolation]") {
-  Orgs s;
+  SeveralOrgs s;
   s.create({{"name", "b"}, {"login_paths", false}});
   const std::string b = s.token("/orgs/b");
-  auto created = s.api_post("/orgs/b" + kApi + "/PaymentIntent", IntentBody::one_time(), b);
+  auto created = s.api_post("/orgs/b" + kOrgsApi + "/PaymentIntent", IntentBody::one_time(), b);
   REQUIRE(created.status == 200);
   const std::string redirect = created.body["RedirectURL"];
   REQUIRE(redirect.rfind(s.base() + "/orgs/b/psp/checkout/", 0) == 0);
@@ -267,7 +267,7 @@ TEST_CASE("PSP sessions and webhooks are per org; a hosted page pays under its o
 }
 
 TEST_CASE("the root login paths serve every org: the client id names it", "[orgs][login]") {
-  Orgs s;
+  SeveralOrgs s;
   auto created =
       s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}, {"name", "shop"}});
   INFO(created.text);
@@ -279,8 +279,8 @@ TEST_CASE("the root login paths serve every org: the client id names it", "[orgs
   REQUIRE(token.status == 200);
   CHECK(token.body["instance_url"] == s.base() + "/orgs/shop");
   const std::string t = token.body["access_token"];
-  CHECK(s.get("/orgs/shop" + kApi + "/PaymentMethods", t).status == 200);
-  CHECK(s.get(kApi + "/PaymentMethods", t).status == 401);
+  CHECK(s.get("/orgs/shop" + kOrgsApi + "/PaymentMethods", t).status == 200);
+  CHECK(s.get(kOrgsApi + "/PaymentMethods", t).status == 401);
   // The root org's own app still logs in at the root, to the root.
   auto root = s.form("/login/services/oauth2/token", {{"grant_type", "client_credentials"},
                                                       {"client_id", "local-client"},
@@ -297,7 +297,7 @@ TEST_CASE("the root login paths serve every org: the client id names it", "[orgs
 }
 
 TEST_CASE("two orgs driven from 16 threads: nothing crosses over", "[orgs][isolation][load]") {
-  Orgs s;
+  SeveralOrgs s;
   s.create({{"name", "b"}, {"login_paths", false}});
   const int port = s.embedded().port();
   const std::string tokens[2] = {s.token(""), s.token("/orgs/b")};
@@ -320,10 +320,10 @@ TEST_CASE("two orgs driven from 16 threads: nothing crosses over", "[orgs][isola
                                   {"Email", "t" + std::to_string(t) + "-" + std::to_string(i) +
                                                 "@example.org"}});
         auto r =
-            c.Post(prefixes[org] + kApi + "/PaymentIntent", h, body.dump(), "application/json");
+            c.Post(prefixes[org] + kOrgsApi + "/PaymentIntent", h, body.dump(), "application/json");
         // The other org's token is refused here.
         httplib::Headers other{{"Authorization", "Bearer " + tokens[1 - org]}};
-        auto refused = c.Get(prefixes[org] + kApi + "/PaymentMethods", other);
+        auto refused = c.Get(prefixes[org] + kOrgsApi + "/PaymentMethods", other);
         if (!r || r->status != 200 || !refused || refused->status != 401) {
           ++failures;
           continue;
@@ -345,8 +345,28 @@ TEST_CASE("two orgs driven from 16 threads: nothing crosses over", "[orgs][isola
   }
   for (int org = 0; org < 2; ++org) {
     for (const auto& id : ids[org]) {
-      auto read = s.get(prefixes[1 - org] + kApi + "/PaymentIntent/" + id, tokens[1 - org]);
+      auto read = s.get(prefixes[1 - org] + kOrgsApi + "/PaymentIntent/" + id, tokens[1 - org]);
       CHECK(read.status == 404);
     }
   }
+}
+
+TEST_CASE("an org keeps its own body limit and its dashboard links within it", "[orgs]") {
+  SeveralOrgs s;
+  json narrow = {{"extends", "default.yaml"}, {"org", {{"max_body_bytes", 2048}}}};
+  s.create({{"name", "narrow"}, {"fixture", narrow}, {"login_paths", false}});
+  const std::string t = s.token("/orgs/narrow");
+  json big = IntentBody::one_time().set("CrmFields", {{"cpm__Origin__c", std::string(3000, 'x')}});
+  auto refused = s.api_post("/orgs/narrow" + kOrgsApi + "/PaymentIntent", big, t);
+  CHECK(refused.status == 413);
+  CHECK(refused.text.find("2048 bytes") != std::string::npos);
+  CHECK(s.api_post(kOrgsApi + "/PaymentIntent", big, s.token("")).status != 413);
+
+  auto page = s.get("/orgs/narrow/__admin/ui");
+  REQUIRE(page.status == 200);
+  CHECK(page.text.find("href=\"/orgs/narrow/__admin/ui/requests\"") != std::string::npos);
+  CHECK(page.text.find("\"POST /orgs/narrow/__admin/clock\"") != std::string::npos);
+  CHECK(page.text.find("href=\"/__admin/") == std::string::npos);
+  auto root = s.get("/__admin/ui");
+  CHECK(root.text.find("href=\"/__admin/ui/requests\"") != std::string::npos);
 }

@@ -4,6 +4,7 @@
 #include "http/dashboard.h"
 
 #include "http/html.h"
+#include "http/request_log.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -55,6 +56,31 @@ function showResult(line,ok){const el=document.getElementById('result');el.textC
 const saved=sessionStorage.getItem('dashboardResult');
 if(saved){sessionStorage.removeItem('dashboardResult');const s=JSON.parse(saved);showResult(s.line,s.ok);}
 )";
+
+// On a server of several orgs: a picker in the header that opens another
+// org's dashboard (shown only when there are two or more). The admin paths
+// are split so that dashboard_within_org leaves them as they are.
+constexpr const char* kOrgPickerScript = R"(
+fetch('/__'+'admin/orgs').then(r=>r.ok?r.json():null).then(j=>{if(!j||!j.orgs||j.orgs.length<2)return;
+ const m=location.pathname.match(/^\/orgs\/([^/]+)\//);const current=m?decodeURIComponent(m[1]):null;
+ const s=document.createElement('select');s.id='org-picker';s.title='Org';
+ for(const o of j.orgs){const opt=document.createElement('option');
+  opt.value=(o.root?'':'/orgs/'+encodeURIComponent(o.name))+'/__'+'admin/ui';
+  opt.textContent=o.name+' ('+o.org+')';opt.selected=current?o.name===current:o.root;s.appendChild(opt);}
+ s.onchange=()=>{location.href=s.value;};document.querySelector('header').appendChild(s);}).catch(()=>{});
+)";
+
+// The dashboard of /orgs/{name}/__admin/ui links, posts and calls within
+// that org (decisions 111): every admin path of the page gets the prefix.
+std::string dashboard_within_org(std::string html) {
+  const std::string& prefix = request_log_context().org_prefix;
+  if (prefix.empty()) return html;
+  const std::string from = "/__admin/";
+  for (size_t at = html.find(from); at != std::string::npos;
+       at = html.find(from, at + prefix.size() + from.size()))
+    html.insert(at, prefix);
+  return html;
+}
 
 char dashboard_hex_digit(unsigned v) {
   return "0123456789ABCDEF"[v & 0xF];
@@ -143,8 +169,9 @@ std::string page(std::string_view title, std::string_view body) {
   html += body;
   html += "</main><script>";
   html += kDashboardScript;
+  html += kOrgPickerScript;
   html += "</script></body></html>";
-  return html;
+  return dashboard_within_org(std::move(html));
 }
 
 void send_page(httplib::Response& res, int status, std::string_view title, std::string_view body) {
