@@ -1,6 +1,7 @@
 #include "app/org_registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "fixture/fixture_loader.h"
