@@ -4,7 +4,8 @@
 # stays true) and run as written against a fake-org on a free port, with
 # --check-contracts. The sessions' address (http://127.0.0.1:8080) is replaced
 # by the fake's; nothing else changes. The JWT session runs from the project
-# root, as the README says, for the test key's path.
+# root, as the README says, for the test key's path. "Several orgs" runs too,
+# without its first line (the fake-org it starts is the one here).
 # Usage: readme_curl_session.sh FAKE_ORG README.md
 set -euo pipefail
 
@@ -27,6 +28,9 @@ session=$(block "$heading")
 jwt_heading='### The JWT bearer flow and a SOQL query'
 jwt_session=$(block "$jwt_heading")
 [ -n "$jwt_session" ] || fail "no \`\`\`sh block after '$jwt_heading' in $readme"
+orgs_heading='## Several orgs'
+orgs_session=$(block "$orgs_heading" | grep -v '^build/bin/fake-org ')
+grep -q '/__admin/orgs' <<<"$orgs_session" || fail "no \`\`\`sh block with /__admin/orgs after '$orgs_heading'"
 root=$(cd "$(dirname "$readme")" && pwd)
 grep -q 'http://127.0.0.1:8080/services/oauth2/token' <<<"$session" ||
   fail "the README's session no longer gets a token from http://127.0.0.1:8080"
@@ -78,9 +82,15 @@ grep -q '"preferred_username":"ada@local-fake-org.example"' "$work/jwt.out" ||
 grep -q '"totalSize":3,' "$work/jwt.out" || fail "the SOQL query did not find the default org's 3 campaigns"
 grep -q '"errorCode"\|"error"' "$work/jwt.out" && fail "a call of the README's JWT session was refused"
 
+run orgs "$work" "$orgs_session"
+grep -q '"name":"shop-a"' "$work/orgs.out" || fail "POST /__admin/orgs created no org shop-a"
+grep -q '"instance_url":"'"$url"'/orgs/shop-a"' "$work/orgs.out" ||
+  fail "the token of shop-a does not name its instance URL"
+grep -q '{"deleted":"shop-a"}' "$work/orgs.out" || fail "DELETE /__admin/orgs/shop-a did not answer"
+
 kill -TERM "$org_pid"
 status=0
 wait "$org_pid" || status=$?
 org_pid=
 [ "$status" -eq 0 ] || { cat "$work/org.err" >&2; fail "fake-org exited $status (contract violations?)"; }
-echo "ok: the README's curl and JWT sessions work as written"
+echo "ok: the README's curl, JWT and several-orgs sessions work as written"
