@@ -193,17 +193,19 @@ class UrlTarget final : public Target {
     sc.api_version = config->org.api_version;
     sc.admin = true;
     sc.tls.ca_file = options_.ca_file;
-    // The org goes with the scenario: the reproduction makes one like it.
+    // The org goes with the scenario, the server stays: the reproduction
+    // makes an org like it there (named repro) and sends the request to it.
     Reproduction again;
     again.instance_url = url_ + "/orgs/repro";
     nlohmann::json named = request;
     named["name"] = "repro";
-    again.setup = "curl -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n" +
-                  "curl -sf -o /dev/null -X POST " + url_ +
+    const std::string curl =
+        options_.ca_file.empty() ? "curl" : "curl --cacert " + shell_quote(options_.ca_file);
+    again.setup = curl + " -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n" + curl +
+                  " -sf -o /dev/null -X POST " + url_ +
                   "/__admin/orgs -H 'Content-Type: application/json' -d " +
                   shell_quote(named.dump()) + "\n" +
                   fixture_token_line(*config, again.instance_url, options_.ca_file);
-    again.org_stops = true;
     sc.reproduce = again;
     return std::make_unique<OrgSession>(
         sc, fixture_client_credentials(*config, sc.instance_url, sc.tls), org);
