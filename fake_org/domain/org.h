@@ -78,16 +78,25 @@ class Org {
   // fills `events`; once it commits, `on_commit` and then the events' publish
   // run still under the store's lock (see the lock order above), and the sink
   // is flushed after the lock is released. A failed change publishes nothing.
+  // kOptimistic runs `change` without the exclusive lock (RecordStore::
+  // write_optimistic): it may then run twice, so it must change nothing but
+  // the transaction and `events` (which each run starts empty).
+  enum class Locking { kExclusive, kOptimistic };
   template <typename T>
   Result<T> write_publishing(
       const std::function<Result<T>(Transaction&, std::vector<DomainEvent>&)>& change,
-      const std::function<void()>& on_commit = nullptr) {
+      const std::function<void()>& on_commit = nullptr, Locking locking = Locking::kExclusive) {
     std::vector<DomainEvent> events;
-    auto result = store_.write<T>([&](Transaction& tx) { return change(tx, events); },
-                                  [&] {
-                                    if (on_commit) on_commit();
-                                    if (!events.empty()) events_->publish(std::move(events));
-                                  });
+    const std::function<Result<T>(Transaction&)> run = [&](Transaction& tx) {
+      events.clear();
+      return change(tx, events);
+    };
+    const std::function<void()> committed = [&] {
+      if (on_commit) on_commit();
+      if (!events.empty()) events_->publish(std::move(events));
+    };
+    auto result = locking == Locking::kOptimistic ? store_.write_optimistic<T>(run, committed)
+                                                  : store_.write<T>(run, committed);
     events_->flush();  // the lock is released: the slow part of publishing
     return result;
   }

@@ -310,6 +310,7 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
   std::optional<PspSession> session;
   auto result = org_.write_publishing<IntentResult>(
       [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<IntentResult> {
+        session.reset();  // from a run that met a conflicting commit
         OperationContext op(org_, tx, org_.clock().now(), req, ctx, pi_id, *settings);
         Result<IntentResult> r = [&]() -> Result<IntentResult> {
           switch (req.operation) {
@@ -336,7 +337,10 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
       // Committed: the hosted page's session may now be opened.
       [&] {
         if (session) org_.psp_sessions().put(std::move(*session));
-      });
+      },
+      // The operation reads the store only through its transaction and
+      // changes nothing else, so it runs beside other requests.
+      Org::Locking::kOptimistic);
   if (!result.ok()) return result;
   result->payment_intent_id = pi_id;
   return result;

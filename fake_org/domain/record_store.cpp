@@ -45,6 +45,32 @@ std::string Record::text(std::string_view field) const {
   return v ? scalar_text(*v) : std::string();
 }
 
+uint64_t write_key(uint64_t kind, std::string_view text) {
+  // A collision only makes an optimistic write run again, never miss a conflict.
+  return std::hash<std::string_view>{}(text) ^ ((kind + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+double WriteLockStats::percentile_us(double share) const {
+  if (holds == 0) return 0;
+  const double want = share * static_cast<double>(holds);
+  uint64_t seen = 0;
+  for (size_t us = 0; us < by_us.size(); ++us) {
+    seen += by_us[us];
+    if (static_cast<double>(seen) >= want) return static_cast<double>(us);
+  }
+  return static_cast<double>(by_us.size() - 1);
+}
+
+RecordStore::HoldTimer::~HoldTimer() {
+  auto ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now() - start_)
+                                      .count());
+  stats_.held_ns += ns;
+  ++stats_.holds;
+  stats_.max_held_ns = std::max(stats_.max_held_ns, ns);
+  ++stats_.by_us[std::min<uint64_t>(ns / 1000, stats_.by_us.size() - 1)];
+}
+
 std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values) {
   std::string key;
   for (const auto& v : values) {
@@ -59,12 +85,15 @@ std::string index_key(const IndexSpec& spec, const std::vector<std::string>& val
 RecordPtr Transaction::get(std::string_view id18) const {
   auto it = staged_.find(std::string(id18));
   if (it != staged_.end()) return it->second;
+  note_read(write_key(0, id18));
   return store_.get(id18);
 }
 
 RecordPtr Transaction::get_by_guid(std::string_view guid) const {
-  auto it = staged_guids_.find(guid_key(guid));
+  std::string key = guid_key(guid);
+  auto it = staged_guids_.find(key);
   if (it != staged_guids_.end()) return get(it->second);
+  note_read(write_key(1, key));
   return store_.get_by_guid(guid);
 }
 
@@ -73,6 +102,7 @@ std::vector<std::string> Transaction::find(std::string_view index,
   const IndexSpec* spec = store_.index_spec(index);
   if (!spec) throw std::logic_error("unknown index " + std::string(index));
   std::string want = index_key(*spec, values);
+  note_read(write_key(2 + store_.position_of(*spec), want));
   std::vector<std::string> out;
   // Committed matches unless this transaction changed them, then every staged
   // record that matches now (through the staged records' own index).
@@ -122,10 +152,8 @@ Record Transaction::edit(std::string_view id18) const {
 
 RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(indexes)) {
   for (size_t i = 0; i < specs_.size(); ++i) spec_by_name_.emplace(specs_[i].name, i);
-  for (const auto& s : specs_) {
-    indexes_[s.name];
-    if (s.ordered) ordered_[s.name];
-  }
+  indexes_.resize(specs_.size());
+  ordered_.resize(specs_.size());
 }
 
 const IndexSpec* RecordStore::index_spec(std::string_view name) const {
@@ -149,7 +177,7 @@ std::vector<std::string> RecordStore::find(std::string_view index,
   if (!spec) throw std::logic_error("unknown index " + std::string(index));
   for (const auto& v : values)
     if (normalise(v, false).empty()) return {};
-  const auto& idx = indexes_.at(spec->name);
+  const auto& idx = indexes_[position_of(*spec)];
   auto it = idx.find(index_key(*spec, values));
   if (it == idx.end()) return {};
   std::vector<std::string> out(it->second.begin(), it->second.end());
@@ -168,7 +196,7 @@ std::vector<std::string> RecordStore::up_to(std::string_view index, const std::s
   if (!spec || !spec->ordered) throw std::logic_error("no ordered index " + std::string(index));
   const std::string last = index_key(*spec, {value});
   std::vector<std::string> out;
-  for (const auto& [key, id] : ordered_.at(spec->name)) {
+  for (const auto& [key, id] : ordered_[position_of(*spec)]) {
     if (last < key || out.size() >= limit) break;
     out.push_back(id);
   }
@@ -193,20 +221,25 @@ std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Reco
   return index_key(spec, values);
 }
 
-void RecordStore::index_insert(const Record& r) {
-  for (const auto& s : specs_)
-    if (auto k = key_of(s, r)) {
-      indexes_[s.name][*k].insert(r.id);
-      if (s.ordered) ordered_[s.name].emplace(*k, r.id);
-    }
+void RecordStore::index_insert(const Record& r,
+                               const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
+                               std::vector<uint64_t>& written) {
+  // The keys the transaction filed the record under when it was staged.
+  for (const auto& [spec, key] : keys) {
+    const size_t n = position_of(*spec);
+    indexes_[n][key].insert(r.id);
+    if (spec->ordered) ordered_[n].emplace(key, r.id);
+    written.push_back(write_key(2 + n, key));
+  }
 }
 
-void RecordStore::index_erase(const Record& r) {
-  for (const auto& s : specs_) {
-    auto k = key_of(s, r);
+void RecordStore::index_erase(const Record& r, std::vector<uint64_t>& written) {
+  for (size_t n = 0; n < specs_.size(); ++n) {
+    auto k = key_of(specs_[n], r);
     if (!k) continue;
-    if (s.ordered) ordered_[s.name].erase({*k, r.id});
-    auto& idx = indexes_[s.name];
+    written.push_back(write_key(2 + n, *k));
+    if (specs_[n].ordered) ordered_[n].erase({*k, r.id});
+    auto& idx = indexes_[n];
     auto it = idx.find(*k);
     if (it == idx.end()) continue;
     it->second.erase(r.id);
@@ -216,21 +249,48 @@ void RecordStore::index_erase(const Record& r) {
 
 void RecordStore::commit_locked(Transaction& tx) {
   // Nothing below can fail on valid input, so the commit is all-or-nothing.
-  for (const auto& id : tx.order_) {
+  CommitWrites writes{++version_, {}};
+  writes.keys.reserve(tx.order_.size() * 4);
+  for (size_t pos = 0; pos < tx.order_.size(); ++pos) {
+    const std::string& id = tx.order_[pos];
     const RecordPtr& next = tx.staged_.at(id);
+    writes.keys.push_back(write_key(0, id));
     auto it = by_id_.find(id);
     if (it != by_id_.end()) {
-      index_erase(*it->second);
-      if (!it->second->guid.empty() && guid_key(it->second->guid) != guid_key(next->guid))
-        by_guid_.erase(guid_key(it->second->guid));
+      index_erase(*it->second, writes.keys);
+      if (!it->second->guid.empty()) {
+        std::string old_guid = guid_key(it->second->guid);
+        writes.keys.push_back(write_key(1, old_guid));
+        if (old_guid != guid_key(next->guid)) by_guid_.erase(old_guid);
+      }
       it->second = next;
     } else {
       by_id_.emplace(id, next);
       ids_by_object_[next->object].push_back(id);
     }
-    if (!next->guid.empty()) by_guid_[guid_key(next->guid)] = id;
-    index_insert(*next);
+    if (!next->guid.empty()) {
+      std::string key = guid_key(next->guid);
+      writes.keys.push_back(write_key(1, key));
+      by_guid_[key] = id;
+    }
+    index_insert(*next, tx.filed_[pos], writes.keys);
   }
+  log_.push_back(std::move(writes));
+  if (log_.size() > kCommitLogSize) {
+    log_floor_ = log_.front().version;
+    log_.pop_front();
+  }
+}
+
+bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
+  if (version_ == seen) return true;
+  if (seen < log_floor_) return false;  // the log no longer reaches back to it
+  auto& reads = tx.reads_;
+  std::sort(reads.begin(), reads.end());
+  for (auto c = log_.rbegin(); c != log_.rend() && c->version > seen; ++c)
+    for (uint64_t key : c->keys)
+      if (std::binary_search(reads.begin(), reads.end(), key)) return false;
+  return true;
 }
 
 Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
@@ -241,6 +301,10 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   auto old_indexes = indexes_;
   auto old_ordered = ordered_;
   clear_locked();
+  // Every optimistic writer that read the old records must run again.
+  ++version_;
+  log_.clear();
+  log_floor_ = version_;
   Transaction tx(*this);
   Status s = fn(tx);
   if (s.ok()) {
@@ -259,8 +323,8 @@ void RecordStore::clear_locked() {
   by_id_.clear();
   by_guid_.clear();
   ids_by_object_.clear();
-  for (auto& [name, idx] : indexes_) idx.clear();
-  for (auto& [name, idx] : ordered_) idx.clear();
+  for (auto& idx : indexes_) idx.clear();
+  for (auto& idx : ordered_) idx.clear();
 }
 
 }  // namespace fake_org

@@ -3,12 +3,20 @@
 // record id or GUID, with hash indexes for every lookup a request makes.
 //
 // Locking rule: one std::shared_mutex guards all state. Readers take it shared
-// through read(); every change goes through write(), which holds it exclusive
-// for the whole request, so a request's checks and writes are serialisable
-// (two concurrent deduplicating creates cannot both miss the same match).
-// Records are immutable once stored (shared_ptr<const Record>); a transaction
-// stages copies and commit swaps them in, so a failed request leaves nothing.
+// through read(). A change goes through write(), which holds it exclusive for
+// the whole request, or write_optimistic(), which runs the request holding it
+// shared and takes it exclusive only to validate and commit: it checks that no
+// transaction committed meanwhile wrote an id, GUID or index key the request
+// read, else runs the request again through write(). Either way a request's
+// checks and writes are serialisable (two concurrent deduplicating creates
+// cannot both miss the same match). Records are immutable once stored
+// (shared_ptr<const Record>); a transaction stages copies and commit swaps
+// them in, so a failed request leaves nothing. The write-lock statistics are
+// written only while holding the lock exclusive.
+#include <array>
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -102,8 +110,16 @@ class Transaction final : public RecordReader {
 
  private:
   friend class RecordStore;
-  explicit Transaction(const RecordStore& store) : store_(store) {}
+  explicit Transaction(const RecordStore& store, bool track_reads = false)
+      : store_(store), track_reads_(track_reads) {}
+  void note_read(uint64_t key) const {
+    if (track_reads_) reads_.push_back(key);
+  }
   const RecordStore& store_;
+  // An optimistic transaction's reads of committed state (ids, GUID keys,
+  // index keys, hashed as in RecordStore::write_key), checked at commit.
+  const bool track_reads_;
+  mutable std::vector<uint64_t> reads_;
   std::unordered_map<std::string, RecordPtr> staged_;
   std::unordered_map<std::string, std::string> staged_guids_;  // guid_key -> id
   std::vector<std::string> order_;
@@ -114,6 +130,21 @@ class Transaction final : public RecordReader {
   std::unordered_map<std::string, std::unordered_map<std::string, std::set<size_t>>> staged_keys_;
   std::unordered_map<std::string, size_t> position_;
   std::vector<std::vector<std::pair<const IndexSpec*, std::string>>> filed_;
+};
+
+// How long writers held the store's lock exclusive, and how optimistic
+// writes fared (intent-bench prints it).
+struct WriteLockStats {
+  uint64_t commits = 0;     // exclusive holds that committed
+  uint64_t optimistic = 0;  // of them: the request ran before the exclusive lock
+  uint64_t retried = 0;     // optimistic requests that met a conflicting commit
+  uint64_t held_ns = 0;     // total exclusive hold, failed requests included
+  uint64_t holds = 0;
+  uint64_t max_held_ns = 0;
+  // holds by whole microseconds held; the last bucket is "at least 1 ms"
+  std::array<uint64_t, 1001> by_us{};
+  // The hold time (µs) at or under which `share` of the holds fall.
+  double percentile_us(double share) const;
 };
 
 class RecordStore final : public RecordReader {
@@ -130,13 +161,55 @@ class RecordStore final : public RecordReader {
   Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
                   const std::function<void()>& committed = nullptr) {
     std::unique_lock lock(mu_);
+    HoldTimer held(stats_);
     Transaction tx(*this);
     Result<T> r = fn(tx);
     if (r.ok()) {
       commit_locked(tx);
       if (committed) committed();
+      ++stats_.commits;
     }
     return r;
+  }
+  // The same, with fn run holding the lock shared (beside readers and other
+  // optimistic writers); the exclusive lock is held only to check fn's reads
+  // against what committed meanwhile and to commit. fn may run twice: it must
+  // read the store only through the transaction and change nothing but the
+  // transaction and its own locals.
+  template <typename T>
+  Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
+                             const std::function<void()>& committed = nullptr) {
+    {
+      std::shared_lock shared(mu_);
+      const uint64_t seen = version_;
+      Transaction tx(*this, true);
+      Result<T> r = fn(tx);
+      shared.unlock();
+      // A failure read one consistent state; it stands without a commit.
+      if (!r.ok()) return r;
+      if (between_phases_) {
+        auto hook = between_phases_;  // the hook may clear itself
+        hook();
+      }
+      std::unique_lock lock(mu_);
+      HoldTimer held(stats_);
+      if (unchanged_since_locked(tx, seen)) {
+        commit_locked(tx);
+        if (committed) committed();
+        ++stats_.commits;
+        ++stats_.optimistic;
+        return r;
+      }
+      ++stats_.retried;
+    }
+    return write<T>(fn, committed);
+  }
+  // For tests: runs in write_optimistic between the request and its commit,
+  // holding no lock (another writer may commit there). Set before writers run.
+  void set_between_phases_for_test(std::function<void()> fn) { between_phases_ = std::move(fn); }
+  WriteLockStats write_lock_stats() const {
+    std::shared_lock lock(mu_);
+    return stats_;
   }
   // For tests, from a thread other than the writer's: true while a write()
   // holds the lock (a reader would have to wait).
@@ -174,10 +247,35 @@ class RecordStore final : public RecordReader {
 
  private:
   friend class Transaction;
+  // Times one exclusive hold into the statistics (declared after the lock,
+  // so it stops before the lock is released).
+  class HoldTimer {
+   public:
+    explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
+    ~HoldTimer();
+    HoldTimer(const HoldTimer&) = delete;
+    HoldTimer& operator=(const HoldTimer&) = delete;
+
+   private:
+    WriteLockStats& stats_;
+    std::chrono::steady_clock::time_point start_;
+  };
+  // What one commit wrote: hashes of ids, GUID keys and index keys (old and new).
+  struct CommitWrites {
+    uint64_t version;
+    std::vector<uint64_t> keys;
+  };
+  static constexpr size_t kCommitLogSize = 512;
+  size_t position_of(const IndexSpec& spec) const {
+    return static_cast<size_t>(&spec - specs_.data());
+  }
   void commit_locked(Transaction& tx);
+  bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
-  void index_insert(const Record& r);
-  void index_erase(const Record& r);
+  void index_insert(const Record& r,
+                    const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
+                    std::vector<uint64_t>& written);
+  void index_erase(const Record& r, std::vector<uint64_t>& written);
   std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
 
   mutable std::shared_mutex mu_;
@@ -186,11 +284,21 @@ class RecordStore final : public RecordReader {
   std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
-  // index name -> key -> ids
-  std::unordered_map<std::string, std::unordered_map<std::string, std::unordered_set<std::string>>>
-      indexes_;
-  // ordered index name -> (key, id), for range reads
-  std::unordered_map<std::string, std::set<std::pair<std::string, std::string>>> ordered_;
+  // per index (position in specs_): key -> ids
+  std::vector<std::unordered_map<std::string, std::unordered_set<std::string>>> indexes_;
+  // per ordered index (position in specs_; empty for the others): (key, id)
+  std::vector<std::set<std::pair<std::string, std::string>>> ordered_;
+  // Commits counted since construction; the log holds the writes of those
+  // after log_floor_, for optimistic writers to check their reads against.
+  uint64_t version_ = 0;
+  uint64_t log_floor_ = 0;
+  std::deque<CommitWrites> log_;
+  WriteLockStats stats_;
+  std::function<void()> between_phases_;
 };
+
+// The key an id, GUID key or index key has in read and write sets: kind 0 is
+// an id, 1 a GUID key, 2 + n a key of index n.
+uint64_t write_key(uint64_t kind, std::string_view text);
 
 }  // namespace fake_org
