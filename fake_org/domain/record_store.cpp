@@ -167,8 +167,11 @@ RecordPtr RecordStore::get(std::string_view id18) const {
 }
 
 RecordPtr RecordStore::get_by_guid(std::string_view guid) const {
-  auto it = by_guid_.find(guid_key(guid));
-  return it == by_guid_.end() ? nullptr : get(it->second);
+  const std::string key = guid_key(guid);
+  auto [from, to] = by_guid_.equal_range(slot_hash(key));
+  for (auto it = from; it != to; ++it)
+    if (guid_key(it->second->guid) == key) return get(it->second->id);
+  return nullptr;
 }
 
 std::vector<std::string> RecordStore::find(std::string_view index,
@@ -177,10 +180,11 @@ std::vector<std::string> RecordStore::find(std::string_view index,
   if (!spec) throw std::logic_error("unknown index " + std::string(index));
   for (const auto& v : values)
     if (normalise(v, false).empty()) return {};
-  const auto& idx = indexes_[position_of(*spec)];
-  auto it = idx.find(index_key(*spec, values));
-  if (it == idx.end()) return {};
-  std::vector<std::string> out(it->second.begin(), it->second.end());
+  const std::string want = index_key(*spec, values);
+  std::vector<std::string> out;
+  auto [from, to] = indexes_[position_of(*spec)].equal_range(slot_hash(want));
+  for (auto it = from; it != to; ++it)
+    if (key_of(*spec, *it->second) == want) out.push_back(it->second->id);
   std::sort(out.begin(), out.end());  // deterministic order for callers and tests
   return out;
 }
@@ -227,7 +231,7 @@ void RecordStore::index_insert(const Record& r,
   // The keys the transaction filed the record under when it was staged.
   for (const auto& [spec, key] : keys) {
     const size_t n = position_of(*spec);
-    indexes_[n][key].insert(r.id);
+    indexes_[n].emplace(slot_hash(key), &r);
     if (spec->ordered) ordered_[n].emplace(key, r.id);
     written.push_back(write_key(2 + n, key));
   }
@@ -239,12 +243,18 @@ void RecordStore::index_erase(const Record& r, std::vector<uint64_t>& written) {
     if (!k) continue;
     written.push_back(write_key(2 + n, *k));
     if (specs_[n].ordered) ordered_[n].erase({*k, r.id});
-    auto& idx = indexes_[n];
-    auto it = idx.find(*k);
-    if (it == idx.end()) continue;
-    it->second.erase(r.id);
-    if (it->second.empty()) idx.erase(it);
+    unfile(indexes_[n], slot_hash(*k), &r);
   }
+}
+
+void RecordStore::unfile(std::unordered_multimap<uint64_t, const Record*>& table, uint64_t hash,
+                         const Record* r) {
+  auto [from, to] = table.equal_range(hash);
+  for (auto it = from; it != to; ++it)
+    if (it->second == r) {
+      table.erase(it);
+      return;
+    }
 }
 
 void RecordStore::commit_locked(Transaction& tx) {
@@ -261,7 +271,7 @@ void RecordStore::commit_locked(Transaction& tx) {
       if (!it->second->guid.empty()) {
         std::string old_guid = guid_key(it->second->guid);
         writes.keys.push_back(write_key(1, old_guid));
-        if (old_guid != guid_key(next->guid)) by_guid_.erase(old_guid);
+        unfile(by_guid_, slot_hash(old_guid), it->second.get());
       }
       it->second = next;
     } else {
@@ -271,7 +281,7 @@ void RecordStore::commit_locked(Transaction& tx) {
     if (!next->guid.empty()) {
       std::string key = guid_key(next->guid);
       writes.keys.push_back(write_key(1, key));
-      by_guid_[key] = id;
+      by_guid_.emplace(slot_hash(key), next.get());
     }
     index_insert(*next, tx.filed_[pos], writes.keys);
   }

@@ -26,7 +26,6 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -277,15 +276,21 @@ class RecordStore final : public RecordReader {
                     std::vector<uint64_t>& written);
   void index_erase(const Record& r, std::vector<uint64_t>& written);
   std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
+  static uint64_t slot_hash(std::string_view key) { return std::hash<std::string_view>{}(key); }
+  static void unfile(std::unordered_multimap<uint64_t, const Record*>& table, uint64_t hash,
+                     const Record* r);
 
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, RecordPtr> by_id_;
-  std::unordered_map<std::string, std::string> by_guid_;  // guid_key -> id
+  // Secondary lookups are flat tables of a key's hash -> the record filed
+  // under it (the record in by_id_); a lookup checks each candidate's own key,
+  // so a hash collision never answers wrongly. No key or id is copied.
+  std::unordered_multimap<uint64_t, const Record*> by_guid_;  // hash of guid_key
   std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
-  // per index (position in specs_): key -> ids
-  std::vector<std::unordered_map<std::string, std::unordered_set<std::string>>> indexes_;
+  // per index (position in specs_): hash of the index key -> records
+  std::vector<std::unordered_multimap<uint64_t, const Record*>> indexes_;
   // per ordered index (position in specs_; empty for the others): (key, id)
   std::vector<std::set<std::pair<std::string, std::string>>> ordered_;
   // Commits counted since construction; the log holds the writes of those
