@@ -36,7 +36,7 @@ Response refused(TestOrg& t, const std::string& body, int status, const std::str
   return r;
 }
 
-Response query(TestOrg& t, const std::string& resource, const std::string& soql) {
+Response query_at(TestOrg& t, const std::string& resource, const std::string& soql) {
   return t.get("/services/data/v59.0/" + resource +
                "?q=" + httplib::detail::encode_query_param(soql));
 }
@@ -161,13 +161,13 @@ TEST_CASE("data API: DELETE hides a record from query and deduplication; queryAl
     CHECK(data_error_code(r) == "ENTITY_IS_DELETED");
   }
   const std::string soql = "SELECT Id, IsDeleted FROM Contact WHERE LastName = 'Gone'";
-  CHECK(query(t, "query", soql).json["totalSize"] == 0);
-  auto all = query(t, "queryAll", soql);
+  CHECK(query_at(t, "query", soql).json["totalSize"] == 0);
+  auto all = query_at(t, "queryAll", soql);
   INFO(all.body);
   REQUIRE(all.json["totalSize"] == 1);
   CHECK(all.json["records"][0]["Id"] == id);
   CHECK(all.json["records"][0]["IsDeleted"] == true);
-  CHECK(query(t, "queryAll", soql + " AND IsDeleted = true").json["totalSize"] == 1);
+  CHECK(query_at(t, "queryAll", soql + " AND IsDeleted = true").json["totalSize"] == 1);
 
   // Deduplication no longer finds it: the payment API makes a new contact.
   const size_t before = t.count("Contact");
