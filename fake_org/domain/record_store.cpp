@@ -65,9 +65,7 @@ RecordStore::HoldTimer::~HoldTimer() {
   auto ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::steady_clock::now() - start_)
                                       .count());
-  stats_.held_ns += ns;
   ++stats_.holds;
-  stats_.max_held_ns = std::max(stats_.max_held_ns, ns);
   ++stats_.by_us[std::min<uint64_t>(ns / 1000, stats_.by_us.size() - 1)];
 }
 

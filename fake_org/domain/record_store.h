@@ -137,9 +137,7 @@ struct WriteLockStats {
   uint64_t commits = 0;     // exclusive holds that committed
   uint64_t optimistic = 0;  // of them: the request ran before the exclusive lock
   uint64_t retried = 0;     // optimistic requests that met a conflicting commit
-  uint64_t held_ns = 0;     // total exclusive hold, failed requests included
-  uint64_t holds = 0;
-  uint64_t max_held_ns = 0;
+  uint64_t holds = 0;       // every exclusive hold, failed and conflicting ones too
   // holds by whole microseconds held; the last bucket is "at least 1 ms"
   std::array<uint64_t, 1001> by_us{};
   // The hold time (µs) at or under which `share` of the holds fall.
