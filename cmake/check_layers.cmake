@@ -7,17 +7,18 @@
 #
 # A quoted include "x/y.h" names layer x when x is a layer folder, "checker/"
 # the contract checker, a bare "y.h" the including file's own folder;
-# <httplib.h> and <yaml-cpp/...> count as the layers that may speak HTTP and
-# read YAML.
+# <httplib.h>, <yaml-cpp/...> and <sqlite3.h> count as the layers that may speak
+# HTTP, read YAML and write SQLite.
 cmake_minimum_required(VERSION 3.18)
-set(LAYERS util domain auth events fixture http app testing)
+set(LAYERS util domain auth events fixture durable http app testing)
 set(ALLOWED_util util)
 set(ALLOWED_domain util domain)
 set(ALLOWED_auth util domain auth)
 set(ALLOWED_events util domain events checker httplib)
 set(ALLOWED_fixture util domain fixture yaml fixtures_embedded checker)
+set(ALLOWED_durable util domain durable sqlite)
 set(ALLOWED_http util domain auth events fixture http checker httplib)
-set(ALLOWED_app util domain auth events fixture http app checker httplib yaml)
+set(ALLOWED_app util domain auth events fixture durable http app checker httplib yaml)
 
 if(NOT ROOT)
   message(FATAL_ERROR "check_layers.cmake: pass -DROOT=<the fake_org folder>")
@@ -49,6 +50,8 @@ foreach(layer ${LAYERS})
         set(target httplib)
       elseif(line MATCHES "#[ \t]*include[ \t]*<yaml-cpp/")
         set(target yaml)
+      elseif(line MATCHES "#[ \t]*include[ \t]*<sqlite3\\.h>")
+        set(target sqlite)
       endif()
       if(target STREQUAL "")
         continue()

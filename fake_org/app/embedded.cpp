@@ -9,6 +9,12 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   // Quiet means quiet: the host (the runner, a test) owns the console, and
   // webhooks still pending when a scenario's org stops are expected there.
   if (options.log_level == http::LogLevel::kQuiet) wiring.notice = [](const std::string&) {};
+  if (!options.data_dir.empty()) {
+    if (auto failed = durable::SavedOrgs::prepare(options.data_dir))
+      throw std::runtime_error(*failed);
+    wiring.data_file = durable::SavedOrgs::org_file(options.data_dir, options.org_name);
+    wiring.sync = options.sync;
+  }
   auto services = app::build_org(config, std::move(wiring));
   if (!services.ok()) {
     std::string msg = "cannot create the org from " + config.source_name + ":";
@@ -29,10 +35,16 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.org_name = options.org_name;
   e->server_ = std::make_unique<http::Server>(e->services_, so);
   if (options.max_orgs > 0) {
-    e->registry_ = std::make_shared<app::OrgRegistry>(
-        *e->server_, app::RegistryOptions{options.max_orgs, options.check_contracts,
-                                          options.log_level == http::LogLevel::kQuiet});
+    app::RegistryOptions registry;
+    registry.max_orgs = options.max_orgs;
+    registry.check_contracts = options.check_contracts;
+    registry.quiet = options.log_level == http::LogLevel::kQuiet;
+    registry.data_dir = options.data_dir;
+    registry.sync = options.sync;
+    e->registry_ = std::make_shared<app::OrgRegistry>(*e->server_, registry);
     e->server_->set_org_directory(e->registry_);
+    if (auto failed = e->registry_->restore_saved_orgs())
+      throw std::runtime_error("cannot serve a kept org: " + *failed);
   }
   std::string error;
   if (!e->server_->start(&error))

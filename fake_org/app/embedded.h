@@ -26,6 +26,10 @@ struct EmbeddedOptions {
   // up to this many in all; 0: one org only, as the runner's embedded target.
   size_t max_orgs = 0;
   std::string org_name = "default";  // the org's name: also at /orgs/{org_name}
+  // fake-org --data-dir: the orgs outlive this server (a later start with the
+  // same directory serves them again); empty: memory only.
+  std::string data_dir;
+  durable::Sync sync = durable::Sync::kNormal;
 };
 
 class EmbeddedOrg {

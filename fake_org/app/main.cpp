@@ -12,6 +12,7 @@
 
 #include "app/org_factory.h"
 #include "app/org_registry.h"
+#include "durable/saved_orgs.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
@@ -25,8 +26,13 @@ struct CommandLine {
   std::string log_level = "info";
   std::string capture_dir;
   bool check_contracts = false;
+  std::string data_dir;
+  std::string sync = "normal";
+  bool reset_data = false;
   fake_org::http::ServerOptions server;
 };
+
+void add_data_options(CLI::App& app, CommandLine& cl);
 
 void add_options(CLI::App& app, CommandLine& cl) {
   app.set_version_flag(
@@ -95,8 +101,25 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "--capture-dir", cl.capture_dir,
       "With --check-contracts (implied): also write every checked body, its route, "
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
+  add_data_options(app, cl);
   app.add_flag("--admin-open", cl.server.admin_open,
                "Answer /__admin from any address, not only loopback (never on a shared network)");
+}
+
+void add_data_options(CLI::App& app, CommandLine& cl) {
+  app.add_option("--data-dir", cl.data_dir,
+                 "Keep every org in a SQLite database under DIR (created if missing): records, "
+                 "id sequences, the org clock, tokens, idempotency keys, PSP sessions, webhooks "
+                 "and the orgs POST /__admin/orgs created survive a restart. Without it nothing "
+                 "touches the disk");
+  app.add_option("--sync", cl.sync,
+                 "With --data-dir: full (fsync each commit: survives a power loss), normal "
+                 "(survives a crash of fake-org; a power loss may lose the last changes) or off "
+                 "(survives a crash of fake-org; a power loss may damage the files)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"full", "normal", "off"}));
+  app.add_flag("--reset-data", cl.reset_data,
+               "With --data-dir: delete the orgs kept there first and start from the fixtures");
 }
 
 fake_org::FixtureLoad load_fixture(const std::string& path) {
@@ -123,6 +146,18 @@ std::string root_org_name(const CommandLine& cl) {
   return fake_org::app::OrgRegistry::valid_name(stem) ? stem : "default";
 }
 
+// Readies --data-dir (and empties it with --reset-data); false after saying why not.
+bool prepare_data_dir(const CommandLine& cl) {
+  if (cl.data_dir.empty()) {
+    if (cl.reset_data) std::cerr << "fake-org: --reset-data needs --data-dir\n";
+    return !cl.reset_data;
+  }
+  auto failed = cl.reset_data ? fake_org::durable::SavedOrgs::reset(cl.data_dir) : std::nullopt;
+  if (!failed) failed = fake_org::durable::SavedOrgs::prepare(cl.data_dir);
+  if (failed) std::cerr << "fake-org: " << *failed << "\n";
+  return !failed;
+}
+
 // The first org the command line describes, or the exit status that says why not.
 std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& status) {
   const std::string path = cl.fixtures.empty() ? "" : split_org_spec(cl.fixtures.front()).second;
@@ -135,6 +170,10 @@ std::optional<fake_org::http::OrgServices> build(const CommandLine& cl, int& sta
   for (const auto& w : load.warnings) std::cerr << "fake-org: warning: " << w.to_string() << "\n";
   fake_org::app::OrgWiring wiring;
   wiring.check_contracts = cl.check_contracts;
+  if (!cl.data_dir.empty()) {
+    wiring.data_file = fake_org::durable::SavedOrgs::org_file(cl.data_dir, cl.server.org_name);
+    wiring.sync = *fake_org::durable::parse_sync(cl.sync);
+  }
   auto org = fake_org::app::build_org(std::move(*load.config), std::move(wiring));
   if (!org.ok()) {
     for (const auto& e : org.errors()) std::cerr << "fake-org: " << e.message << "\n";
@@ -156,6 +195,29 @@ bool add_other_orgs(const CommandLine& cl, fake_org::app::OrgRegistry& registry)
     if (!notice.empty()) std::cerr << "fake-org: " << notice << "\n";
   }
   return true;
+}
+
+fake_org::app::RegistryOptions registry_options(const CommandLine& cl) {
+  fake_org::app::RegistryOptions options;
+  options.max_orgs = cl.max_orgs;
+  options.check_contracts = cl.check_contracts;
+  options.data_dir = cl.data_dir;
+  options.sync = *fake_org::durable::parse_sync(cl.sync);
+  return options;
+}
+
+// Where the orgs are served: the URL on stdout (scripts read it), the rest on stderr.
+void announce(fake_org::http::Server& server, const fake_org::http::OrgServices& root) {
+  std::printf("listening on %s\n", server.url().c_str());
+  std::fflush(stdout);
+  for (const auto& site : server.sites().list())
+    if (site != server.sites().root())
+      std::fprintf(stderr, "fake-org: org '%s' from %s at %s%s\n", site->name.c_str(),
+                   site->services.org->config().source_name.c_str(), server.url().c_str(),
+                   site->prefix.c_str());
+  std::fprintf(stderr, "fake-org: org '%s' from %s; token: POST %s/services/oauth2/token\n",
+               root.org->config().org.name.c_str(), root.org->config().source_name.c_str(),
+               server.url().c_str());
 }
 
 }  // namespace
@@ -204,19 +266,19 @@ int main(int argc, char** argv) {
     setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);
     cl.check_contracts = true;
   }
-  int status = 0;
-  auto org = build(cl, status);
-  if (!org) return status;
-
   cl.server.org_name = root_org_name(cl);
   if (!fake_org::app::OrgRegistry::valid_name(cl.server.org_name)) {
     std::cerr << "fake-org: the org name '" << cl.server.org_name
               << "' must be 1 to 63 letters, digits, '-' or '_'\n";
     return 2;
   }
+  if (!prepare_data_dir(cl)) return 2;
+  int status = 0;
+  auto org = build(cl, status);
+  if (!org) return status;
+
   fake_org::http::Server server(*org, cl.server);
-  auto registry = std::make_shared<fake_org::app::OrgRegistry>(
-      server, fake_org::app::RegistryOptions{cl.max_orgs, cl.check_contracts, false});
+  auto registry = std::make_shared<fake_org::app::OrgRegistry>(server, registry_options(cl));
   server.set_org_directory(registry);
   std::string error;
   if (!server.start(&error)) {
@@ -224,16 +286,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!add_other_orgs(cl, *registry)) return 2;
-  std::printf("listening on %s\n", server.url().c_str());
-  std::fflush(stdout);
-  for (const auto& site : server.sites().list())
-    if (site != server.sites().root())
-      std::fprintf(stderr, "fake-org: org '%s' from %s at %s%s\n", site->name.c_str(),
-                   site->services.org->config().source_name.c_str(), server.url().c_str(),
-                   site->prefix.c_str());
-  std::fprintf(stderr, "fake-org: org '%s' from %s; token: POST %s/services/oauth2/token\n",
-               org->org->config().org.name.c_str(), org->org->config().source_name.c_str(),
-               server.url().c_str());
+  if (auto failed = registry->restore_saved_orgs()) {
+    std::cerr << "fake-org: " << *failed << "\n";
+    return 2;
+  }
+  announce(server, *org);
 
   int sig = 0;
   sigwait(&stop_signals, &sig);

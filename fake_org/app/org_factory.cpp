@@ -8,8 +8,54 @@ Result<http::OrgServices> build_org(OrgConfig config, OrgWiring wiring) {
   return build_org(std::make_shared<const OrgConfig>(std::move(config)), std::move(wiring));
 }
 
+namespace {
+
+ApiError data_error(const std::string& message) {
+  return make_error(error_code::kUncategorised, "", message);
+}
+
+// The org's database, with what it kept put into `deps`; the error when the
+// file cannot serve this org.
+Result<std::shared_ptr<durable::OrgDatabase>> open_data(const OrgConfig& config,
+                                                        const OrgWiring& wiring, OrgDeps& deps) {
+  std::string error;
+  auto db = durable::OrgDatabase::open(
+      {wiring.data_file, config.source_name, config.digest, wiring.sync}, error);
+  if (!db) return data_error(error);
+  deps.saved = db->saved_org(error);
+  if (!error.empty()) return data_error(error);
+  deps.state = db;
+  return db;
+}
+
+// The keyed state the database kept, back into the stores around the org.
+Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
+  std::string error;
+  const TimePoint now = s.org->clock().now();
+  for (const auto& [key, value] : db.saved(state_kind::kIdempotency, error))
+    s.org->idempotency().restore(key, value, now);
+  s.webhooks->restore(db.saved(state_kind::kWebhook, error));
+  s.webhooks->set_state_sink(s.org->state());
+  for (const auto& [key, value] : db.saved(state_kind::kToken, error))
+    s.tokens->restore(key, value);
+  s.tokens->set_state_sink(s.org->state());
+  for (const auto& [key, value] : db.saved(state_kind::kPspSession, error))
+    if (auto session = psp_session_from_saved(value))
+      s.org->psp_sessions().put(std::move(*session));
+  if (!error.empty()) return data_error(error);
+  return db.flush();
+}
+
+}  // namespace
+
 Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, OrgWiring wiring) {
   if (!wiring.deps.random) wiring.deps.random = std::make_shared<OsRandom>();
+  std::shared_ptr<durable::OrgDatabase> db;
+  if (!wiring.data_file.empty()) {
+    auto opened = open_data(*config, wiring, wiring.deps);
+    if (!opened.ok()) return opened.errors();
+    db = *opened;
+  }
   auto org = Org::create(std::move(config), wiring.deps);
   if (!org.ok()) return org.errors();
   http::OrgServices s;
@@ -30,6 +76,9 @@ Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, Org
     sink->set_monitor(s.monitor);
   }
   s.org->set_event_sink(std::move(sink));
+  if (db) {
+    if (auto restored = restore_services(*db, s); !restored.ok()) return restored.errors();
+  }
   return s;
 }
 

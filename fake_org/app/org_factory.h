@@ -7,6 +7,7 @@
 #include <string>
 
 #include "domain/org.h"
+#include "durable/org_database.h"
 #include "events/webhook_sender.h"
 #include "http/org_services.h"
 
@@ -21,6 +22,10 @@ struct OrgWiring {
   // Check every response and webhook against the strict contracts; a
   // violation is logged whatever the log level.
   bool check_contracts = false;
+  // Keep the org in this SQLite file (--data-dir); empty: memory only. An
+  // existing file's org is restored instead of seeded.
+  std::string data_file;
+  durable::Sync sync = durable::Sync::kNormal;
 };
 
 // Fails (with messages naming the fixture) when seed records are invalid.

@@ -125,6 +125,10 @@ std::shared_ptr<http::OrgSite> OrgRegistry::build_locked(const Loaded& loaded,
   OrgWiring wiring;
   wiring.check_contracts = options_.check_contracts;
   if (options_.quiet) wiring.notice = [](const std::string&) {};
+  if (!options_.data_dir.empty()) {
+    wiring.data_file = durable::SavedOrgs::org_file(options_.data_dir, name);
+    wiring.sync = options_.sync;
+  }
   auto services = build_org(loaded.config, std::move(wiring));
   if (!services.ok()) {
     error = "cannot create the org from " + loaded.config->source_name + ":";
@@ -167,6 +171,23 @@ std::optional<std::string> OrgRegistry::add_command_line_org(const std::string& 
   return std::nullopt;
 }
 
+std::optional<std::string> OrgRegistry::restore_saved_orgs() {
+  if (options_.data_dir.empty()) return std::nullopt;
+  std::lock_guard lock(mu_);
+  std::string error;
+  saved_ = durable::SavedOrgs::open(options_.data_dir, error);
+  if (!saved_) return error;
+  for (const auto& entry : saved_->list(error)) {
+    auto loaded = load_locked(entry.fixture, error);
+    if (!loaded) return "org '" + entry.name + "' (kept in " + options_.data_dir + "): " + error;
+    auto site = build_locked(*loaded, entry.name, entry.login_paths, error);
+    if (!site) return "org '" + entry.name + "': " + error;
+    if (auto why = server_.sites().add(site)) return "org '" + entry.name + "': " + *why;
+  }
+  if (!error.empty()) return error;
+  return std::nullopt;
+}
+
 Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {
   for (const auto& [key, value] : request.items())
     if (key != "fixture" && key != "name" && key != "login_paths")
@@ -200,6 +221,16 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
   auto site = build_locked(*loaded, name, login.is_null() || login.get<bool>(), error);
   if (!site) return registry_error(400, "INVALID_FIXTURE", error);
   if (auto why = server_.sites().add(site)) return registry_error(409, "DUPLICATE_VALUE", *why);
+  if (saved_) {
+    if (auto failed = saved_->add(
+            {name,
+             request.contains("fixture") ? request["fixture"] : nlohmann::json("default.yaml"),
+             site->login_paths})) {
+      server_.sites().remove(name);
+      return registry_error(503, "SERVER_UNAVAILABLE",
+                            "The org could not be kept in the data directory: " + *failed);
+    }
+  }
   nlohmann::json body = site_json(*site, origin, false);
   body["connected_apps"] = connected_apps_json(site->services.org->config());
   return Answer{201, std::move(body)};
@@ -225,6 +256,14 @@ Answer OrgRegistry::remove(const std::string& name) {
   if (!site)
     return registry_error(404, "NOT_FOUND",
                           "No org named '" + name + "' (GET /__admin/orgs lists them)");
+  if (saved_) {
+    if (auto failed = saved_->remove(name))
+      return registry_error(503, "SERVER_UNAVAILABLE",
+                            "Org '" + name +
+                                "' is no longer served, but its data could not be "
+                                "deleted: " +
+                                *failed);
+  }
   return Answer{200, {{"deleted", name}}};
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "app/org_factory.h"
+#include "durable/saved_orgs.h"
 #include "http/org_sites.h"
 #include "http/server.h"
 
@@ -27,7 +28,9 @@ namespace fake_org::app {
 struct RegistryOptions {
   size_t max_orgs = 1000;  // --max-orgs, the root org included
   bool check_contracts = false;
-  bool quiet = false;  // drop the orgs' notices (an embedded server's)
+  bool quiet = false;    // drop the orgs' notices (an embedded server's)
+  std::string data_dir;  // --data-dir: each org's database, the created orgs' list
+  durable::Sync sync = durable::Sync::kNormal;
 };
 
 class OrgRegistry final : public http::OrgDirectory {
@@ -39,6 +42,12 @@ class OrgRegistry final : public http::OrgDirectory {
   // its message when it cannot be served. A client id another org has at the
   // login paths leaves it to its prefix, with a notice in `notice`.
   std::optional<std::string> add_command_line_org(const std::string& spec, std::string& notice);
+
+  // With a data directory: serves again the orgs POST /__admin/orgs created
+  // before a restart, and keeps the list from now on. The message when one
+  // cannot be served (its database refused or damaged). Call after the
+  // command line's orgs, before requests arrive.
+  std::optional<std::string> restore_saved_orgs();
 
   Answer create(const nlohmann::json& request, const std::string& origin) override;
   Answer list(const std::string& origin) const override;
@@ -63,6 +72,7 @@ class OrgRegistry final : public http::OrgDirectory {
   http::Server& server_;
   RegistryOptions options_;
   std::mutex mu_;
+  std::unique_ptr<durable::SavedOrgs> saved_;  // with a data directory, once restored
   std::map<std::string, std::shared_ptr<const OrgConfig>> configs_;
   size_t next_number_ = 1;
 };

@@ -138,6 +138,21 @@ const ConnectedAppDef* TokenStore::authenticate_client(const ClientCredentials& 
   return found;
 }
 
+namespace {
+
+// The keys a token has in the data directory: "a:" access, "r:" refresh.
+std::string access_key(const std::string& token) {
+  return "a:" + token;
+}
+std::string refresh_key(const std::string& token) {
+  return "r:" + token;
+}
+int64_t epoch_ms(TimePoint t) {
+  return t.time_since_epoch().count();
+}
+
+}  // namespace
+
 std::string TokenStore::issue_code(std::string_view client_id, std::string_view redirect_uri,
                                    CodeChallenge pkce) {
   std::string code = ids_->token(kTokenChars);
@@ -183,6 +198,13 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
   if (settings_.refresh_token_lifetime.count() > 0) {
     r.expires_at = now + settings_.refresh_token_lifetime;
     refresh_expiry_.emplace(*r.expires_at, refresh_token);
+  }
+  if (sink_) {
+    nlohmann::json saved = {{"client_id", r.client_id},
+                            {"user_id", r.user_id},
+                            {"issued_at_ms", epoch_ms(r.issued_at)}};
+    if (r.expires_at) saved["expires_at_ms"] = epoch_ms(*r.expires_at);
+    sink_->put(state_kind::kToken, refresh_key(refresh_token), saved);
   }
   refresh_.emplace(refresh_token, std::move(r));
   return success(issue_access_locked(client.client_id, entry.user_id, refresh_token, now));
@@ -262,6 +284,13 @@ IssuedToken TokenStore::issue_access_locked(const std::string& client_id,
   access_.emplace(access_token, AccessEntry{info, refresh_token});
   access_expiry_.emplace(info.expires_at, access_token);
   if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.insert(access_token);
+  if (sink_)
+    sink_->put(state_kind::kToken, access_key(access_token),
+               {{"client_id", client_id},
+                {"user_id", user_id},
+                {"issued_at_ms", epoch_ms(info.issued_at)},
+                {"expires_at_ms", epoch_ms(info.expires_at)},
+                {"refresh_token", refresh_token}});
   return IssuedToken{access_token,   refresh_token,   client_id, user_id,
                      info.issued_at, info.expires_at, kScope};
 }
@@ -288,6 +317,7 @@ void TokenStore::purge_locked(TimePoint now) {
       auto a = access_.find(t);
       if (a != access_.end()) a->second.refresh_token.clear();
     }
+    if (sink_) sink_->erase(state_kind::kToken, refresh_key(it->first));
     refresh_.erase(it);
   }
 }
@@ -301,6 +331,7 @@ void TokenStore::erase_access_locked(const std::string& token) {
     auto r = refresh_.find(it->second.refresh_token);
     if (r != refresh_.end()) r->second.access_tokens.erase(token);
   }
+  if (sink_) sink_->erase(state_kind::kToken, access_key(token));
   access_.erase(it);
 }
 
@@ -325,8 +356,43 @@ bool TokenStore::revoke(std::string_view token) {
   const auto issued = it->second.access_tokens;
   for (const std::string& access_token : issued) erase_access_locked(access_token);
   if (it->second.expires_at) refresh_expiry_.erase({*it->second.expires_at, key});
+  if (sink_) sink_->erase(state_kind::kToken, refresh_key(key));
   refresh_.erase(it);
   return true;
+}
+
+bool TokenStore::restore(const std::string& key, const nlohmann::json& saved) {
+  if (key.size() < 3 || key[1] != ':' || !saved.is_object()) return false;
+  const std::string token = key.substr(2);
+  try {
+    const std::string client_id = saved.at("client_id").get<std::string>();
+    const std::string user_id = saved.at("user_id").get<std::string>();
+    const TimePoint issued_at(Millis(saved.at("issued_at_ms").get<int64_t>()));
+    std::lock_guard<std::mutex> lock(mu_);
+    if (key[0] == 'r') {
+      auto& r = refresh_[token];
+      r.client_id = client_id;
+      r.user_id = user_id;
+      r.issued_at = issued_at;
+      if (saved.contains("expires_at_ms")) {
+        r.expires_at = TimePoint(Millis(saved["expires_at_ms"].get<int64_t>()));
+        refresh_expiry_.emplace(*r.expires_at, token);
+      }
+      return true;
+    }
+    if (key[0] != 'a') return false;
+    const TimePoint expires_at(Millis(saved.at("expires_at_ms").get<int64_t>()));
+    const std::string refresh_token = saved.value("refresh_token", "");
+    TokenInfo info{client_id, user_id, issued_at, expires_at, kScope};
+    access_[token] = AccessEntry{info, refresh_token};
+    access_expiry_.emplace(expires_at, token);
+    // In whatever order the entries come, the link holds: this makes the
+    // refresh entry it names if that one is not back yet.
+    if (!refresh_token.empty()) refresh_[refresh_token].access_tokens.insert(token);
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
 }
 
 void TokenStore::reset() {
@@ -337,6 +403,7 @@ void TokenStore::reset() {
   code_expiry_.clear();
   access_expiry_.clear();
   refresh_expiry_.clear();
+  if (sink_) sink_->clear(state_kind::kToken);
 }
 
 size_t TokenStore::stored() const {

@@ -41,6 +41,7 @@
 #include "domain/clock.h"
 #include "domain/ids.h"
 #include "domain/org_config.h"
+#include "domain/org_state.h"
 #include "util/rsa.h"
 
 namespace fake_org {
@@ -167,6 +168,13 @@ class TokenStore {
   // Forgets every code and token (admin reset).
   void reset();
 
+  // Access and refresh tokens also go to `sink` (a data directory), so a
+  // client's token outlives a restart; codes (ten minutes, minted before any
+  // client authenticates) do not. Set while wiring.
+  void set_state_sink(std::shared_ptr<OrgStateSink> sink) { sink_ = std::move(sink); }
+  // Puts back a token the sink kept (start-up); false when it is not one.
+  bool restore(const std::string& key, const nlohmann::json& saved);
+
   // Codes, access and refresh tokens held (expired ones not yet purged
   // included); for tests of the purge.
   size_t stored() const;
@@ -228,6 +236,7 @@ class TokenStore {
   ExpiryIndex code_expiry_;
   ExpiryIndex access_expiry_;
   ExpiryIndex refresh_expiry_;
+  std::shared_ptr<OrgStateSink> sink_;
 };
 
 }  // namespace fake_org

@@ -36,6 +36,10 @@ class AdjustableClock final : public Clock {
   void set(TimePoint t);
   void advance(Millis d);
   void reset();  // back to the base clock
+  // How far org time is ahead of the base clock (negative: behind); a data
+  // directory keeps it, so a restart resumes the org's time.
+  Millis offset() const { return Millis(offset_ms_.load()); }
+  void set_offset(Millis offset) { offset_ms_ = offset.count(); }
 
  private:
   std::shared_ptr<const Clock> base_;

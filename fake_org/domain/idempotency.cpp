@@ -15,6 +15,7 @@ IdempotencyStore::Claim IdempotencyStore::claim(const std::string& key, const st
   // Expired entries go first (front of the expiry index only), so the map stays
   // bounded by the keys of one window without a timer thread or a scan.
   while (!expiry_.empty() && expiry_.begin()->first <= now) {
+    if (sink_) sink_->erase(state_kind::kIdempotency, expiry_.begin()->second);
     entries_.erase(expiry_.begin()->second);
     expiry_.erase(expiry_.begin());
   }
@@ -48,8 +49,35 @@ void IdempotencyStore::complete(const std::string& key, nlohmann::json response,
     e.response = std::move(response);
     e.expires_at = expires_at;
     expiry_.emplace(expires_at, key);
+    if (sink_)
+      sink_->put(state_kind::kIdempotency, key,
+                 {{"digest", crypto::hex_encode(e.digest)},
+                  {"response", e.response},
+                  {"expires_at_ms", expires_at.time_since_epoch().count()}});
   }
   cv_.notify_all();
+}
+
+bool IdempotencyStore::restore(const std::string& key, const nlohmann::json& saved, TimePoint now) {
+  if (!saved.is_object() || !saved.contains("digest") || !saved["digest"].is_string() ||
+      !saved.contains("expires_at_ms") || !saved["expires_at_ms"].is_number_integer() ||
+      !saved.contains("response"))
+    return false;
+  auto digest = crypto::hex_decode(saved["digest"].get<std::string>());
+  if (!digest) return false;
+  const TimePoint expires_at(Millis(saved["expires_at_ms"].get<int64_t>()));
+  if (expires_at <= now) return true;  // its window passed while the org was down
+  std::lock_guard lock(mu_);
+  Entry e;
+  e.digest = std::move(*digest);
+  e.in_flight = false;
+  e.response = saved["response"];
+  e.expires_at = expires_at;
+  if (auto old = entries_.find(key); old != entries_.end() && !old->second.in_flight)
+    expiry_.erase({old->second.expires_at, key});
+  entries_[key] = std::move(e);
+  expiry_.emplace(expires_at, key);
+  return true;
 }
 
 void IdempotencyStore::abandon(const std::string& key) {
@@ -66,6 +94,7 @@ void IdempotencyStore::reset() {
     for (auto it = entries_.begin(); it != entries_.end();)
       it = it->second.in_flight ? std::next(it) : entries_.erase(it);
     expiry_.clear();  // it indexed completed entries only, all gone
+    if (sink_) sink_->clear(state_kind::kIdempotency);
   }
   cv_.notify_all();
 }

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "clock.h"
+#include "org_state.h"
 
 namespace fake_org {
 
@@ -46,6 +47,10 @@ class IdempotencyStore {
   void abandon(const std::string& key);
   void reset();
   size_t size() const;
+  // Completed entries also go to `sink` (a data directory); set while wiring.
+  void set_state_sink(std::shared_ptr<OrgStateSink> sink) { sink_ = std::move(sink); }
+  // Puts back an entry the sink kept (start-up); false when it is not one.
+  bool restore(const std::string& key, const nlohmann::json& saved, TimePoint now);
 
   // Holds a kExecute claim: abandons it when destroyed before complete(), so
   // a request that throws cannot leave its key in flight for ever (every
@@ -81,6 +86,7 @@ class IdempotencyStore {
   std::unordered_map<std::string, Entry> entries_;
   // (expires_at, key) of every completed entry.
   std::set<std::pair<TimePoint, std::string>> expiry_;
+  std::shared_ptr<OrgStateSink> sink_;
 };
 
 }  // namespace fake_org

@@ -61,6 +61,10 @@ class IdGenerator {
   std::string token(size_t bytes = 32);  // URL-safe random text
   std::string random_base36(size_t n);
   void reset_sequence() { sequence_ = 0; }
+  // The last sequence number a record id used; a data directory keeps it so
+  // a restarted org never hands out an id it already gave.
+  uint64_t sequence() const { return sequence_.load(); }
+  void restore_sequence(uint64_t last) { sequence_ = last; }
 
  private:
   std::shared_ptr<RandomSource> random_;

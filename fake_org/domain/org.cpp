@@ -49,8 +49,33 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
   std::shared_ptr<Org> org(new Org(std::move(cfg),
                                    std::make_shared<AdjustableClock>(deps.base_clock),
                                    std::make_shared<IdGenerator>(deps.random)));
+  if (deps.state) org->keep_state_in(deps.state);
+  if (deps.saved) {
+    org->store_.restore(std::move(deps.saved->records));
+    org->ids_->restore_sequence(deps.saved->id_sequence);
+    org->clock_->set_offset(Millis(deps.saved->clock_offset_ms));
+    return org;
+  }
   if (auto s = org->seed(); !s.ok()) return s.errors();
   return org;
+}
+
+void Org::keep_state_in(std::shared_ptr<OrgStateSink> sink) {
+  state_ = std::move(sink);
+  store_.set_commit_observer(
+      [sink = state_, ids = ids_](const std::vector<RecordPtr>& written, bool replaced_all) {
+        if (replaced_all)
+          sink->records_replaced(written, ids->sequence());
+        else
+          sink->records_committed(written, ids->sequence());
+      });
+  idempotency_.set_state_sink(state_);
+  psp_sessions_.set_state_sink(state_);
+}
+
+void Org::save_clock_offset() {
+  if (state_)
+    state_->put(state_kind::kOrg, org_state_key::kClockOffsetMs, clock_->offset().count());
 }
 
 Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableClock> clock,
@@ -70,6 +95,7 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
 }
 
 void Org::clock_changed() {
+  save_clock_offset();
   run_due_collections(*this);
   events_->on_clock_changed();
 }
@@ -77,6 +103,7 @@ void Org::clock_changed() {
 void Org::reset() {
   events_->on_reset();
   clock_->reset();
+  save_clock_offset();
   idempotency_.reset();
   psp_sessions_.reset();
   query_cursors_.clear();

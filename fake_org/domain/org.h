@@ -30,6 +30,7 @@
 #include "idempotency.h"
 #include "ids.h"
 #include "org_config.h"
+#include "org_state.h"
 #include "psp_sessions.h"
 #include "record_store.h"
 #include "soql_cursors.h"
@@ -39,6 +40,10 @@ namespace fake_org {
 struct OrgDeps {
   std::shared_ptr<const Clock> base_clock;  // default: SystemClock
   std::shared_ptr<RandomSource> random;     // default: OsRandom
+  // Where the org's changes go besides memory (a data directory); null: nowhere.
+  std::shared_ptr<OrgStateSink> state;
+  // What a data directory kept: the org starts from it instead of its seed.
+  std::shared_ptr<SavedOrg> saved;
 };
 
 class Org {
@@ -102,6 +107,8 @@ class Org {
   }
   // The org clock moved (admin API): work that came due runs now.
   void clock_changed();
+  // The data directory's sink, or null (org_state.h).
+  const std::shared_ptr<OrgStateSink>& state() const { return state_; }
 
   // Back to the fixture's initial records and real time. Id sequences restart,
   // so the same scenario sees the same record ids after a reset.
@@ -124,6 +131,8 @@ class Org {
   Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableClock> clock,
       std::shared_ptr<IdGenerator> ids);
   Status seed();
+  void keep_state_in(std::shared_ptr<OrgStateSink> sink);
+  void save_clock_offset();
 
   std::shared_ptr<const OrgConfig> config_;
   std::shared_ptr<AdjustableClock> clock_;
@@ -135,6 +144,7 @@ class Org {
   mutable soql::QueryCursorStore query_cursors_;
   std::string psp_callback_secret_;
   std::shared_ptr<EventSink> events_;
+  std::shared_ptr<OrgStateSink> state_;
 };
 
 // Indexes every org keeps: one per deduplication rule of the fixture

@@ -336,6 +336,9 @@ struct OrgSettings {
 
 struct OrgConfig {
   std::string source_name;  // file path or "embedded:default.yaml", for messages
+  // SHA-256 (hex) of the fixture's text and its extends chain: a data
+  // directory made from another fixture is refused.
+  std::string digest;
   OrgSettings org;
   AuthSettings auth;
   std::map<std::string, ObjectDef> objects;  // by API name

@@ -20,6 +20,7 @@
 
 #include "clock.h"
 #include "org_config.h"
+#include "org_state.h"
 
 namespace fake_org {
 
@@ -43,6 +44,11 @@ struct PspSession {
   TimePoint created{};
 };
 
+// A session as a data directory keeps it (org_state.h), and back; nullopt
+// when the saved value is not one.
+nlohmann::json saved_psp_session(const PspSession& s);
+std::optional<PspSession> psp_session_from_saved(const nlohmann::json& saved);
+
 class PspSessionStore {
  public:
   static constexpr Millis kDefaultExpiry{24 * 3600 * 1000};
@@ -63,8 +69,11 @@ class PspSessionStore {
       auto old = sessions_.find(newest);
       if (old == sessions_.end() || !(s.created < old->second.created)) newest = s.id;
     }
+    if (sink_) sink_->put(state_kind::kPspSession, s.id, saved_psp_session(s));
     sessions_[s.id] = std::move(s);
   }
+  // Sessions also go to `sink` (a data directory); set while wiring.
+  void set_state_sink(std::shared_ptr<OrgStateSink> sink) { sink_ = std::move(sink); }
   std::optional<PspSession> get(const std::string& id) const {
     const TimePoint now = now_or_never();
     std::lock_guard lock(mu_);
@@ -94,6 +103,7 @@ class PspSessionStore {
     fn(it->second);
     it->second.installment_id = installment_id;  // the indexes' keys stay valid
     it->second.created = created;
+    if (sink_) sink_->put(state_kind::kPspSession, id, saved_psp_session(it->second));
     return true;
   }
   void reset() {
@@ -101,6 +111,7 @@ class PspSessionStore {
     sessions_.clear();
     newest_by_installment_.clear();
     by_created_.clear();
+    if (sink_) sink_->clear(state_kind::kPspSession);
   }
   // Sessions held, expired ones not yet forgotten included (admin, tests).
   size_t size() const {
@@ -121,6 +132,7 @@ class PspSessionStore {
     while (!by_created_.empty() && now - by_created_.begin()->first >= expiry_) {
       auto it = sessions_.find(by_created_.begin()->second);
       if (it != sessions_.end()) {
+        if (sink_) sink_->erase(state_kind::kPspSession, it->first);
         unlist(it->second);
         sessions_.erase(it);
       } else {
@@ -150,6 +162,7 @@ class PspSessionStore {
   std::unordered_map<std::string, std::string> newest_by_installment_;
   // creation time -> session id: what expires next, without a walk.
   std::multimap<TimePoint, std::string> by_created_;
+  std::shared_ptr<OrgStateSink> sink_;
 };
 
 // What a lookup of an unknown or expired session says, for the driver API and

@@ -255,7 +255,7 @@ void RecordStore::unfile(std::unordered_multimap<uint64_t, const Record*>& table
     }
 }
 
-void RecordStore::commit_locked(Transaction& tx) {
+void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
   // Nothing below can fail on valid input, so the commit is all-or-nothing.
   CommitWrites writes{++version_, {}};
   writes.keys.reserve(tx.order_.size() * 4);
@@ -288,6 +288,36 @@ void RecordStore::commit_locked(Transaction& tx) {
     log_floor_ = log_.front().version;
     log_.pop_front();
   }
+  if (observer_) {
+    std::vector<RecordPtr> written;
+    written.reserve(tx.order_.size());
+    for (const auto& id : tx.order_) written.push_back(tx.staged_.at(id));
+    observer_(written, replaced_all);
+  }
+}
+
+void RecordStore::file_locked(const RecordPtr& r) {
+  std::vector<uint64_t> ignored;
+  std::vector<std::pair<const IndexSpec*, std::string>> keys;
+  for (const auto& spec : specs_)
+    if (auto k = key_of(spec, *r)) keys.emplace_back(&spec, std::move(*k));
+  if (!r->guid.empty()) by_guid_.emplace(slot_hash(guid_key(r->guid)), r.get());
+  ids_by_object_[r->object].push_back(r->id);
+  index_insert(*r, keys, ignored);
+}
+
+void RecordStore::restore(std::vector<Record> records) {
+  std::unique_lock lock(mu_);
+  clear_locked();
+  ++version_;
+  log_.clear();
+  log_floor_ = version_;
+  by_id_.reserve(records.size());
+  for (auto& record : records) {
+    auto r = std::make_shared<const Record>(std::move(record));
+    auto [it, fresh] = by_id_.emplace(r->id, r);
+    if (fresh) file_locked(r);
+  }
 }
 
 bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
@@ -316,7 +346,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   Transaction tx(*this);
   Status s = fn(tx);
   if (s.ok()) {
-    commit_locked(tx);
+    commit_locked(tx, true);
   } else {
     by_id_ = std::move(old_by_id);
     by_guid_ = std::move(old_by_guid);

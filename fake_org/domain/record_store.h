@@ -241,6 +241,15 @@ class RecordStore final : public RecordReader {
   // Replaces every record with what fn stages into an empty store (the admin
   // reset and the initial seed); on failure the old records stay.
   Status replace_all(const std::function<Status(Transaction&)>& fn);
+  // Fills an empty store with records saved earlier (a data directory at
+  // start-up), indexing them as commits would; tells no commit observer.
+  void restore(std::vector<Record> records);
+
+  // Told of every commit while the lock is still held exclusive, in commit
+  // order: the records it wrote, and whether they replaced every record
+  // (replace_all). It must only queue (see org_state.h). Set before writers run.
+  using CommitObserver = std::function<void(const std::vector<RecordPtr>&, bool replaced_all)>;
+  void set_commit_observer(CommitObserver observer) { observer_ = std::move(observer); }
 
  private:
   friend class Transaction;
@@ -266,7 +275,8 @@ class RecordStore final : public RecordReader {
   size_t position_of(const IndexSpec& spec) const {
     return static_cast<size_t>(&spec - specs_.data());
   }
-  void commit_locked(Transaction& tx);
+  void commit_locked(Transaction& tx, bool replaced_all = false);
+  void file_locked(const RecordPtr& r);
   bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
   void index_insert(const Record& r,
@@ -298,6 +308,7 @@ class RecordStore final : public RecordReader {
   std::deque<CommitWrites> log_;
   WriteLockStats stats_;
   std::function<void()> between_phases_;
+  CommitObserver observer_;
 };
 
 // The key an id, GUID key or index key has in read and write sets: kind 0 is

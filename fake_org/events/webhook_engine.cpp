@@ -114,6 +114,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
     if (lane.size() == 1) schedule_locked(d->lane, Millis(0));
   }
   if (d->state != State::kPending) finished_.insert(d->seq);
+  save_locked(*d);
   trim_log_locked();
   return d->id;
 }
@@ -135,6 +136,7 @@ void WebhookEngine::trim_log_locked() {
     auto oldest = log_.find(*finished_.begin());
     finished_.erase(finished_.begin());
     if (oldest == log_.end()) continue;
+    if (sink_) sink_->erase(state_kind::kWebhook, oldest->second->id);
     by_id_.erase(oldest->second->id);
     log_.erase(oldest);
   }
@@ -187,6 +189,13 @@ void WebhookEngine::worker() {
     --in_flight_;
     if (!d->forgotten) record_locked(d, std::move(attempt), result);
     if (idle_locked()) idle_cv_.notify_all();
+    if (sink_) {
+      // Written now, not at the next request: a restart must not send a
+      // delivered event again. A failed write is retried with the next flush.
+      lk.unlock();
+      (void)sink_->flush();
+      lk.lock();
+    }
   }
 }
 
@@ -198,6 +207,7 @@ void WebhookEngine::record_locked(const std::shared_ptr<Delivery>& d, Attempt at
     d->state = State::kDelivered;
     d->reason.clear();
     d->attempts.push_back(std::move(attempt));
+    save_locked(*d);
     finish_locked(d);
     return;
   }
@@ -207,12 +217,14 @@ void WebhookEngine::record_locked(const std::shared_ptr<Delivery>& d, Attempt at
                 (d->attempts_in_series == 1 ? " attempt" : " attempts") +
                 "; last: " + attempt_outcome(result);
     d->attempts.push_back(std::move(attempt));
+    save_locked(*d);
     finish_locked(d);
     return;
   }
   Millis delay = backoff_delay(settings_, d->attempts_in_series, *random_);
   attempt.retry_in_ms = delay.count();
   d->attempts.push_back(std::move(attempt));
+  save_locked(*d);
   schedule_locked(d->lane, delay);
 }
 
@@ -249,6 +261,7 @@ ResendOutcome WebhookEngine::resend(const std::string& id) {
   auto& lane = lanes_[d.lane];
   lane.push_back(it->second);
   if (lane.size() == 1) schedule_locked(d.lane, Millis(0));
+  save_locked(d);
   return ResendOutcome::kQueued;
 }
 
@@ -262,6 +275,7 @@ void WebhookEngine::reset() {
   lanes_.clear();
   schedule_.clear();
   by_org_.clear();
+  if (sink_) sink_->clear(state_kind::kWebhook);
   if (idle_locked()) idle_cv_.notify_all();
 }
 

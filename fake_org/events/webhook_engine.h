@@ -37,6 +37,7 @@
 #include "domain/clock.h"
 #include "domain/ids.h"
 #include "domain/org_config.h"
+#include "domain/org_state.h"
 #include "events/remote_sites.h"
 #include "events/webhook_sender.h"
 
@@ -137,6 +138,14 @@ class WebhookEngine {
   // The org clock moved: retries whose org-time due instant has passed become due now.
   void on_clock_changed();
 
+  // Every event's state also goes to `sink` (a data directory); a worker
+  // flushes it after recording an attempt. Set while wiring, before events.
+  void set_state_sink(std::shared_ptr<OrgStateSink> sink);
+  // Puts back the log the sink kept (start-up, before events): pending
+  // deliveries are due at once, in their intents' order. The number of
+  // entries that were not events.
+  size_t restore(const std::vector<std::pair<std::string, nlohmann::json>>& saved);
+
  private:
   using Steady = std::chrono::steady_clock;
   enum class State { kPending, kDelivered, kFailed, kBlocked };
@@ -201,6 +210,8 @@ class WebhookEngine {
   void record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
                      const HttpAttemptResult& result);
   Snapshot snapshot_locked(const Delivery& d) const;
+  void save_locked(const Delivery& d);
+  static std::shared_ptr<Delivery> from_saved(const nlohmann::json& saved);
   static nlohmann::json to_json(const Snapshot& s);
   bool idle_locked() const { return lanes_.empty() && in_flight_ == 0; }
 
@@ -211,7 +222,8 @@ class WebhookEngine {
   const std::shared_ptr<RandomSource> random_;
   IdGenerator ids_;  // thread-safe on its own
 
-  Notice notice_;  // set before use; read in the destructor
+  Notice notice_;                       // set before use; read in the destructor
+  std::shared_ptr<OrgStateSink> sink_;  // set before use
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;

@@ -241,6 +241,14 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
     return;
   }
   dispatch(*site.router, site.guards, req, res);
+  // With a data directory, what the request changed is on disk before the
+  // answer leaves (group commit: a concurrent request may have written it).
+  if (const auto& state = site.services.org->state()) {
+    if (auto written = state->flush(); !written.ok()) {
+      res = httplib::Response();
+      send_platform_error(res, 503, "SERVER_UNAVAILABLE", written.errors().front().message);
+    }
+  }
 }
 
 }  // namespace

@@ -12,7 +12,9 @@ std::string base64url_encode(std::string_view data);
 // Standard alphabet; padding optional; nullopt on any other character.
 std::optional<std::string> base64_decode(std::string_view text);
 std::string hex_encode(std::string_view bytes);  // lower case, two digits a byte
-std::string sha256(std::string_view data);       // 32 raw bytes
+// The bytes of hex_encode's text (either case); nullopt when it is not hex.
+std::optional<std::string> hex_decode(std::string_view text);
+std::string sha256(std::string_view data);                             // 32 raw bytes
 std::string hmac_sha256(std::string_view key, std::string_view data);  // 32 raw bytes
 // Equal contents, in time that depends on neither content nor lengths:
 // both sides are hashed first, then compared with CRYPTO_memcmp.

@@ -1,0 +1,141 @@
+// --data-dir over real HTTP: an org stopped and started again on the same
+// directory serves what it answered before (README "Durability").
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "durable/saved_orgs.h"
+#include "testing/intent_body.h"
+#include "testing/test_org.h"
+
+using namespace fake_org;
+using namespace fake_org::testing;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct DataDir {
+  fs::path path;
+  DataDir() {
+    static int n = 0;
+    path = fs::temp_directory_path() /
+           ("fake-org-data-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::remove_all(path);
+  }
+  ~DataDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+EmbeddedOptions kept_in(const DataDir& dir, size_t max_orgs = 0) {
+  EmbeddedOptions o;
+  o.data_dir = dir.path.string();
+  o.max_orgs = max_orgs;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("a restarted org serves the records, ids and clock it had", "[durable]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  CreatedIntent intent;
+  std::string contact_id, token;
+  json before;
+  {
+    TestOrg t(config, kept_in(dir));
+    t.advance_clock("3d");
+    token = t.token();
+    intent = t.create_intent(IntentBody::one_time().contact({{"LastName", "Kept"}}));
+    before = t.get("/PaymentIntent/" + intent.id).json;
+    contact_id = before.at("Payer").at("Contact").at("Id").get<std::string>();
+  }
+  TestOrg t(config, kept_in(dir));
+  // The token issued before the restart still authenticates.
+  auto with_old_token =
+      t.client().Get((t.org().config().base_path() + "/PaymentIntent/" + intent.id).c_str(),
+                     {{"Authorization", "Bearer " + token}});
+  REQUIRE(with_old_token);
+  CHECK(with_old_token->status == 200);
+  auto after = t.get("/PaymentIntent/" + intent.id);
+  INFO(after.body);
+  REQUIRE(after.status == 200);
+  CHECK(after.json == before);
+  CHECK(t.record(intent.installment).object == "cpm__Installment__c");
+  // Org time resumed three days ahead.
+  const auto ahead = t.org().clock().offset();
+  CHECK(ahead >= Millis(3 * 86400000LL - 60000));
+  // The id sequence resumed: the next contact does not take an id handed out before.
+  auto second = t.create_intent(IntentBody::one_time().contact({{"LastName", "Next"}}));
+  auto next_contact = t.get("/PaymentIntent/" + second.id).json.at("Payer").at("Contact").at("Id");
+  CHECK(next_contact.get<std::string>() > contact_id);
+}
+
+TEST_CASE("a repeated IdempotencyKey replays across a restart", "[durable]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  const json body = IntentBody::one_time().contact({{"LastName", "Once"}}).idempotency_key("k-1");
+  json first;
+  {
+    TestOrg t(config, kept_in(dir));
+    auto r = t.post("/PaymentIntent", body);
+    REQUIRE(r.status == 200);
+    first = r.json;
+  }
+  TestOrg t(config, kept_in(dir));
+  const size_t contacts = t.count("Contact");
+  auto again = t.post("/PaymentIntent", body);
+  REQUIRE(again.status == 200);
+  CHECK(again.json == first);
+  CHECK(t.count("Contact") == contacts);
+}
+
+TEST_CASE("a reset is kept: the restarted org has only its seed", "[durable]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  size_t seeded = 0;
+  {
+    TestOrg t(config, kept_in(dir));
+    seeded = t.count("Contact");
+    t.create_intent(IntentBody::one_time().contact({{"LastName", "Gone"}}));
+    REQUIRE(t.count("Contact") == seeded + 1);
+    REQUIRE(t.post("/__admin/reset", json::object(), false).status == 200);
+  }
+  TestOrg t(config, kept_in(dir));
+  CHECK(t.count("Contact") == seeded);
+}
+
+TEST_CASE("orgs created at runtime come back after a restart; deleted ones do not",
+          "[durable][orgs]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  {
+    TestOrg t(config, kept_in(dir, 10));
+    REQUIRE(t.post("/__admin/orgs", {{"name", "kept"}, {"login_paths", false}}, false).status ==
+            201);
+    REQUIRE(t.post("/__admin/orgs", {{"name", "dropped"}, {"login_paths", false}}, false).status ==
+            201);
+    REQUIRE(t.send("DELETE", "/__admin/orgs/dropped", "", false).status == 200);
+    CHECK_FALSE(fs::exists(durable::SavedOrgs::org_file(dir.path.string(), "dropped")));
+    CHECK(fs::exists(durable::SavedOrgs::org_file(dir.path.string(), "kept")));
+  }
+  TestOrg t(config, kept_in(dir, 10));
+  auto orgs = t.get("/__admin/orgs", false);
+  REQUIRE(orgs.status == 200);
+  std::vector<std::string> names;
+  for (const auto& o : orgs.json["orgs"]) names.push_back(o["name"].get<std::string>());
+  CHECK(names == std::vector<std::string>{"default", "kept"});
+}
+
+TEST_CASE("a data directory of another fixture is refused at start", "[durable]") {
+  DataDir dir;
+  { TestOrg t(fixture("default.yaml"), kept_in(dir)); }
+  try {
+    EmbeddedOrg::start(fixture("nonprofit.yaml"), kept_in(dir));
+    FAIL("started on another fixture's data");
+  } catch (const std::runtime_error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("--reset-data"));
+  }
+}

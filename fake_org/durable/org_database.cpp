@@ -1,0 +1,288 @@
+#include "org_database.h"
+
+namespace fake_org::durable {
+
+namespace {
+
+const char* const kSchema = R"(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records(
+  id TEXT PRIMARY KEY, object TEXT NOT NULL, guid TEXT NOT NULL, fields TEXT NOT NULL,
+  created_ms INTEGER NOT NULL, modified_ms INTEGER NOT NULL,
+  awaiting_payer INTEGER NOT NULL, deleted INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS state(
+  kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY(kind, key)) WITHOUT ROWID;
+)";
+
+const char* sync_pragma(Sync sync) {
+  switch (sync) {
+    case Sync::kFull:
+      return "PRAGMA synchronous=FULL";
+    case Sync::kOff:
+      return "PRAGMA synchronous=OFF";
+    case Sync::kNormal:
+      break;
+  }
+  return "PRAGMA synchronous=NORMAL";
+}
+
+int64_t ms(TimePoint t) {
+  return t.time_since_epoch().count();
+}
+
+}  // namespace
+
+std::optional<Sync> parse_sync(std::string_view text) {
+  if (text == "full") return Sync::kFull;
+  if (text == "normal") return Sync::kNormal;
+  if (text == "off") return Sync::kOff;
+  return std::nullopt;
+}
+
+std::shared_ptr<OrgDatabase> OrgDatabase::open(const DatabaseOptions& options,
+                                               std::string& error) {
+  auto db = Database::open(options.path, true, error);
+  if (!db) {
+    error = options.path + ": " + error;
+    return nullptr;
+  }
+  std::shared_ptr<OrgDatabase> out(new OrgDatabase(options, std::move(db)));
+  auto failed = out->prepare_schema();
+  if (!failed) failed = out->check_meta();
+  if (failed) {
+    error = *failed;
+    return nullptr;
+  }
+  return out;
+}
+
+std::optional<std::string> OrgDatabase::prepare_schema() {
+  const std::string& path = options_.path;
+  // The first statement to read the file: a damaged one fails here.
+  if (auto e = db_->exec("PRAGMA journal_mode=WAL")) {
+    return path + ": " + *e +
+           " (SQLite). Nothing was changed: move the file away, or start with --reset-data "
+           "to discard the data directory";
+  }
+  if (auto e = db_->exec(sync_pragma(options_.sync))) return path + ": " + *e;
+  if (auto e = db_->exec(kSchema)) return path + ": " + *e + " (SQLite)";
+  std::string error;
+  upsert_record_ = db_->prepare(
+      "INSERT INTO records VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(id) DO UPDATE SET "
+      "object=?2, guid=?3, fields=?4, created_ms=?5, modified_ms=?6, awaiting_payer=?7, "
+      "deleted=?8",
+      error);
+  if (upsert_record_)
+    put_state_ = db_->prepare("INSERT OR REPLACE INTO state VALUES(?1,?2,?3)", error);
+  if (put_state_) erase_state_ = db_->prepare("DELETE FROM state WHERE kind=?1 AND key=?2", error);
+  if (erase_state_) clear_state_ = db_->prepare("DELETE FROM state WHERE kind=?1", error);
+  if (clear_state_)
+    set_sequence_ =
+        db_->prepare("INSERT OR REPLACE INTO meta VALUES('id_sequence', ?1)", error);
+  if (!set_sequence_) return path + ": " + error + " (SQLite)";
+  return std::nullopt;
+}
+
+std::optional<std::string> OrgDatabase::check_meta() {
+  std::string error;
+  auto read = db_->prepare("SELECT key, value FROM meta", error);
+  if (!read) return options_.path + ": " + error;
+  std::string format, digest, fixture;
+  while (read->step(error)) {
+    const std::string_view key = read->text(0);
+    if (key == "format") format = std::string(read->text(1));
+    if (key == "fixture_digest") digest = std::string(read->text(1));
+    if (key == "fixture") fixture = std::string(read->text(1));
+  }
+  if (!error.empty()) return options_.path + ": " + error + " (SQLite)";
+  if (format.empty()) {
+    auto init = db_->prepare(
+        "INSERT OR REPLACE INTO meta VALUES('format',?1),('fixture',?2),('fixture_digest',?3)",
+        error);
+    if (!init) return options_.path + ": " + error;
+    init->bind(1, std::to_string(kFormat));
+    init->bind(2, options_.fixture);
+    init->bind(3, options_.fixture_digest);
+    init->step(error);
+    return error.empty() ? std::nullopt : std::optional(options_.path + ": " + error);
+  }
+  if (std::atol(format.c_str()) > kFormat)
+    return options_.path + " was written by a newer fake-org (data format " + format +
+           "; this one reads format " + std::to_string(kFormat) +
+           "): run that version, or start with --reset-data to discard the data directory";
+  if (digest != options_.fixture_digest)
+    return options_.path + " holds an org made from the fixture " + fixture +
+           ", not from this org's " + options_.fixture +
+           (fixture == options_.fixture ? " as it is now (the file changed)" : "") +
+           ": start with --reset-data to discard the data directory, or give another "
+           "--data-dir";
+  return std::nullopt;
+}
+
+std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
+  auto kept = std::make_shared<SavedOrg>();
+  auto meta = db_->prepare("SELECT value FROM meta WHERE key='id_sequence'", error);
+  if (!meta) return nullptr;
+  bool initialised = false;
+  if (meta->step(error)) {
+    kept->id_sequence = static_cast<uint64_t>(std::stoull(std::string(meta->text(0))));
+    initialised = true;
+  }
+  auto rows = db_->prepare(
+      "SELECT id, object, guid, fields, created_ms, modified_ms, awaiting_payer, deleted "
+      "FROM records ORDER BY rowid",
+      error);
+  if (!rows) return nullptr;
+  while (rows->step(error)) {
+    Record r;
+    r.id = std::string(rows->text(0));
+    r.object = std::string(rows->text(1));
+    r.guid = std::string(rows->text(2));
+    const std::string_view fields = rows->text(3);
+    r.fields = nlohmann::json::parse(fields.begin(), fields.end(), nullptr, false);
+    if (!r.fields.is_object()) {
+      error = "record " + r.id + " has fields that are not a JSON object";
+      break;
+    }
+    r.created = TimePoint(Millis(rows->integer(4)));
+    r.modified = TimePoint(Millis(rows->integer(5)));
+    r.awaiting_payer = rows->integer(6) != 0;
+    r.deleted = rows->integer(7) != 0;
+    kept->records.push_back(std::move(r));
+  }
+  if (!error.empty()) {
+    error = options_.path + ": " + error;
+    return nullptr;
+  }
+  for (auto& [key, value] : saved(state_kind::kOrg, error))
+    if (key == org_state_key::kClockOffsetMs && value.is_number_integer())
+      kept->clock_offset_ms = value.get<int64_t>();
+  if (!error.empty()) return nullptr;
+  return initialised || !kept->records.empty() ? kept : nullptr;
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved(std::string_view kind,
+                                                                       std::string& error) {
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  auto rows = db_->prepare("SELECT key, value FROM state WHERE kind=?1 ORDER BY key", error);
+  if (!rows) return out;
+  rows->bind(1, kind);
+  while (rows->step(error)) {
+    const std::string_view value = rows->text(1);
+    out.emplace_back(std::string(rows->text(0)),
+                     nlohmann::json::parse(value.begin(), value.end(), nullptr, false));
+  }
+  if (!error.empty()) error = options_.path + ": " + error;
+  return out;
+}
+
+void OrgDatabase::enqueue(Op op) {
+  std::lock_guard lock(q_mu_);
+  queue_.push_back(std::move(op));
+  queued_.store(queue_.size(), std::memory_order_release);
+}
+
+void OrgDatabase::records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) {
+  enqueue(Op{Op::kRecords, records, id_sequence, {}, {}, {}});
+}
+
+void OrgDatabase::records_replaced(const std::vector<RecordPtr>& records, uint64_t id_sequence) {
+  enqueue(Op{Op::kReplaceRecords, records, id_sequence, {}, {}, {}});
+}
+
+void OrgDatabase::put(std::string_view kind, std::string_view key, const nlohmann::json& value) {
+  enqueue(Op{Op::kPut, {}, 0, std::string(kind), std::string(key), value.dump()});
+}
+
+void OrgDatabase::erase(std::string_view kind, std::string_view key) {
+  enqueue(Op{Op::kErase, {}, 0, std::string(kind), std::string(key), {}});
+}
+
+void OrgDatabase::clear(std::string_view kind) {
+  enqueue(Op{Op::kClear, {}, 0, std::string(kind), {}, {}});
+}
+
+std::optional<std::string> OrgDatabase::write_record(const Record& r) {
+  Statement& s = *upsert_record_;
+  s.reset();
+  s.bind(1, r.id);
+  s.bind(2, r.object);
+  s.bind(3, r.guid);
+  s.bind(4, r.fields.dump());
+  s.bind(5, ms(r.created));
+  s.bind(6, ms(r.modified));
+  s.bind(7, int64_t{r.awaiting_payer});
+  s.bind(8, int64_t{r.deleted});
+  std::string error;
+  s.step(error);
+  if (!error.empty()) return error;
+  return std::nullopt;
+}
+
+std::optional<std::string> OrgDatabase::apply(const Op& op) {
+  std::string error;
+  auto run = [&](Statement& s) -> std::optional<std::string> {
+    s.step(error);
+    s.reset();
+    if (!error.empty()) return error;
+    return std::nullopt;
+  };
+  switch (op.type) {
+    case Op::kReplaceRecords:
+      if (auto e = db_->exec("DELETE FROM records")) return e;
+      [[fallthrough]];
+    case Op::kRecords:
+      for (const auto& r : op.records)
+        if (auto e = write_record(*r)) return e;
+      set_sequence_->bind(1, std::to_string(op.id_sequence));
+      return run(*set_sequence_);
+    case Op::kPut:
+      put_state_->bind(1, op.kind);
+      put_state_->bind(2, op.key);
+      put_state_->bind(3, op.value);
+      return run(*put_state_);
+    case Op::kErase:
+      erase_state_->bind(1, op.kind);
+      erase_state_->bind(2, op.key);
+      return run(*erase_state_);
+    case Op::kClear:
+      clear_state_->bind(1, op.kind);
+      return run(*clear_state_);
+  }
+  return std::nullopt;
+}
+
+Status OrgDatabase::flush() {
+  if (queued_.load(std::memory_order_acquire) == 0) return ok_status();
+  std::lock_guard io(io_mu_);
+  std::vector<Op> ops;
+  {
+    std::lock_guard lock(q_mu_);
+    ops.swap(queue_);
+    queued_.store(0, std::memory_order_release);
+  }
+  if (ops.empty()) return ok_status();  // a concurrent flush wrote ours
+  std::optional<std::string> failed = db_->exec("BEGIN IMMEDIATE");
+  for (size_t i = 0; !failed && i < ops.size(); ++i) failed = apply(ops[i]);
+  if (!failed) failed = db_->exec("COMMIT");
+  if (!failed) {
+    flushes_.fetch_add(1, std::memory_order_relaxed);
+    return ok_status();
+  }
+  (void)db_->exec("ROLLBACK");
+  {
+    // Kept in order ahead of what queued meanwhile, for the next flush.
+    std::lock_guard lock(q_mu_);
+    ops.insert(ops.end(), std::make_move_iterator(queue_.begin()),
+               std::make_move_iterator(queue_.end()));
+    queue_.swap(ops);
+    queued_.store(queue_.size(), std::memory_order_release);
+  }
+  return make_error(error_code::kUncategorised, "",
+                    "the org could not write its data directory (" + options_.path +
+                        "): " + *failed + "; the change is kept in memory and written with the "
+                                          "next request");
+}
+
+}  // namespace fake_org::durable

@@ -1,0 +1,102 @@
+#pragma once
+// One org's data directory database (README "Durability"): a SQLite file in
+// WAL mode with the org's records, its keyed state (tokens, idempotency
+// entries, PSP sessions, webhooks) and its meta data (format, fixture, id
+// sequence). Memory stays the source for reads; this is written as changes
+// commit and read once, at start-up.
+//
+// Tables, for a developer with the sqlite3 shell:
+//   records(id, object, guid, fields JSON, created_ms, modified_ms,
+//           awaiting_payer, deleted)       one row per record, creation order
+//   state(kind, key, value JSON)           the other stores' entries
+//   meta(key, value)                       format, fixture, fixture_digest, id_sequence
+//
+// Group commit: changes queue in memory (OrgStateSink's calls, under the
+// callers' locks); flush() takes the writer's lock, drains the whole queue
+// into one SQLite transaction and commits it. A request that flushes after a
+// concurrent one drained its changes finds the queue empty and returns, so
+// under load one disk write serves many requests.
+//
+// Locking rule: q_mu_ (a leaf) guards queue_; io_mu_ guards the connection
+// and its statements and is held for one flush; flush takes q_mu_ inside
+// io_mu_ only to swap the queue out, never the other way round.
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "domain/org_state.h"
+#include "durable/sqlite.h"
+
+namespace fake_org::durable {
+
+// What each --sync setting survives (docs/durability.md).
+enum class Sync {
+  kFull,    // fsync at every commit: a process crash and a power loss
+  kNormal,  // WAL's default: a process crash; a power loss may lose the last commits
+  kOff,     // no fsync: a process crash; a power loss may damage the file
+};
+std::optional<Sync> parse_sync(std::string_view text);
+
+struct DatabaseOptions {
+  std::string path;
+  std::string fixture;         // the fixture's name, for messages
+  std::string fixture_digest;  // OrgConfig::digest: a file made from another is refused
+  Sync sync = Sync::kNormal;
+};
+
+class OrgDatabase final : public OrgStateSink {
+ public:
+  static constexpr int kFormat = 1;
+  // Opens or creates the file. Refuses, with what to do, a file made from
+  // another fixture or by a newer format, and reports a damaged one in
+  // SQLite's words.
+  static std::shared_ptr<OrgDatabase> open(const DatabaseOptions& options, std::string& error);
+
+  // Start-up only, before any change queues:
+  // what the file kept, or null when it is new (the org then seeds).
+  std::shared_ptr<SavedOrg> saved_org(std::string& error);
+  // The keyed entries of one kind, as they were put.
+  std::vector<std::pair<std::string, nlohmann::json>> saved(std::string_view kind,
+                                                            std::string& error);
+
+  void records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) override;
+  void records_replaced(const std::vector<RecordPtr>& records, uint64_t id_sequence) override;
+  void put(std::string_view kind, std::string_view key, const nlohmann::json& value) override;
+  void erase(std::string_view kind, std::string_view key) override;
+  void clear(std::string_view kind) override;
+  Status flush() override;
+
+  const std::string& path() const { return options_.path; }
+  // Disk transactions committed so far, and changes they carried (tests, bench).
+  uint64_t flushes() const { return flushes_.load(); }
+
+ private:
+  struct Op {
+    enum Type { kRecords, kReplaceRecords, kPut, kErase, kClear } type;
+    std::vector<RecordPtr> records;
+    uint64_t id_sequence = 0;
+    std::string kind, key, value;
+  };
+  OrgDatabase(DatabaseOptions options, std::unique_ptr<Database> db)
+      : options_(std::move(options)), db_(std::move(db)) {}
+  std::optional<std::string> prepare_schema();
+  std::optional<std::string> check_meta();
+  std::optional<std::string> apply(const Op& op);
+  std::optional<std::string> write_record(const Record& r);
+  void enqueue(Op op);
+
+  const DatabaseOptions options_;
+  std::mutex io_mu_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_,
+      set_sequence_;
+  std::mutex q_mu_;
+  std::vector<Op> queue_;
+  std::atomic<size_t> queued_{0};
+  std::atomic<uint64_t> flushes_{0};
+};
+
+}  // namespace fake_org::durable

@@ -1,0 +1,199 @@
+// The data directory's database on its own: what it keeps, what it refuses,
+// and group commit.
+#include "durable/org_database.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "durable/saved_orgs.h"
+
+using namespace fake_org;
+using namespace fake_org::durable;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("fake-org-db-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+RecordPtr db_contact(const std::string& id, const std::string& email) {
+  auto r = std::make_shared<Record>();
+  r->object = "Contact";
+  r->id = id;
+  r->fields = {{"Email", email}};
+  r->created = r->modified = TimePoint(Millis(1700000000000));
+  return r;
+}
+
+std::shared_ptr<OrgDatabase> open_db(const std::string& path, const std::string& digest = "d1") {
+  std::string error;
+  auto db = OrgDatabase::open({path, "shop.yaml", digest, Sync::kNormal}, error);
+  INFO(error);
+  REQUIRE(db);
+  return db;
+}
+
+}  // namespace
+
+TEST_CASE("a new database has nothing saved; what flushed comes back in order", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  {
+    auto db = open_db(path);
+    std::string error;
+    CHECK(db->saved_org(error) == nullptr);
+    CHECK(error.empty());
+    db->records_replaced({db_contact("003000000000002AAA", "b@example.org")}, 2);
+    db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 7);
+    auto changed = std::make_shared<Record>(*db_contact("003000000000002AAA", "B2@example.org"));
+    changed->deleted = true;
+    db->records_committed({changed}, 7);
+    db->put(state_kind::kOrg, org_state_key::kClockOffsetMs, 86400000);
+    REQUIRE(db->flush().ok());
+    CHECK(db->flushes() == 1);  // one disk transaction for everything queued
+  }
+  auto db = open_db(path);
+  std::string error;
+  auto saved = db->saved_org(error);
+  REQUIRE(saved);
+  CHECK(saved->id_sequence == 7);
+  CHECK(saved->clock_offset_ms == 86400000);
+  REQUIRE(saved->records.size() == 2);
+  // Creation order, an update keeping its place.
+  CHECK(saved->records[0].id == "003000000000002AAA");
+  CHECK(saved->records[0].text("Email") == "B2@example.org");
+  CHECK(saved->records[0].deleted);
+  CHECK(saved->records[1].id == "003000000000001AAA");
+  CHECK(saved->records[1].created == TimePoint(Millis(1700000000000)));
+}
+
+TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", "[durable]") {
+  TempDir dir;
+  auto db = open_db(dir.file("org.db"));
+  db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
+  db->put(state_kind::kToken, "t1", {{"client_id", "c"}});
+  db->put(state_kind::kToken, "t2", {{"client_id", "d"}});
+  db->put(state_kind::kWebhook, "e1", {{"n", 1}});
+  db->erase(state_kind::kToken, "t1");
+  REQUIRE(db->flush().ok());
+  db->records_replaced({db_contact("003000000000009AAA", "z@example.org")}, 0);
+  db->clear(state_kind::kWebhook);
+  REQUIRE(db->flush().ok());
+  std::string error;
+  auto tokens = db->saved(state_kind::kToken, error);
+  REQUIRE(tokens.size() == 1);
+  CHECK(tokens[0].first == "t2");
+  CHECK(tokens[0].second["client_id"] == "d");
+  CHECK(db->saved(state_kind::kWebhook, error).empty());
+  auto saved = db->saved_org(error);
+  REQUIRE(saved);
+  REQUIRE(saved->records.size() == 1);
+  CHECK(saved->records[0].id == "003000000000009AAA");
+  CHECK(saved->id_sequence == 0);
+}
+
+TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
+          "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  {
+    auto db = open_db(path, "digest-a");
+    db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
+    REQUIRE(db->flush().ok());
+  }
+  std::string error;
+  CHECK_FALSE(OrgDatabase::open({path, "other.yaml", "digest-b", Sync::kNormal}, error));
+  CHECK_THAT(error, Catch::Contains("made from the fixture shop.yaml, not from this org's "
+                                    "other.yaml") &&
+                        Catch::Contains("--reset-data"));
+  error.clear();
+  CHECK_FALSE(OrgDatabase::open({path, "shop.yaml", "digest-b", Sync::kNormal}, error));
+  CHECK_THAT(error, Catch::Contains("as it is now (the file changed)"));
+  {
+    auto raw = Database::open(path, false, error);
+    REQUIRE(raw);
+    REQUIRE_FALSE(raw->exec("UPDATE meta SET value='99' WHERE key='format'"));
+  }
+  error.clear();
+  CHECK_FALSE(OrgDatabase::open({path, "shop.yaml", "digest-a", Sync::kNormal}, error));
+  CHECK_THAT(error, Catch::Contains("newer fake-org (data format 99; this one reads format 1)"));
+  // Refusing changed nothing: the record is still there.
+  auto raw = Database::open(path, false, error);
+  REQUIRE(raw);
+  auto count = raw->prepare("SELECT count(*) FROM records", error);
+  REQUIRE(count);
+  REQUIRE(count->step(error));
+  CHECK(count->integer(0) == 1);
+}
+
+TEST_CASE("a damaged database is reported in SQLite's words and left as it is", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  const std::string garbage(8192, 'x');
+  std::ofstream(path, std::ios::binary) << garbage;
+  std::string error;
+  CHECK_FALSE(OrgDatabase::open({path, "shop.yaml", "d1", Sync::kFull}, error));
+  CHECK_THAT(error, Catch::Contains("file is not a database") &&
+                        Catch::Contains("Nothing was changed") && Catch::Contains(path));
+  std::ifstream in(path, std::ios::binary);
+  std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(after == garbage);
+}
+
+TEST_CASE("a sync setting is full, normal or off", "[durable]") {
+  CHECK(parse_sync("full") == Sync::kFull);
+  CHECK(parse_sync("normal") == Sync::kNormal);
+  CHECK(parse_sync("off") == Sync::kOff);
+  CHECK_FALSE(parse_sync("FULL"));
+  CHECK_FALSE(parse_sync(""));
+}
+
+TEST_CASE("the saved org list survives reopening; --reset-data deletes only ours",
+          "[durable]") {
+  TempDir dir;
+  const std::string data = dir.path.string();
+  REQUIRE_FALSE(SavedOrgs::prepare(data));
+  std::ofstream(dir.file("notes.txt")) << "mine";
+  {
+    std::string error;
+    auto orgs = SavedOrgs::open(data, error);
+    REQUIRE(orgs);
+    REQUIRE_FALSE(orgs->add({"shop", "default.yaml", true}));
+    REQUIRE_FALSE(orgs->add({"inline", {{"extends", "default.yaml"}}, false}));
+    std::ofstream(SavedOrgs::org_file(data, "shop")) << "x";
+    REQUIRE_FALSE(orgs->remove("shop"));
+    CHECK_FALSE(fs::exists(SavedOrgs::org_file(data, "shop")));
+  }
+  std::string error;
+  auto orgs = SavedOrgs::open(data, error);
+  REQUIRE(orgs);
+  auto list = orgs->list(error);
+  REQUIRE(list.size() == 1);
+  CHECK(list[0].name == "inline");
+  CHECK(list[0].fixture == nlohmann::json{{"extends", "default.yaml"}});
+  CHECK_FALSE(list[0].login_paths);
+  orgs.reset();
+  std::ofstream(SavedOrgs::org_file(data, "other")) << "x";
+  REQUIRE_FALSE(SavedOrgs::reset(data));
+  CHECK_FALSE(fs::exists(dir.file("registry.db")));
+  CHECK_FALSE(fs::exists(SavedOrgs::org_file(data, "other")));
+  CHECK(fs::exists(dir.file("notes.txt")));
+}
