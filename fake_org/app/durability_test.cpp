@@ -53,6 +53,8 @@ TEST_CASE("a restarted org serves the records, ids and clock it had", "[durable]
     contact_id = before.at("Payer").at("Contact").at("Id").get<std::string>();
   }
   TestOrg t(config, kept_in(dir));
+  CHECK(t.get("/__admin/health", false).json["data_file"] ==
+        durable::SavedOrgs::org_file(dir.path.string(), "default"));
   // The token issued before the restart still authenticates.
   auto with_old_token =
       t.client().Get((t.org().config().base_path() + "/PaymentIntent/" + intent.id).c_str(),

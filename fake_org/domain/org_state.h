@@ -36,6 +36,8 @@ class OrgStateSink {
   virtual void clear(std::string_view kind) = 0;
   // Writes what was queued: ok, or why it could not (a full disk).
   virtual Status flush() = 0;
+  // Where it writes (a file path), for the admin API's health.
+  virtual std::string location() const = 0;
 };
 
 // The kinds of keyed state an org keeps.
@@ -53,7 +55,7 @@ inline constexpr std::string_view kClockOffsetMs = "clock_offset_ms";
 // What a restart found of an org: its records in creation order, the last
 // record id sequence number, and the clock's offset.
 struct SavedOrg {
-  std::vector<Record> records;
+  std::vector<RecordPtr> records;
   uint64_t id_sequence = 0;
   int64_t clock_offset_ms = 0;
 };

@@ -306,15 +306,19 @@ void RecordStore::file_locked(const RecordPtr& r) {
   index_insert(*r, keys, ignored);
 }
 
-void RecordStore::restore(std::vector<Record> records) {
+void RecordStore::restore(const std::vector<RecordPtr>& records) {
   std::unique_lock lock(mu_);
   clear_locked();
   ++version_;
   log_.clear();
   log_floor_ = version_;
+  // Sized once: a million records would otherwise rehash every table ~20 times.
+  std::unordered_map<std::string_view, size_t> per_object;
+  for (const auto& r : records) ++per_object[r->object];
   by_id_.reserve(records.size());
-  for (auto& record : records) {
-    auto r = std::make_shared<const Record>(std::move(record));
+  by_guid_.reserve(records.size());
+  for (size_t n = 0; n < specs_.size(); ++n) indexes_[n].reserve(per_object[specs_[n].object]);
+  for (const auto& r : records) {
     auto [it, fresh] = by_id_.emplace(r->id, r);
     if (fresh) file_locked(r);
   }

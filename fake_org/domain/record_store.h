@@ -243,7 +243,7 @@ class RecordStore final : public RecordReader {
   Status replace_all(const std::function<Status(Transaction&)>& fn);
   // Fills an empty store with records saved earlier (a data directory at
   // start-up), indexing them as commits would; tells no commit observer.
-  void restore(std::vector<Record> records);
+  void restore(const std::vector<RecordPtr>& records);
 
   // Told of every commit while the lock is still held exclusive, in commit
   // order: the records it wrote, and whether they replaced every record

@@ -68,8 +68,7 @@ class OrgDatabase final : public OrgStateSink {
   void erase(std::string_view kind, std::string_view key) override;
   void clear(std::string_view kind) override;
   Status flush() override;
-
-  const std::string& path() const { return options_.path; }
+  std::string location() const override { return options_.path; }
   // Disk transactions committed so far, and changes they carried (tests, bench).
   uint64_t flushes() const { return flushes_.load(); }
 
@@ -86,13 +85,14 @@ class OrgDatabase final : public OrgStateSink {
   std::optional<std::string> check_meta();
   std::optional<std::string> apply(const Op& op);
   std::optional<std::string> write_record(const Record& r);
+  Status read_all_records(std::vector<RecordPtr>& out);
+  Status data_failure(const std::string& error) const;
   void enqueue(Op op);
 
   const DatabaseOptions options_;
   std::mutex io_mu_;
   std::unique_ptr<Database> db_;
-  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_,
-      set_sequence_;
+  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_, set_sequence_;
   std::mutex q_mu_;
   std::vector<Op> queue_;
   std::atomic<size_t> queued_{0};

@@ -78,11 +78,11 @@ TEST_CASE("a new database has nothing saved; what flushed comes back in order", 
   CHECK(saved->clock_offset_ms == 86400000);
   REQUIRE(saved->records.size() == 2);
   // Creation order, an update keeping its place.
-  CHECK(saved->records[0].id == "003000000000002AAA");
-  CHECK(saved->records[0].text("Email") == "B2@example.org");
-  CHECK(saved->records[0].deleted);
-  CHECK(saved->records[1].id == "003000000000001AAA");
-  CHECK(saved->records[1].created == TimePoint(Millis(1700000000000)));
+  CHECK(saved->records[0]->id == "003000000000002AAA");
+  CHECK(saved->records[0]->text("Email") == "B2@example.org");
+  CHECK(saved->records[0]->deleted);
+  CHECK(saved->records[1]->id == "003000000000001AAA");
+  CHECK(saved->records[1]->created == TimePoint(Millis(1700000000000)));
 }
 
 TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", "[durable]") {
@@ -106,12 +106,11 @@ TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", 
   auto saved = db->saved_org(error);
   REQUIRE(saved);
   REQUIRE(saved->records.size() == 1);
-  CHECK(saved->records[0].id == "003000000000009AAA");
+  CHECK(saved->records[0]->id == "003000000000009AAA");
   CHECK(saved->id_sequence == 0);
 }
 
-TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
-          "[durable]") {
+TEST_CASE("a database from another fixture or a newer format is refused, unchanged", "[durable]") {
   TempDir dir;
   const std::string path = dir.file("org.db");
   {
@@ -166,8 +165,7 @@ TEST_CASE("a sync setting is full, normal or off", "[durable]") {
   CHECK_FALSE(parse_sync(""));
 }
 
-TEST_CASE("the saved org list survives reopening; --reset-data deletes only ours",
-          "[durable]") {
+TEST_CASE("the saved org list survives reopening; --reset-data deletes only ours", "[durable]") {
   TempDir dir;
   const std::string data = dir.path.string();
   REQUIRE_FALSE(SavedOrgs::prepare(data));

@@ -52,8 +52,9 @@ std::unique_ptr<SavedOrgs> SavedOrgs::open(const std::string& data_dir, std::str
           "CREATE TABLE IF NOT EXISTS orgs(name TEXT PRIMARY KEY, fixture TEXT NOT NULL, "
           "login_paths INTEGER NOT NULL)");
     if (failed) {
-      error = *failed + " (SQLite). Nothing was changed: move the file away, or start with "
-                        "--reset-data to discard the data directory";
+      error = *failed +
+              " (SQLite). Nothing was changed: move the file away, or start with "
+              "--reset-data to discard the data directory";
       db.reset();
     }
   }

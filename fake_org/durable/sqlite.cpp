@@ -4,8 +4,7 @@
 
 namespace fake_org::durable {
 
-std::unique_ptr<Database> Database::open(const std::string& path, bool create,
-                                         std::string& error) {
+std::unique_ptr<Database> Database::open(const std::string& path, bool create, std::string& error) {
   sqlite3* db = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);

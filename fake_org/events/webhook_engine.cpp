@@ -51,8 +51,12 @@ WebhookEngine::WebhookEngine(const WebhookSettings& settings,
       random_(std::move(random)),
       ids_(random_),
       log_limit_(std::max<size_t>(1, log_limit)),
-      max_pending_(std::max<size_t>(1, max_pending)) {
-  for (int i = 0; i < std::max(1, workers); ++i) workers_.emplace_back([this] { worker(); });
+      max_pending_(std::max<size_t>(1, max_pending)),
+      worker_count_(std::max(1, workers)) {}
+
+void WebhookEngine::start_workers_locked() {
+  if (!workers_.empty() || stopping_) return;
+  for (int i = 0; i < worker_count_; ++i) workers_.emplace_back([this] { worker(); });
 }
 
 WebhookEngine::~WebhookEngine() {
@@ -120,6 +124,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
 }
 
 void WebhookEngine::schedule_locked(const std::string& lane, Millis delay) {
+  start_workers_locked();
   Due due{Steady::now() + delay, clock_->now() + delay, next_seq_++, lane};
   if (delay.count() > 0) by_org_.insert(due);
   schedule_.insert(std::move(due));

@@ -205,6 +205,7 @@ class WebhookEngine {
   static const char* state_name(State state);
   void worker();
   void schedule_locked(const std::string& lane, Millis delay);
+  void start_workers_locked();
   void finish_locked(const std::shared_ptr<Delivery>& d);
   void trim_log_locked();
   void record_locked(const std::shared_ptr<Delivery>& d, Attempt attempt,
@@ -246,7 +247,11 @@ class WebhookEngine {
   int in_flight_ = 0;
   bool stopping_ = false;
 
-  std::vector<std::thread> workers_;  // last: started once everything above exists
+  // Started by the first delivery that becomes pending (an org that sends no
+  // webhook, most of a thousand test orgs, keeps no thread); guarded by mu_
+  // until stopping_ is set, then joined by the destructor alone.
+  const int worker_count_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace fake_org

@@ -54,6 +54,8 @@ void get_health(Org& org, const ContractMonitor* monitor, Call& c) {
              // and a runner pointed at this org must follow.
              {"api_base_path", org.config().base_path()},
              {"api_version", org.config().org.api_version},  // the REST data API's
+             // fake-org --data-dir: the org's database; null: memory only.
+             {"data_file", org.state() ? nlohmann::json(org.state()->location()) : nullptr},
              {"contract_violations",
               monitor ? nlohmann::json(monitor->violations()) : nlohmann::json()}});
 }

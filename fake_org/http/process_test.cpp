@@ -301,3 +301,37 @@ TEST_CASE("fake-org refuses a port outside 0 to 65535 instead of printing a wron
     CHECK(out.find("--port") != std::string::npos);
   }
 }
+
+TEST_CASE("fake-org --data-dir refuses a damaged database and --reset-data starts afresh",
+          "[process][durable]") {
+  const std::string dir = "/tmp/fake-org-data-" + std::to_string(getpid());
+  REQUIRE(std::system(("rm -rf " + dir + " && mkdir -p " + dir + "/orgs").c_str()) == 0);
+  REQUIRE(std::system(("head -c 8192 /dev/urandom > " + dir + "/orgs/default.db").c_str()) == 0);
+  auto [status, out] = run_to_end(kBinary + " --data-dir " + dir + " --port 0 2>&1 </dev/null");
+  INFO(out);
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(out.find(dir + "/orgs/default.db: file is not a database") != std::string::npos);
+  CHECK(out.find("--reset-data") != std::string::npos);
+  auto [alone, why] = run_to_end(kBinary + " --reset-data --port 0 2>&1 </dev/null");
+  CHECK(WEXITSTATUS(alone) == 2);
+  CHECK(why.find("--reset-data needs --data-dir") != std::string::npos);
+  {
+    Process p({kBinary, "--data-dir", dir, "--reset-data", "--port", "0", "--log-level", "quiet"});
+    REQUIRE(p.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+    httplib::Client c("127.0.0.1", p.port());
+    auto created =
+        c.Post("/__admin/orgs", R"({"name":"kept","login_paths":false})", "application/json");
+    REQUIRE(created);
+    CHECK(created->status == 201);
+    p.stop(SIGKILL);  // no clean shutdown: what was answered is on disk already
+  }
+  Process again({kBinary, "--data-dir", dir, "--port", "0", "--log-level", "quiet"});
+  REQUIRE(again.first_line.rfind("listening on http://127.0.0.1:", 0) == 0);
+  httplib::Client c("127.0.0.1", again.port());
+  auto health = c.Get("/orgs/kept/__admin/health");
+  REQUIRE(health);
+  CHECK(health->status == 200);
+  CHECK(nlohmann::json::parse(health->body)["data_file"] == dir + "/orgs/kept.db");
+  again.stop(SIGTERM);
+  REQUIRE(std::system(("rm -rf " + dir).c_str()) == 0);
+}
