@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <set>
 
-#include "contracts_table_embedded.h"
 #include "yaml_input.h"
 
 namespace contracts {
@@ -271,16 +270,6 @@ RouteTable parse_route_table(std::string_view yaml, const std::string& source) {
     throw RouteTableError(source + ":" + std::to_string(loaded.error->line) + ":" +
                           std::to_string(loaded.error->column) + ": " + loaded.error->message);
   return route_table_of(loaded.root, source);
-}
-
-const RouteTable& route_table() {
-  // The build's own file, read by the route-table tests through
-  // parse_route_table: loaded without the structure pass that guards against
-  // hostile input, which would parse its 40 KB a second time at every start.
-  static const RouteTable table =
-      route_table_of(YAML::Load(std::string(contracts::table::embedded_files().at("routes.yaml"))),
-                     "contracts/routes.yaml");
-  return table;
 }
 
 }  // namespace contracts

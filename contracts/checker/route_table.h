@@ -3,8 +3,9 @@
 // method and path. fake-org's router mounts the rows; the checker
 // (routes.h) takes the rows that name response schemas as the contract.
 //
-// A RouteTable is immutable once parsed. route_table() parses the embedded
-// file once (a function-local static) and is safe to call from any thread.
+// A RouteTable is immutable once built. route_table() builds the table the
+// build compiled from the file (route_table_data.h) once (a function-local
+// static) and is safe to call from any thread.
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -80,7 +81,8 @@ class RouteTableError : public std::runtime_error {
 RouteTable parse_route_table(std::string_view yaml,
                              const std::string& source = "contracts/routes.yaml");
 
-// The table compiled into the binary.
+// The table compiled into the binary: contracts/routes.yaml as
+// parse_route_table read it at build time.
 const RouteTable& route_table();
 
 // Splits at every '/', empty segments kept: "/PaymentIntent/{ID}" ->

@@ -3,9 +3,11 @@
 // and a table that contradicts itself is refused with every problem named.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "checker.h"
@@ -42,6 +44,52 @@ areas:
 )";
 
 }  // namespace
+
+TEST_CASE("the compiled route table is contracts/routes.yaml as parse_route_table reads it",
+          "[routes]") {
+  std::ifstream in(std::string(PROJECT_SOURCE_DIR) + "/contracts/routes.yaml");
+  std::ostringstream yaml;
+  yaml << in.rdbuf();
+  const contracts::RouteTable parsed = parse_route_table(yaml.str());
+  const contracts::RouteTable& compiled = route_table();
+  REQUIRE(compiled.areas.size() == parsed.areas.size());
+  for (size_t i = 0; i < parsed.areas.size(); ++i) {
+    const auto& a = compiled.areas[i];
+    const auto& b = parsed.areas[i];
+    INFO("area " << b.name);
+    CHECK(a.name == b.name);
+    CHECK(a.mount == b.mount);
+    CHECK(a.guard == b.guard);
+    CHECK(a.ignore_empty_segments == b.ignore_empty_segments);
+    CHECK(a.head_as_get == b.head_as_get);
+    CHECK(a.not_found == b.not_found);
+    CHECK(a.has_contract == b.has_contract);
+    CHECK(a.contract.every_route == b.contract.every_route);
+    CHECK(a.contract.no_route == b.contract.no_route);
+    CHECK(a.contract.wrong_method == b.contract.wrong_method);
+    CHECK(a.contract.lenient_route_error == b.contract.lenient_route_error);
+    CHECK(a.contract.lenient_other_error == b.contract.lenient_other_error);
+  }
+  REQUIRE(compiled.rows.size() == parsed.rows.size());
+  for (size_t i = 0; i < parsed.rows.size(); ++i) {
+    const auto& a = compiled.rows[i];
+    const auto& b = parsed.rows[i];
+    INFO("row " << b.operation_id);
+    CHECK(a.operation_id == b.operation_id);
+    CHECK(a.method == b.method);
+    CHECK(a.path == b.path);
+    CHECK(a.area == b.area);
+    CHECK(a.auth == b.auth);
+    CHECK(a.request == b.request);
+    CHECK(a.request_schema == b.request_schema);
+    CHECK(a.responses == b.responses);
+    CHECK(a.text_responses == b.text_responses);
+    CHECK(a.params == b.params);
+    CHECK(a.summary == b.summary);
+    CHECK(a.openapi == b.openapi);
+    CHECK(a.line == b.line);
+  }
+}
 
 TEST_CASE("the checker's routes are the table's contract rows", "[routes]") {
   std::set<std::string> contract_rows;

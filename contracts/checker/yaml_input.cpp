@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 
 namespace contracts {
@@ -21,6 +20,9 @@ constexpr int kMaxDocuments = 1000;
 // characters (",", "]" after a flow node).
 class DocumentCounter : public YAML::EventHandler {
  public:
+  // `first`: receives the events of the first document (parse_yaml_events).
+  explicit DocumentCounter(YAML::EventHandler* first = nullptr) : first_(first) {}
+
   void OnDocumentStart(const YAML::Mark& mark) override {
     stuck_ = documents_ > 0 && mark.pos == last_start_.pos;
     last_start_ = mark;
@@ -28,22 +30,30 @@ class DocumentCounter : public YAML::EventHandler {
     ++documents_;
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
-  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
-                const std::string&) override {
-    node(m);
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override {
+    if (node(m)) first_->OnNull(m, a);
   }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {
-    node(m);
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    if (node(m)) first_->OnAlias(m, a);
   }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {
-    node(m);
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a,
+                const std::string& value) override {
+    if (node(m)) first_->OnScalar(m, tag, a, value);
   }
-  void OnMapEnd() override {}
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a,
+                       YAML::EmitterStyle::value style) override {
+    if (node(m)) first_->OnSequenceStart(m, tag, a, style);
+  }
+  void OnSequenceEnd() override {
+    if (first_ && documents_ == 1) first_->OnSequenceEnd();
+  }
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a,
+                  YAML::EmitterStyle::value style) override {
+    if (node(m)) first_->OnMapStart(m, tag, a, style);
+  }
+  void OnMapEnd() override {
+    if (first_ && documents_ == 1) first_->OnMapEnd();
+  }
 
   int documents() const { return documents_; }
   bool stuck() const { return stuck_; }
@@ -52,10 +62,13 @@ class DocumentCounter : public YAML::EventHandler {
   const YAML::Mark& second() const { return second_content_.is_null() ? second_ : second_content_; }
 
  private:
-  void node(const YAML::Mark& m) {
+  // Whether the node belongs to the first document and is to be forwarded.
+  bool node(const YAML::Mark& m) {
     if (documents_ == 2 && second_content_.is_null()) second_content_ = m;
+    return first_ && documents_ == 1;
   }
 
+  YAML::EventHandler* first_;
   int documents_ = 0;
   bool stuck_ = false;
   YAML::Mark last_start_;
@@ -84,11 +97,13 @@ std::string hex_byte(unsigned char c) {
   return std::string("0x") + kDigits[c >> 4] + kDigits[c & 0xF];
 }
 
-// The structure pass: how many documents, and whether the parser stalls.
-std::optional<YamlInputError> check_documents(const std::string& text) {
+// The structure pass: how many documents, and whether the parser stalls;
+// the first document's events also go to `first` when given.
+std::optional<YamlInputError> check_documents(const std::string& text,
+                                              YAML::EventHandler* first = nullptr) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  DocumentCounter counter;
+  DocumentCounter counter(first);
   while (counter.documents() <= kMaxDocuments && parser.HandleNextDocument(counter)) {
     if (counter.stuck()) {
       const size_t pos = static_cast<size_t>(counter.last_start().pos);
@@ -142,14 +157,25 @@ size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+namespace {
+
+std::optional<YamlInputError> utf8_error(std::string_view text) {
+  const size_t bad = first_invalid_utf8(text);
+  if (bad == std::string_view::npos) return std::nullopt;
+  return at_offset(text, bad,
+                   "byte " + hex_byte(static_cast<unsigned char>(text[bad])) +
+                       " is not UTF-8: save the file as UTF-8");
+}
+
+YamlInputError unreadable(const std::exception& e) {
+  return YamlInputError{0, 0, std::string("the YAML text cannot be read: ") + e.what()};
+}
+
+}  // namespace
+
 YamlDocument load_yaml_document(std::string_view text) {
   YamlDocument out;
-  if (size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
-    out.error = at_offset(text, bad,
-                          "byte " + hex_byte(static_cast<unsigned char>(text[bad])) +
-                              " is not UTF-8: save the file as UTF-8");
-    return out;
-  }
+  if ((out.error = utf8_error(text))) return out;
   const std::string owned(text);
   try {
     if (auto problem = check_documents(owned)) {
@@ -160,21 +186,81 @@ YamlDocument load_yaml_document(std::string_view text) {
   } catch (const YAML::Exception& e) {
     out.error = at_mark(e.mark, "YAML syntax error: " + e.msg);
   } catch (const std::exception& e) {
-    out.error = YamlInputError{0, 0, std::string("the YAML text cannot be read: ") + e.what()};
+    out.error = unreadable(e);
   }
   return out;
 }
 
+std::optional<YamlInputError> parse_yaml_events(std::string_view text,
+                                                YAML::EventHandler& handler) {
+  if (auto error = utf8_error(text)) return error;
+  try {
+    return check_documents(std::string(text), &handler);
+  } catch (const YAML::Exception& e) {
+    return at_mark(e.mark, "YAML syntax error: " + e.msg);
+  } catch (const std::exception& e) {
+    return unreadable(e);
+  }
+}
+
+namespace {
+
+// Scanners for the core schema's number forms, called for every plain scalar
+// of every fixture and scenario: std::regex (two or three matches a scalar,
+// 0.27 us, and building the patterns) cost about a millisecond of each start.
+size_t after_sign(const std::string& s) {
+  return !s.empty() && (s[0] == '-' || s[0] == '+');
+}
+size_t after_digits(const std::string& s, size_t i) {
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  return i;
+}
+
+// [-+]?[0-9]+
+bool is_int_text(const std::string& s) {
+  const size_t start = after_sign(s);
+  const size_t end = after_digits(s, start);
+  return end > start && end == s.size();
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool is_float_text(const std::string& s) {
+  size_t i = after_sign(s);
+  if (i < s.size() && s[i] == '.') {
+    const size_t end = after_digits(s, i + 1);
+    if (end == i + 1) return false;
+    i = end;
+  } else {
+    const size_t end = after_digits(s, i);
+    if (end == i) return false;
+    i = end;
+    if (i < s.size() && s[i] == '.') i = after_digits(s, i + 1);
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t exp = i + 1;
+    if (exp < s.size() && (s[exp] == '-' || s[exp] == '+')) ++exp;
+    const size_t end = after_digits(s, exp);
+    if (end == exp) return false;
+    i = end;
+  }
+  return i == s.size();
+}
+
+// [-+]?0[0-9]: "010", which stays text where asked.
+bool has_leading_zero(const std::string& s) {
+  const size_t i = after_sign(s);
+  return i + 1 < s.size() && s[i] == '0' && s[i + 1] >= '0' && s[i + 1] <= '9';
+}
+
+}  // namespace
+
 std::optional<nlohmann::json> plain_yaml_scalar(const std::string& s, bool leading_zero_is_text) {
-  static const std::regex kInt("[-+]?[0-9]+");
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  static const std::regex kLeadingZero("[-+]?0[0-9].*");
   if (s.empty() || s == "null" || s == "Null" || s == "NULL" || s == "~") return nullptr;
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
-  const bool is_int = std::regex_match(s, kInt);
-  if (!is_int && !std::regex_match(s, kFloat)) return s;
-  if (leading_zero_is_text && std::regex_match(s, kLeadingZero)) return s;
+  const bool is_int = is_int_text(s);
+  if (!is_int && !is_float_text(s)) return s;
+  if (leading_zero_is_text && has_leading_zero(s)) return s;
   if (is_int) {
     errno = 0;
     if (s[0] == '-') {

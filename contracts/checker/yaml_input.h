@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,13 @@ struct YamlDocument {
 // syntax error (where yaml-cpp found it), a second document ("---"), and text
 // the parser cannot move past. Never throws, never loops.
 YamlDocument load_yaml_document(std::string_view text);
+
+// load_yaml_document's checks in one pass of the parser, handing the
+// document's events to `handler` instead of building yaml-cpp nodes: half the
+// parsing, for readers that build a tree of their own (fake-org's fixtures,
+// read at every start). On an error the handler may have seen part of the
+// text, or all of a first document before a second: discard what it built.
+std::optional<YamlInputError> parse_yaml_events(std::string_view text, YAML::EventHandler& handler);
 
 // The first byte of `text` that does not start or continue a well-formed
 // UTF-8 character (overlongs, surrogates and code points past U+10FFFF

@@ -49,6 +49,7 @@ class ConnectionPool : public httplib::TaskQueue {
  private:
   using Worker = std::list<std::thread>::iterator;
   void start_worker();  // with mutex_ held
+  void fill();          // starts workers until `ready` are alive
   void work(Worker self);
   void join_finished();  // with mutex_ held
 
@@ -62,6 +63,7 @@ class ConnectionPool : public httplib::TaskQueue {
   size_t idle_ = 0;
   size_t peak_ = 0;
   bool shutdown_ = false;
+  std::thread filler_;  // last: it starts once every member above exists
 };
 
 }  // namespace fake_org::http
