@@ -34,15 +34,18 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   const TimePoint now = s.org->clock().now();
   for (const auto& [key, value] : db.saved(state_kind::kIdempotency, error))
     s.org->idempotency().restore(key, value, now);
-  s.webhooks->restore(db.saved(state_kind::kWebhook, error));
-  s.webhooks->set_state_sink(s.org->state());
   for (const auto& [key, value] : db.saved(state_kind::kToken, error))
     s.tokens->restore(key, value);
   s.tokens->set_state_sink(s.org->state());
   for (const auto& [key, value] : db.saved(state_kind::kPspSession, error))
     if (auto session = psp_session_from_saved(value))
       s.org->psp_sessions().put(std::move(*session));
+  const auto events = db.saved(state_kind::kWebhook, error);
   if (!error.empty()) return data_error(error);
+  // Last, and with its sink set first: restoring starts the pending
+  // deliveries at once, and the outcome of each attempt must be kept.
+  s.webhooks->set_state_sink(s.org->state());
+  s.webhooks->restore(events);
   return db.flush();
 }
 

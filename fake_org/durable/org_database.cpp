@@ -121,6 +121,7 @@ std::optional<std::string> OrgDatabase::check_meta() {
 }
 
 std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
+  std::lock_guard io(io_mu_);
   auto kept = std::make_shared<SavedOrg>();
   auto meta = db_->prepare("SELECT value FROM meta WHERE key='id_sequence'", error);
   if (!meta) return nullptr;
@@ -155,7 +156,7 @@ std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
     error = options_.path + ": " + error;
     return nullptr;
   }
-  for (auto& [key, value] : saved(state_kind::kOrg, error))
+  for (auto& [key, value] : saved_locked(state_kind::kOrg, error))
     if (key == org_state_key::kClockOffsetMs && value.is_number_integer())
       kept->clock_offset_ms = value.get<int64_t>();
   if (!error.empty()) return nullptr;
@@ -164,6 +165,12 @@ std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
 
 std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved(std::string_view kind,
                                                                        std::string& error) {
+  std::lock_guard io(io_mu_);
+  return saved_locked(kind, error);
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved_locked(std::string_view kind,
+                                                                              std::string& error) {
   std::vector<std::pair<std::string, nlohmann::json>> out;
   auto rows = db_->prepare("SELECT key, value FROM state WHERE kind=?1 ORDER BY key", error);
   if (!rows) return out;

@@ -17,9 +17,11 @@
 // concurrent one drained its changes finds the queue empty and returns, so
 // under load one disk write serves many requests.
 //
-// Locking rule: q_mu_ (a leaf) guards queue_; io_mu_ guards the connection
-// and its statements and is held for one flush; flush takes q_mu_ inside
-// io_mu_ only to swap the queue out, never the other way round.
+// Locking rule: q_mu_ (a leaf) guards queue_; io_mu_ guards
+// the connection and its statements (start-up reads too: the webhook
+// engine's workers flush as soon as it is restored) and is held for one
+// flush; flush takes q_mu_ inside io_mu_ only to swap the queue out, never
+// the other way round.
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -86,6 +88,8 @@ class OrgDatabase final : public OrgStateSink {
   std::optional<std::string> check_meta();
   std::optional<std::string> apply(const Op& op);
   std::optional<std::string> write_record(const Record& r);
+  std::vector<std::pair<std::string, nlohmann::json>> saved_locked(std::string_view kind,
+                                                                   std::string& error);
   void enqueue(Op op);
 
   const DatabaseOptions options_;
