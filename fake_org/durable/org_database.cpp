@@ -187,7 +187,7 @@ std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved_locked(st
 void OrgDatabase::enqueue(Op op) {
   std::lock_guard lock(q_mu_);
   queue_.push_back(std::move(op));
-  queued_.store(queue_.size(), std::memory_order_release);
+  ++enqueued_;
 }
 
 void OrgDatabase::records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) {
@@ -261,19 +261,28 @@ std::optional<std::string> OrgDatabase::apply(const Op& op) {
 }
 
 Status OrgDatabase::flush() {
-  if (queued_.load(std::memory_order_acquire) == 0) return ok_status();
+  // Every change the caller made, or saw in memory, queued before this; an
+  // empty queue is not enough, since a concurrent flush may be writing them.
+  uint64_t mine = 0;
+  {
+    std::lock_guard lock(q_mu_);
+    mine = enqueued_;
+  }
+  if (written_.load(std::memory_order_acquire) >= mine) return ok_status();
   std::lock_guard io(io_mu_);
+  if (written_.load(std::memory_order_acquire) >= mine) return ok_status();  // one wrote ours
   std::vector<Op> ops;
+  uint64_t upto = 0;
   {
     std::lock_guard lock(q_mu_);
     ops.swap(queue_);
-    queued_.store(0, std::memory_order_release);
+    upto = enqueued_;
   }
-  if (ops.empty()) return ok_status();  // a concurrent flush wrote ours
   std::optional<std::string> failed = db_->exec("BEGIN IMMEDIATE");
   for (size_t i = 0; !failed && i < ops.size(); ++i) failed = apply(ops[i]);
   if (!failed) failed = db_->exec("COMMIT");
   if (!failed) {
+    written_.store(upto, std::memory_order_release);
     flushes_.fetch_add(1, std::memory_order_relaxed);
     return ok_status();
   }
@@ -284,7 +293,6 @@ Status OrgDatabase::flush() {
     ops.insert(ops.end(), std::make_move_iterator(queue_.begin()),
                std::make_move_iterator(queue_.end()));
     queue_.swap(ops);
-    queued_.store(queue_.size(), std::memory_order_release);
   }
   return make_error(error_code::kUncategorised, "",
                     "the org could not write its data directory (" + options_.path +

@@ -12,12 +12,13 @@
 //   meta(key, value)                       format, fixture, fixture_digest, id_sequence
 //
 // Group commit: changes queue in memory (OrgStateSink's calls, under the
-// callers' locks); flush() takes the writer's lock, drains the whole queue
-// into one SQLite transaction and commits it. A request that flushes after a
-// concurrent one drained its changes finds the queue empty and returns, so
-// under load one disk write serves many requests.
+// callers' locks), each numbered; flush() takes the writer's lock, drains the
+// whole queue into one SQLite transaction and commits it. A request whose
+// changes a concurrent flush drained waits for that flush's commit (the
+// writer's lock) and returns, so under load one disk write serves many
+// requests, and none answers before its changes are on disk.
 //
-// Locking rule: q_mu_ (a leaf) guards queue_; io_mu_ guards
+// Locking rule: q_mu_ (a leaf) guards queue_ and enqueued_; io_mu_ guards
 // the connection and its statements (start-up reads too: the webhook
 // engine's workers flush as soon as it is restored) and is held for one
 // flush; flush takes q_mu_ inside io_mu_ only to swap the queue out, never
@@ -99,7 +100,8 @@ class OrgDatabase final : public OrgStateSink {
       set_sequence_;
   std::mutex q_mu_;
   std::vector<Op> queue_;
-  std::atomic<size_t> queued_{0};
+  uint64_t enqueued_ = 0;             // changes queued since open
+  std::atomic<uint64_t> written_{0};  // of those, the first written_ are on disk
   std::atomic<uint64_t> flushes_{0};
 };
 

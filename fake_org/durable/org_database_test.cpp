@@ -4,8 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <thread>
 
 #include "durable/saved_orgs.h"
 
@@ -108,6 +111,35 @@ TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", 
   REQUIRE(saved->records.size() == 1);
   CHECK(saved->records[0].id == "003000000000009AAA");
   CHECK(saved->id_sequence == 0);
+}
+
+TEST_CASE("a flush returns only once what it answers for is on disk", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  auto db = open_db(path);
+  std::string error;
+  // Another connection holds SQLite's write lock, so the first flush drains
+  // the queue and then waits in the busy handler, its changes not yet written.
+  auto other = Database::open(path, false, error);
+  REQUIRE(other);
+  REQUIRE_FALSE(other->exec("BEGIN IMMEDIATE"));
+  db->put(state_kind::kToken, "t1", {{"client_id", "c"}});
+  std::thread first([&] { CHECK(db->flush().ok()); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // A request that queued t1 (or read it in memory) flushes too: the queue
+  // is empty, but its answer must still wait for the first flush's commit.
+  auto second = std::async(std::launch::async, [&] {
+    const bool flushed = db->flush().ok();
+    std::string e;
+    auto reader = Database::open(path, false, e);
+    auto count = reader ? reader->prepare("SELECT count(*) FROM state WHERE key='t1'", e) : nullptr;
+    return flushed && count && count->step(e) && count->integer(0) == 1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  REQUIRE_FALSE(other->exec("COMMIT"));
+  first.join();
+  CHECK(second.get());
+  CHECK(db->flushes() == 1);
 }
 
 TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
