@@ -63,6 +63,13 @@ Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, Org
   if (!org.ok()) return org.errors();
   http::OrgServices s;
   s.org = *org;
+  if (db)
+    db->set_swap_guard([weak = std::weak_ptr<Org>(s.org)](const std::function<void()>& swap) {
+      if (auto o = weak.lock())
+        o->records().read([&](const RecordStore&) { swap(); });
+      else
+        swap();
+    });
   const OrgConfig& cfg = s.org->config();
   s.tokens = std::make_shared<TokenStore>(cfg.auth, s.org->clock_ptr(), s.org->ids_ptr(),
                                           s.org->org_id(), cfg.org.sandbox);

@@ -273,11 +273,15 @@ Status OrgDatabase::flush() {
   if (written_.load(std::memory_order_acquire) >= mine) return ok_status();  // one wrote ours
   std::vector<Op> ops;
   uint64_t upto = 0;
-  {
+  const auto swap = [&] {
     std::lock_guard lock(q_mu_);
     ops.swap(queue_);
     upto = enqueued_;
-  }
+  };
+  if (swap_guard_)
+    swap_guard_(swap);
+  else
+    swap();
   std::optional<std::string> failed = db_->exec("BEGIN IMMEDIATE");
   for (size_t i = 0; !failed && i < ops.size(); ++i) failed = apply(ops[i]);
   if (!failed) failed = db_->exec("COMMIT");

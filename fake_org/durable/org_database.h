@@ -21,9 +21,11 @@
 // Locking rule: q_mu_ (a leaf) guards queue_ and enqueued_; io_mu_ guards
 // the connection and its statements (start-up reads too: the webhook
 // engine's workers flush as soon as it is restored) and is held for one
-// flush; flush takes q_mu_ inside io_mu_ only to swap the queue out, never
-// the other way round.
+// flush; flush takes the swap guard's lock and then q_mu_ inside io_mu_ only
+// to swap the queue out, never the other way round (a committing writer
+// holds the record store's lock and takes only q_mu_).
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -72,6 +74,14 @@ class OrgDatabase final : public OrgStateSink {
   void clear(std::string_view kind) override;
   Status flush() override;
 
+  // Runs flush's take of the queue inside `guard`, which the wiring makes
+  // the record store's lock (shared): a commit queues its records and then
+  // the webhook events it published, and a flush taking the queue between
+  // the two would let a crash keep an intent without its webhooks. Set while
+  // wiring, before any flush.
+  using SwapGuard = std::function<void(const std::function<void()>& swap)>;
+  void set_swap_guard(SwapGuard guard) { swap_guard_ = std::move(guard); }
+
   const std::string& path() const { return options_.path; }
   // Disk transactions committed so far, and changes they carried (tests, bench).
   uint64_t flushes() const { return flushes_.load(); }
@@ -98,6 +108,7 @@ class OrgDatabase final : public OrgStateSink {
   std::unique_ptr<Database> db_;
   std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_,
       set_sequence_;
+  SwapGuard swap_guard_;
   std::mutex q_mu_;
   std::vector<Op> queue_;
   uint64_t enqueued_ = 0;             // changes queued since open

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <shared_mutex>
 #include <thread>
 
 #include "durable/saved_orgs.h"
@@ -140,6 +141,27 @@ TEST_CASE("a flush returns only once what it answers for is on disk", "[durable]
   first.join();
   CHECK(second.get());
   CHECK(db->flushes() == 1);
+}
+
+TEST_CASE("a flush takes the queue between commits, never inside one", "[durable]") {
+  TempDir dir;
+  auto db = open_db(dir.file("org.db"));
+  std::shared_mutex store;  // the record store's lock, as the wiring gives it
+  db->set_swap_guard([&](const std::function<void()>& swap) {
+    std::shared_lock lock(store);
+    swap();
+  });
+  // A commit has queued its records, not yet the webhook event it publishes.
+  std::unique_lock commit(store);
+  db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
+  auto flushed = std::async(std::launch::async, [&] { return db->flush().ok(); });
+  CHECK(flushed.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+  db->put(state_kind::kWebhook, "evt_1", {{"n", 1}});
+  commit.unlock();
+  REQUIRE(flushed.get());
+  CHECK(db->flushes() == 1);  // the records and their event in one transaction
+  std::string error;
+  CHECK(db->saved(state_kind::kWebhook, error).size() == 1);
 }
 
 TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
