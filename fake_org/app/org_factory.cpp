@@ -34,15 +34,18 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   const TimePoint now = s.org->clock().now();
   for (const auto& [key, value] : db.saved(state_kind::kIdempotency, error))
     s.org->idempotency().restore(key, value, now);
-  s.webhooks->restore(db.saved(state_kind::kWebhook, error));
-  s.webhooks->set_state_sink(s.org->state());
   for (const auto& [key, value] : db.saved(state_kind::kToken, error))
     s.tokens->restore(key, value);
   s.tokens->set_state_sink(s.org->state());
   for (const auto& [key, value] : db.saved(state_kind::kPspSession, error))
     if (auto session = psp_session_from_saved(value))
       s.org->psp_sessions().put(std::move(*session));
+  const auto events = db.saved(state_kind::kWebhook, error);
   if (!error.empty()) return data_error(error);
+  // Last, and with its sink set first: restoring starts the pending
+  // deliveries at once, and the outcome of each attempt must be kept.
+  s.webhooks->set_state_sink(s.org->state());
+  s.webhooks->restore(events);
   return db.flush();
 }
 
@@ -60,6 +63,13 @@ Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, Org
   if (!org.ok()) return org.errors();
   http::OrgServices s;
   s.org = *org;
+  if (db)
+    db->set_swap_guard([weak = std::weak_ptr<Org>(s.org)](const std::function<void()>& swap) {
+      if (auto o = weak.lock())
+        o->records().read([&](const RecordStore&) { swap(); });
+      else
+        swap();
+    });
   const OrgConfig& cfg = s.org->config();
   s.tokens = std::make_shared<TokenStore>(cfg.auth, s.org->clock_ptr(), s.org->ids_ptr(),
                                           s.org->org_id(), cfg.org.sandbox);

@@ -201,6 +201,7 @@ Status OrgDatabase::data_failure(const std::string& error) const {
 }
 
 std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
+  std::lock_guard io(io_mu_);
   auto kept = std::make_shared<SavedOrg>();
   auto meta = db_->prepare("SELECT value FROM meta WHERE key='id_sequence'", error);
   if (!meta) return nullptr;
@@ -213,7 +214,7 @@ std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
     error = read.errors().front().message;
     return nullptr;
   }
-  for (auto& [key, value] : saved(state_kind::kOrg, error))
+  for (auto& [key, value] : saved_locked(state_kind::kOrg, error))
     if (key == org_state_key::kClockOffsetMs && value.is_number_integer())
       kept->clock_offset_ms = value.get<int64_t>();
   if (!error.empty()) return nullptr;
@@ -222,6 +223,12 @@ std::shared_ptr<SavedOrg> OrgDatabase::saved_org(std::string& error) {
 
 std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved(std::string_view kind,
                                                                        std::string& error) {
+  std::lock_guard io(io_mu_);
+  return saved_locked(kind, error);
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved_locked(std::string_view kind,
+                                                                              std::string& error) {
   std::vector<std::pair<std::string, nlohmann::json>> out;
   auto rows = db_->prepare("SELECT key, value FROM state WHERE kind=?1 ORDER BY key", error);
   if (!rows) return out;
@@ -238,7 +245,7 @@ std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved(std::stri
 void OrgDatabase::enqueue(Op op) {
   std::lock_guard lock(q_mu_);
   queue_.push_back(std::move(op));
-  queued_.store(queue_.size(), std::memory_order_release);
+  ++enqueued_;
 }
 
 void OrgDatabase::records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) {
@@ -312,19 +319,32 @@ std::optional<std::string> OrgDatabase::apply(const Op& op) {
 }
 
 Status OrgDatabase::flush() {
-  if (queued_.load(std::memory_order_acquire) == 0) return ok_status();
-  std::lock_guard io(io_mu_);
-  std::vector<Op> ops;
+  // Every change the caller made, or saw in memory, queued before this; an
+  // empty queue is not enough, since a concurrent flush may be writing them.
+  uint64_t mine = 0;
   {
     std::lock_guard lock(q_mu_);
-    ops.swap(queue_);
-    queued_.store(0, std::memory_order_release);
+    mine = enqueued_;
   }
-  if (ops.empty()) return ok_status();  // a concurrent flush wrote ours
+  if (written_.load(std::memory_order_acquire) >= mine) return ok_status();
+  std::lock_guard io(io_mu_);
+  if (written_.load(std::memory_order_acquire) >= mine) return ok_status();  // one wrote ours
+  std::vector<Op> ops;
+  uint64_t upto = 0;
+  const auto swap = [&] {
+    std::lock_guard lock(q_mu_);
+    ops.swap(queue_);
+    upto = enqueued_;
+  };
+  if (swap_guard_)
+    swap_guard_(swap);
+  else
+    swap();
   std::optional<std::string> failed = db_->exec("BEGIN IMMEDIATE");
   for (size_t i = 0; !failed && i < ops.size(); ++i) failed = apply(ops[i]);
   if (!failed) failed = db_->exec("COMMIT");
   if (!failed) {
+    written_.store(upto, std::memory_order_release);
     flushes_.fetch_add(1, std::memory_order_relaxed);
     return ok_status();
   }
@@ -335,7 +355,6 @@ Status OrgDatabase::flush() {
     ops.insert(ops.end(), std::make_move_iterator(queue_.begin()),
                std::make_move_iterator(queue_.end()));
     queue_.swap(ops);
-    queued_.store(queue_.size(), std::memory_order_release);
   }
   return make_error(error_code::kUncategorised, "",
                     "the org could not write its data directory (" + options_.path +

@@ -12,15 +12,20 @@
 //   meta(key, value)                       format, fixture, fixture_digest, id_sequence
 //
 // Group commit: changes queue in memory (OrgStateSink's calls, under the
-// callers' locks); flush() takes the writer's lock, drains the whole queue
-// into one SQLite transaction and commits it. A request that flushes after a
-// concurrent one drained its changes finds the queue empty and returns, so
-// under load one disk write serves many requests.
+// callers' locks), each numbered; flush() takes the writer's lock, drains the
+// whole queue into one SQLite transaction and commits it. A request whose
+// changes a concurrent flush drained waits for that flush's commit (the
+// writer's lock) and returns, so under load one disk write serves many
+// requests, and none answers before its changes are on disk.
 //
-// Locking rule: q_mu_ (a leaf) guards queue_; io_mu_ guards the connection
-// and its statements and is held for one flush; flush takes q_mu_ inside
-// io_mu_ only to swap the queue out, never the other way round.
+// Locking rule: q_mu_ (a leaf) guards queue_ and enqueued_; io_mu_ guards
+// the connection and its statements (start-up reads too: the webhook
+// engine's workers flush as soon as it is restored) and is held for one
+// flush; flush takes the swap guard's lock and then q_mu_ inside io_mu_ only
+// to swap the queue out, never the other way round (a committing writer
+// holds the record store's lock and takes only q_mu_).
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -69,6 +74,14 @@ class OrgDatabase final : public OrgStateSink {
   void clear(std::string_view kind) override;
   Status flush() override;
   std::string location() const override { return options_.path; }
+
+  // Runs flush's take of the queue inside `guard`, which the wiring makes
+  // the record store's lock (shared): a commit queues its records and then
+  // the webhook events it published, and a flush taking the queue between
+  // the two would let a crash keep an intent without its webhooks. Set while
+  // wiring, before any flush.
+  using SwapGuard = std::function<void(const std::function<void()>& swap)>;
+  void set_swap_guard(SwapGuard guard) { swap_guard_ = std::move(guard); }
   // Disk transactions committed so far, and changes they carried (tests, bench).
   uint64_t flushes() const { return flushes_.load(); }
 
@@ -87,15 +100,20 @@ class OrgDatabase final : public OrgStateSink {
   std::optional<std::string> write_record(const Record& r);
   Status read_all_records(std::vector<RecordPtr>& out);
   Status data_failure(const std::string& error) const;
+  std::vector<std::pair<std::string, nlohmann::json>> saved_locked(std::string_view kind,
+                                                                   std::string& error);
   void enqueue(Op op);
 
   const DatabaseOptions options_;
   std::mutex io_mu_;
   std::unique_ptr<Database> db_;
-  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_, set_sequence_;
+  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_,
+      set_sequence_;
+  SwapGuard swap_guard_;
   std::mutex q_mu_;
   std::vector<Op> queue_;
-  std::atomic<size_t> queued_{0};
+  uint64_t enqueued_ = 0;             // changes queued since open
+  std::atomic<uint64_t> written_{0};  // of those, the first written_ are on disk
   std::atomic<uint64_t> flushes_{0};
 };
 

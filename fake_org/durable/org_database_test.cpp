@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <shared_mutex>
+#include <thread>
 
 #include "durable/saved_orgs.h"
 
@@ -110,7 +114,58 @@ TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", 
   CHECK(saved->id_sequence == 0);
 }
 
-TEST_CASE("a database from another fixture or a newer format is refused, unchanged", "[durable]") {
+TEST_CASE("a flush returns only once what it answers for is on disk", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  auto db = open_db(path);
+  std::string error;
+  // Another connection holds SQLite's write lock, so the first flush drains
+  // the queue and then waits in the busy handler, its changes not yet written.
+  auto other = Database::open(path, false, error);
+  REQUIRE(other);
+  REQUIRE_FALSE(other->exec("BEGIN IMMEDIATE"));
+  db->put(state_kind::kToken, "t1", {{"client_id", "c"}});
+  std::thread first([&] { CHECK(db->flush().ok()); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // A request that queued t1 (or read it in memory) flushes too: the queue
+  // is empty, but its answer must still wait for the first flush's commit.
+  auto second = std::async(std::launch::async, [&] {
+    const bool flushed = db->flush().ok();
+    std::string e;
+    auto reader = Database::open(path, false, e);
+    auto count = reader ? reader->prepare("SELECT count(*) FROM state WHERE key='t1'", e) : nullptr;
+    return flushed && count && count->step(e) && count->integer(0) == 1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  REQUIRE_FALSE(other->exec("COMMIT"));
+  first.join();
+  CHECK(second.get());
+  CHECK(db->flushes() == 1);
+}
+
+TEST_CASE("a flush takes the queue between commits, never inside one", "[durable]") {
+  TempDir dir;
+  auto db = open_db(dir.file("org.db"));
+  std::shared_mutex store;  // the record store's lock, as the wiring gives it
+  db->set_swap_guard([&](const std::function<void()>& swap) {
+    std::shared_lock lock(store);
+    swap();
+  });
+  // A commit has queued its records, not yet the webhook event it publishes.
+  std::unique_lock commit(store);
+  db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
+  auto flushed = std::async(std::launch::async, [&] { return db->flush().ok(); });
+  CHECK(flushed.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+  db->put(state_kind::kWebhook, "evt_1", {{"n", 1}});
+  commit.unlock();
+  REQUIRE(flushed.get());
+  CHECK(db->flushes() == 1);  // the records and their event in one transaction
+  std::string error;
+  CHECK(db->saved(state_kind::kWebhook, error).size() == 1);
+}
+
+TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
+          "[durable]") {
   TempDir dir;
   const std::string path = dir.file("org.db");
   {

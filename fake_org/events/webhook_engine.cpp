@@ -177,7 +177,12 @@ void WebhookEngine::worker() {
     HeaderList headers = webhook_headers({d->id, attempt.number, unix_seconds}, d->payload,
                                          settings_.signing_secret);
     ++in_flight_;
+    const std::shared_ptr<OrgStateSink> sink = sink_;
     lk.unlock();
+    // With a data directory, the change an event reports is on disk before
+    // a receiver hears of it: a crash must not leave it told of an intent
+    // the restarted org never had. Usually the request's own flush did it.
+    if (sink) (void)sink->flush();
 
     attempt.at = clock_->now();
     auto start = Steady::now();
@@ -194,11 +199,11 @@ void WebhookEngine::worker() {
     --in_flight_;
     if (!d->forgotten) record_locked(d, std::move(attempt), result);
     if (idle_locked()) idle_cv_.notify_all();
-    if (sink_) {
+    if (sink) {
       // Written now, not at the next request: a restart must not send a
       // delivered event again. A failed write is retried with the next flush.
       lk.unlock();
-      (void)sink_->flush();
+      (void)sink->flush();
       lk.lock();
     }
   }

@@ -25,6 +25,32 @@ std::vector<int64_t> retry_waits(const nlohmann::json& event) {
   return out;
 }
 
+// The order of a data directory's calls as the engine makes them.
+class OrderSink final : public OrgStateSink {
+ public:
+  void records_committed(const std::vector<RecordPtr>&, uint64_t) override {}
+  void records_replaced(const std::vector<RecordPtr>&, uint64_t) override {}
+  void put(std::string_view, std::string_view, const nlohmann::json&) override { add("put"); }
+  void erase(std::string_view, std::string_view) override {}
+  void clear(std::string_view) override {}
+  Status flush() override {
+    add("flush");
+    return ok_status();
+  }
+  std::vector<std::string> calls() const {
+    std::lock_guard<std::mutex> lk(mu_);
+    return calls_;
+  }
+
+ private:
+  void add(const char* call) {
+    std::lock_guard<std::mutex> lk(mu_);
+    calls_.push_back(call);
+  }
+  mutable std::mutex mu_;
+  std::vector<std::string> calls_;
+};
+
 }  // namespace
 
 TEST_CASE("backoff ceilings double from the initial wait up to the maximum", "[webhooks]") {
@@ -442,4 +468,22 @@ TEST_CASE("a clock change makes due only the retries it reaches", "[webhooks]") 
   engine.on_clock_changed();
   REQUIRE(engine.wait_idle(10s));
   CHECK((*engine.event(second))["state"] == "delivered");
+}
+
+TEST_CASE("with a data directory an event is written before it is sent", "[webhooks]") {
+  auto sink = std::make_shared<OrderSink>();
+  std::mutex mu;
+  std::vector<std::string> at_send;
+  auto sender = fake_sender([&](size_t, const FakeSender::Call&) {
+    std::lock_guard<std::mutex> lk(mu);
+    at_send = sink->calls();
+    return HttpAttemptResult{200, ""};
+  });
+  WebhookEngine engine(fast_settings(3), loopback_sites(), start_clock(), std::move(sender.owned),
+                       std::make_shared<ExtremeJitter>(0));
+  engine.set_state_sink(sink);
+  engine.enqueue(make_event("pi_1", kUrl));
+  REQUIRE(engine.wait_idle(10s));
+  std::lock_guard<std::mutex> lk(mu);
+  CHECK(at_send == std::vector<std::string>{"put", "flush"});
 }
