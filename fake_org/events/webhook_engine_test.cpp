@@ -37,6 +37,7 @@ class OrderSink final : public OrgStateSink {
     add("flush");
     return ok_status();
   }
+  std::string location() const override { return "memory"; }
   std::vector<std::string> calls() const {
     std::lock_guard<std::mutex> lk(mu_);
     return calls_;
