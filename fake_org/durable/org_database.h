@@ -107,8 +107,7 @@ class OrgDatabase final : public OrgStateSink {
   const DatabaseOptions options_;
   std::mutex io_mu_;
   std::unique_ptr<Database> db_;
-  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_,
-      set_sequence_;
+  std::unique_ptr<Statement> upsert_record_, put_state_, erase_state_, clear_state_, set_sequence_;
   SwapGuard swap_guard_;
   std::mutex q_mu_;
   std::vector<Op> queue_;

@@ -164,8 +164,7 @@ TEST_CASE("a flush takes the queue between commits, never inside one", "[durable
   CHECK(db->saved(state_kind::kWebhook, error).size() == 1);
 }
 
-TEST_CASE("a database from another fixture or a newer format is refused, unchanged",
-          "[durable]") {
+TEST_CASE("a database from another fixture or a newer format is refused, unchanged", "[durable]") {
   TempDir dir;
   const std::string path = dir.file("org.db");
   {
