@@ -27,21 +27,22 @@ std::vector<std::string> catalogue_violations(const Org& org, size_t limit) {
           if (value.is_null()) continue;
           if (name == "RecordTypeName") {  // the record's type, not a field of the catalogue
             if (!value.is_string() || !def->record_type(value.get<std::string>()))
-              add(*r, "record type " + text::json_text(value) + " is not one of " + object + "'s");
+              add(*r, "record type " + text::json_text(value.json()) + " is not one of " + object +
+                          "'s");
             continue;
           }
           const FieldDef* f = def->field(name);
           if (!f) {
-            add(*r, "no field " + name + " exists on " + object + " in this org");
+            add(*r, "no field " + std::string(name) + " exists on " + object + " in this org");
             continue;
           }
           // Stored values are already normalised, so checking one again must
           // give it back unchanged.
-          crm_detail::Checked c = crm_detail::check_value(*def, *f, value, &config);
+          crm_detail::Checked c = crm_detail::check_value(*def, *f, value.json(), &config);
           if (!c.reason.empty())
-            add(*r, f->name + " " + c.reason + " (stored: " + text::json_text(value) + ")");
-          else if (c.value != value)
-            add(*r, f->name + " is stored as " + text::json_text(value) +
+            add(*r, f->name + " " + c.reason + " (stored: " + text::json_text(value.json()) + ")");
+          else if (c.value != value.json())
+            add(*r, f->name + " is stored as " + text::json_text(value.json()) +
                         ", not in its normal form " + text::json_text(c.value));
         }
       }

@@ -24,7 +24,7 @@ bool collected_inline(const OrgConfig& config, const Record& r) {
 }
 
 bool open_amount(const Record& r) {
-  const auto* a = r.get(fi::kAmountOpen);
+  auto a = r.get(fi::kAmountOpen);
   return a && a->is_number() && a->get<double>() > 0;
 }
 

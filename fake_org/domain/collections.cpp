@@ -88,7 +88,7 @@ std::string upsert_profile(Org& org, Transaction& tx, const Record& inst, const 
     for (const auto& id :
          tx.find(index_name::kProfileByContactMethod, {contact, method, processor})) {
       auto p = tx.get(id);
-      const auto* active = p ? p->get(pp::kActive) : nullptr;
+      auto active = p ? p->get(pp::kActive) : std::nullopt;
       if (!active || !active->is_boolean() || !active->get<bool>()) continue;
       // Another bank account typed on the page: a profile of its own, the old
       // one kept inactive with its account (decisions row 26), as on an update.

@@ -152,11 +152,10 @@ std::optional<SeriesTerms> series_terms(const ConnectorDescriptor& d, const Reco
   if (d.has_schedule() && !schedule) return std::nullopt;
   const Record& r = schedule ? *schedule : record;
   SeriesTerms t;
-  if (const auto* a = r.get(d.terms.amount)) t.amount = *a;
+  if (auto a = r.get(d.terms.amount)) t.amount = *a;
   t.frequency = r.text(d.terms.frequency);
   if (d.terms.interval)
-    if (const auto* i = r.get(d.terms.interval); i && i->is_number_integer())
-      t.interval = i->get<int>();
+    if (auto i = r.get(d.terms.interval); i && i->is_number_integer()) t.interval = i->get<int>();
   t.start_date = r.text(d.terms.start_date);
   t.end_date = r.text(d.terms.end_date);
   return t;

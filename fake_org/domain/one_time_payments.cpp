@@ -121,7 +121,7 @@ Result<RecordPtr> payable_installment(const OperationContext& op) {
     return make_error(
         error_code::kInvalidData, "OneTime.Id",
         "OneTime.Id '" + given + "' is a " + inst->object + " record, not an installment");
-  const auto* open = inst->get(fi::kAmountOpen);
+  auto open = inst->get(fi::kAmountOpen);
   if (!open || !open->is_number() || open->get<double>() <= 0)
     return make_error(error_code::kInvalidData, "OneTime.Id",
                       "Installment " + inst->id + " has no open amount (status " +

@@ -27,7 +27,7 @@ std::string text_of(const json& fields, const char* name) {
 }  // namespace
 
 bool is_person_record(const Record& r) {
-  const json* v = r.get("IsPersonAccount");
+  auto v = r.get("IsPersonAccount");
   return v && v->is_boolean() && v->get<bool>();
 }
 

@@ -111,7 +111,7 @@ std::string open_session_if_hosted(OperationContext& op, const ResolvedMethod& m
   s.processor = method.processor->name;
   s.target = method.target ? method.target->name : "";
   s.currency = installment.text(fields::kCurrency);
-  if (const auto* a = installment.get(fields::installment::kAmountOpen)) s.amount = *a;
+  if (auto a = installment.get(fields::installment::kAmountOpen)) s.amount = *a;
   s.success_url = op.req.success_url;
   s.failure_url = op.req.failure_url;
   s.created = op.now;
@@ -284,7 +284,7 @@ IntentRecords records_of(const RecordStore& committed, const Transaction& tx,
   out.account_existed = !out.account_id.empty() && committed.get(out.account_id) != nullptr;
   if (!out.contact_id.empty())
     if (RecordPtr c = tx.get(out.contact_id)) {
-      const auto* person = c->get("IsPersonAccount");
+      auto person = c->get("IsPersonAccount");
       out.person_account = person && person->is_boolean() && person->get<bool>();
     }
   if (!out.recurring_id.empty())

@@ -6,8 +6,8 @@ namespace fake_org {
 
 namespace {
 
-bool empty_value(const nlohmann::json* v) {
-  return !v || v->is_null() || (v->is_string() && v->get<std::string>().empty());
+bool empty_value(const std::optional<FieldValue>& v) {
+  return !v || v->is_null() || (v->is_string() && v->str().empty());
 }
 
 // What an installment made from outside the payment API means when its body
@@ -20,7 +20,7 @@ void fill_installment_defaults(const OrgConfig& config, const ObjectDef& def, Re
   if (def.field(f::kStatus) && empty_value(r.get(f::kStatus)))
     r.fields[f::kStatus] = config.org.installment_initial_status;
   if (def.field(f::kAmountOpen) && empty_value(r.get(f::kAmountOpen))) {
-    const nlohmann::json* amount = r.get(f::kAmount);
+    auto amount = r.get(f::kAmount);
     if (r.text(f::kStatus) == "Collected")
       r.fields[f::kAmountOpen] = 0;
     else if (amount && amount->is_number())

@@ -20,28 +20,28 @@ std::string normalise(std::string_view v, bool case_insensitive) {
   return out;
 }
 
-std::string scalar_text(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
+std::string scalar_text(const FieldValue& v) {
+  if (v.is_string()) return std::string(v.str());
   if (v.is_null()) return "";
-  return text::json_text(v);
+  return text::json_text(v.json());
 }
 
 const std::vector<std::string> kNoIds;
 }  // namespace
 
-const nlohmann::json* Record::get(std::string_view field) const {
-  auto it = fields.find(std::string(field));
-  if (it == fields.end() || it->is_null()) return nullptr;
-  return &*it;
+std::optional<FieldValue> Record::get(std::string_view field) const {
+  auto v = fields.find(field);
+  if (!v || v->is_null()) return std::nullopt;
+  return v;
 }
 
 bool Record::has(std::string_view field) const {
-  const auto* v = get(field);
-  return v && !(v->is_string() && v->get_ref<const std::string&>().empty());
+  auto v = get(field);
+  return v && !(v->is_string() && v->str().empty());
 }
 
 std::string Record::text(std::string_view field) const {
-  const auto* v = get(field);
+  auto v = get(field);
   return v ? scalar_text(*v) : std::string();
 }
 
@@ -137,6 +137,7 @@ void Transaction::put(Record record) {
       staged_keys_[spec.name][*k].insert(pos);
       filed_[pos].emplace_back(&spec, std::move(*k));
     }
+  record.fields.shrink();
   staged_[id] = std::make_shared<const Record>(std::move(record));
 }
 

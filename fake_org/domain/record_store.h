@@ -32,14 +32,15 @@
 
 #include "clock.h"
 #include "errors.h"
+#include "field_map.h"
 
 namespace fake_org {
 
 struct Record {
-  std::string object;                                // API name: "Contact", "cpm__Installment__c"
-  std::string id;                                    // 18 characters
-  std::string guid;                                  // may be empty for objects without one
-  nlohmann::json fields = nlohmann::json::object();  // field API name -> value
+  std::string object;  // API name: "Contact", "cpm__Installment__c"
+  std::string id;      // 18 characters
+  std::string guid;    // may be empty for objects without one
+  FieldMap fields;     // field API name -> value
   TimePoint created{};
   TimePoint modified{};
   // Not a field (never shown or written by clients): the record waits on the
@@ -53,7 +54,8 @@ struct Record {
 
   // A field's value as text ("" when absent or null).
   std::string text(std::string_view field) const;
-  const nlohmann::json* get(std::string_view field) const;
+  // A field's value; nullopt when absent or null.
+  std::optional<FieldValue> get(std::string_view field) const;
   bool has(std::string_view field) const;
 };
 

@@ -164,7 +164,7 @@ Record upsert_payment_profile(OperationContext& op, const RecurringMethod& rm,
                                      {contact, method.method->name, method.processor->name})) {
       auto r = op.tx.get(id);
       if (!r) continue;
-      const auto* active = r->get(f::kActive);
+      auto active = r->get(f::kActive);
       if (!active || !active->is_boolean() || !active->get<bool>()) continue;
       if (names_another_account(*r, method.parameters)) {
         // A new bank account gets a new profile; the old one keeps

@@ -186,14 +186,14 @@ std::optional<nlohmann::json> setup_value(const OperationContext& op, const Setu
 }
 
 void write_setup_values(const OperationContext& op, const SetupInput& in,
-                        const std::vector<SetupValue>& values, nlohmann::json& x) {
+                        const std::vector<SetupValue>& values, FieldMap& x) {
   for (const auto& v : values)
     if (auto value = setup_value(op, in, v)) x[v.field] = *value;
 }
 
 // Amount, frequency and dates of the series.
 void write_terms(const ConnectorDescriptor& d, const OperationContext& op, const SetupInput& in,
-                 nlohmann::json& x) {
+                 FieldMap& x) {
   x[d.terms.amount] = in.amount.to_json_number();
   x[d.terms.frequency] = op.req.recurring->frequency;
   if (d.terms.interval) x[d.terms.interval] = 1;

@@ -477,12 +477,12 @@ std::optional<Value> read_derived_column(const Column& c, const Record& r) {
 Value read_column(const Column& c, const Record& r) {
   if (auto derived = read_derived_column(c, r)) return *derived;
   Value v;
-  const nlohmann::json* j = r.get(c.name);
+  auto j = r.get(c.name);
   if (c.type == ValueType::kBoolean) {
     // A checkbox is never null on the platform: unset is false.
     v.kind = Value::Kind::kInteger;
-    v.integer = j && ((j->is_boolean() && j->get<bool>()) ||
-                      (j->is_string() && j->get_ref<const std::string&>() == "true"));
+    v.integer =
+        j && ((j->is_boolean() && j->get<bool>()) || (j->is_string() && j->str() == "true"));
     return v;
   }
   if (!j) return v;
@@ -492,7 +492,7 @@ Value read_column(const Column& c, const Record& r) {
         v.kind = Value::Kind::kNumber;
         v.number = j->get<double>();
       } else if (j->is_string()) {
-        const std::string& s = j->get_ref<const std::string&>();
+        const std::string s(j->str());
         char* end = nullptr;
         double d = std::strtod(s.c_str(), &end);
         if (!s.empty() && end && *end == '\0') {
@@ -503,20 +503,20 @@ Value read_column(const Column& c, const Record& r) {
       return v;
     case ValueType::kDate:
       if (j->is_string())
-        if (auto d = parse_date(j->get_ref<const std::string&>())) {
+        if (auto d = parse_date(j->str())) {
           v.kind = Value::Kind::kInteger;
           v.integer = days_from_civil(*d);
         }
       return v;
     case ValueType::kDateTime:
       if (j->is_string())
-        if (auto t = parse_iso8601(j->get_ref<const std::string&>())) {
+        if (auto t = parse_iso8601(j->str())) {
           v.kind = Value::Kind::kInteger;
           v.integer = millis(*t);
         }
       return v;
     default: {
-      std::string s = j->is_string() ? j->get<std::string>() : j->dump();
+      std::string s = j->is_string() ? std::string(j->str()) : j->json().dump();
       if (!s.empty()) {
         v.kind = Value::Kind::kText;
         v.text = std::move(s);
@@ -803,12 +803,12 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
     case Column::Source::kField:
       break;
   }
-  const nlohmann::json* j = r.get(c.name);
+  auto j = r.get(c.name);
   if (c.type == ValueType::kBoolean) return read_column(c, r).integer != 0;
-  if (!j || (j->is_string() && j->get_ref<const std::string&>().empty())) return nullptr;
+  if (!j || (j->is_string() && j->str().empty())) return nullptr;
   if (c.type == ValueType::kDateTime && j->is_string())
-    if (auto t = parse_iso8601(j->get_ref<const std::string&>())) return format_soql_datetime(*t);
-  return nlohmann::ordered_json(*j);
+    if (auto t = parse_iso8601(j->str())) return format_soql_datetime(*t);
+  return nlohmann::ordered_json(j->json());
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ void put_text(nlohmann::json& into, const char* key, const Record& r, const char
 }
 
 nlohmann::json number_or_zero(const Record& r, const char* field) {
-  const auto* v = r.get(field);
+  auto v = r.get(field);
   return v && v->is_number() ? *v : nlohmann::json(0);
 }
 }  // namespace

@@ -143,8 +143,8 @@ std::string read_records(Database& db, int64_t from, int64_t to, std::vector<Rec
     r->object = std::string(rows->text(1));
     r->guid = std::string(rows->text(2));
     const std::string_view fields = rows->text(3);
-    r->fields = nlohmann::json::parse(fields.begin(), fields.end(), nullptr, false);
-    if (!r->fields.is_object()) return "record " + r->id + " has fields that are not a JSON object";
+    if (!FieldMap::parse(fields, r->fields))
+      return "record " + r->id + " has fields that are not a JSON object";
     r->created = TimePoint(Millis(rows->integer(4)));
     r->modified = TimePoint(Millis(rows->integer(5)));
     r->awaiting_payer = rows->integer(6) != 0;

@@ -51,14 +51,15 @@ Result<RecordPtr> create_admin_record(Org& org, std::string_view type,
     Record r;
     std::vector<std::string> problems;
     auto exists = [&tx](const std::string& id18) { return tx.get(id18) != nullptr; };
-    if (!fixture::record_fields_from_json(config, *def, plain, exists, r.fields, problems)) {
+    nlohmann::json values;
+    if (!fixture::record_fields_from_json(config, *def, plain, exists, values, problems)) {
       ApiErrors errors;
       for (auto& p : problems)
         errors.push_back(
             make_error(error_code::kMissingCoreParameter, def->api_name, def->api_name + ": " + p));
       return errors;
     }
-    Record made = new_record(org, *def, std::move(r.fields), record_type);
+    Record made = new_record(org, *def, std::move(values), record_type);
     r = std::move(made);
     std::string id = r.id;
     tx.put(std::move(r));

@@ -79,8 +79,8 @@ struct TimelineRecords {
 // The records an inbound report's fields name by 18-character id.
 void add_named_records(const RecordStore& s, const Record& report, TimelineRecords& out) {
   for (const auto& [k, v] : report.fields.items()) {
-    if (!v.is_string() || v.get_ref<const std::string&>().size() != 18) continue;
-    if (auto r = s.get(v.get<std::string>())) out.named.push_back(r);
+    if (!v.is_string() || v.str().size() != 18) continue;
+    if (auto r = s.get(v.str())) out.named.push_back(r);
   }
 }
 
@@ -104,8 +104,8 @@ TimelineRecords intent_records(Org& org, const std::string& pi) {
 }
 
 std::string field_text(const Record& r, const char* field) {
-  const nlohmann::json* v = r.get(field);
-  return v ? cell_text(*v) : std::string();
+  auto v = r.get(field);
+  return v ? cell_text(v->json()) : std::string();
 }
 
 std::string records_written(const TimelineRecords& rs) {

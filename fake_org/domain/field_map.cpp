@@ -1,0 +1,628 @@
+#include "field_map.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <shared_mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace fake_org {
+
+namespace {
+
+// Names live in chunks that never move, so a name() needs no lock: a
+// record holding a number was published after the number was added.
+constexpr size_t kChunk = 1024;
+constexpr size_t kChunks = 1024;
+
+struct NameTable {
+  std::shared_mutex mu;
+  std::unordered_map<std::string, uint32_t> ids;
+  std::unique_ptr<std::string[]> chunks[kChunks];
+  uint32_t count = 0;
+};
+
+NameTable& table() {
+  static NameTable* t = new NameTable;  // never destroyed: records outlive statics
+  return *t;
+}
+
+uint32_t intern_slow(std::string_view name) {
+  NameTable& t = table();
+  {
+    std::shared_lock lock(t.mu);
+    auto it = t.ids.find(std::string(name));
+    if (it != t.ids.end()) return it->second;
+  }
+  std::unique_lock lock(t.mu);
+  auto [it, fresh] = t.ids.emplace(std::string(name), t.count);
+  if (!fresh) return it->second;
+  if (t.count >= kChunk * kChunks) {
+    t.ids.erase(it);
+    throw std::length_error("more than a million distinct field names");
+  }
+  auto& chunk = t.chunks[t.count / kChunk];
+  if (!chunk) chunk.reset(new std::string[kChunk]);
+  chunk[t.count % kChunk] = std::string(name);
+  return t.count++;
+}
+
+using Kind = FieldValue::Kind;
+
+uint32_t read_u32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+uint32_t FieldNames::intern(std::string_view name) {
+  // Each thread remembers the names it met: the shared table is asked once.
+  thread_local std::unordered_map<std::string, uint32_t> seen;
+  thread_local std::string probe;
+  probe.assign(name.data(), name.size());
+  auto it = seen.find(probe);
+  if (it != seen.end()) return it->second;
+  uint32_t id = intern_slow(name);
+  seen.emplace(probe, id);
+  return id;
+}
+
+std::string_view FieldNames::name(uint32_t id) {
+  return table().chunks[id / kChunk][id % kChunk];
+}
+
+// ---- FieldValue -------------------------------------------------------------
+
+double FieldValue::number() const {
+  switch (kind_) {
+    case Kind::kInt:
+    case Kind::kUInt:
+      return static_cast<double>(integer());
+    case Kind::kDouble: {
+      double d;
+      std::memcpy(&d, bytes_.data(), sizeof d);
+      return d;
+    }
+    case Kind::kTrue:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int64_t FieldValue::integer() const {
+  switch (kind_) {
+    case Kind::kInt:
+    case Kind::kUInt: {
+      int64_t v;
+      std::memcpy(&v, bytes_.data(), sizeof v);
+      return v;
+    }
+    case Kind::kDouble:
+      return static_cast<int64_t>(number());
+    case Kind::kTrue:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+nlohmann::json FieldValue::json() const {
+  switch (kind_) {
+    case Kind::kNull:
+      return nullptr;
+    case Kind::kFalse:
+      return false;
+    case Kind::kTrue:
+      return true;
+    case Kind::kInt:
+      return integer();
+    case Kind::kUInt:
+      return static_cast<uint64_t>(integer());
+    case Kind::kDouble:
+      return number();
+    case Kind::kString:
+      return std::string(bytes_);
+    case Kind::kJson:
+      return nlohmann::json::parse(bytes_, nullptr, false);
+  }
+  return nullptr;
+}
+
+bool operator==(const FieldValue& a, const FieldValue& b) {
+  if (a.kind_ == b.kind_ && a.kind_ != Kind::kDouble) return a.bytes_ == b.bytes_;
+  return a.json() == b.json();  // 1 == 1.0, as nlohmann::json compares
+}
+
+void to_json(nlohmann::json& j, const FieldValue& v) {
+  j = v.json();
+}
+
+FieldValue FieldRef::value() const {
+  auto v = map_.find(name_);
+  return v ? *v : FieldValue();
+}
+
+FieldRef& FieldRef::operator=(const FieldRef& other) {
+  // Copied first: storing may move the bytes the other value points to.
+  nlohmann::json v = other.value().json();
+  map_.set(name_, v);
+  return *this;
+}
+
+// ---- FieldMap ---------------------------------------------------------------
+
+FieldMap::FieldMap(const FieldMap& other) {
+  copy_from(other);
+}
+
+FieldMap::FieldMap(FieldMap&& other) noexcept
+    : buf_(other.buf_), count_(other.count_), used_(other.used_), cap_(other.cap_) {
+  other.buf_ = nullptr;
+  other.count_ = other.used_ = other.cap_ = 0;
+}
+
+FieldMap& FieldMap::operator=(const FieldMap& other) {
+  if (this != &other) {
+    FieldMap copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+FieldMap& FieldMap::operator=(FieldMap&& other) noexcept {
+  if (this != &other) {
+    std::free(buf_);
+    buf_ = other.buf_;
+    count_ = other.count_;
+    used_ = other.used_;
+    cap_ = other.cap_;
+    other.buf_ = nullptr;
+    other.count_ = other.used_ = other.cap_ = 0;
+  }
+  return *this;
+}
+
+FieldMap::~FieldMap() {
+  std::free(buf_);
+}
+
+FieldMap::FieldMap(const nlohmann::json& object) {
+  *this = object;
+}
+
+FieldMap& FieldMap::operator=(const nlohmann::json& object) {
+  FieldMap out;
+  if (object.is_object())
+    for (auto it = object.begin(); it != object.end(); ++it) out.set(it.key(), it.value());
+  out.shrink();
+  *this = std::move(out);
+  return *this;
+}
+
+size_t FieldMap::value_size(uint32_t i) const {
+  const Entry& e = entries()[i];
+  Kind k = static_cast<Kind>(e.at & 0xF);
+  if (k == Kind::kString || k == Kind::kJson) return 4 + read_u32(values() + (e.at >> 4));
+  if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) return 8;
+  return 0;
+}
+
+void FieldMap::copy_from(const FieldMap& other) {
+  // Re-encoded: a copy never carries the space replaced values left.
+  size_t bytes = other.count_ * sizeof(Entry);
+  for (uint32_t i = 0; i < other.count_; ++i) bytes += other.value_size(i);
+  if (bytes == 0) return;
+  reserve(bytes);
+  count_ = other.count_;
+  std::memcpy(buf_, other.buf_, count_ * sizeof(Entry));
+  for (uint32_t i = 0; i < count_; ++i) {
+    const Entry& e = other.entries()[i];
+    const size_t n = other.value_size(i);
+    std::memcpy(values() + used_, other.values() + (e.at >> 4), n);
+    entries()[i].at = used_ << 4 | (e.at & 0xF);
+    used_ += static_cast<uint32_t>(n);
+  }
+}
+
+void FieldMap::reserve(size_t bytes) {
+  if (bytes <= cap_) return;
+  if (bytes > (size_t{1} << 28)) throw std::length_error("a record's fields exceed 256 MB");
+  char* grown = static_cast<char*>(std::realloc(buf_, bytes));
+  if (!grown) throw std::bad_alloc();
+  buf_ = grown;
+  cap_ = static_cast<uint32_t>(bytes);
+}
+
+std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
+  const Entry& e = entries()[i];
+  const char* at = values() + (e.at >> 4);
+  Kind k = static_cast<Kind>(e.at & 0xF);
+  std::string_view bytes;
+  if (k == Kind::kString || k == Kind::kJson) bytes = std::string_view(at + 4, read_u32(at));
+  if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) bytes = std::string_view(at, 8);
+  return {FieldNames::name(e.name), FieldValue(k, bytes)};
+}
+
+std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
+  uint32_t lo = 0, hi = count_;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int c = FieldNames::name(entries()[mid].name).compare(name);
+    if (c == 0) return {mid, true};
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return {lo, false};
+}
+
+std::optional<FieldValue> FieldMap::find(std::string_view name) const {
+  auto [i, found] = locate(name);
+  if (!found) return std::nullopt;
+  return entry(i).second;
+}
+
+nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fallback) const {
+  auto v = find(name);
+  return v && !v->is_null() ? v->json() : fallback;
+}
+
+void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
+  const bool sized = kind == Kind::kString || kind == Kind::kJson;
+  const size_t n = bytes.size() + (sized ? 4 : 0);
+  if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
+  auto [i, found] = locate(name);
+  const uint32_t id = found ? entries()[i].name : FieldNames::intern(name);
+  // `bytes` may point into this map (a field copied to another): keep it.
+  std::string keep;
+  if (bytes.data() >= buf_ && bytes.data() < buf_ + cap_) {
+    keep.assign(bytes);
+    bytes = keep;
+  }
+  const size_t need = (count_ + (found ? 0 : 1)) * sizeof(Entry) + used_ + n;
+  if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
+  if (!found) {
+    // Shift the values right by one entry, then the later entries.
+    std::memmove(values() + sizeof(Entry), values(), used_);
+    std::memmove(entries() + i + 1, entries() + i, (count_ - i) * sizeof(Entry));
+    ++count_;
+  }
+  char* dst = values() + used_;
+  if (sized) {
+    uint32_t len = static_cast<uint32_t>(bytes.size());
+    std::memcpy(dst, &len, 4);
+    dst += 4;
+  }
+  std::memcpy(dst, bytes.data(), bytes.size());
+  entries()[i] = {id, used_ << 4 | static_cast<uint32_t>(kind)};
+  used_ += static_cast<uint32_t>(n);
+}
+
+void FieldMap::set(std::string_view name, const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded:
+      return set(name, nullptr);
+    case nlohmann::json::value_t::boolean:
+      return set(name, v.get<bool>());
+    case nlohmann::json::value_t::string:
+      return set(name, std::string_view(v.get_ref<const std::string&>()));
+    case nlohmann::json::value_t::number_integer:
+      return set(name, v.get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned: {
+      uint64_t u = v.get<uint64_t>();
+      return put(name, Kind::kUInt, std::string_view(reinterpret_cast<const char*>(&u), 8));
+    }
+    case nlohmann::json::value_t::number_float:
+      return set(name, v.get<double>());
+    default: {
+      std::string text = v.dump();
+      return put(name, Kind::kJson, text);
+    }
+  }
+}
+
+void FieldMap::set(std::string_view name, std::string_view text) {
+  put(name, Kind::kString, text);
+}
+
+void FieldMap::set(std::string_view name, const FieldValue& v) {
+  switch (v.kind()) {
+    case Kind::kString:
+      return put(name, v.kind(), v.str());
+    case Kind::kJson: {
+      std::string text = v.json().dump();
+      return put(name, Kind::kJson, text);
+    }
+    case Kind::kInt:
+    case Kind::kUInt:
+    case Kind::kDouble: {
+      int64_t raw = v.integer();
+      if (v.kind() == Kind::kDouble) {
+        double d = v.number();
+        std::memcpy(&raw, &d, 8);
+      }
+      return put(name, v.kind(), std::string_view(reinterpret_cast<const char*>(&raw), 8));
+    }
+    default:
+      return put(name, v.kind(), {});
+  }
+}
+
+void FieldMap::set(std::string_view name, bool value) {
+  put(name, value ? Kind::kTrue : Kind::kFalse, {});
+}
+
+void FieldMap::set(std::string_view name, double value) {
+  put(name, Kind::kDouble, std::string_view(reinterpret_cast<const char*>(&value), 8));
+}
+
+void FieldMap::set(std::string_view name, int64_t value) {
+  put(name, Kind::kInt, std::string_view(reinterpret_cast<const char*>(&value), 8));
+}
+
+void FieldMap::set(std::string_view name, std::nullptr_t) {
+  put(name, Kind::kNull, {});
+}
+
+size_t FieldMap::erase(std::string_view name) {
+  auto [i, found] = locate(name);
+  if (!found) return 0;
+  // The value's bytes stay until the next shrink or copy.
+  std::memmove(entries() + i, entries() + i + 1, (count_ - i - 1) * sizeof(Entry) + used_);
+  --count_;
+  return 1;
+}
+
+void FieldMap::shrink() {
+  size_t live = count_ * sizeof(Entry);
+  for (uint32_t i = 0; i < count_; ++i) live += value_size(i);
+  if (live == cap_) return;
+  FieldMap copy(*this);
+  *this = std::move(copy);
+}
+
+nlohmann::json FieldMap::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (uint32_t i = 0; i < count_; ++i) {
+    auto [name, v] = entry(i);
+    j.emplace(std::string(name), v.json());
+  }
+  return j;
+}
+
+bool operator==(const FieldMap& a, const FieldMap& b) {
+  if (a.count_ != b.count_) return false;
+  for (uint32_t i = 0; i < a.count_; ++i) {
+    auto [an, av] = a.entry(i);
+    auto [bn, bv] = b.entry(i);
+    if (an != bn || !(av == bv)) return false;
+  }
+  return true;
+}
+
+void to_json(nlohmann::json& j, const FieldMap& m) {
+  j = m.to_json();
+}
+
+}  // namespace fake_org
+
+namespace fake_org {
+
+namespace {
+
+// A flat object of scalars, as FieldMap::dump() writes them; anything else
+// (nested values, unusual spacing is fine) falls back to nlohmann's parser.
+class FlatObjectReader {
+ public:
+  explicit FlatObjectReader(std::string_view text) : s_(text) {}
+
+  // True when the text was read; `flat` false when it needs the full parser.
+  bool read(FieldMap& out, bool& flat) {
+    flat = true;
+    skip();
+    if (!eat('{')) return false;
+    skip();
+    if (eat('}')) return end();
+    for (;;) {
+      skip();
+      if (!string(name_)) return false;
+      skip();
+      if (!eat(':')) return false;
+      skip();
+      if (!value(out, flat)) return false;
+      if (!flat) return false;
+      skip();
+      if (eat('}')) return end();
+      if (!eat(',')) return false;
+    }
+  }
+
+ private:
+  bool end() {
+    skip();
+    return i_ == s_.size();
+  }
+  void skip() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r'))
+      ++i_;
+  }
+  bool eat(char c) {
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  bool word(std::string_view w) {
+    if (s_.substr(i_, w.size()) != w) return false;
+    i_ += w.size();
+    return true;
+  }
+  bool value(FieldMap& out, bool& flat) {
+    if (i_ >= s_.size()) return false;
+    const char c = s_[i_];
+    if (c == '"') {
+      if (!string(text_)) return false;
+      out.set(name_, std::string_view(text_));
+      return true;
+    }
+    if (word("true")) return out.set(name_, true), true;
+    if (word("false")) return out.set(name_, false), true;
+    if (word("null")) return out.set(name_, nullptr), true;
+    if (c == '-' || (c >= '0' && c <= '9')) return number(out);
+    flat = false;  // an object or array: nlohmann reads it
+    return false;
+  }
+  bool number(FieldMap& out) {
+    const size_t from = i_;
+    bool integral = true;
+    while (i_ < s_.size() && std::strchr("+-0123456789.eE", s_[i_]) != nullptr) {
+      if (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E') integral = false;
+      ++i_;
+    }
+    const char* first = s_.data() + from;
+    const char* last = s_.data() + i_;
+    // By nlohmann's rules (a positive integer is unsigned, one too large for
+    // 64 bits a double), so a restart changes no value's kind.
+    if (integral && *first == '-') {
+      int64_t v = 0;
+      auto [end, ec] = std::from_chars(first, last, v);
+      if (ec == std::errc() && end == last) return out.set(name_, v), true;
+    } else if (integral) {
+      uint64_t v = 0;
+      auto [end, ec] = std::from_chars(first, last, v);
+      if (ec == std::errc() && end == last) return out.set(name_, nlohmann::json(v)), true;
+    }
+    double d = 0;
+    auto [end, ec] = std::from_chars(first, last, d);
+    if (ec != std::errc() || end != last) return false;
+    out.set(name_, d);
+    return true;
+  }
+  bool string(std::string& into) {
+    if (!eat('"')) return false;
+    into.clear();
+    for (;;) {
+      const size_t from = i_;
+      while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\\' &&
+             static_cast<unsigned char>(s_[i_]) >= 0x20)
+        ++i_;
+      into.append(s_.substr(from, i_ - from));
+      if (i_ >= s_.size()) return false;
+      if (s_[i_] == '"') {
+        ++i_;
+        return true;
+      }
+      if (s_[i_] != '\\') return false;  // a control character
+      if (!escape(into)) return false;
+    }
+  }
+  bool escape(std::string& into) {
+    if (++i_ >= s_.size()) return false;
+    const char c = s_[i_++];
+    switch (c) {
+      case '"':
+      case '\\':
+      case '/':
+        into += c;
+        return true;
+      case 'b':
+        into += '\b';
+        return true;
+      case 'f':
+        into += '\f';
+        return true;
+      case 'n':
+        into += '\n';
+        return true;
+      case 'r':
+        into += '\r';
+        return true;
+      case 't':
+        into += '\t';
+        return true;
+      case 'u':
+        return unicode(into);
+      default:
+        return false;
+    }
+  }
+  bool hex4(uint32_t& v) {
+    if (i_ + 4 > s_.size()) return false;
+    v = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char h = s_[i_++];
+      v <<= 4;
+      if (h >= '0' && h <= '9')
+        v |= static_cast<uint32_t>(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        v |= static_cast<uint32_t>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        v |= static_cast<uint32_t>(h - 'A' + 10);
+      else
+        return false;
+    }
+    return true;
+  }
+  bool unicode(std::string& into) {
+    uint32_t cp = 0;
+    if (!hex4(cp)) return false;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      uint32_t low = 0;
+      if (!word("\\u") || !hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      return false;
+    }
+    if (cp < 0x80) {
+      into += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      into += static_cast<char>(0xC0 | (cp >> 6));
+      into += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      into += static_cast<char>(0xE0 | (cp >> 12));
+      into += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      into += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      into += static_cast<char>(0xF0 | (cp >> 18));
+      into += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      into += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      into += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+  std::string name_;
+  std::string text_;
+};
+
+}  // namespace
+
+bool FieldMap::parse(std::string_view text, FieldMap& out) {
+  out = FieldMap();
+  bool flat = true;
+  if (FlatObjectReader(text).read(out, flat)) {
+    out.shrink();
+    return true;
+  }
+  // Nested values, or text the reader above does not take: the full parser
+  // decides (and judges UTF-8 and duplicate names as it always did).
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return false;
+  out = j;
+  return true;
+}
+
+}  // namespace fake_org

@@ -1,0 +1,250 @@
+#pragma once
+// A record's fields in one block of memory: field names interned once per
+// process, values encoded back to back, so a Contact costs about a hundred
+// bytes instead of a std::map node and strings per field (issue 16).
+//
+// Locking rule: FieldNames is process-wide and safe from any thread (a new
+// name is added under its mutex; a name's text never moves once added). A
+// FieldMap has no lock: it is a value, changed only by the one thread that
+// builds a record before the store publishes it.
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace fake_org {
+
+// Field API names, each kept once; a FieldMap stores their numbers.
+class FieldNames {
+ public:
+  // The number of `name`, adding it when new.
+  static uint32_t intern(std::string_view name);
+  // The text of a number intern() gave.
+  static std::string_view name(uint32_t id);
+};
+
+// One field's value as stored: a view into the FieldMap it came from (valid
+// while that map is unchanged), with the questions callers used to ask a
+// nlohmann::json.
+class FieldValue {
+ public:
+  enum class Kind : uint8_t { kNull, kFalse, kTrue, kInt, kUInt, kDouble, kString, kJson };
+
+  FieldValue() = default;
+  FieldValue(Kind kind, std::string_view bytes) : kind_(kind), bytes_(bytes) {}
+
+  Kind kind() const { return kind_; }
+  bool is_null() const { return kind_ == Kind::kNull; }
+  bool is_boolean() const { return kind_ == Kind::kFalse || kind_ == Kind::kTrue; }
+  bool is_string() const { return kind_ == Kind::kString; }
+  bool is_number() const {
+    return kind_ == Kind::kInt || kind_ == Kind::kUInt || kind_ == Kind::kDouble;
+  }
+  bool is_number_integer() const { return kind_ == Kind::kInt || kind_ == Kind::kUInt; }
+  bool is_number_float() const { return kind_ == Kind::kDouble; }
+  bool is_object() const { return kind_ == Kind::kJson && !bytes_.empty() && bytes_[0] == '{'; }
+  bool is_array() const { return kind_ == Kind::kJson && !bytes_.empty() && bytes_[0] == '['; }
+
+  // A string's text ("" for any other kind).
+  std::string_view str() const { return is_string() ? bytes_ : std::string_view(); }
+  bool boolean() const { return kind_ == Kind::kTrue; }
+  double number() const;
+  int64_t integer() const;
+  nlohmann::json json() const;
+
+  // As nlohmann::json::get<T>(), for the types records hold.
+  template <typename T>
+  T get() const {
+    if constexpr (std::is_same_v<T, std::string>) {
+      return std::string(str());
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return boolean();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(number());
+    } else if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(integer());
+    } else {
+      return json().template get<T>();
+    }
+  }
+
+  friend bool operator==(const FieldValue& a, const FieldValue& b);
+  friend bool operator!=(const FieldValue& a, const FieldValue& b) { return !(a == b); }
+
+ private:
+  Kind kind_ = Kind::kNull;
+  std::string_view bytes_;  // a string's text, a number's 8 bytes, a JSON text
+};
+
+void to_json(nlohmann::json& j, const FieldValue& v);
+
+// Comparisons with anything a nlohmann::json is made from (tests, rules).
+template <typename T, typename = std::enable_if_t<!std::is_same_v<std::decay_t<T>, FieldValue>>>
+bool operator==(const FieldValue& a, const T& b) {
+  return a.json() == nlohmann::json(b);
+}
+template <typename T, typename = std::enable_if_t<!std::is_same_v<std::decay_t<T>, FieldValue>>>
+bool operator!=(const FieldValue& a, const T& b) {
+  return !(a == b);
+}
+
+class FieldMap;
+
+// What fields["Name"] gives a writer: assigning stores the value.
+class FieldRef {
+ public:
+  FieldRef(FieldMap& map, std::string_view name) : map_(map), name_(name) {}
+  template <typename T>
+  FieldRef& operator=(T&& value);
+  FieldRef& operator=(const FieldRef& other);
+  // The value now stored (null when absent).
+  FieldValue value() const;
+  operator FieldValue() const { return value(); }  // NOLINT: reads as json's operator[] did
+  bool is_null() const { return value().is_null(); }
+  bool is_string() const { return value().is_string(); }
+  template <typename T>
+  T get() const {
+    return value().get<T>();
+  }
+
+ private:
+  FieldMap& map_;
+  std::string_view name_;
+};
+
+template <typename T>
+bool operator==(const FieldRef& a, const T& b) {
+  return a.value() == b;
+}
+template <typename T>
+bool operator!=(const FieldRef& a, const T& b) {
+  return !(a.value() == b);
+}
+
+class FieldMap {
+ public:
+  FieldMap() = default;
+  FieldMap(const FieldMap& other);
+  FieldMap(FieldMap&& other) noexcept;
+  FieldMap& operator=(const FieldMap& other);
+  FieldMap& operator=(FieldMap&& other) noexcept;
+  ~FieldMap();
+  // From a JSON object (anything else is an empty map).
+  FieldMap(const nlohmann::json& object);  // NOLINT: records were built from json
+  FieldMap& operator=(const nlohmann::json& object);
+  FieldMap& operator=(nlohmann::json::initializer_list_t object) {
+    return *this = nlohmann::json(object);
+  }
+
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // The stored value, null values included; nullopt when absent.
+  std::optional<FieldValue> find(std::string_view name) const;
+  bool contains(std::string_view name) const { return find(name).has_value(); }
+  // As nlohmann::json::value: the value, or `fallback` when absent or null.
+  nlohmann::json value(std::string_view name, const nlohmann::json& fallback) const;
+
+  FieldRef operator[](std::string_view name) { return FieldRef(*this, name); }
+  // The value (null when absent).
+  FieldValue operator[](std::string_view name) const {
+    auto v = find(name);
+    return v ? *v : FieldValue();
+  }
+  void set(std::string_view name, const nlohmann::json& value);
+  void set(std::string_view name, std::string_view text);
+  void set(std::string_view name, const char* text) { set(name, std::string_view(text)); }
+  void set(std::string_view name, const std::string& text) { set(name, std::string_view(text)); }
+  void set(std::string_view name, const FieldValue& value);
+  void set(std::string_view name, bool value);
+  void set(std::string_view name, double value);
+  void set(std::string_view name, int64_t value);
+  void set(std::string_view name, int value) { set(name, static_cast<int64_t>(value)); }
+  void set(std::string_view name, std::nullptr_t);
+  // Anything else nlohmann::json is made from (unsigned numbers, arrays).
+  template <typename T>
+  void set(std::string_view name, const T& value) {
+    set(name, nlohmann::json(value));
+  }
+  size_t erase(std::string_view name);
+  // Drops the space replaced values left (the store calls it on commit).
+  void shrink();
+
+  // Fields in name order, as a nlohmann::json object iterates them.
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::pair<std::string_view, FieldValue>;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = value_type;
+    const_iterator(const FieldMap* map, uint32_t at) : map_(map), at_(at) {}
+    value_type operator*() const { return map_->entry(at_); }
+    std::string_view key() const { return map_->entry(at_).first; }
+    FieldValue value() const { return map_->entry(at_).second; }
+    const_iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
+    bool operator!=(const const_iterator& o) const { return at_ != o.at_; }
+
+   private:
+    const FieldMap* map_;
+    uint32_t at_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, count_}; }
+  // json's spelling of iterating name and value pairs.
+  const FieldMap& items() const { return *this; }
+
+  nlohmann::json to_json() const;
+  std::string dump() const { return to_json().dump(); }
+  // Reads a JSON object's text (as dump() writes it) straight into a map:
+  // a data directory's million records are read without a json tree each.
+  // False, with `out` unspecified, when the text is no JSON object.
+  static bool parse(std::string_view text, FieldMap& out);
+  // Heap bytes this map holds (memory figures).
+  size_t heap_bytes() const { return cap_; }
+
+  friend bool operator==(const FieldMap& a, const FieldMap& b);
+  friend bool operator==(const FieldMap& a, const nlohmann::json& b) { return a.to_json() == b; }
+  friend bool operator!=(const FieldMap& a, const nlohmann::json& b) { return !(a == b); }
+
+ private:
+  struct Entry {
+    uint32_t name;
+    uint32_t at;  // offset in the value area << 4 | kind
+  };
+  std::pair<std::string_view, FieldValue> entry(uint32_t i) const;
+  const Entry* entries() const { return reinterpret_cast<const Entry*>(buf_); }
+  Entry* entries() { return reinterpret_cast<Entry*>(buf_); }
+  char* values() const { return buf_ + count_ * sizeof(Entry); }
+  // Position of `name` in the entries, or where it would go.
+  std::pair<uint32_t, bool> locate(std::string_view name) const;
+  // Stores `bytes` as the value of `name` with `kind`.
+  void put(std::string_view name, FieldValue::Kind kind, std::string_view bytes);
+  void reserve(size_t bytes);
+  void copy_from(const FieldMap& other);
+  size_t value_size(uint32_t i) const;
+
+  char* buf_ = nullptr;  // entries, then values
+  uint32_t count_ = 0;   // entries
+  uint32_t used_ = 0;    // bytes of the value area in use
+  uint32_t cap_ = 0;     // bytes allocated for entries and values
+};
+
+void to_json(nlohmann::json& j, const FieldMap& m);
+
+template <typename T>
+FieldRef& FieldRef::operator=(T&& value) {
+  map_.set(name_, std::forward<T>(value));
+  return *this;
+}
+
+}  // namespace fake_org

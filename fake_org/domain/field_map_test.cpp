@@ -1,0 +1,138 @@
+#include "field_map.h"
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+using fake_org::FieldMap;
+using fake_org::FieldNames;
+using fake_org::FieldValue;
+using nlohmann::json;
+
+TEST_CASE("a field map gives back every kind of value it was given", "[field_map]") {
+  FieldMap m;
+  m["Name"] = "Ada";
+  m["Empty"] = "";
+  m["Amount"] = 12.5;
+  m["Count"] = 3;
+  m["Big"] = uint64_t{18446744073709551615u};
+  m["Active"] = true;
+  m["Gone"] = false;
+  m["Cleared"] = nullptr;
+  m["Tags"] = json::array({"a", 1});
+  CHECK(m.size() == 9);
+  CHECK(m.find("Name")->str() == "Ada");
+  CHECK(m.find("Empty")->is_string());
+  CHECK(m.find("Amount")->get<double>() == 12.5);
+  CHECK(m.find("Amount")->is_number_float());
+  CHECK(m.find("Count")->get<int>() == 3);
+  CHECK(m.find("Count")->is_number_integer());
+  CHECK(m.find("Big")->json() == json(uint64_t{18446744073709551615u}));
+  CHECK(m.find("Active")->get<bool>());
+  CHECK_FALSE(m.find("Gone")->get<bool>());
+  CHECK(m.find("Cleared")->is_null());
+  CHECK(m.find("Tags")->is_array());
+  CHECK(m.find("Tags")->json() == json::array({"a", 1}));
+  CHECK_FALSE(m.find("Missing"));
+  CHECK(m.value("Missing", json(7)) == 7);
+  CHECK(m.value("Cleared", json("x")) == "x");
+}
+
+TEST_CASE("a field map iterates and dumps in name order, as a json object", "[field_map]") {
+  json j = {{"Zeta", 1}, {"Alpha", "a"}, {"Mid", true}, {"Email", nullptr}, {"Amount", 2.25}};
+  FieldMap m = j;
+  CHECK(m.to_json() == j);
+  CHECK(m.dump() == j.dump());
+  std::vector<std::string> names;
+  for (const auto& [name, value] : m.items()) names.emplace_back(name);
+  CHECK(names == std::vector<std::string>{"Alpha", "Amount", "Email", "Mid", "Zeta"});
+  CHECK(m == j);
+  CHECK(json(m) == j);
+}
+
+TEST_CASE("replacing and erasing leave the other fields as they were", "[field_map]") {
+  FieldMap m = json{{"A", "one"}, {"B", "two"}, {"C", 3}};
+  m["B"] = "a much longer value than before";
+  m["A"] = 1;
+  CHECK(m.erase("C") == 1);
+  CHECK(m.erase("C") == 0);
+  CHECK(m == json{{"A", 1}, {"B", "a much longer value than before"}});
+  m["B"] = m["A"];  // a value copied within the map, which may move as it grows
+  CHECK(m == json{{"A", 1}, {"B", 1}});
+  m.set("A", m.find("B")->str());
+  CHECK(m["A"] == "");
+}
+
+TEST_CASE("a copy or a shrink keeps only the live values", "[field_map]") {
+  FieldMap m;
+  for (int i = 0; i < 50; ++i) m["Status"] = "status number " + std::to_string(i);
+  m["Other"] = "x";
+  const size_t grown = m.heap_bytes();
+  FieldMap copy = m;
+  CHECK(copy == m);
+  CHECK(copy.heap_bytes() < grown);
+  m.shrink();
+  CHECK(m.heap_bytes() == copy.heap_bytes());
+  CHECK(m.find("Status")->str() == "status number 49");
+  FieldMap moved = std::move(copy);
+  CHECK(moved == m);
+  CHECK(copy.empty());  // NOLINT: a moved-from map is empty
+}
+
+TEST_CASE("numbers compare as json compares them", "[field_map]") {
+  FieldMap m = json{{"I", 1}, {"D", 1.0}, {"S", "1"}};
+  CHECK(m["I"] == m["D"]);
+  CHECK(m["I"] == 1);
+  CHECK(m["D"] == 1);
+  CHECK(m["S"] != 1);
+  CHECK(m["S"] == "1");
+  CHECK(m["Missing"].is_null());
+}
+
+TEST_CASE("field names interned from many threads get one number each", "[field_map]") {
+  std::vector<std::thread> threads;
+  std::vector<std::vector<uint32_t>> got(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t, &got] {
+      for (int i = 0; i < 500; ++i)
+        got[t].push_back(FieldNames::intern("Field_" + std::to_string(i) + "__c"));
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 1; t < 4; ++t) CHECK(got[t] == got[0]);
+  CHECK(FieldNames::name(got[0][17]) == "Field_17__c");
+}
+
+TEST_CASE("a field map reads back the JSON text it writes", "[field_map]") {
+  json j = {{"Name", "Zo\u00eb \"quoted\" \\ \n tab\t \U0001F600"},
+            {"Neg", -42},
+            {"Pos", 42},
+            {"Huge", 1e300},
+            {"Half", 0.5},
+            {"Yes", true},
+            {"No", false},
+            {"Nil", nullptr},
+            {"List", json::array({1, "two", json::object({{"k", "v"}})})}};
+  FieldMap m = j;
+  FieldMap back;
+  REQUIRE(FieldMap::parse(m.dump(), back));
+  CHECK(back == m);
+  CHECK(back.dump() == j.dump());
+  // The kinds nlohmann's parser gives, so a restart changes nothing.
+  CHECK(back.find("Pos")->json() == json::parse("42"));
+  CHECK(back.find("Pos")->json().is_number_unsigned());
+  CHECK(back.find("Neg")->json().is_number_integer());
+
+  FieldMap flat;
+  REQUIRE(FieldMap::parse(R"( { "A" : "\u00e9\ud83d\ude00" , "B":1.5e2 } )", flat));
+  CHECK(flat.find("A")->str() == "\u00e9\U0001F600");
+  CHECK(flat.find("B")->get<double>() == 150.0);
+
+  FieldMap bad;
+  CHECK_FALSE(FieldMap::parse("[1,2]", bad));
+  CHECK_FALSE(FieldMap::parse(R"({"A": "unterminated)", bad));
+  CHECK_FALSE(FieldMap::parse(R"({"A": 1} trailing)", bad));
+  CHECK_FALSE(FieldMap::parse(R"({"A": "\ud800"})", bad));
+  CHECK_FALSE(FieldMap::parse("", bad));
+}
