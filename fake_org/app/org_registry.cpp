@@ -161,11 +161,9 @@ std::optional<std::string> OrgRegistry::add_command_line_org(const std::string& 
     name = server_.sites().find(loaded->label) ? next_name_locked(loaded->label) : loaded->label;
   auto site = build_locked(*loaded, name, true, error);
   if (!site) return "--fixture " + spec + ": " + error;
-  if (auto clash = server_.sites().client_id_clash(*site)) {
+  if (auto clash = server_.sites().login_clash(*site)) {
     site->login_paths = false;
-    notice = "org '" + name + "' is served under " + site->prefix +
-             " only: its connected app's client id already names another org at the root "
-             "login paths (/login, /test)";
+    notice = "org '" + name + "' is served under " + site->prefix + " only: " + *clash;
   }
   if (auto why = server_.sites().add(site)) return "--fixture " + spec + ": " + *why;
   return std::nullopt;

@@ -39,8 +39,9 @@ class OrgRegistry final : public http::OrgDirectory {
   OrgRegistry(http::Server& server, RegistryOptions options);
 
   // An org of the command line after the first (`--fixture [NAME=]PATH`):
-  // its message when it cannot be served. A client id another org has at the
-  // login paths leaves it to its prefix, with a notice in `notice`.
+  // its message when it cannot be served. A client id or a user name another
+  // org has at the login paths leaves it to its prefix, with a notice in
+  // `notice`.
   std::optional<std::string> add_command_line_org(const std::string& spec, std::string& notice);
 
   // With a data directory: serves again the orgs POST /__admin/orgs created
