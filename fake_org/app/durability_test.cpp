@@ -2,8 +2,12 @@
 // directory serves what it answered before (README "Durability").
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "domain/fields.h"
+#include "domain/payment_intents.h"
+#include "durable/org_database.h"
 #include "durable/saved_orgs.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
@@ -92,6 +96,68 @@ TEST_CASE("a repeated IdempotencyKey replays across a restart", "[durable]") {
   REQUIRE(again.status == 200);
   CHECK(again.json == first);
   CHECK(t.count("Contact") == contacts);
+}
+
+namespace {
+
+// Writes the data directory where a commit's events flush, right after the
+// store's lock is released: what a concurrent request's group flush may do
+// before the committing request takes another step.
+class FlushAfterCommit final : public EventSink {
+ public:
+  explicit FlushAfterCommit(std::shared_ptr<durable::OrgDatabase> db) : db_(std::move(db)) {}
+  void publish(std::vector<DomainEvent>) override {}
+  void flush() override { REQUIRE(db_->flush().ok()); }
+
+ private:
+  std::shared_ptr<durable::OrgDatabase> db_;
+};
+
+std::shared_ptr<durable::OrgDatabase> open_org_file(const std::string& path,
+                                                    const OrgConfig& config) {
+  std::string error;
+  auto db = durable::OrgDatabase::open(
+      {path, config.source_name, config.digest, durable::Sync::kNormal}, error);
+  INFO(error);
+  REQUIRE(db);
+  return db;
+}
+
+}  // namespace
+
+TEST_CASE("an IdempotencyKey is written with its intent's records, in one disk transaction",
+          "[durable][idempotency]") {
+  DataDir dir;
+  fs::create_directories(dir.path);
+  const std::string file = (dir.path / "org.db").string();
+  const OrgConfig config = fixture("default.yaml");
+  const json body =
+      IntentBody::one_time(sepa_debit()).contact({{"LastName", "Once"}}).idempotency_key("k-1");
+  std::string intent_id;
+  {
+    auto db = open_org_file(file, config);
+    OrgDeps deps;
+    deps.state = db;
+    auto org = Org::create(config, deps);
+    REQUIRE(org.ok());
+    (*org)->set_event_sink(std::make_shared<FlushAfterCommit>(db));
+    auto created = PaymentIntents(**org).create(body, IntentContext{"http://127.0.0.1"});
+    REQUIRE(created.ok());
+    intent_id = created->payment_intent_id;
+    // The process dies here: nothing is flushed after the request's commit.
+  }
+  auto db = open_org_file(file, config);
+  std::string error;
+  auto saved = db->saved_org(error);
+  REQUIRE(saved);
+  const bool intent_kept = std::any_of(saved->records.begin(), saved->records.end(), [&](auto& r) {
+    return r->text(fields::inbound_report::kPaymentIntentId) == intent_id;
+  });
+  REQUIRE(intent_kept);
+  const auto entries = db->saved(state_kind::kIdempotency, error);
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].first == "k-1");
+  CHECK(entries[0].second.at("response").at("Id") == intent_id);
 }
 
 TEST_CASE("a reset is kept: the restarted org has only its seed", "[durable]") {
