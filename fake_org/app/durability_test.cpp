@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/org_factory.h"
 #include "domain/fields.h"
 #include "domain/payment_intents.h"
 #include "durable/org_database.h"
@@ -158,6 +159,26 @@ TEST_CASE("an IdempotencyKey is written with its intent's records, in one disk t
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].first == "k-1");
   CHECK(entries[0].second.at("response").at("Id") == intent_id);
+}
+
+TEST_CASE("a restart puts PSP sessions back without writing them again", "[durable][psp]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  std::string session;
+  {
+    TestOrg t(config, kept_in(dir));
+    session = t.create_intent(IntentBody::one_time()).session;  // a card: a hosted page
+    REQUIRE_FALSE(session.empty());
+  }
+  app::OrgWiring wiring;
+  wiring.data_file = durable::SavedOrgs::org_file(dir.path.string(), "default");
+  auto services = app::build_org(config, std::move(wiring));
+  REQUIRE(services.ok());
+  CHECK(services->org->psp_sessions().get(session).has_value());
+  // Start-up wrote nothing: the session's row was already there.
+  auto db = std::dynamic_pointer_cast<durable::OrgDatabase>(services->org->state());
+  REQUIRE(db);
+  CHECK(db->flushes() == 0);
 }
 
 TEST_CASE("a reset is kept: the restarted org has only its seed", "[durable]") {
