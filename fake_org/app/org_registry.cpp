@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 #include "util/json_text.h"
 
@@ -184,6 +185,20 @@ std::optional<std::string> OrgRegistry::restore_saved_orgs() {
   }
   if (!error.empty()) return error;
   return std::nullopt;
+}
+
+std::optional<std::string> OrgRegistry::close_for_exit() {
+  std::lock_guard lock(mu_);
+  const auto sites = server_.sites().list();
+  // Workers first: an attempt's outcome is queued before its org's last flush.
+  for (const auto& site : sites) site->services.webhooks->stop();
+  std::optional<std::string> failed;
+  for (const auto& site : sites)
+    if (auto db = std::dynamic_pointer_cast<durable::OrgDatabase>(site->services.org->state()))
+      if (auto closed = db->close(); !closed.ok() && !failed)
+        failed = closed.errors().front().message;
+  saved_.reset();
+  return failed;
 }
 
 Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {

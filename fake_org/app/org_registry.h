@@ -50,6 +50,12 @@ class OrgRegistry final : public http::OrgDirectory {
   // command line's orgs, before requests arrive.
   std::optional<std::string> restore_saved_orgs();
 
+  // For a process about to exit without destroying its orgs (fake-org's
+  // main, once the server stopped): stops every org's webhook workers, writes
+  // what is still queued for the data directory and closes its databases.
+  // The first problem's message, if any.
+  std::optional<std::string> close_for_exit();
+
   Answer create(const nlohmann::json& request, const std::string& origin) override;
   Answer list(const std::string& origin) const override;
   Answer remove(const std::string& name) override;
