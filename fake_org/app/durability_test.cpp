@@ -2,8 +2,13 @@
 // directory serves what it answered before (README "Durability").
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "app/org_factory.h"
+#include "domain/fields.h"
+#include "domain/payment_intents.h"
+#include "durable/org_database.h"
 #include "durable/saved_orgs.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
@@ -92,6 +97,88 @@ TEST_CASE("a repeated IdempotencyKey replays across a restart", "[durable]") {
   REQUIRE(again.status == 200);
   CHECK(again.json == first);
   CHECK(t.count("Contact") == contacts);
+}
+
+namespace {
+
+// Writes the data directory where a commit's events flush, right after the
+// store's lock is released: what a concurrent request's group flush may do
+// before the committing request takes another step.
+class FlushAfterCommit final : public EventSink {
+ public:
+  explicit FlushAfterCommit(std::shared_ptr<durable::OrgDatabase> db) : db_(std::move(db)) {}
+  void publish(std::vector<DomainEvent>) override {}
+  void flush() override { REQUIRE(db_->flush().ok()); }
+
+ private:
+  std::shared_ptr<durable::OrgDatabase> db_;
+};
+
+std::shared_ptr<durable::OrgDatabase> open_org_file(const std::string& path,
+                                                    const OrgConfig& config) {
+  std::string error;
+  auto db = durable::OrgDatabase::open(
+      {path, config.source_name, config.digest, durable::Sync::kNormal}, error);
+  INFO(error);
+  REQUIRE(db);
+  return db;
+}
+
+}  // namespace
+
+TEST_CASE("an IdempotencyKey is written with its intent's records, in one disk transaction",
+          "[durable][idempotency]") {
+  DataDir dir;
+  fs::create_directories(dir.path);
+  const std::string file = (dir.path / "org.db").string();
+  const OrgConfig config = fixture("default.yaml");
+  const json body =
+      IntentBody::one_time(sepa_debit()).contact({{"LastName", "Once"}}).idempotency_key("k-1");
+  std::string intent_id;
+  {
+    auto db = open_org_file(file, config);
+    OrgDeps deps;
+    deps.state = db;
+    auto org = Org::create(config, deps);
+    REQUIRE(org.ok());
+    (*org)->set_event_sink(std::make_shared<FlushAfterCommit>(db));
+    auto created = PaymentIntents(**org).create(body, IntentContext{"http://127.0.0.1"});
+    REQUIRE(created.ok());
+    intent_id = created->payment_intent_id;
+    // The process dies here: nothing is flushed after the request's commit.
+  }
+  auto db = open_org_file(file, config);
+  std::string error;
+  auto saved = db->saved_org(error);
+  REQUIRE(saved);
+  const bool intent_kept = std::any_of(saved->records.begin(), saved->records.end(), [&](auto& r) {
+    return r->text(fields::inbound_report::kPaymentIntentId) == intent_id;
+  });
+  REQUIRE(intent_kept);
+  const auto entries = db->saved(state_kind::kIdempotency, error);
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].first == "k-1");
+  CHECK(entries[0].second.at("response").at("Id") == intent_id);
+}
+
+TEST_CASE("a restart puts PSP sessions back without writing them again", "[durable][psp]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  std::string session;
+  {
+    TestOrg t(config, kept_in(dir));
+    session = t.create_intent(IntentBody::one_time()).session;  // a card: a hosted page
+    REQUIRE_FALSE(session.empty());
+  }
+  app::OrgWiring wiring;
+  wiring.data_file = durable::SavedOrgs::org_file(dir.path.string(), "default");
+  auto services = app::build_org(config, std::move(wiring));
+  REQUIRE(services.ok());
+  CHECK(services->org->psp_sessions().get(session).has_value());
+  // Start-up wrote nothing: the session's row was already there.
+  auto db = std::dynamic_pointer_cast<durable::OrgDatabase>(services->org->state());
+  REQUIRE(db);
+  CHECK(db->flushes() == 0);
 }
 
 TEST_CASE("a reset is kept: the restarted org has only its seed", "[durable]") {

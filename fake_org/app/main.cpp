@@ -220,6 +220,20 @@ void announce(fake_org::http::Server& server, const fake_org::http::OrgServices&
                server.url().c_str());
 }
 
+// A self-check that only logs is easy to miss in a script: the exit status
+// says it too (README, "Contract self-check"). Every org still served counts.
+int report_violations(fake_org::http::Server& server) {
+  size_t violations = 0;
+  for (const auto& site : server.sites().list())
+    if (const auto* monitor = site->services.monitor.get()) violations += monitor->violations();
+  if (violations == 0) return 0;
+  std::fprintf(stderr,
+               "fake-org: %zu contract violation(s) while running (each logged above as "
+               "CONTRACT VIOLATION); exiting with status 3\n",
+               violations);
+  return 3;
+}
+
 }  // namespace
 
 // Each connection is a descriptor: the soft limit (often 1024) would refuse
@@ -297,17 +311,13 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "fake-org: %s received, shutting down\n",
                sig == SIGINT ? "SIGINT" : "SIGTERM");
   server.stop();
-  // A self-check that only logs is easy to miss in a script: the exit status
-  // says it too (README, "Contract self-check"). Every org still served counts.
-  size_t violations = 0;
-  for (const auto& site : server.sites().list())
-    if (const auto* monitor = site->services.monitor.get()) violations += monitor->violations();
-  if (violations > 0) {
-    std::fprintf(stderr,
-                 "fake-org: %zu contract violation(s) while running (each logged above as "
-                 "CONTRACT VIOLATION); exiting with status 3\n",
-                 violations);
-    return 3;
-  }
-  return 0;
+  const int exit_status = report_violations(server);
+  // Exit without freeing the orgs: with a million records that took 11-29 s
+  // of SIGTERM (decisions 79). What must outlive the process is written
+  // first: the data directory, then the console.
+  if (auto failed = registry->close_for_exit())
+    std::fprintf(stderr, "fake-org: at exit: %s\n", failed->c_str());
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(exit_status);
 }

@@ -39,7 +39,7 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   s.tokens->set_state_sink(s.org->state());
   for (const auto& [key, value] : db.saved(state_kind::kPspSession, error))
     if (auto session = psp_session_from_saved(value))
-      s.org->psp_sessions().put(std::move(*session));
+      s.org->psp_sessions().restore(std::move(*session));
   const auto events = db.saved(state_kind::kWebhook, error);
   if (!error.empty()) return data_error(error);
   // Last, and with its sink set first: restoring starts the pending

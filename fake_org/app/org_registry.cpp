@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 #include "util/json_text.h"
 
@@ -161,11 +162,9 @@ std::optional<std::string> OrgRegistry::add_command_line_org(const std::string& 
     name = server_.sites().find(loaded->label) ? next_name_locked(loaded->label) : loaded->label;
   auto site = build_locked(*loaded, name, true, error);
   if (!site) return "--fixture " + spec + ": " + error;
-  if (auto clash = server_.sites().client_id_clash(*site)) {
+  if (auto clash = server_.sites().login_clash(*site)) {
     site->login_paths = false;
-    notice = "org '" + name + "' is served under " + site->prefix +
-             " only: its connected app's client id already names another org at the root "
-             "login paths (/login, /test)";
+    notice = "org '" + name + "' is served under " + site->prefix + " only: " + *clash;
   }
   if (auto why = server_.sites().add(site)) return "--fixture " + spec + ": " + *why;
   return std::nullopt;
@@ -186,6 +185,20 @@ std::optional<std::string> OrgRegistry::restore_saved_orgs() {
   }
   if (!error.empty()) return error;
   return std::nullopt;
+}
+
+std::optional<std::string> OrgRegistry::close_for_exit() {
+  std::lock_guard lock(mu_);
+  const auto sites = server_.sites().list();
+  // Workers first: an attempt's outcome is queued before its org's last flush.
+  for (const auto& site : sites) site->services.webhooks->stop();
+  std::optional<std::string> failed;
+  for (const auto& site : sites)
+    if (auto db = std::dynamic_pointer_cast<durable::OrgDatabase>(site->services.org->state()))
+      if (auto closed = db->close(); !closed.ok() && !failed)
+        failed = closed.errors().front().message;
+  saved_.reset();
+  return failed;
 }
 
 Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {

@@ -39,8 +39,9 @@ class OrgRegistry final : public http::OrgDirectory {
   OrgRegistry(http::Server& server, RegistryOptions options);
 
   // An org of the command line after the first (`--fixture [NAME=]PATH`):
-  // its message when it cannot be served. A client id another org has at the
-  // login paths leaves it to its prefix, with a notice in `notice`.
+  // its message when it cannot be served. A client id or a user name another
+  // org has at the login paths leaves it to its prefix, with a notice in
+  // `notice`.
   std::optional<std::string> add_command_line_org(const std::string& spec, std::string& notice);
 
   // With a data directory: serves again the orgs POST /__admin/orgs created
@@ -48,6 +49,12 @@ class OrgRegistry final : public http::OrgDirectory {
   // cannot be served (its database refused or damaged). Call after the
   // command line's orgs, before requests arrive.
   std::optional<std::string> restore_saved_orgs();
+
+  // For a process about to exit without destroying its orgs (fake-org's
+  // main, once the server stopped): stops every org's webhook workers, writes
+  // what is still queued for the data directory and closes its databases.
+  // The first problem's message, if any.
+  std::optional<std::string> close_for_exit();
 
   Answer create(const nlohmann::json& request, const std::string& origin) override;
   Answer list(const std::string& origin) const override;

@@ -10,6 +10,7 @@
 #include "app/embedded.h"
 #include "testing/fixtures.h"
 #include "testing/intent_body.h"
+#include "util/crypto.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -98,16 +99,25 @@ class SeveralOrgs {
 
 const std::string kOrgsApi = "/services/apexrest/cpm/v2";
 
-// A fixture of the default org with its own connected app, as an inline object.
-json own_app_fixture(const std::string& client_id) {
+// A fixture of the default org with its own connected app and users (the
+// login paths need both unique), as an inline object: users
+// integration@{client_id}.example and buyer@{client_id}.example, whose
+// password grant takes "buyer-password" + "BUYERTOKEN".
+json own_app_fixture(const std::string& client_id, const std::string& users_of = std::string()) {
+  const std::string domain = (users_of.empty() ? client_id : users_of) + ".example";
   return {{"extends", "default.yaml"},
           {"auth",
-           {{"connected_apps",
+           {{"password_flow", true},
+            {"connected_apps",
              json::array({{{"name", "Shop"},
                            {"client_id", client_id},
                            {"client_secret", client_id + "-secret"},
                            {"redirect_uris", json::array({"http://localhost:8080/callback"})},
-                           {"client_credentials", true}}})}}}};
+                           {"client_credentials", true}}})},
+            {"users", json::array({{{"username", "integration@" + domain}},
+                                   {{"username", "buyer@" + domain},
+                                    {"password", "buyer-password"},
+                                    {"security_token", "BUYERTOKEN"}}})}}}};
 }
 
 }  // namespace
@@ -294,6 +304,91 @@ TEST_CASE("the root login paths serve every org: the client id names it", "[orgs
   // Once the org is gone, its client id is free again.
   REQUIRE(s.del("/__admin/orgs/shop").status == 200);
   CHECK(s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}}).status == 201);
+}
+
+TEST_CASE("the root login paths: the user name names the org the client id does not",
+          "[orgs][login]") {
+  SeveralOrgs s;
+  // A sandbox org: at the production login path it answers invalid_client_id
+  // naming its own instance URL, so the answer says which org routed it.
+  json shop = own_app_fixture("shop-client");
+  shop["org"] = {{"sandbox", true}};
+  REQUIRE(s.create({{"fixture", shop}, {"name", "shop"}}) == "shop");
+  const std::string kLogin = "/login/services/oauth2/token";
+  const std::string kShopHost = s.base() + "/orgs/shop/test/services/oauth2/token";
+  // The password grant of a shop user with the shop's app: the shop's token.
+  auto password = s.form("/test/services/oauth2/token", {{"grant_type", "password"},
+                                                         {"client_id", "shop-client"},
+                                                         {"client_secret", "shop-client-secret"},
+                                                         {"username", "buyer@shop-client.example"},
+                                                         {"password", "buyer-passwordBUYERTOKEN"}});
+  INFO(password.text);
+  REQUIRE(password.status == 200);
+  CHECK(password.body["instance_url"] == s.base() + "/orgs/shop");
+  // A client id no org has: the user's org answers, not the first org; the
+  // user name's case does not matter.
+  auto stranger = s.form(kLogin, {{"grant_type", "password"},
+                                  {"client_id", "stranger"},
+                                  {"client_secret", "x"},
+                                  {"username", "BUYER@Shop-Client.example"},
+                                  {"password", "buyer-passwordBUYERTOKEN"}});
+  INFO(stranger.text);
+  CHECK(stranger.status == 400);
+  CHECK(stranger.body["error"] == "invalid_client_id");
+  CHECK(stranger.text.find(kShopHost) != std::string::npos);
+  // A JWT assertion's subject names it too when its issuer names no org.
+  const json claims = {{"iss", "stranger"}, {"sub", "buyer@shop-client.example"}};
+  const std::string assertion = crypto::base64url_encode(json{{"alg", "RS256"}}.dump()) + "." +
+                                crypto::base64url_encode(claims.dump()) + ".c2ln";
+  auto jwt = s.form(kLogin, {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                             {"assertion", assertion}});
+  INFO(jwt.text);
+  CHECK(jwt.status == 400);
+  CHECK(jwt.text.find(kShopHost) != std::string::npos);
+  // The client id decides first: the first org's app with the shop's user
+  // is the first org's (which knows no such user).
+  auto by_client = s.form(kLogin, {{"grant_type", "password"},
+                                   {"client_id", "local-client"},
+                                   {"client_secret", "local-secret"},
+                                   {"username", "buyer@shop-client.example"},
+                                   {"password", "buyer-passwordBUYERTOKEN"}});
+  CHECK(by_client.status == 400);
+  CHECK(by_client.text.find("/orgs/shop") == std::string::npos);
+  // Neither names an org: the first org answers, as before.
+  auto nobody = s.form(
+      kLogin, {{"grant_type", "password"}, {"username", "nobody@example.org"}, {"password", "x"}});
+  CHECK(nobody.status == 400);
+  CHECK(nobody.text.find("/orgs/shop") == std::string::npos);
+}
+
+TEST_CASE("an org whose user name another org has at the login paths is refused", "[orgs][login]") {
+  SeveralOrgs s;
+  REQUIRE(s.create({{"fixture", own_app_fixture("shop-client")}, {"name", "shop"}}) == "shop");
+  // Its own client id, the shop's users: 409 naming the user and the org.
+  auto twice = s.post("/__admin/orgs",
+                      {{"fixture", own_app_fixture("other-client", "shop-client")}, {"name", "b"}});
+  INFO(twice.text);
+  CHECK(twice.status == 409);
+  CHECK(twice.body[0]["errorCode"] == "DUPLICATE_VALUE");
+  CHECK(twice.body[0]["message"].get<std::string>().rfind(
+            "the user name 'integration@shop-client.example' already names org 'shop' at the "
+            "login paths (/login, /test): give this org's connected apps other client_ids and "
+            "its users other usernames",
+            0) == 0);
+  // The first org's users, inherited from default.yaml, clash the same way.
+  json inherited = own_app_fixture("other-client");
+  inherited["auth"].erase("users");
+  auto first = s.post("/__admin/orgs", {{"fixture", inherited}});
+  CHECK(first.status == 409);
+  CHECK(first.text.find("'integration@local-fake-org.example' already names org 'default'") !=
+        std::string::npos);
+  // Under its prefix only, it is served; once the shop is gone, its users are free.
+  CHECK(s.post("/__admin/orgs", {{"fixture", own_app_fixture("other-client", "shop-client")},
+                                 {"login_paths", false}})
+            .status == 201);
+  REQUIRE(s.del("/__admin/orgs/shop").status == 200);
+  CHECK(s.post("/__admin/orgs", {{"fixture", own_app_fixture("other-client", "shop-client")}})
+            .status == 201);
 }
 
 TEST_CASE("two orgs driven from 16 threads: nothing crosses over", "[orgs][isolation][load]") {

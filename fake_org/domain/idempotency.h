@@ -9,6 +9,9 @@
 // block on cv_ (which releases mu_), never while holding anything else, and
 // the request itself runs between claim() and complete()/abandon() without
 // mu_ held, so a store lock taken by the request never nests inside mu_.
+// complete() may run holding the record store's lock (a payment intent's
+// commit: its entry then queues for a data directory with the records); mu_
+// is a leaf there.
 //
 // Bounded without scans: completed entries are indexed by expiry, and each
 // claim drops only the expired ones at the front of that index, so the map

@@ -20,7 +20,8 @@
 // after a payment cannot put its installment.created ahead of the payer's
 // status_change). The slow part of publishing runs in EventSink::flush,
 // after the request released the store's lock. Idempotency claims wrap a
-// request from outside the store lock.
+// request from outside the store lock; a claim completes in the commit,
+// under it (IdempotencyStore's mutex is a leaf too).
 #include <functional>
 #include <memory>
 #include <string>

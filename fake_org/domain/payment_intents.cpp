@@ -257,12 +257,15 @@ Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const In
   if (claim.verdict == IdempotencyStore::Verdict::kReplay)
     return IntentResult{claim.response, claim.response.value("Id", ""), true};
   // Abandoned on failure and on an exception (the server answers 500), so the
-  // key is never left in flight.
+  // key is never left in flight. Completed in the commit: with a data
+  // directory the entry is queued with the records, so no flush (a concurrent
+  // request's) can write the intent without it and a crash cannot lose it
+  // (decisions 78).
   IdempotencyStore::Pending pending(org_.idempotency(), req.idempotency_key);
-  auto result = execute(req, ctx);
-  if (result.ok())
-    pending.complete(result->body, org_.clock().now() + org_.config().org.idempotency_window);
-  return result;
+  return execute(req, ctx, {}, [&](nlohmann::json response) {
+    pending.complete(std::move(response),
+                     org_.clock().now() + org_.config().org.idempotency_window);
+  });
 }
 
 namespace {
@@ -302,12 +305,13 @@ Result<IntentResult> PaymentIntents::run(const PaymentIntentRequest& req, const 
 }
 
 Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
-                                             const IntentContext& ctx,
-                                             const AfterOperation& after) {
+                                             const IntentContext& ctx, const AfterOperation& after,
+                                             const std::function<void(nlohmann::json)>& on_commit) {
   auto settings = resolve_settings(org_.config(), req);
   if (!settings.ok()) return settings.errors();
   std::string pi_id = org_.ids().payment_intent_id();
   std::optional<PspSession> session;
+  nlohmann::json committed_body;  // for on_commit, from the run that commits
   auto result = org_.write_publishing<IntentResult>(
       [&](Transaction& tx, std::vector<DomainEvent>& events) -> Result<IntentResult> {
         session.reset();  // from a run that met a conflicting commit
@@ -331,12 +335,14 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
             if (Status s = after(tx, r->records); !s.ok()) return s.errors();
           session = std::move(op.session);
           events = std::move(op.events);
+          if (on_commit) committed_body = r->body;
         }
         return r;
       },
       // Committed: the hosted page's session may now be opened.
       [&] {
         if (session) org_.psp_sessions().put(std::move(*session));
+        if (on_commit) on_commit(std::move(committed_body));
       },
       // The operation reads the store only through its transaction and
       // changes nothing else, so it runs beside other requests.

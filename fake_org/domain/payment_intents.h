@@ -49,8 +49,12 @@ class PaymentIntents {
   Result<nlohmann::json> installment(std::string_view id_or_guid) const;  // GET /Installment/{ID}
 
  private:
+  // `on_commit` (when given) runs in the commit, still under the store's
+  // lock, with the response body: what it queues for a data directory then
+  // reaches the disk in the same transaction as the records.
   Result<IntentResult> execute(const struct PaymentIntentRequest& req, const IntentContext& ctx,
-                               const AfterOperation& after = {});
+                               const AfterOperation& after = {},
+                               const std::function<void(nlohmann::json)>& on_commit = {});
   Org& org_;
 };
 

@@ -58,20 +58,10 @@ class PspSessionStore {
       : clock_(std::move(clock)), expiry_(expiry) {}
 
   // installment_id must not change afterwards (update() keeps it).
-  void put(PspSession s) {
-    const TimePoint now = now_or_never();
-    std::lock_guard lock(mu_);
-    forget_expired(now);
-    if (auto old = sessions_.find(s.id); old != sessions_.end()) unlist(old->second);
-    by_created_.emplace(s.created, s.id);
-    if (!s.installment_id.empty()) {
-      auto& newest = newest_by_installment_[s.installment_id];
-      auto old = sessions_.find(newest);
-      if (old == sessions_.end() || !(s.created < old->second.created)) newest = s.id;
-    }
-    if (sink_) sink_->put(state_kind::kPspSession, s.id, saved_psp_session(s));
-    sessions_[s.id] = std::move(s);
-  }
+  void put(PspSession s) { put_session(std::move(s), true); }
+  // Puts back a session the sink kept (start-up): not queued for the sink
+  // again, which already has it.
+  void restore(PspSession s) { put_session(std::move(s), false); }
   // Sessions also go to `sink` (a data directory); set while wiring.
   void set_state_sink(std::shared_ptr<OrgStateSink> sink) { sink_ = std::move(sink); }
   std::optional<PspSession> get(const std::string& id) const {
@@ -121,6 +111,20 @@ class PspSessionStore {
   Millis expiry() const { return expiry_; }
 
  private:
+  void put_session(PspSession s, bool to_sink) {
+    const TimePoint now = now_or_never();
+    std::lock_guard lock(mu_);
+    forget_expired(now);
+    if (auto old = sessions_.find(s.id); old != sessions_.end()) unlist(old->second);
+    by_created_.emplace(s.created, s.id);
+    if (!s.installment_id.empty()) {
+      auto& newest = newest_by_installment_[s.installment_id];
+      auto old = sessions_.find(newest);
+      if (old == sessions_.end() || !(s.created < old->second.created)) newest = s.id;
+    }
+    if (sink_ && to_sink) sink_->put(state_kind::kPspSession, s.id, saved_psp_session(s));
+    sessions_[s.id] = std::move(s);
+  }
   TimePoint now_or_never() const { return clock_ ? clock_->now() : TimePoint::min(); }
   bool expired(const PspSession& s, TimePoint now) const {
     return clock_ && now - s.created >= expiry_;

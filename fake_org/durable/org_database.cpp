@@ -329,6 +329,9 @@ Status OrgDatabase::flush() {
   if (written_.load(std::memory_order_acquire) >= mine) return ok_status();
   std::lock_guard io(io_mu_);
   if (written_.load(std::memory_order_acquire) >= mine) return ok_status();  // one wrote ours
+  if (!db_)
+    return make_error(error_code::kUncategorised, "",
+                      options_.path + " was closed: fake-org is exiting, the change is lost");
   std::vector<Op> ops;
   uint64_t upto = 0;
   const auto swap = [&] {
@@ -361,6 +364,19 @@ Status OrgDatabase::flush() {
                         "): " + *failed +
                         "; the change is kept in memory and written with the "
                         "next request");
+}
+
+Status OrgDatabase::close() {
+  Status flushed = flush();
+  std::lock_guard io(io_mu_);
+  // Statements first: SQLite closes a connection only once they are finalized.
+  upsert_record_.reset();
+  put_state_.reset();
+  erase_state_.reset();
+  clear_state_.reset();
+  set_sequence_.reset();
+  db_.reset();
+  return flushed;
 }
 
 }  // namespace fake_org::durable

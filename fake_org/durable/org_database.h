@@ -74,6 +74,10 @@ class OrgDatabase final : public OrgStateSink {
   void clear(std::string_view kind) override;
   Status flush() override;
   std::string location() const override { return options_.path; }
+  // Flushes and closes the file (SQLite checkpoints its WAL), for a process
+  // that then exits without destroying the org; a later flush fails, saying
+  // so. What the flush answered.
+  Status close();
 
   // Runs flush's take of the queue inside `guard`, which the wiring makes
   // the record store's lock (shared): a commit queues its records and then

@@ -89,6 +89,28 @@ TEST_CASE("a new database has nothing saved; what flushed comes back in order", 
   CHECK(saved->records[1]->created == TimePoint(Millis(1700000000000)));
 }
 
+TEST_CASE("close writes what is queued, then refuses to write more", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  {
+    auto db = open_db(path);
+    db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
+    REQUIRE(db->close().ok());
+    CHECK(db->flushes() == 1);
+    CHECK_FALSE(fs::exists(path + "-wal"));  // closed: SQLite checkpointed its log
+    db->put(state_kind::kToken, "t1", {{"client_id", "c"}});
+    auto late = db->flush();
+    REQUIRE_FALSE(late.ok());
+    CHECK_THAT(late.errors().front().message, Catch::Contains("was closed"));
+  }
+  auto db = open_db(path);
+  std::string error;
+  auto saved = db->saved_org(error);
+  REQUIRE(saved);
+  CHECK(saved->records.size() == 1);
+  CHECK(db->saved(state_kind::kToken, error).empty());
+}
+
 TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", "[durable]") {
   TempDir dir;
   auto db = open_db(dir.file("org.db"));

@@ -60,9 +60,14 @@ void WebhookEngine::start_workers_locked() {
 }
 
 WebhookEngine::~WebhookEngine() {
+  stop();
+}
+
+void WebhookEngine::stop() {
   size_t abandoned = 0;
   {
     std::lock_guard<std::mutex> lk(mu_);
+    if (stopping_) return;
     stopping_ = true;
     abandoned = pending_;
   }

@@ -96,6 +96,10 @@ class WebhookEngine {
   // Stops the workers after their current attempt; pending deliveries are
   // abandoned and counted through the notice sink (stderr by default).
   ~WebhookEngine();
+  // The same before destruction (a process that exits without freeing: the
+  // attempts' outcomes are queued for the data directory once it returns);
+  // the destructor then does nothing more. Call from one thread, once.
+  void stop();
 
   // Where the engine's own notices go (one line each, no newline): the
   // deliveries abandoned at shutdown. nullptr: stderr. A host with its own
@@ -249,7 +253,7 @@ class WebhookEngine {
 
   // Started by the first delivery that becomes pending (an org that sends no
   // webhook, most of a thousand test orgs, keeps no thread); guarded by mu_
-  // until stopping_ is set, then joined by the destructor alone.
+  // until stopping_ is set, then joined by stop() alone.
   const int worker_count_;
   std::vector<std::thread> workers_;
 };

@@ -10,6 +10,7 @@
 #include "request_log.h"
 #include "responses.h"
 #include "routes.h"
+#include "util/ascii.h"
 #include "util/crypto.h"
 #include "util/rsa.h"
 
@@ -41,16 +42,16 @@ std::optional<nlohmann::json> org_request_body(const httplib::Request& req,
   return j;
 }
 
-// A JWT's payload claim `iss`, or "".
-std::string assertion_issuer(const std::string& assertion) {
+// A JWT's payload claim `claim` (a string), or "".
+std::string assertion_claim(const std::string& assertion, const char* claim) {
   const size_t a = assertion.find('.');
   const size_t b = a == std::string::npos ? a : assertion.find('.', a + 1);
   if (b == std::string::npos) return {};
   auto payload = crypto::base64url_decode(std::string_view(assertion).substr(a + 1, b - a - 1));
   if (!payload) return {};
   auto claims = nlohmann::json::parse(*payload, nullptr, false);
-  if (!claims.is_object() || !claims.contains("iss") || !claims["iss"].is_string()) return {};
-  return claims["iss"].get<std::string>();
+  if (!claims.is_object() || !claims.contains(claim) || !claims[claim].is_string()) return {};
+  return claims[claim].get<std::string>();
 }
 
 std::string basic_user(const httplib::Request& req) {
@@ -101,9 +102,13 @@ void OrgSites::set_root(std::shared_ptr<OrgSite> root) {
   root_ = root;
   std::unique_lock lock(mu_);
   by_name_[root->name] = root;
-  if (root->login_paths && !clash_locked(*root))
-    for (const auto& app : root->services.org->config().auth.connected_apps)
-      by_client_[app.client_id] = root;
+  if (root->login_paths && !clash_locked(*root)) list_login_keys_locked(root);
+}
+
+void OrgSites::list_login_keys_locked(const std::shared_ptr<OrgSite>& site) {
+  const AuthSettings& auth = site->services.org->config().auth;
+  for (const auto& app : auth.connected_apps) by_client_[app.client_id] = site;
+  for (const auto& user : auth.users) by_user_[ascii_lower(user.username)] = site;
 }
 
 std::shared_ptr<OrgSite> OrgSites::find(std::string_view name) const {
@@ -118,20 +123,28 @@ std::shared_ptr<OrgSite> OrgSites::by_client_id(std::string_view client_id) cons
   return it == by_client_.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<OrgSite> OrgSites::by_user_name(std::string_view username) const {
+  const std::string key = ascii_lower(username);
+  std::shared_lock lock(mu_);
+  auto it = by_user_.find(key);
+  return it == by_user_.end() ? nullptr : it->second;
+}
+
 std::optional<std::string> OrgSites::clash_locked(const OrgSite& site) const {
-  for (const auto& app : site.services.org->config().auth.connected_apps) {
-    auto it = by_client_.find(app.client_id);
-    if (it != by_client_.end())
+  const AuthSettings& auth = site.services.org->config().auth;
+  for (const auto& app : auth.connected_apps)
+    if (auto it = by_client_.find(app.client_id); it != by_client_.end())
       return "the client id '" + app.client_id + "' already names org '" + it->second->name +
-             "' at the login paths (/login, /test): give this org's connected app another "
-             "client_id (a fixture that extends this one), or create it with \"login_paths\": "
-             "false to serve it under " +
-             std::string(kOrgsPrefix) + site.name + " only";
-  }
+             "' at the login paths (/login, /test)";
+  // The platform's user names are unique across orgs: a login with one names its org.
+  for (const auto& user : auth.users)
+    if (auto it = by_user_.find(ascii_lower(user.username)); it != by_user_.end())
+      return "the user name '" + user.username + "' already names org '" + it->second->name +
+             "' at the login paths (/login, /test)";
   return std::nullopt;
 }
 
-std::optional<std::string> OrgSites::client_id_clash(const OrgSite& site) const {
+std::optional<std::string> OrgSites::login_clash(const OrgSite& site) const {
   std::shared_lock lock(mu_);
   return clash_locked(site);
 }
@@ -141,9 +154,13 @@ std::optional<std::string> OrgSites::add(std::shared_ptr<OrgSite> site) {
   if (by_name_.count(site->name))
     return "an org named '" + site->name + "' already exists (GET /__admin/orgs lists them)";
   if (site->login_paths) {
-    if (auto clash = clash_locked(*site)) return clash;
-    for (const auto& app : site->services.org->config().auth.connected_apps)
-      by_client_[app.client_id] = site;
+    if (auto clash = clash_locked(*site))
+      return *clash +
+             ": give this org's connected apps other client_ids and its users other "
+             "usernames (auth.connected_apps, auth.users of a fixture that extends this one), "
+             "or create it with \"login_paths\": false to serve it under " +
+             std::string(kOrgsPrefix) + site->name + " only";
+    list_login_keys_locked(site);
   }
   by_name_[site->name] = std::move(site);
   return std::nullopt;
@@ -155,9 +172,14 @@ std::shared_ptr<OrgSite> OrgSites::remove(std::string_view name) {
   if (it == by_name_.end()) return nullptr;
   auto site = std::move(it->second);
   by_name_.erase(it);
-  for (const auto& app : site->services.org->config().auth.connected_apps) {
+  const AuthSettings& auth = site->services.org->config().auth;
+  for (const auto& app : auth.connected_apps) {
     auto c = by_client_.find(app.client_id);
     if (c != by_client_.end() && c->second == site) by_client_.erase(c);
+  }
+  for (const auto& user : auth.users) {
+    auto u = by_user_.find(ascii_lower(user.username));
+    if (u != by_user_.end() && u->second == site) by_user_.erase(u);
   }
   return site;
 }
@@ -213,6 +235,16 @@ bool is_root_login_path(const std::string& path) {
          path.rfind("/test/services/oauth2/", 0) == 0;
 }
 
+// As on the platform, the login hosts serve every org: the connected app
+// names it (decisions 106), else the user who logs in (decisions 77); null
+// when neither names one (the root org answers).
+std::shared_ptr<OrgSite> login_site(const OrgSites& sites, const httplib::Request& req) {
+  const std::string client_id = login_client_id(req);
+  if (auto named = client_id.empty() ? nullptr : sites.by_client_id(client_id)) return named;
+  const std::string username = login_user_name(req);
+  return username.empty() ? nullptr : sites.by_user_name(username);
+}
+
 void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
   auto& ctx = request_log_context();
   if (!ctx.site) {
@@ -223,16 +255,11 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
           res, 404, "NOT_FOUND",
           "No org named '" + ctx.unknown_org + "' on this server (GET /__admin/orgs lists them)");
   }
-  // As on the platform, the login hosts serve every org: the connected app
-  // names it (decisions 106).
-  if (ctx.org_prefix.empty() && is_root_login_path(req.path)) {
-    const std::string client_id = login_client_id(req);
-    if (auto named = client_id.empty() ? nullptr : sites.by_client_id(client_id);
-        named && named != ctx.site) {
+  if (ctx.org_prefix.empty() && is_root_login_path(req.path))
+    if (auto named = login_site(sites, req); named && named != ctx.site) {
       ctx.site = named;
       ctx.org_prefix = named->prefix;
     }
-  }
   const OrgSite& site = *ctx.site;
   // httplib holds bodies to the first org's org.max_body_bytes; an org with
   // a smaller limit refuses the rest (the error handler writes its 413).
@@ -266,8 +293,14 @@ void serve_sites(httplib::Server& server, const OrgSites& sites) {
 
 std::string login_client_id(const httplib::Request& req) {
   if (req.has_param("client_id")) return req.get_param_value("client_id");
-  if (req.has_param("assertion")) return assertion_issuer(req.get_param_value("assertion"));
+  if (req.has_param("assertion")) return assertion_claim(req.get_param_value("assertion"), "iss");
   return basic_user(req);
+}
+
+std::string login_user_name(const httplib::Request& req) {
+  if (req.has_param("username")) return req.get_param_value("username");
+  if (req.has_param("assertion")) return assertion_claim(req.get_param_value("assertion"), "sub");
+  return {};
 }
 
 }  // namespace fake_org::http

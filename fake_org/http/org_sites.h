@@ -3,9 +3,11 @@
 // own router, journal, faults and token guard over its services, served at
 // the root (the first org) or under /orgs/{name}. The server finds a site by
 // name with one hash lookup, and the root login paths (/login, /test) find
-// one by the connected app's client id.
+// one by the connected app's client id or, when that names none, by the
+// grant's user name (decisions 77).
 //
-// Locking rule: mu_ (a shared mutex) guards by_name_ and by_client_; lookups
+// Locking rule: mu_ (a shared mutex) guards by_name_, by_client_ and
+// by_user_; lookups
 // hold it shared for one hash probe and hand out a shared_ptr, so a site
 // removed while a request uses it lives until that request ends. add() and
 // remove() hold it exclusively. root_ is set before the server starts and
@@ -36,7 +38,7 @@ inline constexpr std::string_view kOrgsPrefix = "/orgs/";
 struct OrgSite {
   std::string name;
   std::string prefix;       // "" for the root org, else "/orgs/{name}"
-  bool login_paths = true;  // the root /login and /test paths find it by client id
+  bool login_paths = true;  // the root /login and /test paths find it (client id, user name)
   OrgServices services;
   std::shared_ptr<RequestJournal> journal;
   std::shared_ptr<FaultInjector> faults;
@@ -85,22 +87,29 @@ class OrgSites {
   std::shared_ptr<OrgSite> find(std::string_view name) const;
   // The site whose connected app has this client id at the login paths, or null.
   std::shared_ptr<OrgSite> by_client_id(std::string_view client_id) const;
-  // Adds the site; the reason when it cannot (a name taken, a client id that
-  // already names another org at the login paths).
+  // The site with a user of this name (ASCII case ignored, as the fixture's
+  // usernames are) at the login paths, or null.
+  std::shared_ptr<OrgSite> by_user_name(std::string_view username) const;
+  // Adds the site; the reason when it cannot (a name taken, a client id or a
+  // user name that already names another org at the login paths).
   std::optional<std::string> add(std::shared_ptr<OrgSite> site);
-  // Removes the site and its client ids; null when there is none.
+  // Removes the site, its client ids and user names; null when there is none.
   std::shared_ptr<OrgSite> remove(std::string_view name);
   std::vector<std::shared_ptr<OrgSite>> list() const;  // by name
   size_t size() const;
-  // The org already naming one of `site`'s client ids at the login paths.
-  std::optional<std::string> client_id_clash(const OrgSite& site) const;
+  // What already names another org at the login paths of `site`'s client
+  // ids and user names (the first found), e.g. "the user name 'a@b.example'
+  // already names org 'shop' at the login paths (/login, /test)".
+  std::optional<std::string> login_clash(const OrgSite& site) const;
 
  private:
   std::optional<std::string> clash_locked(const OrgSite& site) const;
+  void list_login_keys_locked(const std::shared_ptr<OrgSite>& site);
   std::shared_ptr<OrgSite> root_;
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_name_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_client_;
+  std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_user_;  // ASCII lower case
 };
 
 struct RequestLogContext;
@@ -114,11 +123,15 @@ void route_to_site(const OrgSites& sites, const httplib::Request& req, RequestLo
 const OrgSite& current_site(const OrgSites& sites);
 // Every request through its org's router (one catch-all per method). A token,
 // authorize or revoke request at the root login paths goes to the org its
-// client id names. `sites` outlives the server.
+// client id names, else to the one its user name names. `sites` outlives the
+// server.
 void serve_sites(httplib::Server& server, const OrgSites& sites);
 
 // The client id a request to a login path names: the form's or query's
 // client_id, HTTP Basic's user, or a JWT assertion's issuer; empty when none.
 std::string login_client_id(const httplib::Request& req);
+// The user name a request to a login path names: the password grant's
+// username, or a JWT assertion's subject; empty when none.
+std::string login_user_name(const httplib::Request& req);
 
 }  // namespace fake_org::http

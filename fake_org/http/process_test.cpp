@@ -332,6 +332,16 @@ TEST_CASE("fake-org --data-dir refuses a damaged database and --reset-data start
   REQUIRE(health);
   CHECK(health->status == 200);
   CHECK(nlohmann::json::parse(health->body)["data_file"] == dir + "/orgs/kept.db");
-  again.stop(SIGTERM);
+  const int at_term = again.stop(SIGTERM);
+  CHECK(WIFEXITED(at_term));
+  CHECK(WEXITSTATUS(at_term) == 0);
+  // It exits without destroying its orgs (decisions 79), but only once their
+  // databases and the registry are closed: SQLite checkpointed and removed
+  // each write-ahead log.
+  for (const std::string file : {"/registry.db", "/orgs/default.db", "/orgs/kept.db"}) {
+    INFO(file);
+    CHECK(access((dir + file).c_str(), F_OK) == 0);
+    CHECK(access((dir + file + "-wal").c_str(), F_OK) != 0);
+  }
   REQUIRE(std::system(("rm -rf " + dir).c_str()) == 0);
 }
