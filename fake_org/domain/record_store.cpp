@@ -26,7 +26,7 @@ std::string scalar_text(const FieldValue& v) {
   return text::json_text(v.json());
 }
 
-const std::vector<std::string> kNoIds;
+const IdList::Slots kNoIds;
 }  // namespace
 
 std::optional<FieldValue> Record::get(std::string_view field) const {
@@ -161,7 +161,7 @@ const IndexSpec* RecordStore::index_spec(std::string_view name) const {
 }
 
 RecordPtr RecordStore::get(std::string_view id18) const {
-  auto it = by_id_.find(std::string(id18));
+  auto it = by_id_.find(id18);
   return it == by_id_.end() ? nullptr : it->second;
 }
 
@@ -188,9 +188,9 @@ std::vector<std::string> RecordStore::find(std::string_view index,
   return out;
 }
 
-const std::vector<std::string>& RecordStore::ids_of(std::string_view object) const {
+IdList RecordStore::ids_of(std::string_view object) const {
   auto it = ids_by_object_.find(object);
-  return it == ids_by_object_.end() ? kNoIds : it->second;
+  return IdList(it == ids_by_object_.end() ? kNoIds : it->second);
 }
 
 std::vector<std::string> RecordStore::up_to(std::string_view index, const std::string& value,
@@ -272,10 +272,14 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
         writes.keys.push_back(write_key(1, old_guid));
         unfile(by_guid_, slot_hash(old_guid), it->second.get());
       }
-      it->second = next;
+      // The same node, keyed by the new record's id: its object list slot stays.
+      auto node = by_id_.extract(it);
+      node.key() = next->id;
+      node.mapped() = next;
+      by_id_.insert(std::move(node));
     } else {
-      by_id_.emplace(id, next);
-      ids_by_object_[next->object].push_back(id);
+      auto at = by_id_.emplace(next->id, next).first;
+      ids_by_object_[next->object].push_back(&at->second);
     }
     if (!next->guid.empty()) {
       std::string key = guid_key(next->guid);
@@ -297,13 +301,14 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
   }
 }
 
-void RecordStore::file_locked(const RecordPtr& r) {
+void RecordStore::file_locked(const RecordPtr& slot) {
+  const RecordPtr& r = slot;
   std::vector<uint64_t> ignored;
   std::vector<std::pair<const IndexSpec*, std::string>> keys;
   for (const auto& spec : specs_)
     if (auto k = key_of(spec, *r)) keys.emplace_back(&spec, std::move(*k));
   if (!r->guid.empty()) by_guid_.emplace(slot_hash(guid_key(r->guid)), r.get());
-  ids_by_object_[r->object].push_back(r->id);
+  ids_by_object_[r->object].push_back(&slot);
   index_insert(*r, keys, ignored);
 }
 
@@ -321,7 +326,7 @@ void RecordStore::restore(const std::vector<RecordPtr>& records) {
   for (size_t n = 0; n < specs_.size(); ++n) indexes_[n].reserve(per_object[specs_[n].object]);
   for (const auto& r : records) {
     auto [it, fresh] = by_id_.emplace(r->id, r);
-    if (fresh) file_locked(r);
+    if (fresh) file_locked(it->second);
   }
 }
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,53 @@ struct IndexSpec {
 std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values);
 
 class RecordStore;
+
+// The ids of one object's records in creation order, read through the
+// store's own slots, so no id is copied (8 bytes a record). Valid while the
+// store is unchanged (inside read() or write()).
+class IdList {
+ public:
+  using Slots = std::vector<const RecordPtr*>;
+  class const_iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = std::string;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const std::string*;
+    using reference = const std::string&;
+    explicit const_iterator(Slots::const_iterator at) : at_(at) {}
+    reference operator*() const { return (**at_)->id; }
+    const_iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    const_iterator& operator--() {
+      --at_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
+    bool operator!=(const const_iterator& o) const { return at_ != o.at_; }
+
+   private:
+    Slots::const_iterator at_;
+  };
+  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+
+  explicit IdList(const Slots& slots) : slots_(&slots) {}
+  size_t size() const { return slots_->size(); }
+  bool empty() const { return slots_->empty(); }
+  const std::string& operator[](size_t i) const { return (*(*slots_)[i])->id; }
+  // The record itself, without a lookup by id.
+  const RecordPtr& record(size_t i) const { return *(*slots_)[i]; }
+  const_iterator begin() const { return const_iterator(slots_->begin()); }
+  const_iterator end() const { return const_iterator(slots_->end()); }
+  const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
+  const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
+  std::vector<std::string> to_vector() const { return {begin(), end()}; }
+
+ private:
+  const Slots* slots_;
+};
 
 // Read access shared by the committed store and a transaction, so views and
 // rules work the same on both.
@@ -229,7 +277,7 @@ class RecordStore final : public RecordReader {
   std::vector<std::string> find(std::string_view index,
                                 const std::vector<std::string>& values) const;
   // Ids of one object in creation order (admin listing).
-  const std::vector<std::string>& ids_of(std::string_view object) const;
+  IdList ids_of(std::string_view object) const;
   // Ids of an ordered index whose key is at most `value` (inclusive), in key
   // order; at most `limit`. Committed state only.
   std::vector<std::string> up_to(std::string_view index, const std::string& value,
@@ -278,7 +326,8 @@ class RecordStore final : public RecordReader {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  void file_locked(const RecordPtr& r);
+  // Files a record by_id_ holds in `slot` (its object list, GUID, indexes).
+  void file_locked(const RecordPtr& slot);
   bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
   void index_insert(const Record& r,
@@ -291,12 +340,15 @@ class RecordStore final : public RecordReader {
                      const Record* r);
 
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, RecordPtr> by_id_;
+  // Keyed by a view of the mapped record's own id (re-pointed when the
+  // record is replaced), so no id is copied.
+  std::unordered_map<std::string_view, RecordPtr> by_id_;
   // Secondary lookups are flat tables of a key's hash -> the record filed
   // under it (the record in by_id_); a lookup checks each candidate's own key,
   // so a hash collision never answers wrongly. No key or id is copied.
   std::unordered_multimap<uint64_t, const Record*> by_guid_;  // hash of guid_key
-  std::map<std::string, std::vector<std::string>, std::less<>> ids_by_object_;
+  // per object, its records' slots in by_id_ (nodes never move) by creation
+  std::map<std::string, IdList::Slots, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
   // per index (position in specs_): hash of the index key -> records

@@ -38,7 +38,7 @@ TEST_CASE("a committed record is found by id, GUID and index", "[store]") {
   CHECK(store.find("dedup:Contact:0", {"  ada@example.ORG"}) == std::vector<std::string>{kId1});
   CHECK(store.find("dedup:Contact:1", {"ada", "LOVELACE"}) == std::vector<std::string>{kId1});
   CHECK(store.find("dedup:Contact:0", {"grace@example.org"}).empty());
-  CHECK(store.ids_of("Contact") == std::vector<std::string>{kId1});
+  CHECK(store.ids_of("Contact").to_vector() == std::vector<std::string>{kId1});
 }
 
 TEST_CASE("empty values are never indexed and never match", "[store]") {
@@ -114,7 +114,7 @@ TEST_CASE("replace_all swaps every record or none", "[store]") {
               .ok());
   CHECK_FALSE(store.get(kId1));
   CHECK(store.find("dedup:Contact:0", {"ada@example.org"}).empty());
-  CHECK(store.ids_of("Contact") == std::vector<std::string>{kId2});
+  CHECK(store.ids_of("Contact").to_vector() == std::vector<std::string>{kId2});
 }
 
 TEST_CASE("concurrent check-then-insert writes are serialised", "[store]") {

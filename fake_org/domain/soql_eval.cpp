@@ -865,8 +865,9 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
       for (const auto& r : *candidates)
         if (!consider(r)) break;
     } else {
-      for (const auto& id : store.ids_of(q.object->api_name))
-        if (!consider(store.get(id))) break;
+      const IdList all = store.ids_of(q.object->api_name);
+      for (size_t i = 0; i < all.size(); ++i)
+        if (!consider(all.record(i))) break;
     }
   }
   if (!q.order_by.empty()) {
