@@ -231,7 +231,10 @@ async function main() {
           extends: 'default.yaml',
           auth: { connected_apps: [{ name: 'Second', client_id: second.clientId,
                                      client_secret: second.clientSecret,
-                                     redirect_uris: [REDIRECT], client_credentials: true }] },
+                                     redirect_uris: [REDIRECT], client_credentials: true }],
+                  // User names are unique across the orgs at the login paths.
+                  users: [{ username: 'integration@second.example', first_name: 'Integration',
+                            last_name: 'User', email: 'integration@second.example' }] },
         },
       }),
     });

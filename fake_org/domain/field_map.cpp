@@ -226,7 +226,7 @@ void FieldMap::copy_from(const FieldMap& other) {
   for (uint32_t i = 0; i < count_; ++i) {
     const Entry& e = other.entries()[i];
     const size_t n = other.value_size(i);
-    std::memcpy(values() + used_, other.values() + (e.at >> 4), n);
+    if (n) std::memcpy(values() + used_, other.values() + (e.at >> 4), n);
     entries()[i].at = used_ << 4 | (e.at & 0xF);
     used_ += static_cast<uint32_t>(n);
   }
@@ -302,7 +302,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
     std::memcpy(dst, &len, 4);
     dst += 4;
   }
-  std::memcpy(dst, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
   entries()[i] = {id, used_ << 4 | static_cast<uint32_t>(kind)};
   used_ += static_cast<uint32_t>(n);
 }
