@@ -249,3 +249,38 @@ TEST_CASE("a GUID is found in any case, staged or committed", "[store][guid_case
   REQUIRE(store.get_by_guid(lower));
   CHECK(store.get_by_guid(lower)->id == kId1);
 }
+
+TEST_CASE("restored records are found by id, GUID, index and object list", "[store]") {
+  RecordStore store(store_specs());
+  std::vector<RecordPtr> saved;
+  for (int i = 0; i < 300; ++i) {
+    std::string n = std::to_string(1000 + i);
+    Record c = contact("003000000000" + n + "AA", "donor" + n + "@example.org", "Ada", "L" + n);
+    c.guid = "6f1c2a3b-0000-4000-8000-00000000" + n;
+    saved.push_back(std::make_shared<const Record>(std::move(c)));
+  }
+  store.restore(saved);
+  CHECK(store.size() == 300);
+  CHECK(store.ids_of("Contact").size() == 300);
+  CHECK(store.ids_of("Contact")[7] == "003000000000" + std::to_string(1007) + "AA");
+  CHECK(store.get_by_guid("6f1c2a3b-0000-4000-8000-000000001299")->id == "0030000000001299AA");
+  CHECK(store.find("dedup:Contact:0", {"DONOR1150@example.org"}) ==
+        std::vector<std::string>{"0030000000001150AA"});
+  CHECK(store.find("dedup:Contact:1", {"ada", "l1000"}) ==
+        std::vector<std::string>{"0030000000001000AA"});
+}
+
+TEST_CASE("a repeated id in restored records keeps the first, indexed alone", "[store]") {
+  RecordStore store(store_specs());
+  auto first = std::make_shared<const Record>(contact(kId1, "first@example.org"));
+  auto again = std::make_shared<const Record>(contact(kId1, "again@example.org"));
+  {
+    std::vector<RecordPtr> saved{first, again};
+    store.restore(saved);
+  }
+  again.reset();  // the repeated record is gone; nothing may point to it
+  CHECK(store.size() == 1);
+  CHECK(store.get(kId1)->text("Email") == "first@example.org");
+  CHECK(store.find("dedup:Contact:0", {"first@example.org"}) == std::vector<std::string>{kId1});
+  CHECK(store.find("dedup:Contact:0", {"again@example.org"}).empty());
+}
