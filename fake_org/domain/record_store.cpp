@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "ids.h"
 #include "util/json_text.h"
@@ -303,13 +301,15 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
   }
 }
 
-void RecordStore::file_indexes_locked(const Record& r) {
+void RecordStore::file_locked(const RecordPtr& slot) {
+  const RecordPtr& r = slot;
   std::vector<uint64_t> ignored;
   std::vector<std::pair<const IndexSpec*, std::string>> keys;
   for (const auto& spec : specs_)
-    if (auto k = key_of(spec, r)) keys.emplace_back(&spec, std::move(*k));
-  if (!r.guid.empty()) by_guid_.emplace(slot_hash(guid_key(r.guid)), &r);
-  index_insert(r, keys, ignored);
+    if (auto k = key_of(spec, *r)) keys.emplace_back(&spec, std::move(*k));
+  if (!r->guid.empty()) by_guid_.emplace(slot_hash(guid_key(r->guid)), r.get());
+  ids_by_object_[r->object].push_back(&slot);
+  index_insert(*r, keys, ignored);
 }
 
 void RecordStore::restore(const std::vector<RecordPtr>& records) {
@@ -324,31 +324,9 @@ void RecordStore::restore(const std::vector<RecordPtr>& records) {
   by_id_.reserve(records.size());
   by_guid_.reserve(records.size());
   for (size_t n = 0; n < specs_.size(); ++n) indexes_[n].reserve(per_object[specs_[n].object]);
-  // The id map with the object lists, and the GUID map with the secondary
-  // indexes, are disjoint tables: a second core files the latter meanwhile
-  // (a million records: about a third of the start-up).
-  auto file_indexes = [&] {
-    for (const auto& r : records) file_indexes_locked(*r);
-  };
-  std::thread indexer;
-  try {
-    indexer = std::thread(file_indexes);
-  } catch (const std::system_error&) {
-    file_indexes();  // no thread to be had: the same work, in turn
-  }
   for (const auto& r : records) {
-    auto [at, fresh] = by_id_.emplace(r->id, r);
-    if (fresh) ids_by_object_[r->object].push_back(&at->second);
-  }
-  if (indexer.joinable()) indexer.join();
-  if (by_id_.size() != records.size()) {
-    // A repeated id (a database's primary key rules it out): index only the
-    // records kept, never one that is about to be freed.
-    by_guid_.clear();
-    for (auto& idx : indexes_) idx.clear();
-    for (auto& idx : ordered_) idx.clear();
-    for (const auto& [object, slots] : ids_by_object_)
-      for (const RecordPtr* slot : slots) file_indexes_locked(**slot);
+    auto [it, fresh] = by_id_.emplace(r->id, r);
+    if (fresh) file_locked(it->second);
   }
 }
 

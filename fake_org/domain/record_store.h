@@ -326,8 +326,8 @@ class RecordStore final : public RecordReader {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  // Files a record in the GUID map and the secondary indexes.
-  void file_indexes_locked(const Record& r);
+  // Files a record by_id_ holds in `slot` (its object list, GUID, indexes).
+  void file_locked(const RecordPtr& slot);
   bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
   void index_insert(const Record& r,
