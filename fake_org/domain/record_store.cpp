@@ -20,7 +20,7 @@ std::string normalise(std::string_view v, bool case_insensitive) {
   return out;
 }
 
-std::string scalar_text(const FieldValue& v) {
+std::string field_text(const FieldValue& v) {
   if (v.is_string()) return std::string(v.str());
   if (v.is_null()) return "";
   return text::json_text(v.json());
@@ -42,7 +42,7 @@ bool Record::has(std::string_view field) const {
 
 std::string Record::text(std::string_view field) const {
   auto v = get(field);
-  return v ? scalar_text(*v) : std::string();
+  return v ? field_text(*v) : std::string();
 }
 
 uint64_t write_key(uint64_t kind, std::string_view text) {
