@@ -4,13 +4,36 @@
 
 #include "util/ascii.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 namespace fake_org {
 
 void OsRandom::fill(uint8_t* out, size_t n) {
-  if (RAND_bytes(out, static_cast<int>(n)) != 1) throw std::runtime_error("RAND_bytes failed");
+  // Each thread draws from its own pool, refilled 512 bytes at a time: one
+  // RAND_bytes call (and its lock) for dozens of ids, not one per id.
+  thread_local std::array<uint8_t, 512> pool;
+  thread_local size_t left = 0;
+  auto draw = [](uint8_t* to, size_t count) {
+    if (RAND_bytes(to, static_cast<int>(count)) != 1) throw std::runtime_error("RAND_bytes failed");
+  };
+  if (n >= pool.size()) return draw(out, n);
+  while (n > 0) {
+    if (left == 0) {
+      draw(pool.data(), pool.size());
+      left = pool.size();
+    }
+    const size_t take = std::min(n, left);
+    std::memcpy(out, pool.data() + (pool.size() - left), take);
+    // Used bytes are wiped, so the pool holds only what is still to be drawn.
+    std::memset(pool.data() + (pool.size() - left), 0, take);
+    left -= take;
+    out += take;
+    n -= take;
+  }
 }
 
 void SeededRandom::fill(uint8_t* out, size_t n) {

@@ -17,7 +17,7 @@ class RandomSource {
   virtual void fill(uint8_t* out, size_t n) = 0;
 };
 
-// OpenSSL's RAND_bytes. Thread-safe.
+// OpenSSL's RAND_bytes, drawn through a pool per thread. Thread-safe.
 class OsRandom final : public RandomSource {
  public:
   void fill(uint8_t* out, size_t n) override;

@@ -27,6 +27,9 @@ std::string field_text(const FieldValue& v) {
 }
 
 const IdList::Slots kNoIds;
+// For tables whose keys never repeat (ids), or may repeat only by mistake
+// (GUIDs): every record gets an entry of its own.
+const auto kDistinct = [](SlotTable::Slot) { return false; };
 }  // namespace
 
 std::optional<FieldValue> Record::get(std::string_view field) const {
@@ -160,17 +163,30 @@ const IndexSpec* RecordStore::index_spec(std::string_view name) const {
   return it == spec_by_name_.end() ? nullptr : &specs_[it->second];
 }
 
+std::optional<SlotTable::Slot> RecordStore::slot_of(std::string_view id18) const {
+  std::optional<SlotTable::Slot> found;
+  by_id_.for_each(slot_hash(id18), [&](SlotTable::Slot s) {
+    if (slots_[s]->id != id18) return true;
+    found = s;
+    return false;
+  });
+  return found;
+}
+
 RecordPtr RecordStore::get(std::string_view id18) const {
-  auto it = by_id_.find(id18);
-  return it == by_id_.end() ? nullptr : it->second;
+  auto slot = slot_of(id18);
+  return slot ? slots_[*slot] : nullptr;
 }
 
 RecordPtr RecordStore::get_by_guid(std::string_view guid) const {
   const std::string key = guid_key(guid);
-  auto [from, to] = by_guid_.equal_range(slot_hash(key));
-  for (auto it = from; it != to; ++it)
-    if (guid_key(it->second->guid) == key) return get(it->second->id);
-  return nullptr;
+  RecordPtr found;
+  by_guid_.for_each(slot_hash(key), [&](SlotTable::Slot s) {
+    if (guid_key(slots_[s]->guid) != key) return true;
+    found = slots_[s];
+    return false;
+  });
+  return found;
 }
 
 std::vector<std::string> RecordStore::find(std::string_view index,
@@ -181,16 +197,17 @@ std::vector<std::string> RecordStore::find(std::string_view index,
     if (normalise(v, false).empty()) return {};
   const std::string want = index_key(*spec, values);
   std::vector<std::string> out;
-  auto [from, to] = indexes_[position_of(*spec)].equal_range(slot_hash(want));
-  for (auto it = from; it != to; ++it)
-    if (key_of(*spec, *it->second) == want) out.push_back(it->second->id);
+  indexes_[position_of(*spec)].for_each(slot_hash(want), [&](SlotTable::Slot s) {
+    if (key_of(*spec, *slots_[s]) == want) out.push_back(slots_[s]->id);
+    return true;
+  });
   std::sort(out.begin(), out.end());  // deterministic order for callers and tests
   return out;
 }
 
 IdList RecordStore::ids_of(std::string_view object) const {
   auto it = ids_by_object_.find(object);
-  return IdList(it == ids_by_object_.end() ? kNoIds : it->second);
+  return IdList(it == ids_by_object_.end() ? kNoIds : it->second, slots_);
 }
 
 std::vector<std::string> RecordStore::up_to(std::string_view index, const std::string& value,
@@ -224,36 +241,29 @@ std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Reco
   return index_key(spec, values);
 }
 
-void RecordStore::index_insert(const Record& r,
+void RecordStore::index_insert(SlotTable::Slot slot,
                                const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
                                std::vector<uint64_t>& written) {
   // The keys the transaction filed the record under when it was staged.
   for (const auto& [spec, key] : keys) {
     const size_t n = position_of(*spec);
-    indexes_[n].emplace(slot_hash(key), &r);
-    if (spec->ordered) ordered_[n].emplace(key, r.id);
+    indexes_[n].insert(slot_hash(key), slot, [&, spec = spec, &key = key](SlotTable::Slot other) {
+      return key_of(*spec, *slots_[other]) == key;
+    });
+    if (spec->ordered) ordered_[n].emplace(key, slots_[slot]->id);
     written.push_back(write_key(2 + n, key));
   }
 }
 
-void RecordStore::index_erase(const Record& r, std::vector<uint64_t>& written) {
+void RecordStore::index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written) {
+  const Record& r = *slots_[slot];
   for (size_t n = 0; n < specs_.size(); ++n) {
     auto k = key_of(specs_[n], r);
     if (!k) continue;
     written.push_back(write_key(2 + n, *k));
     if (specs_[n].ordered) ordered_[n].erase({*k, r.id});
-    unfile(indexes_[n], slot_hash(*k), &r);
+    indexes_[n].erase(slot_hash(*k), slot);
   }
-}
-
-void RecordStore::unfile(std::unordered_multimap<uint64_t, const Record*>& table, uint64_t hash,
-                         const Record* r) {
-  auto [from, to] = table.equal_range(hash);
-  for (auto it = from; it != to; ++it)
-    if (it->second == r) {
-      table.erase(it);
-      return;
-    }
 }
 
 void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
@@ -264,29 +274,28 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
     const std::string& id = tx.order_[pos];
     const RecordPtr& next = tx.staged_.at(id);
     writes.keys.push_back(write_key(0, id));
-    auto it = by_id_.find(id);
-    if (it != by_id_.end()) {
-      index_erase(*it->second, writes.keys);
-      if (!it->second->guid.empty()) {
-        std::string old_guid = guid_key(it->second->guid);
+    SlotTable::Slot slot;
+    if (auto old = slot_of(id)) {
+      slot = *old;
+      index_erase(slot, writes.keys);
+      if (!slots_[slot]->guid.empty()) {
+        std::string old_guid = guid_key(slots_[slot]->guid);
         writes.keys.push_back(write_key(1, old_guid));
-        unfile(by_guid_, slot_hash(old_guid), it->second.get());
+        by_guid_.erase(slot_hash(old_guid), slot);
       }
-      // The same node, keyed by the new record's id: its object list slot stays.
-      auto node = by_id_.extract(it);
-      node.key() = next->id;
-      node.mapped() = next;
-      by_id_.insert(std::move(node));
+      slots_[slot] = next;  // its id and object list place stay
     } else {
-      auto at = by_id_.emplace(next->id, next).first;
-      ids_by_object_[next->object].push_back(&at->second);
+      slot = static_cast<SlotTable::Slot>(slots_.size());
+      slots_.push_back(next);
+      by_id_.insert(slot_hash(id), slot, kDistinct);
+      ids_by_object_[next->object].push_back(slot);
     }
     if (!next->guid.empty()) {
       std::string key = guid_key(next->guid);
       writes.keys.push_back(write_key(1, key));
-      by_guid_.emplace(slot_hash(key), next.get());
+      by_guid_.insert(slot_hash(key), slot, kDistinct);
     }
-    index_insert(*next, tx.filed_[pos], writes.keys);
+    index_insert(slot, tx.filed_[pos], writes.keys);
   }
   log_.push_back(std::move(writes));
   if (log_.size() > kCommitLogSize) {
@@ -301,15 +310,15 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
   }
 }
 
-void RecordStore::file_locked(const RecordPtr& slot) {
-  const RecordPtr& r = slot;
+void RecordStore::file_locked(SlotTable::Slot slot) {
+  const Record& r = *slots_[slot];
   std::vector<uint64_t> ignored;
   std::vector<std::pair<const IndexSpec*, std::string>> keys;
   for (const auto& spec : specs_)
-    if (auto k = key_of(spec, *r)) keys.emplace_back(&spec, std::move(*k));
-  if (!r->guid.empty()) by_guid_.emplace(slot_hash(guid_key(r->guid)), r.get());
-  ids_by_object_[r->object].push_back(&slot);
-  index_insert(*r, keys, ignored);
+    if (auto k = key_of(spec, r)) keys.emplace_back(&spec, std::move(*k));
+  if (!r.guid.empty()) by_guid_.insert(slot_hash(guid_key(r.guid)), slot, kDistinct);
+  ids_by_object_[r.object].push_back(slot);
+  index_insert(slot, keys, ignored);
 }
 
 void RecordStore::restore(const std::vector<RecordPtr>& records) {
@@ -321,12 +330,16 @@ void RecordStore::restore(const std::vector<RecordPtr>& records) {
   // Sized once: a million records would otherwise rehash every table ~20 times.
   std::unordered_map<std::string_view, size_t> per_object;
   for (const auto& r : records) ++per_object[r->object];
+  slots_.reserve(records.size());
   by_id_.reserve(records.size());
   by_guid_.reserve(records.size());
   for (size_t n = 0; n < specs_.size(); ++n) indexes_[n].reserve(per_object[specs_[n].object]);
   for (const auto& r : records) {
-    auto [it, fresh] = by_id_.emplace(r->id, r);
-    if (fresh) file_locked(it->second);
+    if (slot_of(r->id)) continue;  // saved twice: the first stands
+    const auto slot = static_cast<SlotTable::Slot>(slots_.size());
+    slots_.push_back(r);
+    by_id_.insert(slot_hash(r->id), slot, kDistinct);
+    file_locked(slot);
   }
 }
 
@@ -343,6 +356,7 @@ bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
 
 Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   std::unique_lock lock(mu_);
+  auto old_slots = std::move(slots_);
   auto old_by_id = std::move(by_id_);
   auto old_by_guid = std::move(by_guid_);
   auto old_ids = std::move(ids_by_object_);
@@ -358,6 +372,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   if (s.ok()) {
     commit_locked(tx, true);
   } else {
+    slots_ = std::move(old_slots);
     by_id_ = std::move(old_by_id);
     by_guid_ = std::move(old_by_guid);
     ids_by_object_ = std::move(old_ids);
@@ -368,6 +383,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
 }
 
 void RecordStore::clear_locked() {
+  slots_.clear();
   by_id_.clear();
   by_guid_.clear();
   ids_by_object_.clear();

@@ -34,6 +34,7 @@
 #include "clock.h"
 #include "errors.h"
 #include "field_map.h"
+#include "slot_table.h"
 
 namespace fake_org {
 
@@ -84,11 +85,12 @@ std::string index_key(const IndexSpec& spec, const std::vector<std::string>& val
 class RecordStore;
 
 // The ids of one object's records in creation order, read through the
-// store's own slots, so no id is copied (8 bytes a record). Valid while the
+// store's own slots, so no id is copied (4 bytes a record). Valid while the
 // store is unchanged (inside read() or write()).
 class IdList {
  public:
-  using Slots = std::vector<const RecordPtr*>;
+  using Slots = std::vector<SlotTable::Slot>;
+  using Records = std::vector<RecordPtr>;
   class const_iterator {
    public:
     using iterator_category = std::bidirectional_iterator_tag;
@@ -96,8 +98,8 @@ class IdList {
     using difference_type = std::ptrdiff_t;
     using pointer = const std::string*;
     using reference = const std::string&;
-    explicit const_iterator(Slots::const_iterator at) : at_(at) {}
-    reference operator*() const { return (**at_)->id; }
+    const_iterator(Slots::const_iterator at, const Records* records) : at_(at), records_(records) {}
+    reference operator*() const { return (*records_)[*at_]->id; }
     const_iterator& operator++() {
       ++at_;
       return *this;
@@ -111,23 +113,25 @@ class IdList {
 
    private:
     Slots::const_iterator at_;
+    const Records* records_;
   };
   using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
-  explicit IdList(const Slots& slots) : slots_(&slots) {}
+  IdList(const Slots& slots, const Records& records) : slots_(&slots), records_(&records) {}
   size_t size() const { return slots_->size(); }
   bool empty() const { return slots_->empty(); }
-  const std::string& operator[](size_t i) const { return (*(*slots_)[i])->id; }
+  const std::string& operator[](size_t i) const { return record(i)->id; }
   // The record itself, without a lookup by id.
-  const RecordPtr& record(size_t i) const { return *(*slots_)[i]; }
-  const_iterator begin() const { return const_iterator(slots_->begin()); }
-  const_iterator end() const { return const_iterator(slots_->end()); }
+  const RecordPtr& record(size_t i) const { return (*records_)[(*slots_)[i]]; }
+  const_iterator begin() const { return const_iterator(slots_->begin(), records_); }
+  const_iterator end() const { return const_iterator(slots_->end(), records_); }
   const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
   const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
   std::vector<std::string> to_vector() const { return {begin(), end()}; }
 
  private:
   const Slots* slots_;
+  const Records* records_;
 };
 
 // Read access shared by the committed store and a transaction, so views and
@@ -283,7 +287,7 @@ class RecordStore final : public RecordReader {
   std::vector<std::string> up_to(std::string_view index, const std::string& value,
                                  size_t limit = SIZE_MAX) const;
   std::vector<std::string> objects() const;
-  size_t size() const { return by_id_.size(); }
+  size_t size() const { return slots_.size(); }
   const IndexSpec* index_spec(std::string_view name) const;
   // Every index kept (a query planner picks from them).
   const std::vector<IndexSpec>& indexes() const { return specs_; }
@@ -326,33 +330,33 @@ class RecordStore final : public RecordReader {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  // Files a record by_id_ holds in `slot` (its object list, GUID, indexes).
-  void file_locked(const RecordPtr& slot);
+  // Files the record in `slot` (its object list, GUID, indexes).
+  void file_locked(SlotTable::Slot slot);
   bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
-  void index_insert(const Record& r,
+  std::optional<SlotTable::Slot> slot_of(std::string_view id18) const;
+  void index_insert(SlotTable::Slot slot,
                     const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
                     std::vector<uint64_t>& written);
-  void index_erase(const Record& r, std::vector<uint64_t>& written);
+  void index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written);
   std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
-  static uint64_t slot_hash(std::string_view key) { return std::hash<std::string_view>{}(key); }
-  static void unfile(std::unordered_multimap<uint64_t, const Record*>& table, uint64_t hash,
-                     const Record* r);
+  static uint32_t slot_hash(std::string_view key) {
+    return SlotTable::hash_of(std::hash<std::string_view>{}(key));
+  }
 
   mutable std::shared_mutex mu_;
-  // Keyed by a view of the mapped record's own id (re-pointed when the
-  // record is replaced), so no id is copied.
-  std::unordered_map<std::string_view, RecordPtr> by_id_;
-  // Secondary lookups are flat tables of a key's hash -> the record filed
-  // under it (the record in by_id_); a lookup checks each candidate's own key,
-  // so a hash collision never answers wrongly. No key or id is copied.
-  std::unordered_multimap<uint64_t, const Record*> by_guid_;  // hash of guid_key
-  // per object, its records' slots in by_id_ (nodes never move) by creation
+  // Every record, by creation; a record replaced keeps its slot. The tables
+  // below file slots, never copies of ids or keys: a lookup checks each
+  // candidate's own id or key, so a hash collision never answers wrongly.
+  std::vector<RecordPtr> slots_;
+  SlotTable by_id_;    // hash of the id
+  SlotTable by_guid_;  // hash of guid_key
+  // per object, its records' slots by creation
   std::map<std::string, IdList::Slots, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
-  // per index (position in specs_): hash of the index key -> records
-  std::vector<std::unordered_multimap<uint64_t, const Record*>> indexes_;
+  // per index (position in specs_): hash of the index key -> slots
+  std::vector<SlotTable> indexes_;
   // per ordered index (position in specs_; empty for the others): (key, id)
   std::vector<std::set<std::pair<std::string, std::string>>> ordered_;
   // Commits counted since construction; the log holds the writes of those
