@@ -63,15 +63,25 @@ uint32_t read_u32(const char* p) {
 }  // namespace
 
 uint32_t FieldNames::intern(std::string_view name) {
+  // Records of one object name their fields in the same order (a restart
+  // reads a million of them): the name met after the previous one last
+  // time is tried first, one comparison instead of hashing.
+  thread_local std::vector<uint32_t> after;  // name -> the name met next, + 1
+  thread_local uint32_t last = UINT32_MAX;
+  if (last < after.size() && after[last] != 0 && FieldNames::name(after[last] - 1) == name)
+    return last = after[last] - 1;
   // Each thread remembers the names it met: the shared table is asked once.
   thread_local std::unordered_map<std::string, uint32_t> seen;
   thread_local std::string probe;
   probe.assign(name.data(), name.size());
   auto it = seen.find(probe);
-  if (it != seen.end()) return it->second;
-  uint32_t id = intern_slow(name);
-  seen.emplace(probe, id);
-  return id;
+  const uint32_t id =
+      it != seen.end() ? it->second : seen.emplace(probe, intern_slow(name)).first->second;
+  if (last != UINT32_MAX) {
+    if (after.size() <= last) after.resize(last + 1);
+    after[last] = id + 1;
+  }
+  return last = id;
 }
 
 std::string_view FieldNames::name(uint32_t id) {
@@ -280,7 +290,9 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const bool sized = kind == Kind::kString || kind == Kind::kJson;
   const size_t n = bytes.size() + (sized ? 4 : 0);
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
-  auto [i, found] = locate(name);
+  // Fields read from text come in name order: appended without a search.
+  const bool last = count_ > 0 && FieldNames::name(entries()[count_ - 1].name) < name;
+  auto [i, found] = last ? std::pair(count_, false) : locate(name);
   const uint32_t id = found ? entries()[i].name : FieldNames::intern(name);
   // `bytes` may point into this map (a field copied to another): keep it.
   std::string keep;
@@ -387,6 +399,18 @@ void FieldMap::shrink() {
   size_t live = count_ * sizeof(Entry);
   for (uint32_t i = 0; i < count_; ++i) live += value_size(i);
   if (live == cap_) return;
+  if (live == 0) {
+    *this = FieldMap();
+    return;
+  }
+  if (live == count_ * sizeof(Entry) + used_) {
+    // Nothing replaced left a gap (a map just read or built): trimmed in place.
+    if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) {
+      buf_ = trimmed;
+      cap_ = static_cast<uint32_t>(live);
+    }
+    return;
+  }
   FieldMap copy(*this);
   *this = std::move(copy);
 }
@@ -612,6 +636,9 @@ class FlatObjectReader {
 
 bool FieldMap::parse(std::string_view text, FieldMap& out) {
   out = FieldMap();
+  // The text's length is about what its fields take encoded: one block
+  // sized once and trimmed once, not grown field by field.
+  out.reserve(std::min<size_t>(text.size(), size_t{1} << 20));
   bool flat = true;
   if (FlatObjectReader(text).read(out, flat)) {
     out.shrink();

@@ -51,7 +51,7 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
                                    std::make_shared<IdGenerator>(deps.random)));
   if (deps.state) org->keep_state_in(deps.state);
   if (deps.saved) {
-    org->store_.restore(deps.saved->records);
+    org->store_.restore(std::move(deps.saved->records));
     deps.saved->records.clear();
     org->ids_->restore_sequence(deps.saved->id_sequence);
     org->clock_->set_offset(Millis(deps.saved->clock_offset_ms));

@@ -1,8 +1,11 @@
 #include "record_store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <stdexcept>
+#include <thread>
+#include <unordered_set>
 
 #include "ids.h"
 #include "util/json_text.h"
@@ -10,14 +13,23 @@
 namespace fake_org {
 
 namespace {
-std::string normalise(std::string_view v, bool case_insensitive) {
+std::string_view trimmed(std::string_view v) {
   size_t b = 0, e = v.size();
   while (b < e && std::isspace(static_cast<unsigned char>(v[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(v[e - 1]))) --e;
-  std::string out(v.substr(b, e - b));
+  return v.substr(b, e - b);
+}
+
+// Appends one value of an index key: trimmed, lower-cased when the index
+// ignores case, and ended by a unit separator (which cannot appear in
+// normalised field text).
+void append_key_part(std::string& key, std::string_view v, bool case_insensitive) {
+  const size_t from = key.size();
+  key += trimmed(v);
   if (case_insensitive)
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+    for (size_t i = from; i < key.size(); ++i)
+      key[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[i])));
+  key += '\x1f';
 }
 
 std::string field_text(const FieldValue& v) {
@@ -27,9 +39,8 @@ std::string field_text(const FieldValue& v) {
 }
 
 const IdList::Slots kNoIds;
-// For tables whose keys never repeat (ids), or may repeat only by mistake
-// (GUIDs): every record gets an entry of its own.
-const auto kDistinct = [](SlotTable::Slot) { return false; };
+// Below this many records restore() fills its tables on one thread.
+constexpr size_t kRecordsPerThread = 50000;
 }  // namespace
 
 std::optional<FieldValue> Record::get(std::string_view field) const {
@@ -74,10 +85,7 @@ RecordStore::HoldTimer::~HoldTimer() {
 
 std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values) {
   std::string key;
-  for (const auto& v : values) {
-    key += normalise(v, spec.case_insensitive);
-    key += '\x1f';  // unit separator: cannot appear in normalised field text
-  }
+  for (const auto& v : values) append_key_part(key, v, spec.case_insensitive);
   return key;
 }
 
@@ -194,7 +202,7 @@ std::vector<std::string> RecordStore::find(std::string_view index,
   const IndexSpec* spec = index_spec(index);
   if (!spec) throw std::logic_error("unknown index " + std::string(index));
   for (const auto& v : values)
-    if (normalise(v, false).empty()) return {};
+    if (trimmed(v).empty()) return {};
   const std::string want = index_key(*spec, values);
   std::vector<std::string> out;
   indexes_[position_of(*spec)].for_each(slot_hash(want), [&](SlotTable::Slot s) {
@@ -232,13 +240,17 @@ std::vector<std::string> RecordStore::objects() const {
 std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
   if (r.object != spec.object || r.deleted) return std::nullopt;
   if (spec.when && !spec.when(r)) return std::nullopt;
-  std::vector<std::string> values;
+  // Built in place: this runs for every index on every write and restore.
+  std::string key;
+  std::string other;  // a value that is not text, as text
   for (const auto& f : spec.fields) {
-    std::string v = r.text(f);
-    if (normalise(v, false).empty()) return std::nullopt;
-    values.push_back(std::move(v));
+    auto v = r.get(f);
+    if (!v) return std::nullopt;
+    std::string_view text = v->is_string() ? v->str() : std::string_view(other = field_text(*v));
+    if (trimmed(text).empty()) return std::nullopt;
+    append_key_part(key, text, spec.case_insensitive);
   }
-  return index_key(spec, values);
+  return key;
 }
 
 void RecordStore::index_insert(SlotTable::Slot slot,
@@ -247,9 +259,7 @@ void RecordStore::index_insert(SlotTable::Slot slot,
   // The keys the transaction filed the record under when it was staged.
   for (const auto& [spec, key] : keys) {
     const size_t n = position_of(*spec);
-    indexes_[n].insert(slot_hash(key), slot, [&, spec = spec, &key = key](SlotTable::Slot other) {
-      return key_of(*spec, *slots_[other]) == key;
-    });
+    indexes_[n].insert(slot_hash(key), slot);
     if (spec->ordered) ordered_[n].emplace(key, slots_[slot]->id);
     written.push_back(write_key(2 + n, key));
   }
@@ -287,13 +297,13 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
     } else {
       slot = static_cast<SlotTable::Slot>(slots_.size());
       slots_.push_back(next);
-      by_id_.insert(slot_hash(id), slot, kDistinct);
+      by_id_.insert(slot_hash(id), slot);
       ids_by_object_[next->object].push_back(slot);
     }
     if (!next->guid.empty()) {
       std::string key = guid_key(next->guid);
       writes.keys.push_back(write_key(1, key));
-      by_guid_.insert(slot_hash(key), slot, kDistinct);
+      by_guid_.insert(slot_hash(key), slot);
     }
     index_insert(slot, tx.filed_[pos], writes.keys);
   }
@@ -310,36 +320,88 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
   }
 }
 
-void RecordStore::file_locked(SlotTable::Slot slot) {
-  const Record& r = *slots_[slot];
-  std::vector<uint64_t> ignored;
-  std::vector<std::pair<const IndexSpec*, std::string>> keys;
-  for (const auto& spec : specs_)
-    if (auto k = key_of(spec, r)) keys.emplace_back(&spec, std::move(*k));
-  if (!r.guid.empty()) by_guid_.insert(slot_hash(guid_key(r.guid)), slot, kDistinct);
-  ids_by_object_[r.object].push_back(slot);
-  index_insert(slot, keys, ignored);
-}
-
-void RecordStore::restore(const std::vector<RecordPtr>& records) {
+void RecordStore::restore(std::vector<RecordPtr> records) {
   std::unique_lock lock(mu_);
   clear_locked();
   ++version_;
   log_.clear();
   log_floor_ = version_;
-  // Sized once: a million records would otherwise rehash every table ~20 times.
-  std::unordered_map<std::string_view, size_t> per_object;
-  for (const auto& r : records) ++per_object[r->object];
-  slots_.reserve(records.size());
-  by_id_.reserve(records.size());
-  by_guid_.reserve(records.size());
-  for (size_t n = 0; n < specs_.size(); ++n) indexes_[n].reserve(per_object[specs_[n].object]);
-  for (const auto& r : records) {
-    if (slot_of(r->id)) continue;  // saved twice: the first stands
-    const auto slot = static_cast<SlotTable::Slot>(slots_.size());
-    slots_.push_back(r);
-    by_id_.insert(slot_hash(r->id), slot, kDistinct);
-    file_locked(slot);
+  if (records.size() > SlotTable::kMaxSlot) throw std::length_error("too many records to restore");
+  slots_ = std::move(records);
+  if (file_all_locked()) return;
+  // Saved twice (not from a data directory, whose ids are a primary key):
+  // the first stands.
+  std::vector<RecordPtr> all = std::move(slots_);
+  clear_locked();
+  std::unordered_set<std::string_view> seen;
+  for (auto& r : all)
+    if (seen.insert(r->id).second) slots_.push_back(std::move(r));
+  seen.clear();
+  file_all_locked();
+}
+
+bool RecordStore::file_all_locked() {
+  // Object lists first: the index jobs walk only their object's records.
+  IdList::Slots* list = nullptr;
+  const std::string* last = nullptr;
+  for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
+    const std::string& object = slots_[s]->object;
+    if (!last || *last != object) {
+      list = &ids_by_object_[object];
+      last = &object;
+    }
+    list->push_back(s);
+  }
+  std::atomic<bool> unique{true};
+  std::vector<std::pair<size_t, std::function<void()>>> jobs;  // (records read, job)
+  jobs.emplace_back(slots_.size(), [&] {
+    by_id_.reserve(slots_.size());
+    for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
+      if (slot_of(slots_[s]->id)) unique = false;
+      by_id_.insert(slot_hash(slots_[s]->id), s);
+    }
+  });
+  jobs.emplace_back(slots_.size(), [&] {
+    for (SlotTable::Slot s = 0; s < slots_.size(); ++s)
+      if (!slots_[s]->guid.empty()) by_guid_.insert(slot_hash(guid_key(slots_[s]->guid)), s);
+  });
+  for (size_t n = 0; n < specs_.size(); ++n) {
+    auto it = ids_by_object_.find(specs_[n].object);
+    if (it != ids_by_object_.end())
+      jobs.emplace_back(it->second.size(), [this, n] { file_index_locked(n); });
+  }
+  // Largest first, each thread taking the next: the longest job starts at once.
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t j = next++; j < jobs.size(); j = next++) jobs[j].second();
+  };
+  const size_t threads = slots_.size() < kRecordsPerThread
+                             ? 1
+                             : std::clamp<size_t>(std::thread::hardware_concurrency(), 1,
+                                                  std::min<size_t>(8, jobs.size()));
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (auto& t : helpers) t.join();
+  if (unique) return true;
+  std::vector<RecordPtr> records = std::move(slots_);
+  clear_locked();
+  slots_ = std::move(records);
+  return false;
+}
+
+void RecordStore::file_index_locked(size_t n) {
+  const IndexSpec& spec = specs_[n];
+  const IdList::Slots& mine = ids_by_object_.find(spec.object)->second;
+  indexes_[n].reserve(mine.size());
+  for (SlotTable::Slot s : mine) {
+    const Record& r = *slots_[s];
+    auto key = key_of(spec, r);
+    if (!key) continue;
+    indexes_[n].insert(slot_hash(*key), s);
+    if (spec.ordered) ordered_[n].emplace(std::move(*key), r.id);
   }
 }
 

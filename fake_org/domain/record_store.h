@@ -297,7 +297,8 @@ class RecordStore final : public RecordReader {
   Status replace_all(const std::function<Status(Transaction&)>& fn);
   // Fills an empty store with records saved earlier (a data directory at
   // start-up), indexing them as commits would; tells no commit observer.
-  void restore(const std::vector<RecordPtr>& records);
+  // The lookup tables are filled in parallel, one thread to a table.
+  void restore(std::vector<RecordPtr> records);
 
   // Told of every commit while the lock is still held exclusive, in commit
   // order: the records it wrote, and whether they replaced every record
@@ -330,8 +331,11 @@ class RecordStore final : public RecordReader {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  // Files the record in `slot` (its object list, GUID, indexes).
-  void file_locked(SlotTable::Slot slot);
+  // What restore() does with the records in slots_: each table filled by
+  // one job, the jobs spread over threads; false when two records have one
+  // id (nothing is filed then).
+  bool file_all_locked();
+  void file_index_locked(size_t n);
   bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
   void clear_locked();
   std::optional<SlotTable::Slot> slot_of(std::string_view id18) const;

@@ -1,6 +1,7 @@
 #include "record_store.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <thread>
 
 using namespace fake_org;
@@ -283,4 +284,49 @@ TEST_CASE("a repeated id in restored records keeps the first, indexed alone", "[
   CHECK(store.get(kId1)->text("Email") == "first@example.org");
   CHECK(store.find("dedup:Contact:0", {"first@example.org"}) == std::vector<std::string>{kId1});
   CHECK(store.find("dedup:Contact:0", {"again@example.org"}).empty());
+}
+
+TEST_CASE("a large restore files every table on several threads, as commits would", "[store]") {
+  // Past the size where restore() spreads its tables over threads; a shared
+  // first name puts every Contact of one surname group under one key, and an
+  // ordered index is filled beside the others.
+  auto specs = store_specs();
+  specs.push_back({"by-first", "Contact", {"FirstName"}, true});
+  IndexSpec ordered{"by-last", "Contact", {"LastName"}, false};
+  ordered.ordered = true;
+  specs.push_back(ordered);
+  RecordStore store(specs);
+  std::vector<RecordPtr> saved;
+  const int count = 60000;
+  char id[19];
+  for (int i = 0; i < count; ++i) {
+    std::snprintf(id, sizeof id, "003%013dAA", i);
+    const std::string n = std::to_string(i);
+    Record c = contact(id, "d" + n + "@example.org", i % 2 ? "Ada" : "Grace", "L" + n);
+    c.guid = "6f1c2a3b-0000-4000-8000-" + std::string(12 - n.size(), '0') + n;
+    saved.push_back(std::make_shared<const Record>(std::move(c)));
+  }
+  saved.push_back(saved[5]);  // one saved twice: the tables are filled again without it
+  store.restore(std::move(saved));
+  REQUIRE(store.size() == count);
+  CHECK(store.ids_of("Contact").size() == count);
+  CHECK(store.ids_of("Contact")[59999] == "0030000000059999AA");
+  CHECK(store.get("0030000000031337AA")->text("Email") == "d31337@example.org");
+  CHECK(store.get_by_guid("6f1c2a3b-0000-4000-8000-000000012345")->id == "0030000000012345AA");
+  CHECK(store.find("dedup:Contact:0", {"D777@example.org"}) ==
+        std::vector<std::string>{"0030000000000777AA"});
+  CHECK(store.find("by-first", {"ada"}).size() == count / 2);
+  CHECK(store.up_to("by-last", "L10", 3) ==
+        std::vector<std::string>{"0030000000000000AA", "0030000000000001AA", "0030000000000010AA"});
+  // A commit after the restore files and unfiles as usual.
+  REQUIRE(store
+              .write<Ok>([&](Transaction& tx) -> Status {
+                Record c = *tx.get("0030000000000001AA");
+                c.fields["FirstName"] = "Grace";
+                tx.put(c);
+                return ok_status();
+              })
+              .ok());
+  CHECK(store.find("by-first", {"ada"}).size() == count / 2 - 1);
+  CHECK(store.find("by-first", {"GRACE"}).size() == count / 2 + 1);
 }

@@ -13,6 +13,13 @@ bool too_full(size_t used, size_t capacity) {
 }
 }  // namespace
 
+void SlotTable::insert(uint32_t hash, Slot slot) {
+  if (!entries_.empty())
+    for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i))
+      if (entries_[i].hash == hash) return join(entries_[i], slot);
+  place(hash, slot);
+}
+
 void SlotTable::place(uint32_t hash, Slot slot) {
   if (slot > kMaxSlot) throw std::length_error("record store full");
   if (too_full(used_, entries_.size())) rehash(std::max<size_t>(16, entries_.size() * 2));

@@ -2,10 +2,11 @@
 // A flat hash table from a key's 32-bit hash to the record slots filed under
 // it: the record store's lookups by id, GUID and index key. One entry is 8
 // bytes in one array (no node per key, no key copied): the slot itself, or,
-// when several slots share one key (every Contact of one Account), a group
+// when several slots share one hash (every Contact of one Account), a group
 // kept beside the table, so filing the millionth record under a key costs
-// what filing the first did. Two keys may share a hash: a lookup hands every
-// candidate to the caller, which checks the record's own key.
+// what filing the first did. Two keys may share a hash (about a hundred
+// pairs among a million keys): a lookup hands every candidate to the caller,
+// which checks the record's own key.
 //
 // Not thread-safe: the record store's lock guards it.
 #include <cstddef>
@@ -19,18 +20,8 @@ class SlotTable {
   using Slot = uint32_t;
   static constexpr Slot kMaxSlot = 0x7FFFFFFEu;
 
-  // Files `slot` under `hash`. `same_key(other)` says whether a slot already
-  // filed under this hash has the very key `slot` is filed under; for a
-  // table of unique keys it may always say false.
-  template <typename SameKey>
-  void insert(uint32_t hash, Slot slot, SameKey&& same_key) {
-    if (!entries_.empty())
-      for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i)) {
-        Entry& e = entries_[i];
-        if (e.hash == hash && same_key(first_of(e))) return join(e, slot);
-      }
-    place(hash, slot);
-  }
+  // Files `slot` under `hash`.
+  void insert(uint32_t hash, Slot slot);
   // Unfiles `slot` from under `hash`; false when it was not filed there.
   bool erase(uint32_t hash, Slot slot);
   // Calls fn(slot) for every slot filed under `hash` (another key's too, when
@@ -42,11 +33,12 @@ class SlotTable {
       const Entry& e = entries_[i];
       if (e.hash != hash) continue;
       if (!is_group(e.ref)) {
-        if (!fn(e.ref - 1)) return;
-        continue;
+        fn(e.ref - 1);
+        return;
       }
       for (Slot s : groups_[group_of(e.ref)])
         if (!fn(s)) return;
+      return;  // one entry per hash
     }
   }
   // Sized for `keys` distinct keys without growing.
@@ -71,9 +63,6 @@ class SlotTable {
 
   size_t home(uint32_t hash) const { return (hash * 0x9E3779B1u) & mask_; }
   size_t next(size_t i) const { return (i + 1) & mask_; }
-  Slot first_of(const Entry& e) const {
-    return is_group(e.ref) ? groups_[group_of(e.ref)].front() : e.ref - 1;
-  }
   void place(uint32_t hash, Slot slot);
   void join(Entry& e, Slot slot);
   void remove_at(size_t i);
