@@ -39,6 +39,25 @@ std::string field_text(const FieldValue& v) {
 }
 
 const IdList::Slots kNoIds;
+// A pass over a million restored records waits on memory, one miss after
+// another: the record kAhead places on is asked for, and the text of the one
+// half as far on (its record has arrived by then), while this one is read.
+constexpr size_t kAhead = 16;
+template <typename Text>
+void prefetch(const std::vector<RecordPtr>& slots, size_t s, Text text) {
+  if (s + kAhead < slots.size()) __builtin_prefetch(slots[s + kAhead].get());
+  if (s + kAhead / 2 < slots.size()) __builtin_prefetch(text(*slots[s + kAhead / 2]).data());
+}
+const std::string& object_of(const Record& r) {
+  return r.object;
+}
+const std::string& id_of(const Record& r) {
+  return r.id;
+}
+const std::string& guid_of(const Record& r) {
+  return r.guid;
+}
+
 // Below this many records restore() fills its tables on one thread.
 constexpr size_t kRecordsPerThread = 50000;
 }  // namespace
@@ -345,6 +364,7 @@ bool RecordStore::file_all_locked() {
   IdList::Slots* list = nullptr;
   const std::string* last = nullptr;
   for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
+    prefetch(slots_, s, object_of);
     const std::string& object = slots_[s]->object;
     if (!last || *last != object) {
       list = &ids_by_object_[object];
@@ -357,13 +377,16 @@ bool RecordStore::file_all_locked() {
   jobs.emplace_back(slots_.size(), [&] {
     by_id_.reserve(slots_.size());
     for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
+      prefetch(slots_, s, id_of);
       if (slot_of(slots_[s]->id)) unique = false;
       by_id_.insert(slot_hash(slots_[s]->id), s);
     }
   });
   jobs.emplace_back(slots_.size(), [&] {
-    for (SlotTable::Slot s = 0; s < slots_.size(); ++s)
+    for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
+      prefetch(slots_, s, guid_of);
       if (!slots_[s]->guid.empty()) by_guid_.insert(slot_hash(guid_key(slots_[s]->guid)), s);
+    }
   });
   for (size_t n = 0; n < specs_.size(); ++n) {
     auto it = ids_by_object_.find(specs_[n].object);
@@ -396,7 +419,9 @@ void RecordStore::file_index_locked(size_t n) {
   const IndexSpec& spec = specs_[n];
   const IdList::Slots& mine = ids_by_object_.find(spec.object)->second;
   indexes_[n].reserve(mine.size());
-  for (SlotTable::Slot s : mine) {
+  for (size_t i = 0; i < mine.size(); ++i) {
+    if (i + kAhead < mine.size()) __builtin_prefetch(slots_[mine[i + kAhead]].get());
+    const SlotTable::Slot s = mine[i];
     const Record& r = *slots_[s];
     auto key = key_of(spec, r);
     if (!key) continue;

@@ -1,6 +1,7 @@
 #include "org_database.h"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 namespace fake_org::durable {
@@ -156,41 +157,54 @@ std::string read_records(Database& db, int64_t from, int64_t to, std::vector<Rec
 
 // Below this many records one thread reads them all.
 constexpr int64_t kRecordsPerReader = 50000;
+// Records a reader takes at a time, and at most this many ranges.
+constexpr int64_t kRecordsPerRange = 20000;
+constexpr int64_t kMaxRanges = 4096;
 
 }  // namespace
 
 Status OrgDatabase::read_all_records(std::vector<RecordPtr>& out) {
   std::string error;
-  auto extent = db_->prepare("SELECT min(rowid), max(rowid), count(*) FROM records", error);
+  // Not count(*): that reads every page of the table (0.3 s for a million
+  // records). Rowids are dense enough for sizing the work; the rowid span
+  // is only a guess (rows put in by hand may leave gaps), so nothing is
+  // sized by it beyond a bound.
+  auto extent = db_->prepare("SELECT min(rowid), max(rowid) FROM records", error);
   if (!extent || !extent->step(error)) return data_failure(error);
-  const int64_t first = extent->integer(0), last = extent->integer(1), count = extent->integer(2);
-  if (count == 0) return ok_status();
-  // Parsing the fields' JSON is most of a start-up: each reader has a
-  // connection of its own (WAL lets readers share the file) and a range of rowids.
+  if (extent->is_null(0)) return ok_status();
+  const int64_t first = extent->integer(0), last = extent->integer(1), count = last - first + 1;
+  // Parsing the fields is most of a start-up: each reader has a connection
+  // of its own (WAL lets readers share the file) and takes the next range of
+  // rowids while any is left, so no reader idles while another has a backlog.
   const int64_t readers = std::clamp<int64_t>(
       std::min<int64_t>(count / kRecordsPerReader, std::thread::hardware_concurrency()), 1, 8);
-  const int64_t span = (last - first) / readers + 1;
-  std::vector<std::vector<RecordPtr>> parts(static_cast<size_t>(readers));
-  std::vector<std::string> errors(parts.size());
-  for (auto& part : parts) part.reserve(static_cast<size_t>(count / readers + 1));
-  auto range_of = [&](size_t i) {
-    const int64_t from = first + static_cast<int64_t>(i) * span;
-    return std::pair(from, i + 1 == parts.size() ? last : from + span - 1);
+  const int64_t ranges =
+      readers == 1 ? 1 : std::clamp<int64_t>(count / kRecordsPerRange, readers, kMaxRanges);
+  const int64_t span = (last - first) / ranges + 1;
+  std::vector<std::vector<RecordPtr>> parts(static_cast<size_t>(ranges));
+  std::vector<std::string> errors(static_cast<size_t>(readers));
+  std::atomic<size_t> next{0};
+  auto read_ranges = [&](Database& db, std::string& error) {
+    for (size_t i = next++; i < parts.size() && error.empty(); i = next++) {
+      const int64_t from = first + static_cast<int64_t>(i) * span;
+      const int64_t to = i + 1 == parts.size() ? last : from + span - 1;
+      parts[i].reserve(static_cast<size_t>(std::min<int64_t>(span, kRecordsPerRange)));
+      error = read_records(db, from, to, parts[i]);
+    }
   };
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < parts.size(); ++i)
-    threads.emplace_back([&, i] {
-      std::string open_error;
-      auto own = Database::open(options_.path, false, open_error);
-      const auto [from, to] = range_of(i);
-      errors[i] = own ? read_records(*own, from, to, parts[i]) : open_error;
+  for (size_t t = 1; t < errors.size(); ++t)
+    threads.emplace_back([&, t] {
+      auto own = Database::open(options_.path, false, errors[t]);
+      if (own) read_ranges(*own, errors[t]);
     });
-  const auto [from, to] = range_of(0);
-  errors[0] = read_records(*db_, from, to, parts[0]);
+  read_ranges(*db_, errors[0]);
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (!e.empty()) return data_failure(e);
-  out.reserve(static_cast<size_t>(count));
+  size_t read = 0;
+  for (const auto& part : parts) read += part.size();
+  out.reserve(read);
   for (auto& part : parts)
     for (auto& r : part) out.push_back(std::move(r));
   return ok_status();

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -87,6 +88,35 @@ TEST_CASE("a new database has nothing saved; what flushed comes back in order", 
   CHECK(saved->records[0]->deleted);
   CHECK(saved->records[1]->id == "003000000000001AAA");
   CHECK(saved->records[1]->created == TimePoint(Millis(1700000000000)));
+}
+
+TEST_CASE("many records are read back by several readers, in creation order", "[durable]") {
+  // Enough records for readers on two cores to share the ranges of rowids.
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  const int count = 100000;
+  {
+    auto db = open_db(path);
+    std::vector<RecordPtr> records;
+    char id[19];
+    for (int i = 0; i < count; ++i) {
+      std::snprintf(id, sizeof id, "003%013dAA", i);
+      records.push_back(db_contact(id, "d" + std::to_string(i) + "@example.org"));
+    }
+    db->records_committed(records, count);
+    REQUIRE(db->flush().ok());
+  }
+  auto db = open_db(path);
+  std::string error;
+  auto saved = db->saved_org(error);
+  INFO(error);
+  REQUIRE(saved);
+  REQUIRE(saved->records.size() == count);
+  bool in_order = true;
+  for (int i = 0; i < count && in_order; ++i)
+    in_order = saved->records[i]->text("Email") == "d" + std::to_string(i) + "@example.org";
+  CHECK(in_order);
+  CHECK(saved->records[count - 1]->id == "0030000000099999AA");
 }
 
 TEST_CASE("close writes what is queued, then refuses to write more", "[durable]") {
