@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <exception>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <unordered_set>
 
@@ -397,17 +399,35 @@ bool RecordStore::file_all_locked() {
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   std::atomic<size_t> next{0};
+  // A job's failure (out of memory) reaches restore()'s caller, as it would
+  // on one thread, once every thread has stopped.
+  std::mutex failed_mu;
+  std::exception_ptr failed;
   auto work = [&] {
-    for (size_t j = next++; j < jobs.size(); j = next++) jobs[j].second();
+    try {
+      for (size_t j = next++; j < jobs.size(); j = next++) jobs[j].second();
+    } catch (...) {
+      std::lock_guard hold(failed_mu);
+      if (!failed) failed = std::current_exception();
+      next = jobs.size();
+    }
   };
   const size_t threads = slots_.size() < kRecordsPerThread
                              ? 1
                              : std::clamp<size_t>(std::thread::hardware_concurrency(), 1,
                                                   std::min<size_t>(8, jobs.size()));
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  try {
+    for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // No thread to be had: the ones started, and this one, do every job.
+  }
   work();
   for (auto& t : helpers) t.join();
+  if (failed) {
+    clear_locked();
+    std::rethrow_exception(failed);
+  }
   if (unique) return true;
   std::vector<RecordPtr> records = std::move(slots_);
   clear_locked();

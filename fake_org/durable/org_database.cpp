@@ -168,11 +168,14 @@ Status OrgDatabase::read_all_records(std::vector<RecordPtr>& out) {
   // Not count(*): that reads every page of the table (0.3 s for a million
   // records). Rowids are dense enough for sizing the work; the rowid span
   // is only a guess (rows put in by hand may leave gaps), so nothing is
-  // sized by it beyond a bound.
+  // sized by it: each range's records grow as they are read.
   auto extent = db_->prepare("SELECT min(rowid), max(rowid) FROM records", error);
   if (!extent || !extent->step(error)) return data_failure(error);
   if (extent->is_null(0)) return ok_status();
-  const int64_t first = extent->integer(0), last = extent->integer(1), count = last - first + 1;
+  const int64_t first = extent->integer(0), last = extent->integer(1);
+  // Rowids are positive when SQLite picks them; by hand they may be anything
+  // (one reader then, and no arithmetic on the span that could overflow).
+  const int64_t count = first > 0 ? last - first + 1 : 0;
   // Parsing the fields is most of a start-up: each reader has a connection
   // of its own (WAL lets readers share the file) and takes the next range of
   // rowids while any is left, so no reader idles while another has a backlog.
@@ -180,7 +183,7 @@ Status OrgDatabase::read_all_records(std::vector<RecordPtr>& out) {
       std::min<int64_t>(count / kRecordsPerReader, std::thread::hardware_concurrency()), 1, 8);
   const int64_t ranges =
       readers == 1 ? 1 : std::clamp<int64_t>(count / kRecordsPerRange, readers, kMaxRanges);
-  const int64_t span = (last - first) / ranges + 1;
+  const int64_t span = ranges == 1 ? 0 : (last - first) / ranges + 1;
   std::vector<std::vector<RecordPtr>> parts(static_cast<size_t>(ranges));
   std::vector<std::string> errors(static_cast<size_t>(readers));
   std::atomic<size_t> next{0};
@@ -188,7 +191,6 @@ Status OrgDatabase::read_all_records(std::vector<RecordPtr>& out) {
     for (size_t i = next++; i < parts.size() && error.empty(); i = next++) {
       const int64_t from = first + static_cast<int64_t>(i) * span;
       const int64_t to = i + 1 == parts.size() ? last : from + span - 1;
-      parts[i].reserve(static_cast<size_t>(std::min<int64_t>(span, kRecordsPerRange)));
       error = read_records(db, from, to, parts[i]);
     }
   };

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "durable/saved_orgs.h"
+#include "durable/sqlite.h"
 
 using namespace fake_org;
 using namespace fake_org::durable;
@@ -117,6 +118,39 @@ TEST_CASE("many records are read back by several readers, in creation order", "[
     in_order = saved->records[i]->text("Email") == "d" + std::to_string(i) + "@example.org";
   CHECK(in_order);
   CHECK(saved->records[count - 1]->id == "0030000000099999AA");
+}
+
+TEST_CASE("rowids put in by hand, negative or far apart, are all read in order", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  {
+    auto db = open_db(path);
+    db->records_committed({db_contact("003000000000001AAA", "a@example.org"),
+                           db_contact("003000000000002AAA", "b@example.org"),
+                           db_contact("003000000000003AAA", "c@example.org")},
+                          3);
+    REQUIRE(db->flush().ok());
+  }
+  {
+    std::string error;
+    auto raw = Database::open(path, false, error);
+    REQUIRE(raw);
+    CHECK_FALSE(
+        raw->exec("UPDATE records SET rowid = 9000000000000000000 "
+                  "WHERE id = '003000000000001AAA'"));
+    CHECK_FALSE(
+        raw->exec("UPDATE records SET rowid = -9000000000000000000 "
+                  "WHERE id = '003000000000003AAA'"));
+  }
+  auto db = open_db(path);
+  std::string error;
+  auto saved = db->saved_org(error);
+  INFO(error);
+  REQUIRE(saved);
+  REQUIRE(saved->records.size() == 3);
+  CHECK(saved->records[0]->id == "003000000000003AAA");
+  CHECK(saved->records[1]->id == "003000000000002AAA");
+  CHECK(saved->records[2]->id == "003000000000001AAA");
 }
 
 TEST_CASE("close writes what is queued, then refuses to write more", "[durable]") {
