@@ -16,7 +16,7 @@ std::vector<std::string> catalogue_violations(const Org& org, size_t limit) {
     };
     for (const std::string& object : store.objects()) {
       const ObjectDef* def = config.object(object);
-      for (const std::string& id : store.ids_of(object)) {
+      for (const auto& id : store.ids_of(object)) {
         RecordPtr r = store.get(id);
         if (!r) continue;
         if (!def) {

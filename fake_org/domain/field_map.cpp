@@ -88,6 +88,10 @@ std::string_view FieldNames::name(uint32_t id) {
   return table().chunks[id / kChunk][id % kChunk];
 }
 
+const std::string& FieldNames::text(uint32_t id) {
+  return table().chunks[id / kChunk][id % kChunk];
+}
+
 // ---- FieldValue -------------------------------------------------------------
 
 double FieldValue::number() const {

@@ -27,6 +27,8 @@ class FieldNames {
   static uint32_t intern(std::string_view name);
   // The text of a number intern() gave.
   static std::string_view name(uint32_t id);
+  // The same, as the string kept for the process's life.
+  static const std::string& text(uint32_t id);
 };
 
 // One field's value as stored: a view into the FieldMap it came from (valid

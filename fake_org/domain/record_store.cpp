@@ -50,13 +50,13 @@ void prefetch(const std::vector<RecordPtr>& slots, size_t s, Text text) {
   if (s + kAhead < slots.size()) __builtin_prefetch(slots[s + kAhead].get());
   if (s + kAhead / 2 < slots.size()) __builtin_prefetch(text(*slots[s + kAhead / 2]).data());
 }
-const std::string& object_of(const Record& r) {
+std::string_view object_of(const Record& r) {
   return r.object;
 }
-const std::string& id_of(const Record& r) {
+std::string_view id_of(const Record& r) {
   return r.id;
 }
-const std::string& guid_of(const Record& r) {
+std::string_view guid_of(const Record& r) {
   return r.guid;
 }
 
@@ -170,7 +170,7 @@ void Transaction::put(Record record) {
       filed_[pos].emplace_back(&spec, std::move(*k));
     }
   record.fields.shrink();
-  staged_[id] = std::make_shared<const Record>(std::move(record));
+  staged_[id] = make_record(std::move(record));
 }
 
 Record Transaction::edit(std::string_view id18) const {
@@ -231,6 +231,13 @@ std::vector<std::string> RecordStore::find(std::string_view index,
     return true;
   });
   std::sort(out.begin(), out.end());  // deterministic order for callers and tests
+  return out;
+}
+
+std::vector<std::string> IdList::to_vector() const {
+  std::vector<std::string> out;
+  out.reserve(size());
+  for (const RecordId& id : *this) out.emplace_back(id.view());
   return out;
 }
 
@@ -328,9 +335,11 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
     }
     index_insert(slot, tx.filed_[pos], writes.keys);
   }
+  log_keys_ += writes.keys.size();
   log_.push_back(std::move(writes));
-  if (log_.size() > kCommitLogSize) {
+  while (log_.size() > kCommitLogSize || (log_keys_ > kCommitLogKeys && !log_.empty())) {
     log_floor_ = log_.front().version;
+    log_keys_ -= log_.front().keys.size();
     log_.pop_front();
   }
   if (observer_) {
@@ -346,6 +355,7 @@ void RecordStore::restore(std::vector<RecordPtr> records) {
   clear_locked();
   ++version_;
   log_.clear();
+  log_keys_ = 0;
   log_floor_ = version_;
   if (records.size() > SlotTable::kMaxSlot) throw std::length_error("too many records to restore");
   slots_ = std::move(records);
@@ -473,6 +483,7 @@ Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
   // Every optimistic writer that read the old records must run again.
   ++version_;
   log_.clear();
+  log_keys_ = 0;
   log_floor_ = version_;
   Transaction tx(*this);
   Status s = fn(tx);

@@ -10,7 +10,7 @@
 // read, else runs the request again through write(). Either way a request's
 // checks and writes are serialisable (two concurrent deduplicating creates
 // cannot both miss the same match). Records are immutable once stored
-// (shared_ptr<const Record>); a transaction stages copies and commit swaps
+// (RecordPtr); a transaction stages copies and commit swaps
 // them in, so a failed request leaves nothing. The write-lock statistics are
 // written only while holding the lock exclusive.
 #include <array>
@@ -34,34 +34,10 @@
 #include "clock.h"
 #include "errors.h"
 #include "field_map.h"
+#include "record.h"
 #include "slot_table.h"
 
 namespace fake_org {
-
-struct Record {
-  std::string object;  // API name: "Contact", "cpm__Installment__c"
-  std::string id;      // 18 characters
-  std::string guid;    // may be empty for objects without one
-  FieldMap fields;     // field API name -> value
-  TimePoint created{};
-  TimePoint modified{};
-  // Not a field (never shown or written by clients): the record waits on the
-  // payer (a recurring record whose mandate a hosted page must activate), so
-  // partial indexes of work to do can leave it out until then.
-  bool awaiting_payer = false;
-  // Deleted through the data API (a soft delete, as the platform's recycle
-  // bin): kept by id for queryAll and ENTITY_IS_DELETED answers, but out of
-  // every secondary index, so deduplication and index lookups never see it.
-  bool deleted = false;
-
-  // A field's value as text ("" when absent or null).
-  std::string text(std::string_view field) const;
-  // A field's value; nullopt when absent or null.
-  std::optional<FieldValue> get(std::string_view field) const;
-  bool has(std::string_view field) const;
-};
-
-using RecordPtr = std::shared_ptr<const Record>;
 
 // A secondary index: records of `object` keyed by the normalised values of
 // `fields`. Records missing any of the fields are not indexed (an empty value
@@ -94,10 +70,10 @@ class IdList {
   class const_iterator {
    public:
     using iterator_category = std::bidirectional_iterator_tag;
-    using value_type = std::string;
+    using value_type = RecordId;
     using difference_type = std::ptrdiff_t;
-    using pointer = const std::string*;
-    using reference = const std::string&;
+    using pointer = const RecordId*;
+    using reference = const RecordId&;
     const_iterator(Slots::const_iterator at, const Records* records) : at_(at), records_(records) {}
     reference operator*() const { return (*records_)[*at_]->id; }
     const_iterator& operator++() {
@@ -120,14 +96,14 @@ class IdList {
   IdList(const Slots& slots, const Records& records) : slots_(&slots), records_(&records) {}
   size_t size() const { return slots_->size(); }
   bool empty() const { return slots_->empty(); }
-  const std::string& operator[](size_t i) const { return record(i)->id; }
+  const RecordId& operator[](size_t i) const { return record(i)->id; }
   // The record itself, without a lookup by id.
   const RecordPtr& record(size_t i) const { return (*records_)[(*slots_)[i]]; }
   const_iterator begin() const { return const_iterator(slots_->begin(), records_); }
   const_iterator end() const { return const_iterator(slots_->end(), records_); }
   const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
   const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
-  std::vector<std::string> to_vector() const { return {begin(), end()}; }
+  std::vector<std::string> to_vector() const;
 
  private:
   const Slots* slots_;
@@ -326,7 +302,11 @@ class RecordStore final : public RecordReader {
     uint64_t version;
     std::vector<uint64_t> keys;
   };
+  // The log keeps the last 512 commits' writes, or fewer when they wrote more
+  // than 65,536 keys together (a seed or collection run writes thousands): an
+  // optimistic writer older than the log runs again, which is always safe.
   static constexpr size_t kCommitLogSize = 512;
+  static constexpr size_t kCommitLogKeys = 65536;
   size_t position_of(const IndexSpec& spec) const {
     return static_cast<size_t>(&spec - specs_.data());
   }
@@ -368,6 +348,7 @@ class RecordStore final : public RecordReader {
   uint64_t version_ = 0;
   uint64_t log_floor_ = 0;
   std::deque<CommitWrites> log_;
+  size_t log_keys_ = 0;  // keys held in log_
   WriteLockStats stats_;
   std::function<void()> between_phases_;
   CommitObserver observer_;

@@ -170,3 +170,40 @@ TEST_CASE("concurrent optimistic deduplicating creates make one record per payer
   // A conflict costs one extra hold: the check that found it.
   CHECK(stats.holds == stats.commits + stats.retried);
 }
+
+TEST_CASE("a commit too large for the log sends an earlier optimistic write round again",
+          "[store][optimistic]") {
+  // 40,000 contacts write 80,000 keys (an id and an email key each): the log
+  // keeps no keys for them, so a request that ran before cannot be checked
+  // against them and runs again, though it read nothing they wrote.
+  RecordStore store(optimistic_specs());
+  store.set_between_phases_for_test([&] {
+    store.set_between_phases_for_test(nullptr);
+    REQUIRE(store
+                .write<Ok>([&](Transaction& tx) -> Status {
+                  char id[19];
+                  for (int i = 0; i < 40000; ++i) {
+                    std::snprintf(id, sizeof id, "003%012dAAA", i + 1000);
+                    tx.put(optimistic_contact(id, "bulk" + std::to_string(i) + "@example.org"));
+                  }
+                  return ok_status();
+                })
+                .ok());
+  });
+  DedupCreate create{store, kFirst, "ada@example.org"};
+  auto r = create();
+  REQUIRE(r.ok());
+  CHECK(*r == kFirst);
+  CHECK(create.runs == 2);
+  CHECK(store.size() == 40001);
+  CHECK(store.write_lock_stats().retried == 1);
+  // Small commits after it are logged again: a disjoint one passes.
+  store.set_between_phases_for_test([&] {
+    store.set_between_phases_for_test(nullptr);
+    REQUIRE(put_contact(store, kSecond, "grace@example.org").ok());
+  });
+  DedupCreate later{store, "003000000000103AAA", "linus@example.org"};
+  REQUIRE(later().ok());
+  CHECK(later.runs == 1);
+  CHECK(store.write_lock_stats().retried == 1);
+}

@@ -219,8 +219,7 @@ TEST_CASE("a GUID is found in any case, staged or committed", "[store][guid_case
     c.guid = lower;
     tx.put(c);
     Record d = contact(kId2, "grace@example.org");
-    d.guid = upper;  // a fixture may write one upper case
-    d.guid[0] = '7';
+    d.guid = "7" + upper.substr(1);  // a fixture may write one upper case
     tx.put(d);
     // Staged records are found in any case within the transaction.
     REQUIRE(tx.get_by_guid(upper));
@@ -258,7 +257,7 @@ TEST_CASE("restored records are found by id, GUID, index and object list", "[sto
     std::string n = std::to_string(1000 + i);
     Record c = contact("003000000000" + n + "AA", "donor" + n + "@example.org", "Ada", "L" + n);
     c.guid = "6f1c2a3b-0000-4000-8000-00000000" + n;
-    saved.push_back(std::make_shared<const Record>(std::move(c)));
+    saved.push_back(make_record(std::move(c)));
   }
   store.restore(saved);
   CHECK(store.size() == 300);
@@ -273,8 +272,8 @@ TEST_CASE("restored records are found by id, GUID, index and object list", "[sto
 
 TEST_CASE("a repeated id in restored records keeps the first, indexed alone", "[store]") {
   RecordStore store(store_specs());
-  auto first = std::make_shared<const Record>(contact(kId1, "first@example.org"));
-  auto again = std::make_shared<const Record>(contact(kId1, "again@example.org"));
+  auto first = make_record(contact(kId1, "first@example.org"));
+  auto again = make_record(contact(kId1, "again@example.org"));
   {
     std::vector<RecordPtr> saved{first, again};
     store.restore(saved);
@@ -304,7 +303,7 @@ TEST_CASE("a large restore files every table on several threads, as commits woul
     const std::string n = std::to_string(i);
     Record c = contact(id, "d" + n + "@example.org", i % 2 ? "Ada" : "Grace", "L" + n);
     c.guid = "6f1c2a3b-0000-4000-8000-" + std::string(12 - n.size(), '0') + n;
-    saved.push_back(std::make_shared<const Record>(std::move(c)));
+    saved.push_back(make_record(std::move(c)));
   }
   saved.push_back(saved[5]);  // one saved twice: the tables are filled again without it
   store.restore(std::move(saved));

@@ -139,18 +139,20 @@ std::string read_records(Database& db, int64_t from, int64_t to, std::vector<Rec
   rows->bind(1, from);
   rows->bind(2, to);
   while (rows->step(error)) {
-    auto r = std::make_shared<Record>();
-    r->id = std::string(rows->text(0));
-    r->object = std::string(rows->text(1));
-    r->guid = std::string(rows->text(2));
-    const std::string_view fields = rows->text(3);
-    if (!FieldMap::parse(fields, r->fields))
-      return "record " + r->id + " has fields that are not a JSON object";
-    r->created = TimePoint(Millis(rows->integer(4)));
-    r->modified = TimePoint(Millis(rows->integer(5)));
-    r->awaiting_payer = rows->integer(6) != 0;
-    r->deleted = rows->integer(7) != 0;
-    out.push_back(std::move(r));
+    Record r;
+    const std::string_view id = rows->text(0);
+    if (id.size() > RecordId::kMaxSize)
+      return "record " + std::string(id) + " has an id longer than 18 characters";
+    r.id = id;
+    r.object = rows->text(1);
+    r.guid = rows->text(2);
+    if (!FieldMap::parse(rows->text(3), r.fields))
+      return "record " + r.id + " has fields that are not a JSON object";
+    r.created = TimePoint(Millis(rows->integer(4)));
+    r.modified = TimePoint(Millis(rows->integer(5)));
+    r.awaiting_payer = rows->integer(6) != 0;
+    r.deleted = rows->integer(7) != 0;
+    out.push_back(make_record(std::move(r)));
   }
   return error;
 }

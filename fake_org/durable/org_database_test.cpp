@@ -41,12 +41,12 @@ struct TempDir {
 };
 
 RecordPtr db_contact(const std::string& id, const std::string& email) {
-  auto r = std::make_shared<Record>();
-  r->object = "Contact";
-  r->id = id;
-  r->fields = {{"Email", email}};
-  r->created = r->modified = TimePoint(Millis(1700000000000));
-  return r;
+  Record r;
+  r.object = "Contact";
+  r.id = id;
+  r.fields = {{"Email", email}};
+  r.created = r.modified = TimePoint(Millis(1700000000000));
+  return make_record(std::move(r));
 }
 
 std::shared_ptr<OrgDatabase> open_db(const std::string& path, const std::string& digest = "d1") {
@@ -69,9 +69,9 @@ TEST_CASE("a new database has nothing saved; what flushed comes back in order", 
     CHECK(error.empty());
     db->records_replaced({db_contact("003000000000002AAA", "b@example.org")}, 2);
     db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 7);
-    auto changed = std::make_shared<Record>(*db_contact("003000000000002AAA", "B2@example.org"));
-    changed->deleted = true;
-    db->records_committed({changed}, 7);
+    Record changed = *db_contact("003000000000002AAA", "B2@example.org");
+    changed.deleted = true;
+    db->records_committed({make_record(std::move(changed))}, 7);
     db->put(state_kind::kOrg, org_state_key::kClockOffsetMs, 86400000);
     REQUIRE(db->flush().ok());
     CHECK(db->flushes() == 1);  // one disk transaction for everything queued
