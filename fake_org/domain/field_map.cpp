@@ -54,10 +54,28 @@ uint32_t intern_slow(std::string_view name) {
 
 using Kind = FieldValue::Kind;
 
-uint32_t read_u32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
+// A string's or JSON text's length goes before its bytes, 7 bits a byte,
+// low bits first: most values are shorter than 128 bytes and pay one byte.
+size_t length_size(size_t n) {
+  size_t k = 1;
+  for (; n >= 0x80; n >>= 7) ++k;
+  return k;
+}
+
+char* write_length(char* p, size_t n) {
+  for (; n >= 0x80; n >>= 7) *p++ = static_cast<char>((n & 0x7F) | 0x80);
+  *p++ = static_cast<char>(n);
+  return p;
+}
+
+// The bytes after the length at `p`, and the length in `n`.
+const char* read_length(const char* p, uint32_t& n) {
+  n = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto b = static_cast<unsigned char>(*p++);
+    n |= static_cast<uint32_t>(b & 0x7F) << shift;
+    if (!(b & 0x80)) return p;
+  }
 }
 
 }  // namespace
@@ -224,7 +242,11 @@ FieldMap& FieldMap::operator=(const nlohmann::json& object) {
 size_t FieldMap::value_size(uint32_t i) const {
   const Entry& e = entries()[i];
   Kind k = static_cast<Kind>(e.at & 0xF);
-  if (k == Kind::kString || k == Kind::kJson) return 4 + read_u32(values() + (e.at >> 4));
+  if (k == Kind::kString || k == Kind::kJson) {
+    const char* at = values() + (e.at >> 4);
+    uint32_t n;
+    return static_cast<size_t>(read_length(at, n) - at) + n;
+  }
   if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) return 8;
   return 0;
 }
@@ -260,7 +282,11 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
   const char* at = values() + (e.at >> 4);
   Kind k = static_cast<Kind>(e.at & 0xF);
   std::string_view bytes;
-  if (k == Kind::kString || k == Kind::kJson) bytes = std::string_view(at + 4, read_u32(at));
+  if (k == Kind::kString || k == Kind::kJson) {
+    uint32_t n;
+    const char* text = read_length(at, n);
+    bytes = std::string_view(text, n);
+  }
   if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) bytes = std::string_view(at, 8);
   return {FieldNames::name(e.name), FieldValue(k, bytes)};
 }
@@ -292,7 +318,7 @@ nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fall
 
 void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const bool sized = kind == Kind::kString || kind == Kind::kJson;
-  const size_t n = bytes.size() + (sized ? 4 : 0);
+  const size_t n = bytes.size() + (sized ? length_size(bytes.size()) : 0);
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
   // Fields read from text come in name order: appended without a search.
   const bool last = count_ > 0 && FieldNames::name(entries()[count_ - 1].name) < name;
@@ -313,11 +339,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
     ++count_;
   }
   char* dst = values() + used_;
-  if (sized) {
-    uint32_t len = static_cast<uint32_t>(bytes.size());
-    std::memcpy(dst, &len, 4);
-    dst += 4;
-  }
+  if (sized) dst = write_length(dst, bytes.size());
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
   entries()[i] = {id, used_ << 4 | static_cast<uint32_t>(kind)};
   used_ += static_cast<uint32_t>(n);

@@ -136,3 +136,32 @@ TEST_CASE("a field map reads back the JSON text it writes", "[field_map]") {
   CHECK_FALSE(FieldMap::parse(R"({"A": "\ud800"})", bad));
   CHECK_FALSE(FieldMap::parse("", bad));
 }
+
+TEST_CASE("texts of every length keep their bytes, whatever their length takes", "[field_map]") {
+  // A length under 128 takes one byte before the text, under 16,384 two, and
+  // so on: each boundary, read back, copied, replaced and shrunk.
+  FieldMap m;
+  const std::vector<size_t> lengths{0, 1, 127, 128, 16383, 16384, (size_t{1} << 21) + 5};
+  for (size_t n : lengths)
+    m.set("F" + std::to_string(n), std::string(n, static_cast<char>('a' + n % 26)));
+  m.set("Z", nlohmann::json::array({1, "two"}));
+  auto check = [&](const FieldMap& f) {
+    for (size_t n : lengths) {
+      auto v = f.find("F" + std::to_string(n));
+      REQUIRE(v);
+      CHECK(v->str() == std::string(n, static_cast<char>('a' + n % 26)));
+    }
+    CHECK(f.find("Z")->json() == nlohmann::json::array({1, "two"}));
+  };
+  check(m);
+  FieldMap copy = m;
+  check(copy);
+  m.set("F128", std::string(200, 'q'));  // longer: the old bytes become a gap
+  m.set("F128", std::string(128, static_cast<char>('a' + 128 % 26)));
+  m.shrink();
+  check(m);
+  CHECK(m.heap_bytes() == copy.heap_bytes());  // nothing of the gap is left
+  FieldMap back;
+  REQUIRE(FieldMap::parse(m.dump(), back));
+  check(back);
+}
