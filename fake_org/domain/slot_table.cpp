@@ -14,9 +14,8 @@ bool too_full(size_t used, size_t capacity) {
 }  // namespace
 
 void SlotTable::insert(uint32_t hash, Slot slot) {
-  if (!entries_.empty())
-    for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i))
-      if (entries_[i].hash == hash) return join(entries_[i], slot);
+  const size_t i = find_entry(hash);
+  if (i != kNone) return join(entries_[i], slot);
   place(hash, slot);
 }
 
@@ -47,30 +46,27 @@ void SlotTable::join(Entry& e, Slot slot) {
 }
 
 bool SlotTable::erase(uint32_t hash, Slot slot) {
-  if (entries_.empty()) return false;
-  for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i)) {
-    Entry& e = entries_[i];
-    if (e.hash != hash) continue;
-    if (!is_group(e.ref)) {
-      if (e.ref - 1 != slot) continue;
-      remove_at(i);
-      return true;
-    }
-    // Order inside a group is not kept: lookups sort what they return.
-    auto& group = groups_[group_of(e.ref)];
-    auto at = std::find(group.begin(), group.end(), slot);
-    if (at == group.end()) continue;
-    *at = group.back();
-    group.pop_back();
-    if (group.size() == 1) {
-      const Slot last = group.front();
-      group = {};
-      free_groups_.push_back(group_of(e.ref));
-      e.ref = last + 1;
-    }
+  const size_t i = find_entry(hash);
+  if (i == kNone) return false;
+  Entry& e = entries_[i];
+  if (!is_group(e.ref)) {
+    if (e.ref - 1 != slot) return false;
+    remove_at(i);
     return true;
   }
-  return false;
+  // Order inside a group is not kept: lookups sort what they return.
+  auto& group = groups_[group_of(e.ref)];
+  auto at = std::find(group.begin(), group.end(), slot);
+  if (at == group.end()) return false;
+  *at = group.back();
+  group.pop_back();
+  if (group.size() == 1) {
+    const Slot last = group.front();
+    group = {};
+    free_groups_.push_back(group_of(e.ref));
+    e.ref = last + 1;
+  }
+  return true;
 }
 
 void SlotTable::remove_at(size_t i) {
@@ -115,13 +111,6 @@ void SlotTable::clear() {
   used_ = 0;
   groups_.clear();
   free_groups_.clear();
-}
-
-size_t SlotTable::memory_bytes() const {
-  size_t bytes = entries_.capacity() * sizeof(Entry) + groups_.capacity() * sizeof(groups_[0]) +
-                 free_groups_.capacity() * sizeof(uint32_t);
-  for (const auto& g : groups_) bytes += g.capacity() * sizeof(Slot);
-  return bytes;
 }
 
 }  // namespace fake_org

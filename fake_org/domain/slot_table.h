@@ -28,25 +28,20 @@ class SlotTable {
   // the hashes collide); stops early when fn returns false.
   template <typename Fn>
   void for_each(uint32_t hash, Fn&& fn) const {
-    if (entries_.empty()) return;
-    for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i)) {
-      const Entry& e = entries_[i];
-      if (e.hash != hash) continue;
-      if (!is_group(e.ref)) {
-        fn(e.ref - 1);
-        return;
-      }
-      for (Slot s : groups_[group_of(e.ref)])
-        if (!fn(s)) return;
-      return;  // one entry per hash
+    const size_t i = find_entry(hash);
+    if (i == kNone) return;
+    const uint32_t ref = entries_[i].ref;
+    if (!is_group(ref)) {
+      fn(ref - 1);
+      return;
     }
+    for (Slot s : groups_[group_of(ref)])
+      if (!fn(s)) return;
   }
   // Sized for `keys` distinct keys without growing.
   void reserve(size_t keys);
   void clear();
   size_t entries() const { return used_; }
-  // Heap bytes held (the benchmarks' memory figures).
-  size_t memory_bytes() const;
 
   // The hash a table files a key under.
   static uint32_t hash_of(uint64_t full) { return static_cast<uint32_t>(full ^ (full >> 32)); }
@@ -61,6 +56,15 @@ class SlotTable {
   static bool is_group(uint32_t ref) { return (ref & kGroupBit) != 0; }
   static uint32_t group_of(uint32_t ref) { return ref & ~kGroupBit; }
 
+  static constexpr size_t kNone = SIZE_MAX;
+  // Where the one entry of `hash` is (every slot filed under a hash shares
+  // one entry), or kNone.
+  size_t find_entry(uint32_t hash) const {
+    if (entries_.empty()) return kNone;
+    for (size_t i = home(hash); entries_[i].ref != kEmpty; i = next(i))
+      if (entries_[i].hash == hash) return i;
+    return kNone;
+  }
   size_t home(uint32_t hash) const { return (hash * 0x9E3779B1u) & mask_; }
   size_t next(size_t i) const { return (i + 1) & mask_; }
   void place(uint32_t hash, Slot slot);

@@ -38,6 +38,8 @@ TEST_CASE("SlotTable files slots under a hash, one entry per hash") {
   CHECK(t.erase(7, 0));
   CHECK(t.erase(7, 3));  // the group is down to slot 2: a plain entry again
   CHECK(under(t, 7) == std::vector<SlotTable::Slot>{2});
+  CHECK_FALSE(t.erase(7, 9));  // another slot under that hash: slot 2 stays
+  CHECK(under(t, 7) == std::vector<SlotTable::Slot>{2});
   CHECK(t.entries() == 2);
   // The freed group is used again.
   t.insert(8, 5);
