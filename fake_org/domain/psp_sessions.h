@@ -5,17 +5,19 @@
 //
 // Locking rule: one mutex (mu_) guards the map and both indexes; callers get
 // copies, and update()'s fn runs with mu_ held, so it must not call back into
-// the store or take another lock (it only edits the session). The clock is
-// read (an atomic) before taking mu_.
+// the store or take another lock (it only edits a copy of the session). The
+// clock is read (an atomic) before taking mu_.
 // A session expires `expiry` after it was created, on the org clock (a PSP's
 // checkout page lives a day): from then on it is unknown to every lookup, and
 // the next put() forgets it, so sessions never outgrow a day of traffic.
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "clock.h"
@@ -49,6 +51,20 @@ struct PspSession {
 nlohmann::json saved_psp_session(const PspSession& s);
 std::optional<PspSession> psp_session_from_saved(const nlohmann::json& saved);
 
+// The texts of a session packed into one block, each behind its length (1-4
+// bytes, 7 bits a byte): one allocation where a PspSession holds a dozen
+// strings. Immutable once made.
+class PackedTexts {
+ public:
+  PackedTexts() = default;
+  explicit PackedTexts(std::initializer_list<std::string_view> texts);
+  // The i-th text given to the constructor; empty past the last.
+  std::string_view at(size_t i) const;
+
+ private:
+  std::unique_ptr<char[]> block_;  // the count (1 byte), then lengths and texts
+};
+
 class PspSessionStore {
  public:
   static constexpr Millis kDefaultExpiry{24 * 3600 * 1000};
@@ -58,51 +74,30 @@ class PspSessionStore {
       : clock_(std::move(clock)), expiry_(expiry) {}
 
   // installment_id must not change afterwards (update() keeps it).
-  void put(PspSession s) { put_session(std::move(s), true); }
+  void put(PspSession s) { put_session(s, true); }
   // Puts back a session the sink kept (start-up): not queued for the sink
   // again, which already has it.
-  void restore(PspSession s) { put_session(std::move(s), false); }
+  void restore(PspSession s) { put_session(s, false); }
   // Sessions also go to `sink` (a data directory); set while wiring.
   void set_state_sink(std::shared_ptr<OrgStateSink> sink) { sink_ = std::move(sink); }
-  std::optional<PspSession> get(const std::string& id) const {
-    const TimePoint now = now_or_never();
-    std::lock_guard lock(mu_);
-    auto it = sessions_.find(id);
-    if (it == sessions_.end() || expired(it->second, now)) return std::nullopt;
-    return it->second;
-  }
+  std::optional<PspSession> get(const std::string& id) const;
   // The newest session of an installment (a pay-existing request opens another).
-  std::optional<PspSession> find_by_installment(const std::string& installment_id) const {
-    const TimePoint now = now_or_never();
-    std::lock_guard lock(mu_);
-    auto newest = newest_by_installment_.find(installment_id);
-    if (newest == newest_by_installment_.end()) return std::nullopt;
-    auto it = sessions_.find(newest->second);
-    if (it == sessions_.end() || expired(it->second, now)) return std::nullopt;
-    return it->second;
-  }
-  // Changes one session under the lock; false when the id is unknown.
+  std::optional<PspSession> find_by_installment(const std::string& installment_id) const;
+  // Changes one session under the lock; false when the id is unknown. Only
+  // what a payer's actions change is kept: status, attempts, last_outcome and
+  // payment_id; the rest was fixed when the session opened.
   template <typename F>
   bool update(const std::string& id, F&& fn) {
     const TimePoint now = now_or_never();
     std::lock_guard lock(mu_);
-    auto it = sessions_.find(id);
-    if (it == sessions_.end() || expired(it->second, now)) return false;
-    const std::string installment_id = it->second.installment_id;
-    const TimePoint created = it->second.created;
-    fn(it->second);
-    it->second.installment_id = installment_id;  // the indexes' keys stay valid
-    it->second.created = created;
-    if (sink_) sink_->put(state_kind::kPspSession, id, saved_psp_session(it->second));
+    Stored* s = find_open(id, now);
+    if (!s) return false;
+    PspSession session = unpack(*s);
+    fn(session);
+    keep_outcome(*s, session);
     return true;
   }
-  void reset() {
-    std::lock_guard lock(mu_);
-    sessions_.clear();
-    newest_by_installment_.clear();
-    by_created_.clear();
-    if (sink_) sink_->clear(state_kind::kPspSession);
-  }
+  void reset();
   // Sessions held, expired ones not yet forgotten included (admin, tests).
   size_t size() const {
     std::lock_guard lock(mu_);
@@ -111,61 +106,57 @@ class PspSessionStore {
   Millis expiry() const { return expiry_; }
 
  private:
-  void put_session(PspSession s, bool to_sink) {
-    const TimePoint now = now_or_never();
-    std::lock_guard lock(mu_);
-    forget_expired(now);
-    if (auto old = sessions_.find(s.id); old != sessions_.end()) unlist(old->second);
-    by_created_.emplace(s.created, s.id);
-    if (!s.installment_id.empty()) {
-      auto& newest = newest_by_installment_[s.installment_id];
-      auto old = sessions_.find(newest);
-      if (old == sessions_.end() || !(s.created < old->second.created)) newest = s.id;
-    }
-    if (sink_ && to_sink) sink_->put(state_kind::kPspSession, s.id, saved_psp_session(s));
-    sessions_[s.id] = std::move(s);
-  }
+  // A session as held: about 300 bytes with its index entries, where a
+  // PspSession in a map was about 1 KB (issue 16).
+  struct Stored {
+    PackedTexts fixed;    // id, installment id and what the page shows (Fixed)
+    PackedTexts outcome;  // status, last outcome, payment id (Outcome)
+    TimePoint created{};
+    int32_t attempts = 0;
+    MethodKind kind = MethodKind::kCard;
+  };
+  enum Fixed : uint8_t {
+    kId,
+    kInstallmentId,
+    kPaymentIntentId,
+    kRecurringId,
+    kMethod,
+    kProcessor,
+    kTarget,
+    kCurrency,
+    kAmount,  // JSON text
+    kSuccessUrl,
+    kFailureUrl,
+    kSupersededMandateId,
+  };
+  enum Outcome : uint8_t { kStatus, kLastOutcome, kPaymentId };
+
+  static Stored pack(const PspSession& s);
+  static PspSession unpack(const Stored& s);
+  // Takes what update() may change from `s` into `stored`, and tells the sink.
+  void keep_outcome(Stored& stored, const PspSession& s);
+  Stored* find_open(std::string_view id, TimePoint now);
+  const Stored* find_open(std::string_view id, TimePoint now) const;
+  void put_session(const PspSession& s, bool to_sink);
   TimePoint now_or_never() const { return clock_ ? clock_->now() : TimePoint::min(); }
-  bool expired(const PspSession& s, TimePoint now) const {
+  bool expired(const Stored& s, TimePoint now) const {
     return clock_ && now - s.created >= expiry_;
   }
-  // The oldest first, while their time is over (the clock may have moved
-  // back: a session created "later" waits for its own time).
-  void forget_expired(TimePoint now) {
-    if (!clock_) return;
-    while (!by_created_.empty() && now - by_created_.begin()->first >= expiry_) {
-      auto it = sessions_.find(by_created_.begin()->second);
-      if (it != sessions_.end()) {
-        if (sink_) sink_->erase(state_kind::kPspSession, it->first);
-        unlist(it->second);
-        sessions_.erase(it);
-      } else {
-        by_created_.erase(by_created_.begin());
-      }
-    }
-  }
+  void forget_expired(TimePoint now);
   // Takes a session out of both indexes (the map entry stays for the caller).
-  void unlist(const PspSession& s) {
-    auto [first, last] = by_created_.equal_range(s.created);
-    for (auto it = first; it != last; ++it)
-      if (it->second == s.id) {
-        by_created_.erase(it);
-        break;
-      }
-    if (auto newest = newest_by_installment_.find(s.installment_id);
-        newest != newest_by_installment_.end() && newest->second == s.id)
-      newest_by_installment_.erase(newest);
-  }
+  void unlist(const Stored& s);
 
   std::shared_ptr<const Clock> clock_;
   Millis expiry_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, PspSession> sessions_;
+  // Keys and the indexes' views point into each session's `fixed` block,
+  // which lives as long as its map entry; unlist() runs before an erase.
+  std::unordered_map<std::string_view, Stored> sessions_;
   // installment id -> its newest session's id (a pay-existing request opens
   // another), so the lookup by installment never walks every session.
-  std::unordered_map<std::string, std::string> newest_by_installment_;
+  std::unordered_map<std::string_view, std::string_view> newest_by_installment_;
   // creation time -> session id: what expires next, without a walk.
-  std::multimap<TimePoint, std::string> by_created_;
+  std::multimap<TimePoint, std::string_view> by_created_;
   std::shared_ptr<OrgStateSink> sink_;
 };
 

@@ -102,3 +102,53 @@ TEST_CASE("putting a session again replaces it in every index", "[psp]") {
   CHECK(store.find_by_installment("a0B000000000001AAA")->id == "s1");
   CHECK(store.size() == 2);
 }
+
+TEST_CASE("packed texts give back each text, at every length boundary", "[psp]") {
+  const std::string long_text(300, 'x'), edge(127, 'y'), over(128, 'z');
+  PackedTexts packed{"cs_1", "", long_text, edge, over, std::string_view("a\0b", 3)};
+  CHECK(packed.at(0) == "cs_1");
+  CHECK(packed.at(1).empty());
+  CHECK(packed.at(2) == long_text);
+  CHECK(packed.at(3) == edge);
+  CHECK(packed.at(4) == over);
+  CHECK(packed.at(5) == std::string_view("a\0b", 3));
+  CHECK(packed.at(6).empty());
+  CHECK(PackedTexts().at(0).empty());
+}
+
+TEST_CASE("a PSP session keeps every field, and an update only the payer's outcome", "[psp]") {
+  PspSessionStore store;
+  PspSession s = session("cs_abc", "a0F000000000001AAA", 1234);
+  s.payment_intent_id = "pi_123";
+  s.recurring_id = "a0R000000000001AAA";
+  s.method = "SEPA Direct Debit";
+  s.processor = "Adyen";
+  s.target = "Online";
+  s.kind = MethodKind::kBank;
+  s.currency = "EUR";
+  s.amount = 12.5;
+  s.success_url = "https://shop.example/ok?x=1";
+  s.failure_url = "https://shop.example/ko";
+  s.superseded_mandate_id = "a0M000000000001AAA";
+  store.put(s);
+  auto got = store.get("cs_abc");
+  REQUIRE(got);
+  CHECK(saved_psp_session(*got) == saved_psp_session(s));
+
+  CHECK(store.update("cs_abc", [](PspSession& x) {
+    x.status = "completed";
+    x.last_outcome = "success";
+    x.payment_id = "a0P000000000009AAA";
+    x.attempts = 2;
+    x.success_url = "https://elsewhere.example/";  // not the payer's to change
+  }));
+  got = store.get("cs_abc");
+  REQUIRE(got);
+  CHECK(got->status == "completed");
+  CHECK(got->last_outcome == "success");
+  CHECK(got->payment_id == "a0P000000000009AAA");
+  CHECK(got->attempts == 2);
+  CHECK(got->success_url == "https://shop.example/ok?x=1");
+  CHECK(got->amount == 12.5);
+  CHECK(got->kind == MethodKind::kBank);
+}
