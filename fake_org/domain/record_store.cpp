@@ -164,11 +164,13 @@ void Transaction::put(Record record) {
     if (it->second.empty()) by_key.erase(it);
   }
   filed_[pos].clear();
-  for (const auto& spec : store_.specs_)
+  for (uint32_t n : store_.specs_of(record.object)) {
+    const IndexSpec& spec = store_.specs_[n];
     if (auto k = store_.key_of(spec, record)) {
       staged_keys_[spec.name][*k].insert(pos);
       filed_[pos].emplace_back(&spec, std::move(*k));
     }
+  }
   record.fields.shrink();
   staged_[id] = make_record(std::move(record));
 }
@@ -182,9 +184,18 @@ Record Transaction::edit(std::string_view id18) const {
 // ---- RecordStore -----------------------------------------------------------
 
 RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(indexes)) {
-  for (size_t i = 0; i < specs_.size(); ++i) spec_by_name_.emplace(specs_[i].name, i);
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    spec_by_name_.emplace(specs_[i].name, i);
+    specs_by_object_[&ObjectName(specs_[i].object).text()].push_back(static_cast<uint32_t>(i));
+  }
   indexes_.resize(specs_.size());
   ordered_.resize(specs_.size());
+}
+
+const std::vector<uint32_t>& RecordStore::specs_of(const ObjectName& object) const {
+  static const std::vector<uint32_t> kNone;
+  auto it = specs_by_object_.find(&object.text());
+  return it == specs_by_object_.end() ? kNone : it->second;
 }
 
 const IndexSpec* RecordStore::index_spec(std::string_view name) const {
@@ -295,7 +306,7 @@ void RecordStore::index_insert(SlotTable::Slot slot,
 
 void RecordStore::index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written) {
   const Record& r = *slots_[slot];
-  for (size_t n = 0; n < specs_.size(); ++n) {
+  for (uint32_t n : specs_of(r.object)) {
     auto k = key_of(specs_[n], r);
     if (!k) continue;
     written.push_back(write_key(2 + n, *k));

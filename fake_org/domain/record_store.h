@@ -264,6 +264,9 @@ class RecordStore final : public RecordReader {
                                  size_t limit = SIZE_MAX) const;
   std::vector<std::string> objects() const;
   size_t size() const { return slots_.size(); }
+  // Bumped by every commit and restore: equal versions mean equal records
+  // (answers built from them may be reused).
+  uint64_t version() const { return version_; }
   const IndexSpec* index_spec(std::string_view name) const;
   // Every index kept (a query planner picks from them).
   const std::vector<IndexSpec>& indexes() const { return specs_; }
@@ -339,6 +342,10 @@ class RecordStore final : public RecordReader {
   std::map<std::string, IdList::Slots, std::less<>> ids_by_object_;
   std::vector<IndexSpec> specs_;
   std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
+  // per object (the address of its interned name), the positions in specs_
+  // of its indexes: a write keys a record for its own object's indexes only.
+  std::unordered_map<const std::string*, std::vector<uint32_t>> specs_by_object_;
+  const std::vector<uint32_t>& specs_of(const ObjectName& object) const;
   // per index (position in specs_): hash of the index key -> slots
   std::vector<SlotTable> indexes_;
   // per ordered index (position in specs_; empty for the others): (key, id)
