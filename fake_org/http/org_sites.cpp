@@ -280,6 +280,14 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
 
 }  // namespace
 
+bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
+  const bool bodiless =
+      req.method == "GET" || (req.method == "DELETE" && !req.has_header("Content-Length"));
+  if (!bodiless) return false;
+  serve_one(sites, req, res);
+  return true;
+}
+
 void serve_sites(httplib::Server& server, const OrgSites& sites) {
   auto handler = [&sites](const httplib::Request& req, httplib::Response& res) {
     serve_one(sites, req, res);

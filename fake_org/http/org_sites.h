@@ -126,6 +126,11 @@ const OrgSite& current_site(const OrgSites& sites);
 // client id names, else to the one its user name names. `sites` outlives the
 // server.
 void serve_sites(httplib::Server& server, const OrgSites& sites);
+// Serves a request that carries no body (GET; DELETE without Content-Length)
+// and says so, from the pre-routing handler: cpp-httplib would otherwise
+// run std::regex_match(".*") over its path first, about 3,000 instructions
+// a character. A request with a body waits for httplib to read it.
+bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res);
 
 // The client id a request to a login path names: the form's or query's
 // client_id, HTTP Basic's user, or a JWT assertion's issuer; empty when none.

@@ -283,9 +283,10 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
   s.set_payload_max_length(max_body_bytes);
 }
 
-// The per-request log context (pre-routing) and the log line (the logger).
+// The per-request log context (pre-routing) and the log line (the logger);
+// a request without a body is served from the pre-routing handler too.
 void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel level) {
-  s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response&) {
+  s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
@@ -296,7 +297,8 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     ctx.routed = true;
     declare_empty_body_if_unframed(req);
     take_content_encoding(req);
-    return httplib::Server::HandlerResponse::Unhandled;
+    return serve_if_bodiless(sites, req, res) ? httplib::Server::HandlerResponse::Handled
+                                              : httplib::Server::HandlerResponse::Unhandled;
   });
   s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
