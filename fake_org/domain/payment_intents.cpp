@@ -352,22 +352,50 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
   return result;
 }
 
-Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) const {
-  std::string id(payment_intent_id);
+namespace {
+
+Status check_intent_id(const std::string& id) {
   if (id.rfind("pi_", 0) != 0)
     return make_error(error_code::kInvalidData, "ID",
                       "'" + id + "' is not a payment intent id: they begin with pi_");
-  return org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
-    auto ids = s.find(index_name::kReportByIntent, {id});
-    if (ids.empty())
-      return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
-                        ErrorKind::kNotFound);
-    RecordPtr report = s.get(ids.front());
-    if (!report)
-      return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
-                        ErrorKind::kNotFound);
-    return payment_intent_view(org_, s, *report);
+  return ok_status();
+}
+
+Result<nlohmann::json> intent_view(const Org& org, const RecordStore& s, const std::string& id) {
+  auto ids = s.find(index_name::kReportByIntent, {id});
+  RecordPtr report = ids.empty() ? nullptr : s.get(ids.front());
+  if (!report)
+    return make_error(error_code::kInvalidData, "ID", "No payment intent " + id + " in this org",
+                      ErrorKind::kNotFound);
+  return payment_intent_view(org, s, *report);
+}
+
+}  // namespace
+
+Result<nlohmann::json> PaymentIntents::get(std::string_view payment_intent_id) const {
+  std::string id(payment_intent_id);
+  if (auto bad = check_intent_id(id); !bad.ok()) return bad.errors();
+  return org_.records().read(
+      [&](const RecordStore& s) -> Result<nlohmann::json> { return intent_view(org_, s, id); });
+}
+
+Result<std::shared_ptr<const std::string>> PaymentIntents::get_text(
+    std::string_view payment_intent_id) const {
+  std::string id(payment_intent_id);
+  if (auto bad = check_intent_id(id); !bad.ok()) return bad.errors();
+  uint64_t version = 0;
+  std::shared_ptr<const std::string> kept;
+  auto view = org_.records().read([&](const RecordStore& s) -> Result<nlohmann::json> {
+    version = s.version();
+    if ((kept = texts_->find(id, version))) return nlohmann::json();
+    return intent_view(org_, s, id);
   });
+  if (kept) return kept;
+  if (!view.ok()) return view.errors();
+  // Serialised after the store's lock is released: writers wait for no dump.
+  auto text = std::make_shared<const std::string>(text::json_text(*view));
+  texts_->put(id, version, text);
+  return text;
 }
 
 Result<nlohmann::json> PaymentIntents::installment(std::string_view id_or_guid) const {

@@ -4,10 +4,12 @@
 // Every operation runs in one record-store transaction: a request that fails
 // at any point leaves the org as it was.
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "org.h"
+#include "versioned_cache.h"
 
 namespace fake_org {
 
@@ -45,7 +47,10 @@ class PaymentIntents {
   // without idempotency; `after` may add changes in the same transaction.
   Result<IntentResult> run(const struct PaymentIntentRequest& req, const IntentContext& ctx,
                            const AfterOperation& after = {});
-  Result<nlohmann::json> get(std::string_view payment_intent_id) const;   // GET /PaymentIntent/{ID}
+  Result<nlohmann::json> get(std::string_view payment_intent_id) const;  // GET /PaymentIntent/{ID}
+  // The same as JSON text, built once per record-store version: polling an
+  // intent between commits costs a lookup, not a view and its serialisation.
+  Result<std::shared_ptr<const std::string>> get_text(std::string_view payment_intent_id) const;
   Result<nlohmann::json> installment(std::string_view id_or_guid) const;  // GET /Installment/{ID}
 
  private:
@@ -56,6 +61,7 @@ class PaymentIntents {
                                const AfterOperation& after = {},
                                const std::function<void(nlohmann::json)>& on_commit = {});
   Org& org_;
+  std::shared_ptr<VersionedCache> texts_ = std::make_shared<VersionedCache>();  // get_text's
 };
 
 }  // namespace fake_org

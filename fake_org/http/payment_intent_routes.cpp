@@ -20,9 +20,10 @@ void post_payment_intent(Org& org, PaymentIntents& service, bool tls, Call& c) {
 
 void get_payment_intent(Org& org, PaymentIntents& service, Call& c) {
   request_log_context().payment_intent_id = c.params["ID"];
-  auto r = service.get(c.params["ID"]);
+  auto r = service.get_text(c.params["ID"]);
   if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
-  send_json(c.res, 200, *r);
+  c.res.status = 200;
+  c.res.set_content(**r, kJson);
 }
 
 void get_installment(Org& org, PaymentIntents& service, Call& c) {
