@@ -1,54 +1,68 @@
 #include "json_keys.h"
 
-#include <algorithm>
-
 namespace fake_org::http {
 
-namespace {
+nlohmann::json RepeatedKeyFinder::parse(std::string_view text) {
+  nlohmann::json::sax_parse(text, this);
+  return std::move(root_);
+}
 
-constexpr size_t kFewKeys = 16;
-
-bool insert_key(std::vector<std::string>& few, std::unordered_set<std::string>& many,
-                const std::string& key) {
-  if (!many.empty()) return many.insert(key).second;
-  if (std::find(few.begin(), few.end(), key) != few.end()) return false;
-  few.push_back(key);
-  if (few.size() > kFewKeys) {  // a wide object: hashing from here on
-    many.insert(few.begin(), few.end());
-    few.clear();
+nlohmann::json* RepeatedKeyFinder::put(nlohmann::json value) {
+  if (open_.empty()) {
+    root_ = std::move(value);
+    return &root_;
   }
+  nlohmann::json& top = *open_.back();
+  if (top.is_array()) {
+    top.push_back(std::move(value));
+    return &top.back();
+  }
+  *element_ = std::move(value);
+  return element_;
+}
+
+void RepeatedKeyFinder::open(nlohmann::json value) {
+  // An object or array in an array goes by the array's name.
+  names_.push_back(open_.empty()              ? std::string()
+                   : open_.back()->is_array() ? names_.back()
+                                              : last_key_);
+  open_.push_back(put(std::move(value)));
+}
+
+bool RepeatedKeyFinder::start_object(std::size_t) {
+  open(nlohmann::json::object());
   return true;
 }
 
-}  // namespace
-
-bool RepeatedKeyFinder::operator()(int, nlohmann::json::parse_event_t event,
-                                   nlohmann::json& parsed) {
-  using E = nlohmann::json::parse_event_t;
-  switch (event) {
-    case E::object_start:
-      open_.push_back(Level{{}, {}, open_.empty() ? std::string() : last_key_});
-      break;
-    case E::object_end:
-      if (!open_.empty()) open_.pop_back();
-      break;
-    case E::key: {
-      if (open_.empty() || !parsed.is_string()) break;
-      last_key_ = parsed.get_ref<const std::string&>();
-      Level& level = open_.back();
-      if (!insert_key(level.few, level.many, last_key_) && repeated_.empty()) {
-        repeated_ = last_key_;
-        for (size_t i = 1; i < open_.size(); ++i) {
-          if (open_[i].name.empty()) continue;
-          if (!where_.empty()) where_ += ".";
-          where_ += open_[i].name;
-        }
-      }
-      break;
+bool RepeatedKeyFinder::key(std::string& k) {
+  nlohmann::json& object = *open_.back();
+  if (repeated_.empty() && object.contains(k)) {
+    repeated_ = k;
+    for (size_t i = 1; i < names_.size(); ++i) {
+      if (names_[i].empty() || !open_[i]->is_object()) continue;
+      if (!where_.empty()) where_ += ".";
+      where_ += names_[i];
     }
-    default:
-      break;
   }
+  last_key_ = k;
+  element_ = &object[std::move(k)];  // a repeated key's last value stays
+  return true;
+}
+
+bool RepeatedKeyFinder::end_object() {
+  open_.pop_back();
+  names_.pop_back();
+  return true;
+}
+
+bool RepeatedKeyFinder::start_array(std::size_t) {
+  open(nlohmann::json::array());
+  return true;
+}
+
+bool RepeatedKeyFinder::end_array() {
+  open_.pop_back();
+  names_.pop_back();
   return true;
 }
 

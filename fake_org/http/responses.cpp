@@ -90,7 +90,7 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
                       ErrorKind::kBadJson);
   try {
     RepeatedKeyFinder repeated;
-    nlohmann::json body = nlohmann::json::parse(req.body, std::ref(repeated));
+    nlohmann::json body = repeated.parse(req.body);
     if (repeated.found())
       return make_error(error_code::kMissingCoreParameter, repeated.key(),
                         "The request body has the key '" + repeated.key() + "' twice in " +
