@@ -155,8 +155,9 @@ void finish_inbound_report(OperationContext& op, Record report,
                            std::vector<DomainEvent> created_events) {
   namespace f = fields::inbound_report;
   // New -> Processing -> Matched | Guided Review | Failed, within this request
-  // (docs/decisions.md): clients polling GET /PaymentIntent see the end state.
-  op.tx.put(report);
+  // (docs/decisions.md): clients polling GET /PaymentIntent see the end state,
+  // so the transaction stages only that; the created event's view is built
+  // now, from the report as it is (event_with_data builds it at once).
   op.events.push_back(event_with_data(event_type::kIntentCreated, op.payment_intent_id,
                                       op.req.webhook_url,
                                       [&] { return payment_intent_view(op.org, op.tx, report); }));
@@ -183,7 +184,7 @@ void finish_inbound_report(OperationContext& op, Record report,
   if (!notes.empty()) report.fields[f::kNotes] = notes;
   if (status == "Matched") report.fields[f::kProcessedDate] = format_iso8601(op.now);
   report.modified = op.now;
-  op.tx.put(report);
+  op.tx.put(report);  // a copy: the final event's view reads `report` below
   const char* final_type = status == "Matched"         ? event_type::kIntentProcessed
                            : status == "Guided Review" ? event_type::kIntentInReview
                                                        : event_type::kIntentFailed;
