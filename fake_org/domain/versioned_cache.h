@@ -26,8 +26,9 @@ class VersionedCache {
 
  private:
   // Direct-mapped: a key's hash picks its one slot, so memory stays bounded
-  // (a few hundred answers) and a lookup never walks.
-  static constexpr size_t kSlots = 256;
+  // (about a thousand answers) and a lookup never walks. 50 intents polled
+  // in turn collided in 18 % of reads with 256 slots.
+  static constexpr size_t kSlots = 1024;
   struct Slot {
     std::mutex mu;
     uint64_t version = 0;
