@@ -14,6 +14,7 @@
 #include "fixture/fixture_loader.h"
 #include "testing/domain_org.h"
 #include "testing/intent_body.h"
+#include "testing/psp_outcomes.h"
 
 namespace fake_org {
 namespace {
@@ -105,11 +106,7 @@ TEST_CASE("events are published under the store's lock and flushed after it is r
   json body = hosted_card_series("Turing", "https://hooks.example/cpm");
   auto created = intents.create(body, IntentContext{"http://127.0.0.1:1"});
   REQUIRE(created.ok());
-  PspOutcome paid;
-  paid.card_brand = "Visa";
-  paid.last_four = "4242";
-  paid.expiry_month = 12;
-  paid.expiry_year = 2030;
+  const PspOutcome paid = testing::visa_paid();
   REQUIRE(complete_payment(*t.org, created->records.installment_id, paid).ok());
   REQUIRE(run_due_collections(*t.org).installments_created == 1);
   // The create, the payment and the run each publish, then flush unlocked.
@@ -190,11 +187,7 @@ TEST_CASE("a collection run committing right after a payment publishes after it"
 
   // The payer's status_change is being published when the run starts.
   sink->arm([&] { run_due_collections(*t.org); });
-  PspOutcome paid;
-  paid.card_brand = "Visa";
-  paid.last_four = "4242";
-  paid.expiry_month = 12;
-  paid.expiry_year = 2030;
+  const PspOutcome paid = testing::visa_paid();
   REQUIRE(complete_payment(*t.org, initial, paid).ok());
   sink->join();
   CHECK(sink->types(pi) ==
@@ -228,11 +221,7 @@ TEST_CASE("a donation waiting for its hosted page stays out of the collection in
   CHECK(due().empty());
   CHECK(run_due_collections(*t.org).installments_created == 0);
 
-  PspOutcome paid;
-  paid.card_brand = "Visa";
-  paid.last_four = "4242";
-  paid.expiry_month = 12;
-  paid.expiry_year = 2030;
+  const PspOutcome paid = testing::visa_paid();
   REQUIRE(complete_payment(*t.org, created->records.installment_id, paid).ok());
   CHECK(due() == std::vector<std::string>{donation});
   CHECK(run_due_collections(*t.org).installments_created == 1);

@@ -10,6 +10,7 @@
 #include "domain/payment_intents.h"
 #include "testing/domain_org.h"
 #include "testing/intent_body.h"
+#include "testing/psp_outcomes.h"
 #include "util/json_text.h"
 
 namespace fake_org {
@@ -17,6 +18,15 @@ namespace {
 
 std::shared_ptr<const std::string> shared_text(const char* s) {
   return std::make_shared<const std::string>(s);
+}
+
+// A new one-time intent's id.
+std::string new_intent(PaymentIntents& intents, IntentResult* result = nullptr) {
+  auto created =
+      intents.create(testing::IntentBody::one_time().body(), IntentContext{"http://h:1"});
+  REQUIRE(created.ok());
+  if (result) *result = *created;
+  return created->payment_intent_id;
 }
 
 }  // namespace
@@ -40,10 +50,8 @@ TEST_CASE("an intent read between commits is the text built first, and a commit 
           "[cache][intent]") {
   testing::DomainOrg t;
   PaymentIntents intents(*t.org);
-  auto created =
-      intents.create(testing::IntentBody::one_time().body(), IntentContext{"http://h:1"});
-  REQUIRE(created.ok());
-  const std::string pi = created->payment_intent_id;
+  IntentResult created;
+  const std::string pi = new_intent(intents, &created);
 
   auto first = intents.get_text(pi);
   REQUIRE(first.ok());
@@ -53,12 +61,8 @@ TEST_CASE("an intent read between commits is the text built first, and a commit 
   CHECK(again->get() == first->get());  // the same text, not rebuilt
 
   // The payer pays on the hosted page: the installment and its payment change.
-  PspOutcome paid;
-  paid.card_brand = "Visa";
-  paid.last_four = "4242";
-  paid.expiry_month = 12;
-  paid.expiry_year = 2030;
-  REQUIRE(complete_payment(*t.org, created->records.installment_id, paid).ok());
+  const PspOutcome paid = testing::visa_paid();
+  REQUIRE(complete_payment(*t.org, created.records.installment_id, paid).ok());
   auto after = intents.get_text(pi);
   REQUIRE(after.ok());
   CHECK(**after != **first);
@@ -72,10 +76,7 @@ TEST_CASE("intents read while others are created always read as built from one v
           "[cache][intent][concurrency]") {
   testing::DomainOrg t;
   PaymentIntents intents(*t.org);
-  auto created =
-      intents.create(testing::IntentBody::one_time().body(), IntentContext{"http://h:1"});
-  REQUIRE(created.ok());
-  const std::string pi = created->payment_intent_id;
+  const std::string pi = new_intent(intents);
   const std::string expected = text::json_text(*intents.get(pi));
   std::atomic<bool> done{false};
   std::atomic<int> wrong{0};
