@@ -38,7 +38,8 @@ class Reader {
   // Unknown keys are refused so that a typo ("SucessURL") never passes silently.
   void only_keys(const nlohmann::json& obj, const std::string& path,
                  std::initializer_list<const char*> allowed) {
-    for (const auto& [k, v] : obj.items()) {
+    for (const auto& item : obj.items()) {
+      const std::string& k = item.key();  // a lambda cannot capture a structured binding
       // A dozen names at most: a scan costs less than building a set.
       if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
         continue;
