@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "length_prefix.h"
+
 namespace fake_org {
 
 namespace {
@@ -53,30 +55,6 @@ uint32_t intern_slow(std::string_view name) {
 }
 
 using Kind = FieldValue::Kind;
-
-// A string's or JSON text's length goes before its bytes, 7 bits a byte,
-// low bits first: most values are shorter than 128 bytes and pay one byte.
-size_t length_size(size_t n) {
-  size_t k = 1;
-  for (; n >= 0x80; n >>= 7) ++k;
-  return k;
-}
-
-char* write_length(char* p, size_t n) {
-  for (; n >= 0x80; n >>= 7) *p++ = static_cast<char>((n & 0x7F) | 0x80);
-  *p++ = static_cast<char>(n);
-  return p;
-}
-
-// The bytes after the length at `p`, and the length in `n`.
-const char* read_length(const char* p, uint32_t& n) {
-  n = 0;
-  for (int shift = 0;; shift += 7) {
-    const auto b = static_cast<unsigned char>(*p++);
-    n |= static_cast<uint32_t>(b & 0x7F) << shift;
-    if (!(b & 0x80)) return p;
-  }
-}
 
 }  // namespace
 
@@ -245,7 +223,7 @@ size_t FieldMap::value_size(uint32_t i) const {
   if (k == Kind::kString || k == Kind::kJson) {
     const char* at = values() + (e.at >> 4);
     uint32_t n;
-    return static_cast<size_t>(read_length(at, n) - at) + n;
+    return static_cast<size_t>(length_prefix::read(at, n) - at) + n;
   }
   if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) return 8;
   return 0;
@@ -284,7 +262,7 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
   std::string_view bytes;
   if (k == Kind::kString || k == Kind::kJson) {
     uint32_t n;
-    const char* text = read_length(at, n);
+    const char* text = length_prefix::read(at, n);
     bytes = std::string_view(text, n);
   }
   if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) bytes = std::string_view(at, 8);
@@ -318,7 +296,7 @@ nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fall
 
 void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const bool sized = kind == Kind::kString || kind == Kind::kJson;
-  const size_t n = bytes.size() + (sized ? length_size(bytes.size()) : 0);
+  const size_t n = bytes.size() + (sized ? length_prefix::size(bytes.size()) : 0);
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
   // Fields read from text come in name order: appended without a search.
   const bool last = count_ > 0 && FieldNames::name(entries()[count_ - 1].name) < name;
@@ -339,7 +317,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
     ++count_;
   }
   char* dst = values() + used_;
-  if (sized) dst = write_length(dst, bytes.size());
+  if (sized) dst = length_prefix::write(dst, bytes.size());
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
   entries()[i] = {id, used_ << 4 | static_cast<uint32_t>(kind)};
   used_ += static_cast<uint32_t>(n);

@@ -2,33 +2,21 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
+
+#include "length_prefix.h"
 
 namespace fake_org {
-
-namespace {
-
-size_t length_bytes(size_t n) {
-  size_t bytes = 1;
-  while (n >= 0x80) {
-    n >>= 7;
-    ++bytes;
-  }
-  return bytes;
-}
-
-}  // namespace
 
 PackedTexts::PackedTexts(std::initializer_list<std::string_view> texts) {
   if (texts.size() > 255) throw std::length_error("PackedTexts holds at most 255 texts");
   size_t total = 1;
-  for (std::string_view t : texts) total += length_bytes(t.size()) + t.size();
+  for (std::string_view t : texts) total += length_prefix::size(t.size()) + t.size();
   block_.reset(new char[total]);
   char* p = block_.get();
   *p++ = static_cast<char>(texts.size());
   for (std::string_view t : texts) {
-    size_t n = t.size();
-    for (; n >= 0x80; n >>= 7) *p++ = static_cast<char>(0x80 | (n & 0x7f));
-    *p++ = static_cast<char>(n);
+    p = length_prefix::write(p, t.size());
     if (!t.empty()) std::memcpy(p, t.data(), t.size());
     p += t.size();
   }
@@ -40,12 +28,8 @@ std::string_view PackedTexts::at(size_t i) const {
   const size_t count = static_cast<unsigned char>(*p++);
   if (i >= count) return {};
   for (size_t k = 0;; ++k) {
-    size_t n = 0;
-    for (int shift = 0;; shift += 7) {
-      const auto byte = static_cast<unsigned char>(*p++);
-      n |= static_cast<size_t>(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) break;
-    }
+    uint32_t n;
+    p = length_prefix::read(p, n);
     if (k == i) return {p, n};
     p += n;
   }
@@ -101,9 +85,7 @@ void PspSessionStore::keep_outcome(Stored& stored, const PspSession& s) {
 }
 
 PspSessionStore::Stored* PspSessionStore::find_open(std::string_view id, TimePoint now) {
-  auto it = sessions_.find(id);
-  if (it == sessions_.end() || expired(it->second, now)) return nullptr;
-  return &it->second;
+  return const_cast<Stored*>(std::as_const(*this).find_open(id, now));
 }
 
 const PspSessionStore::Stored* PspSessionStore::find_open(std::string_view id,
@@ -156,16 +138,13 @@ void PspSessionStore::put_session(const PspSession& session, bool to_sink) {
   by_created_.emplace(created, id);
   if (!installment.empty()) {
     auto newest = newest_by_installment_.find(installment);
-    if (newest == newest_by_installment_.end()) {
+    auto shown =
+        newest == newest_by_installment_.end() ? sessions_.end() : sessions_.find(newest->second);
+    if (shown == sessions_.end() || !(created < shown->second.created)) {
+      // Re-keyed, not just re-pointed: the key must view this session's own
+      // block, which may outlive the older session's.
+      if (newest != newest_by_installment_.end()) newest_by_installment_.erase(newest);
       newest_by_installment_.emplace(installment, id);
-    } else {
-      auto old = sessions_.find(newest->second);
-      if (old == sessions_.end() || !(created < old->second.created)) {
-        // Re-keyed too: the key must view this session's block, which
-        // outlives the older session's.
-        newest_by_installment_.erase(newest);
-        newest_by_installment_.emplace(installment, id);
-      }
     }
   }
   if (sink_ && to_sink) sink_->put(state_kind::kPspSession, session.id, saved_psp_session(session));
