@@ -157,7 +157,7 @@ std::string TokenStore::issue_code(std::string_view client_id, std::string_view 
                                    CodeChallenge pkce) {
   std::string code = ids_->token(kTokenChars);
   TimePoint now = clock_->now();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   purge_locked(now);
   codes_[code] = CodeEntry{std::string(client_id), user_id_, std::string(redirect_uri),
                            now + kCodeLifetime, std::move(pkce)};
@@ -177,7 +177,7 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
                                       std::string_view code_verifier) {
   if (!authenticate_client(client)) return fail(invalid_client());
   TimePoint now = clock_->now();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   auto it = codes_.find(std::string(code));
   // Another client's code is treated as unknown and left for its owner.
   if (it == codes_.end() || it->second.client_id != client.client_id) {
@@ -213,7 +213,7 @@ GrantResult TokenStore::exchange_code(const ClientCredentials& client, std::stri
 GrantResult TokenStore::refresh(const ClientCredentials& client, std::string_view refresh_token) {
   if (!authenticate_client(client)) return fail(invalid_client());
   TimePoint now = clock_->now();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   auto it = refresh_.find(std::string(refresh_token));
   if (it == refresh_.end() || it->second.client_id != client.client_id ||
       (it->second.expires_at && *it->second.expires_at <= now)) {
@@ -271,7 +271,7 @@ GrantResult TokenStore::password(const ClientCredentials& client, std::string_vi
 GrantResult TokenStore::issue_access_only(const std::string& client_id,
                                           const std::string& user_id) {
   TimePoint now = clock_->now();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   return success(issue_access_locked(client_id, user_id, std::string(), now));
 }
 
@@ -337,14 +337,15 @@ void TokenStore::erase_access_locked(const std::string& token) {
 
 std::optional<TokenInfo> TokenStore::authenticate(std::string_view bearer) const {
   TimePoint now = clock_->now();
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = access_.find(std::string(bearer));
+  const std::string key(bearer);
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto it = access_.find(key);
   if (it == access_.end() || it->second.info.expires_at <= now) return std::nullopt;
   return it->second.info;
 }
 
 bool TokenStore::revoke(std::string_view token) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   std::string key(token);
   if (access_.count(key) > 0) {
     erase_access_locked(key);
@@ -368,7 +369,7 @@ bool TokenStore::restore(const std::string& key, const nlohmann::json& saved) {
     const std::string client_id = saved.at("client_id").get<std::string>();
     const std::string user_id = saved.at("user_id").get<std::string>();
     const TimePoint issued_at(Millis(saved.at("issued_at_ms").get<int64_t>()));
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::shared_mutex> lock(mu_);
     if (key[0] == 'r') {
       auto& r = refresh_[token];
       r.client_id = client_id;
@@ -396,7 +397,7 @@ bool TokenStore::restore(const std::string& key, const nlohmann::json& saved) {
 }
 
 void TokenStore::reset() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::shared_mutex> lock(mu_);
   codes_.clear();
   access_.clear();
   refresh_.clear();
@@ -407,7 +408,7 @@ void TokenStore::reset() {
 }
 
 size_t TokenStore::stored() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_lock<std::shared_mutex> lock(mu_);
   return codes_.size() + access_.size() + refresh_.size();
 }
 

@@ -19,10 +19,11 @@
 // Client secrets are compared in constant time over SHA-256 digests, so
 // neither content nor length leaks through timing.
 //
-// Locking rule: one mutex (mu_) guards every map and expiry index; each
-// public method holds it for its whole body, and none calls another public
-// method while holding it. The clock and id generator are thread-safe on
-// their own and take no lock of ours.
+// Locking rule: one shared mutex (mu_) guards every map and expiry index;
+// each public method holds it for its whole body, shared when it only reads
+// (authenticate, on every API request, beside the others), exclusive
+// otherwise, and none calls another public method while holding it. The clock and id generator are
+// thread-safe on their own and take no lock of ours.
 //
 // Bounded without scans: each map has an expiry index ordered by time, and
 // every issue purges only the entries at its front that have expired (codes
@@ -32,6 +33,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -228,7 +230,7 @@ class TokenStore {
   // Client id -> the key of its app's certificate (JWT bearer), parsed once.
   std::unordered_map<std::string, std::shared_ptr<const crypto::PublicKey>> jwt_keys_;
 
-  mutable std::mutex mu_;
+  mutable std::shared_mutex mu_;
   std::unordered_map<std::string, CodeEntry> codes_;
   std::unordered_map<std::string, AccessEntry> access_;
   std::unordered_map<std::string, RefreshEntry> refresh_;
