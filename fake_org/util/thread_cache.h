@@ -1,0 +1,58 @@
+#pragma once
+// A per-thread cache of freed small blocks in front of malloc, for the
+// executables' operator new (app/main_operator_new.cpp).
+//
+// Why: a POST makes about 500 small allocations, and a worker thread per
+// connection shares glibc's arenas with 15 others; past glibc's per-thread
+// cache of 7 blocks a size, malloc takes the arena's lock and consolidates
+// fast bins on the next large request. Keeping a few hundred freed blocks a
+// size per thread made POST /PaymentIntent 45 % faster (decision 121).
+//
+// Locking rule: none. Each thread owns its cache (thread_local); a block
+// freed on another thread than the one that allocated it simply joins the
+// freeing thread's cache, which any malloc block may.
+#include <cstddef>
+
+namespace fake_org::util {
+
+class ThreadCache {
+ public:
+  // Sizes are rounded up to 16 bytes; blocks up to kLargest bytes are kept.
+  static constexpr size_t kGranule = 16;
+  static constexpr size_t kClasses = 64;
+  static constexpr size_t kLargest = kGranule * kClasses;
+  // At most this many bytes of free blocks per thread, all sizes together.
+  static constexpr size_t kBudget = 256 * 1024;
+  // At most this many free blocks of one size.
+  static constexpr unsigned kDepth = 1024;
+
+  // A block of at least n bytes, aligned for any scalar type; nullptr when
+  // malloc has none.
+  void* allocate(size_t n) noexcept;
+  // Returns a block from allocate(), of the size asked then (any thread's).
+  void release(void* p, size_t n) noexcept;
+  // The same when the size is not known: asks malloc for it.
+  void release(void* p) noexcept;
+  // Frees every kept block; later releases go straight to free().
+  void drain() noexcept;
+
+  size_t kept_bytes() const { return kept_bytes_; }
+  unsigned kept(size_t n) const;
+
+ private:
+  struct Block {
+    Block* next;
+  };
+  void keep(void* p, size_t size_class) noexcept;
+
+  Block* heads_[kClasses + 1] = {};
+  unsigned counts_[kClasses + 1] = {};
+  size_t kept_bytes_ = 0;
+  bool drained_ = false;
+};
+
+// This thread's cache. Trivially destructible, so it stays usable while other
+// thread_local objects are destroyed; a guard drains it when the thread ends.
+ThreadCache& this_thread_cache() noexcept;
+
+}  // namespace fake_org::util

@@ -1,0 +1,116 @@
+#include "util/thread_cache.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using fake_org::util::ThreadCache;
+
+TEST_CASE("ThreadCache hands a released block back for its size class", "[thread_cache]") {
+  ThreadCache cache;
+  void* a = cache.allocate(40);  // 48-byte class
+  REQUIRE(a != nullptr);
+  std::memset(a, 0xAB, 48);  // the whole class is usable
+  cache.release(a, 40);
+  CHECK(cache.kept(48) == 1);
+  CHECK(cache.kept_bytes() == 48);
+  CHECK(cache.allocate(33) == a);  // any size of the same class
+  CHECK(cache.kept(48) == 0);
+  CHECK(cache.kept_bytes() == 0);
+  void* b = cache.allocate(40);
+  CHECK(b != a);
+  cache.release(a, 40);
+  cache.release(b, 40);
+  CHECK(cache.allocate(48) == b);  // last in, first out
+  CHECK(cache.allocate(48) == a);
+  cache.release(a, 48);
+  cache.release(b, 48);
+  cache.drain();
+}
+
+TEST_CASE("ThreadCache sizes a block released without its size by malloc", "[thread_cache]") {
+  ThreadCache cache;
+  void* a = cache.allocate(100);  // 112-byte class
+  cache.release(a);
+  CHECK(cache.kept(112) == 1);
+  CHECK(cache.allocate(112) == a);
+  cache.release(a);
+  cache.drain();
+}
+
+TEST_CASE("ThreadCache leaves large and empty blocks to malloc", "[thread_cache]") {
+  ThreadCache cache;
+  void* big = cache.allocate(ThreadCache::kLargest + 1);
+  REQUIRE(big != nullptr);
+  std::memset(big, 1, ThreadCache::kLargest + 1);
+  cache.release(big, ThreadCache::kLargest + 1);
+  CHECK(cache.kept_bytes() == 0);
+  void* zero = cache.allocate(0);  // a real, distinct block, as operator new(0) must give
+  void* zero2 = cache.allocate(0);
+  REQUIRE(zero != nullptr);
+  CHECK(zero != zero2);
+  cache.release(zero, 0);
+  cache.release(zero2, 0);
+  CHECK(cache.kept(16) == 2);
+  cache.release(nullptr);
+  cache.release(nullptr, 8);
+  CHECK(cache.kept(16) == 2);
+  cache.drain();
+}
+
+TEST_CASE("ThreadCache keeps at most kDepth blocks a size and kBudget bytes", "[thread_cache]") {
+  ThreadCache cache;
+  std::vector<void*> small;
+  for (unsigned i = 0; i < ThreadCache::kDepth + 10; ++i) small.push_back(cache.allocate(16));
+  for (void* p : small) cache.release(p, 16);
+  CHECK(cache.kept(16) == ThreadCache::kDepth);
+  CHECK(cache.kept_bytes() == ThreadCache::kDepth * 16);
+
+  std::vector<void*> large;
+  const size_t n = ThreadCache::kLargest;
+  for (size_t i = 0; i < ThreadCache::kBudget / n + 10; ++i) large.push_back(cache.allocate(n));
+  for (void* p : large) cache.release(p, n);
+  CHECK(cache.kept_bytes() <= ThreadCache::kBudget);
+  CHECK(cache.kept(n) == (ThreadCache::kBudget - ThreadCache::kDepth * 16) / n);
+  cache.drain();
+  CHECK(cache.kept_bytes() == 0);
+  CHECK(cache.kept(16) == 0);
+}
+
+TEST_CASE("ThreadCache frees straight away once drained", "[thread_cache]") {
+  ThreadCache cache;
+  void* a = cache.allocate(24);
+  cache.drain();
+  cache.release(a, 24);
+  CHECK(cache.kept_bytes() == 0);
+  void* b = cache.allocate(24);  // still allocates
+  REQUIRE(b != nullptr);
+  cache.release(b);
+  CHECK(cache.kept_bytes() == 0);
+}
+
+TEST_CASE("ThreadCache takes blocks another thread allocated", "[thread_cache]") {
+  ThreadCache mine;
+  std::vector<void*> theirs;
+  std::thread other([&] {
+    ThreadCache cache;
+    for (int i = 0; i < 50; ++i) theirs.push_back(cache.allocate(64));
+    cache.drain();
+  });
+  other.join();
+  for (void* p : theirs) mine.release(p, 64);
+  CHECK(mine.kept(64) == 50);
+  CHECK(mine.allocate(64) == theirs.back());
+  mine.release(theirs.back(), 64);
+  mine.drain();
+}
+
+TEST_CASE("this_thread_cache is one cache per thread", "[thread_cache]") {
+  ThreadCache* main_cache = &fake_org::util::this_thread_cache();
+  CHECK(&fake_org::util::this_thread_cache() == main_cache);
+  ThreadCache* other_cache = nullptr;
+  std::thread other([&] { other_cache = &fake_org::util::this_thread_cache(); });
+  other.join();
+  CHECK(other_cache != main_cache);
+}
