@@ -138,11 +138,11 @@ std::vector<std::string> Transaction::find(std::string_view index,
   // record that matches now (through the staged records' own index).
   for (const auto& id : store_.find(index, values))
     if (staged_.find(id) == staged_.end()) out.push_back(id);
-  auto idx = staged_keys_.find(spec->name);
-  if (idx == staged_keys_.end()) return out;
-  auto hit = idx->second.find(want);
-  if (hit == idx->second.end()) return out;
-  for (size_t pos : hit->second) out.push_back(order_[pos]);
+  const size_t n = store_.position_of(*spec);
+  if (n >= staged_keys_.size()) return out;
+  auto hit = staged_keys_[n].find(want);
+  if (hit == staged_keys_[n].end()) return out;
+  for (uint32_t pos : hit->second) out.push_back(order_[pos]);
   return out;
 }
 
@@ -157,18 +157,21 @@ void Transaction::put(Record record) {
     order_.push_back(id);
     filed_.emplace_back();
   }
-  for (const auto& [spec, key] : filed_[pos]) {  // its keys as staged before
-    auto& by_key = staged_keys_[spec->name];
-    auto it = by_key.find(key);
-    it->second.erase(pos);
-    if (it->second.empty()) by_key.erase(it);
+  for (const auto& [n, key] : filed_[pos]) {  // its keys as staged before
+    auto it = staged_keys_[n].find(*key);
+    auto& positions = it->second;
+    positions.erase(std::lower_bound(positions.begin(), positions.end(), pos));
+    if (positions.empty()) staged_keys_[n].erase(it);
   }
   filed_[pos].clear();
   for (uint32_t n : store_.specs_of(record.object)) {
-    const IndexSpec& spec = store_.specs_[n];
-    if (auto k = store_.key_of(spec, record)) {
-      staged_keys_[spec.name][*k].insert(pos);
-      filed_[pos].emplace_back(&spec, std::move(*k));
+    if (auto k = store_.key_of(store_.specs_[n], record)) {
+      if (staged_keys_.size() <= n) staged_keys_.resize(store_.specs_.size());
+      auto& entry = *staged_keys_[n].try_emplace(std::move(*k)).first;
+      auto& positions = entry.second;
+      positions.insert(std::lower_bound(positions.begin(), positions.end(), pos),
+                       static_cast<uint32_t>(pos));
+      filed_[pos].emplace_back(n, &entry.first);
     }
   }
   record.fields.shrink();
@@ -293,14 +296,13 @@ std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Reco
 }
 
 void RecordStore::index_insert(SlotTable::Slot slot,
-                               const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
+                               const std::vector<std::pair<uint32_t, const std::string*>>& keys,
                                std::vector<uint64_t>& written) {
   // The keys the transaction filed the record under when it was staged.
-  for (const auto& [spec, key] : keys) {
-    const size_t n = position_of(*spec);
-    indexes_[n].insert(slot_hash(key), slot);
-    if (spec->ordered) ordered_[n].emplace(key, slots_[slot]->id);
-    written.push_back(write_key(2 + n, key));
+  for (const auto& [n, key] : keys) {
+    indexes_[n].insert(slot_hash(*key), slot);
+    if (specs_[n].ordered) ordered_[n].emplace(*key, slots_[slot]->id);
+    written.push_back(write_key(2 + n, *key));
   }
 }
 

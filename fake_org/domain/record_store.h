@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <shared_mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,6 +37,7 @@
 #include "field_map.h"
 #include "record.h"
 #include "slot_table.h"
+#include "util/shared_mutex.h"
 
 namespace fake_org {
 
@@ -153,12 +155,15 @@ class Transaction final : public RecordReader {
   std::unordered_map<std::string, std::string> staged_guids_;  // guid_key -> id
   std::vector<std::string> order_;
   // The staged records' index keys, so find() never walks every staged record
-  // (a collection run stages thousands in one transaction): index name -> key
-  // -> positions in order_ (staging order, as callers see it); and per
-  // position, the (index, key) pairs it is filed under, to move it on re-put.
-  std::unordered_map<std::string, std::unordered_map<std::string, std::set<size_t>>> staged_keys_;
+  // (a collection run stages thousands in one transaction): by the index's
+  // position in the store, key -> positions in order_ (ascending: staging
+  // order, as callers see it); and per position, the index positions and
+  // keys (in staged_keys_' own nodes, which do not move) it is filed under,
+  // to move it on re-put.
+  using StagedKeys = std::unordered_map<std::string, std::vector<uint32_t>>;
+  std::vector<StagedKeys> staged_keys_;
   std::unordered_map<std::string, size_t> position_;
-  std::vector<std::vector<std::pair<const IndexSpec*, std::string>>> filed_;
+  std::vector<std::vector<std::pair<uint32_t, const std::string*>>> filed_;
 };
 
 // How long writers held the store's lock exclusive, and how optimistic
@@ -187,6 +192,7 @@ class RecordStore final : public RecordReader {
   template <typename T>
   Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
                   const std::function<void()>& committed = nullptr) {
+    Holding holding(this);
     std::unique_lock lock(mu_);
     HoldTimer held(stats_);
     Transaction tx(*this);
@@ -207,17 +213,20 @@ class RecordStore final : public RecordReader {
   Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
                              const std::function<void()>& committed = nullptr) {
     {
+      std::optional<Holding> holding(std::in_place, this);
       std::shared_lock shared(mu_);
       const uint64_t seen = version_;
       Transaction tx(*this, true);
       Result<T> r = fn(tx);
       shared.unlock();
+      holding.reset();
       // A failure read one consistent state; it stands without a commit.
       if (!r.ok()) return r;
       if (between_phases_) {
         auto hook = between_phases_;  // the hook may clear itself
         hook();
       }
+      holding.emplace(this);
       std::unique_lock lock(mu_);
       HoldTimer held(stats_);
       if (unchanged_since_locked(tx, seen)) {
@@ -238,8 +247,8 @@ class RecordStore final : public RecordReader {
     std::shared_lock lock(mu_);
     return stats_;
   }
-  // For tests, from a thread other than the writer's: true while a write()
-  // holds the lock (a reader would have to wait).
+  // For tests, from a thread other than the writer's: true while a writer
+  // holds the lock or waits for it (a reader would have to wait).
   bool is_write_locked() const {
     if (!mu_.try_lock_shared()) return true;
     mu_.unlock_shared();
@@ -247,6 +256,7 @@ class RecordStore final : public RecordReader {
   }
   template <typename F>
   auto read(F&& fn) const {
+    Holding holding(this);
     std::shared_lock lock(mu_);
     return fn(static_cast<const RecordStore&>(*this));
   }
@@ -323,7 +333,7 @@ class RecordStore final : public RecordReader {
   void clear_locked();
   std::optional<SlotTable::Slot> slot_of(std::string_view id18) const;
   void index_insert(SlotTable::Slot slot,
-                    const std::vector<std::pair<const IndexSpec*, std::string>>& keys,
+                    const std::vector<std::pair<uint32_t, const std::string*>>& keys,
                     std::vector<uint64_t>& written);
   void index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written);
   std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
@@ -331,7 +341,26 @@ class RecordStore final : public RecordReader {
     return SlotTable::hash_of(std::hash<std::string_view>{}(key));
   }
 
-  mutable std::shared_mutex mu_;
+  // The lock lets no new reader in while a writer waits (decision 122), so
+  // it is not reentrant: a thread asking for it again while it holds it
+  // would wait behind a writer that waits for that thread. Such a nested
+  // read, or a read inside a write, fails at once instead.
+  class Holding {
+   public:
+    explicit Holding(const RecordStore* store) : outer_(held_) {
+      if (held_ == store)
+        throw std::logic_error("RecordStore: this thread already holds the store's lock");
+      held_ = store;
+    }
+    ~Holding() { held_ = outer_; }
+    Holding(const Holding&) = delete;
+    Holding& operator=(const Holding&) = delete;
+
+   private:
+    const RecordStore* outer_;
+    static inline thread_local const RecordStore* held_ = nullptr;
+  };
+  mutable util::WriterFirstSharedMutex mu_;
   // Every record, by creation; a record replaced keeps its slot. The tables
   // below file slots, never copies of ids or keys: a lookup checks each
   // candidate's own id or key, so a hash collision never answers wrongly.

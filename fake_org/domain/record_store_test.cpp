@@ -329,3 +329,22 @@ TEST_CASE("a large restore files every table on several threads, as commits woul
   CHECK(store.find("by-first", {"ada"}).size() == count / 2 - 1);
   CHECK(store.find("by-first", {"GRACE"}).size() == count / 2 + 1);
 }
+
+TEST_CASE("a thread taking the store's lock it already holds fails instead of waiting", "[store]") {
+  // A reader waiting behind a writer that waits for that same reader would
+  // never wake (decision 122).
+  RecordStore store(store_specs());
+  RecordStore other(store_specs());
+  CHECK_THROWS_WITH(
+      store.read([&](const RecordStore& s) { return s.read([](auto&) { return 1; }); }),
+      "RecordStore: this thread already holds the store's lock");
+  CHECK_THROWS_AS(store.write<Ok>([&](Transaction&) -> Status {
+    store.read([](const RecordStore&) { return 0; });
+    return ok_status();
+  }),
+                  std::logic_error);
+  // Another store's lock is another lock; and the first is free again after.
+  CHECK(store.read(
+            [&](const RecordStore&) { return other.read([](auto& o) { return o.size(); }); }) == 0);
+  CHECK(store.read([](const RecordStore& s) { return s.size(); }) == 0);
+}

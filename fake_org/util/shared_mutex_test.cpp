@@ -1,0 +1,70 @@
+#include "util/shared_mutex.h"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+
+using fake_org::util::WriterFirstSharedMutex;
+
+namespace {
+
+// Polls until pred holds or 10 s pass (a stuck test fails, it does not hang).
+template <typename Pred>
+bool eventually(Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("WriterFirstSharedMutex shares between readers and excludes a writer", "[shared_mutex]") {
+  WriterFirstSharedMutex mu;
+  {
+    std::shared_lock a(mu);
+    CHECK(mu.try_lock_shared());  // a second reader, no writer waiting
+    mu.unlock_shared();
+    CHECK_FALSE(mu.try_lock());
+  }
+  {
+    std::unique_lock w(mu);
+    CHECK_FALSE(mu.try_lock_shared());
+  }
+  CHECK(mu.try_lock());
+  mu.unlock();
+}
+
+TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers",
+          "[shared_mutex]") {
+  WriterFirstSharedMutex mu;
+  std::atomic<int> order{0};
+  std::atomic<int> writer_at{0};
+  std::atomic<int> reader_at{0};
+  mu.lock_shared();  // a reader holds the lock
+  std::thread writer([&] {
+    std::unique_lock w(mu);  // waits for the reader
+    writer_at = ++order;
+  });
+  // Once the writer waits, a new reader is turned away (with std::shared_mutex
+  // it would join the first, and the writer would wait for both).
+  REQUIRE(eventually([&] {
+    if (!mu.try_lock_shared()) return true;
+    mu.unlock_shared();
+    return false;
+  }));
+  std::thread reader([&] {
+    std::shared_lock r(mu);
+    reader_at = ++order;
+  });
+  mu.unlock_shared();
+  writer.join();
+  reader.join();
+  CHECK(writer_at == 1);
+  CHECK(reader_at == 2);
+}
