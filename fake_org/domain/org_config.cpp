@@ -101,7 +101,7 @@ std::string UserDef::display_name() const {
 }
 
 const ObjectDef* OrgConfig::object(std::string_view api_name) const {
-  auto it = objects.find(std::string(api_name));
+  auto it = objects.find(api_name);
   if (it != objects.end()) return &it->second;
   for (const auto& [name, def] : objects)
     if (iequals(name, api_name)) return &def;

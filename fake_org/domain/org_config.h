@@ -341,7 +341,7 @@ struct OrgConfig {
   std::string digest;
   OrgSettings org;
   AuthSettings auth;
-  std::map<std::string, ObjectDef> objects;  // by API name
+  std::map<std::string, ObjectDef, std::less<>> objects;  // by API name
   std::vector<PaymentMethodDef> payment_methods;
   std::vector<SourceConnectorDef> source_connectors;
   std::vector<PackageDef> packages;

@@ -115,8 +115,9 @@ std::string open_session_if_hosted(OperationContext& op, const ResolvedMethod& m
   s.success_url = op.req.success_url;
   s.failure_url = op.req.failure_url;
   s.created = op.now;
-  op.session = s;
-  return op.intent.public_base_url + "/psp/checkout/" + s.id;
+  std::string url = op.intent.public_base_url + "/psp/checkout/" + s.id;
+  op.session = std::move(s);
+  return url;
 }
 
 Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values) {

@@ -17,9 +17,10 @@ namespace fake_org::util {
 
 class ThreadCache {
  public:
-  // Sizes are rounded up to 16 bytes; blocks up to kLargest bytes are kept.
+  // Sizes are rounded up to 16 bytes; blocks up to kLargest bytes (4 KB: a
+  // response body or a JSON text, not only tree nodes) are kept.
   static constexpr size_t kGranule = 16;
-  static constexpr size_t kClasses = 64;
+  static constexpr size_t kClasses = 256;
   static constexpr size_t kLargest = kGranule * kClasses;
   // At most this many bytes of free blocks per thread, all sizes together.
   static constexpr size_t kBudget = 256 * 1024;
