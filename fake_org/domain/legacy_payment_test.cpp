@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-const OrgConfig& config() {
+const OrgConfig& legacy_config() {
   static const OrgConfig c = [] {
     auto load = load_embedded_fixture("default.yaml");
     REQUIRE(load.ok());
@@ -51,7 +51,7 @@ std::string messages(const ApiErrors& errors) {
 }  // namespace
 
 TEST_CASE("a legacy one-time body becomes a new one-time payment intent", "[legacy]") {
-  auto r = translate_legacy_request(body(), config());
+  auto r = translate_legacy_request(body(), legacy_config());
   INFO((r.ok() ? "" : messages(r.errors())));
   REQUIRE(r.ok());
   const PaymentIntentRequest& q = r->intent;
@@ -85,7 +85,7 @@ TEST_CASE("a legacy one-time body becomes a new one-time payment intent", "[lega
 TEST_CASE("legacy ids and the Enrich mode", "[legacy]") {
   json b = body();
   b["Payer"] = {{"ContactId", "0037Q00000JaneDQAR"}, {"AccountId", "0017Q00000GrnTrQAJ"}};
-  auto r = translate_legacy_request(b, config());
+  auto r = translate_legacy_request(b, legacy_config());
   REQUIRE(r.ok());
   CHECK((*r->intent.payer)["Contact"] == json({{"Id", "0037Q00000JaneDQAR"}}));
   CHECK((*r->intent.payer)["Account"] == json({{"Id", "0017Q00000GrnTrQAJ"}}));
@@ -93,20 +93,20 @@ TEST_CASE("legacy ids and the Enrich mode", "[legacy]") {
   CHECK(r->account_id_given);
 
   b["Payer"]["Contact"] = {{"MobilePhone", "+44 20 7946 0000"}};
-  auto refused = translate_legacy_request(b, config());
+  auto refused = translate_legacy_request(b, legacy_config());
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.errors().at(0).field == "Payer.Contact");
   CHECK(messages(refused.errors()).find("ContactUpdate \"Enrich\"") != std::string::npos);
 
   b["Payer"]["ContactUpdate"] = "Enrich";
-  auto enrich = translate_legacy_request(b, config());
+  auto enrich = translate_legacy_request(b, legacy_config());
   REQUIRE(enrich.ok());
   CHECK((*enrich->intent.payer)["Contact"]["Id"] == "0037Q00000JaneDQAR");
   CHECK((*enrich->intent.payer)["Contact"]["CrmFields"]["MobilePhone"] == "+44 20 7946 0000");
 
   b["Payer"]["ContactUpdate"] = "Replace";
   b["Payer"]["PrimaryRelation"] = "Account";
-  auto bad = translate_legacy_request(b, config());
+  auto bad = translate_legacy_request(b, legacy_config());
   REQUIRE_FALSE(bad.ok());
   std::string m = messages(bad.errors());
   CHECK(m.find("Payer.ContactUpdate") != std::string::npos);
@@ -121,7 +121,7 @@ TEST_CASE("a legacy Recurring block becomes a new recurring payment", "[legacy]"
                     {"StartDate", "2027-02-01"},
                     {"CustomFields", {{"Appeal_Code__c", "R1"}}}};
   SECTION("a processor with InitialPaymentonRecurring Required: the first collection is paid now") {
-    auto r = translate_legacy_request(b, config());
+    auto r = translate_legacy_request(b, legacy_config());
     REQUIRE(r.ok());
     CHECK(r->intent.operation == Operation::kNewRecurring);
     CHECK(r->intent.recurring->frequency == "Monthly");
@@ -131,13 +131,13 @@ TEST_CASE("a legacy Recurring block becomes a new recurring payment", "[legacy]"
   }
   SECTION("Optional: no initial payment") {
     b["PaymentMethod"] = {{"Name", "SEPA Direct Debit"}};
-    auto r = translate_legacy_request(b, config());
+    auto r = translate_legacy_request(b, legacy_config());
     REQUIRE(r.ok());
     CHECK_FALSE(r->intent.one_time);
   }
   SECTION("Payment and Recurring together") {
     b["Payment"] = {{"Amount", 5}};
-    auto r = translate_legacy_request(b, config());
+    auto r = translate_legacy_request(b, legacy_config());
     REQUIRE_FALSE(r.ok());
     CHECK(r.errors().at(0).code == "010");
   }
@@ -147,7 +147,7 @@ TEST_CASE("legacy InstallmentId pays an existing installment", "[legacy]") {
   json b = body();
   b.erase("Payer");
   b["Payment"] = {{"InstallmentId", "a0F7Q00000AbCdE"}};
-  auto r = translate_legacy_request(b, config());
+  auto r = translate_legacy_request(b, legacy_config());
   REQUIRE(r.ok());
   CHECK(r->intent.operation == Operation::kPayInstallment);
   CHECK(r->intent.one_time->id == "a0F7Q00000AbCdE");
@@ -158,7 +158,7 @@ TEST_CASE("legacy shape errors name the legacy fields", "[legacy]") {
   b["Payment"]["Amont"] = 3;
   b["SourceConnector"] = "cpm_Native";
   b["IdempotencyKey"] = "k";
-  auto r = translate_legacy_request(b, config());
+  auto r = translate_legacy_request(b, legacy_config());
   REQUIRE_FALSE(r.ok());
   std::string m = messages(r.errors());
   CHECK(m.find("Payment.Amont") != std::string::npos);
@@ -167,7 +167,7 @@ TEST_CASE("legacy shape errors name the legacy fields", "[legacy]") {
 
   json no_url = body();
   no_url.erase("SuccessURL");
-  auto u = translate_legacy_request(no_url, config());
+  auto u = translate_legacy_request(no_url, legacy_config());
   REQUIRE_FALSE(u.ok());
   CHECK(u.errors().at(0).code == "010");
   CHECK(u.errors().at(0).field == "SuccessURL");

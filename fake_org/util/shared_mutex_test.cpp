@@ -13,7 +13,7 @@ namespace {
 
 // Polls until pred holds or 10 s pass (a stuck test fails, it does not hang).
 template <typename Pred>
-bool eventually(Pred pred) {
+bool turns_true(Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!pred()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
@@ -53,7 +53,7 @@ TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers"
   });
   // Once the writer waits, a new reader is turned away (with std::shared_mutex
   // it would join the first, and the writer would wait for both).
-  REQUIRE(eventually([&] {
+  REQUIRE(turns_true([&] {
     if (!mu.try_lock_shared()) return true;
     mu.unlock_shared();
     return false;
