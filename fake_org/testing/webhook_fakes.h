@@ -16,6 +16,7 @@
 #include "domain/ids.h"
 #include "events/webhook_engine.h"
 #include "events/webhook_sender.h"
+#include "testing/eventually.h"
 
 namespace fake_org::testing {
 
@@ -50,18 +51,6 @@ class ExtremeJitter final : public RandomSource {
   FixedRandom jitter_;
   SeededRandom ids_;
 };
-
-// Polls `done` until it holds or `deadline` passes; for state without its own
-// condition variable (the engine's log).
-template <typename F>
-bool eventually(F done, std::chrono::milliseconds deadline = 10s) {
-  auto until = std::chrono::steady_clock::now() + deadline;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(1ms);
-  }
-  return true;
-}
 
 inline std::string header(const HeaderList& headers, const std::string& name) {
   for (const auto& [k, v] : headers)

@@ -7,22 +7,9 @@
 #include <shared_mutex>
 #include <thread>
 
+#include "testing/eventually.h"
+
 using fake_org::util::WriterFirstSharedMutex;
-
-namespace {
-
-// Polls until pred holds or 10 s pass (a stuck test fails, it does not hang).
-template <typename Pred>
-bool turns_true(Pred pred) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
-}
-
-}  // namespace
 
 TEST_CASE("WriterFirstSharedMutex shares between readers and excludes a writer", "[shared_mutex]") {
   WriterFirstSharedMutex mu;
@@ -53,7 +40,7 @@ TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers"
   });
   // Once the writer waits, a new reader is turned away (with std::shared_mutex
   // it would join the first, and the writer would wait for both).
-  REQUIRE(turns_true([&] {
+  REQUIRE(fake_org::testing::eventually([&] {
     if (!mu.try_lock_shared()) return true;
     mu.unlock_shared();
     return false;
