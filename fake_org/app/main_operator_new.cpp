@@ -23,9 +23,9 @@
 
 namespace {
 
-void* allocate_or_throw(std::size_t n) {
+inline void* allocate_or_throw(std::size_t n) {
   for (;;) {
-    if (void* p = fake_org::util::this_thread_cache().allocate(n)) return p;
+    if (void* p = fake_org::util::thread_cached_allocate(n)) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
@@ -41,29 +41,29 @@ void* operator new[](std::size_t n) {
   return allocate_or_throw(n);
 }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  return fake_org::util::this_thread_cache().allocate(n);
+  return fake_org::util::thread_cached_allocate(n);
 }
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  return fake_org::util::this_thread_cache().allocate(n);
+  return fake_org::util::thread_cached_allocate(n);
 }
 
 void operator delete(void* p) noexcept {
-  fake_org::util::this_thread_cache().release(p);
+  fake_org::util::thread_cached_release(p);
 }
 void operator delete[](void* p) noexcept {
-  fake_org::util::this_thread_cache().release(p);
+  fake_org::util::thread_cached_release(p);
 }
 void operator delete(void* p, std::size_t n) noexcept {
-  fake_org::util::this_thread_cache().release(p, n);
+  fake_org::util::thread_cached_release(p, n);
 }
 void operator delete[](void* p, std::size_t n) noexcept {
-  fake_org::util::this_thread_cache().release(p, n);
+  fake_org::util::thread_cached_release(p, n);
 }
 void operator delete(void* p, const std::nothrow_t&) noexcept {
-  fake_org::util::this_thread_cache().release(p);
+  fake_org::util::thread_cached_release(p);
 }
 void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  fake_org::util::this_thread_cache().release(p);
+  fake_org::util::thread_cached_release(p);
 }
 
 #endif

@@ -5,29 +5,15 @@
 #include <cstdlib>
 
 namespace fake_org::util {
-namespace {
 
-size_t class_of(size_t n) {
-  return n == 0 ? 1 : (n + ThreadCache::kGranule - 1) / ThreadCache::kGranule;
-}
-
-}  // namespace
-
-void* ThreadCache::allocate(size_t n) noexcept {
+void* ThreadCache::allocate_slow(size_t n) noexcept {
   const size_t c = class_of(n);
-  if (c > kClasses) return std::malloc(n);
-  if (Block* b = heads_[c]) {
-    heads_[c] = b->next;
-    --counts_[c];
-    kept_bytes_ -= c * kGranule;
-    return b;
-  }
-  return std::malloc(c * kGranule);
+  // Whole classes, so a block serves any size of its class when it returns.
+  return std::malloc(c <= kClasses ? c * kGranule : n);
 }
 
-void ThreadCache::release(void* p, size_t n) noexcept {
-  if (p == nullptr) return;
-  keep(p, class_of(n));
+void ThreadCache::free_block(void* p) noexcept {
+  std::free(p);
 }
 
 void ThreadCache::release(void* p) noexcept {
@@ -37,22 +23,9 @@ void ThreadCache::release(void* p) noexcept {
   keep(p, malloc_usable_size(p) / kGranule);
 }
 
-void ThreadCache::keep(void* p, size_t c) noexcept {
-  if (drained_ || c == 0 || c > kClasses || counts_[c] >= kDepth ||
-      kept_bytes_ + c * kGranule > kBudget) {
-    std::free(p);
-    return;
-  }
-  Block* b = static_cast<Block*>(p);
-  b->next = heads_[c];
-  heads_[c] = b;
-  ++counts_[c];
-  kept_bytes_ += c * kGranule;
-}
-
 void ThreadCache::drain() noexcept {
-  drained_ = true;
-  for (size_t c = 1; c <= kClasses; ++c) {
+  budget_ = 0;
+  for (size_t c = 0; c <= kClasses; ++c) {
     while (Block* b = heads_[c]) {
       heads_[c] = b->next;
       std::free(b);
@@ -75,13 +48,29 @@ struct DrainAtThreadExit {
   ~DrainAtThreadExit() { cache.drain(); }
 };
 
-}  // namespace
-
-ThreadCache& this_thread_cache() noexcept {
+inline ThreadCache& cache_with_guard() noexcept {
   // Constructing the guard registers its destructor for this thread's exit.
   thread_local DrainAtThreadExit guard;
   (void)guard;
   return cache;
+}
+
+}  // namespace
+
+ThreadCache& this_thread_cache() noexcept {
+  return cache_with_guard();
+}
+
+void* thread_cached_allocate(size_t n) noexcept {
+  return cache_with_guard().allocate(n);
+}
+
+void thread_cached_release(void* p, size_t n) noexcept {
+  cache_with_guard().release(p, n);
+}
+
+void thread_cached_release(void* p) noexcept {
+  cache_with_guard().release(p);
 }
 
 }  // namespace fake_org::util

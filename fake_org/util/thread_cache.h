@@ -29,9 +29,21 @@ class ThreadCache {
 
   // A block of at least n bytes, aligned for any scalar type; nullptr when
   // malloc has none.
-  void* allocate(size_t n) noexcept;
+  void* allocate(size_t n) noexcept {
+    const size_t c = class_of(n);
+    if (c <= kClasses)
+      if (Block* b = heads_[c]) {
+        heads_[c] = b->next;
+        --counts_[c];
+        kept_bytes_ -= c * kGranule;
+        return b;
+      }
+    return allocate_slow(n);
+  }
   // Returns a block from allocate(), of the size asked then (any thread's).
-  void release(void* p, size_t n) noexcept;
+  void release(void* p, size_t n) noexcept {
+    if (p != nullptr) keep(p, class_of(n));
+  }
   // The same when the size is not known: asks malloc for it.
   void release(void* p) noexcept;
   // Frees every kept block; later releases go straight to free().
@@ -44,16 +56,36 @@ class ThreadCache {
   struct Block {
     Block* next;
   };
-  void keep(void* p, size_t size_class) noexcept;
+  // Class c holds blocks of c * 16 bytes; allocate(0) gives one of 16.
+  static size_t class_of(size_t n) { return (n + kGranule - 1) / kGranule + (n == 0); }
+  void keep(void* p, size_t c) noexcept {
+    if (c > kClasses || counts_[c] >= kDepth || kept_bytes_ + c * kGranule > budget_) {
+      free_block(p);
+      return;
+    }
+    Block* b = static_cast<Block*>(p);
+    b->next = heads_[c];
+    heads_[c] = b;
+    ++counts_[c];
+    kept_bytes_ += c * kGranule;
+  }
+  void* allocate_slow(size_t n) noexcept;
+  static void free_block(void* p) noexcept;
 
   Block* heads_[kClasses + 1] = {};
   unsigned counts_[kClasses + 1] = {};
   size_t kept_bytes_ = 0;
-  bool drained_ = false;
+  size_t budget_ = kBudget;  // 0 once drained
 };
 
 // This thread's cache. Trivially destructible, so it stays usable while other
 // thread_local objects are destroyed; a guard drains it when the thread ends.
 ThreadCache& this_thread_cache() noexcept;
+
+// operator new and delete through this thread's cache: defined beside the
+// thread_local, so the cache's fast paths inline into them.
+void* thread_cached_allocate(size_t n) noexcept;
+void thread_cached_release(void* p, size_t n) noexcept;
+void thread_cached_release(void* p) noexcept;
 
 }  // namespace fake_org::util
