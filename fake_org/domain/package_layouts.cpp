@@ -111,7 +111,7 @@ json package_actions_body(const OrgConfig& config) {
   return {{"ResponseCode", "001"}, {"IsSuccess", true}, {"PackageActions", std::move(packages)}};
 }
 
-json payment_intent_created(const OrgConfig& config, const json& spec_body) {
+json payment_intent_created(const OrgConfig& config, json spec_body) {
   if (config.org.response_style != ResponseStyle::kPackage) return spec_body;
   json j = {{"Id", spec_body.at("Id")}};
   if (auto it = spec_body.find("RedirectURL"); it != spec_body.end()) j["RedirectURL"] = *it;

@@ -14,7 +14,7 @@ nlohmann::json package_actions_body(const OrgConfig& config);    // GET /Package
 
 // POST /PaymentIntent 200 as the org answers it: the spec's body, or in the
 // package's layout only `Id` and, when the payer must act, `RedirectURL`.
-nlohmann::json payment_intent_created(const OrgConfig& config, const nlohmann::json& spec_body);
+nlohmann::json payment_intent_created(const OrgConfig& config, nlohmann::json spec_body);
 
 // An amount as the package writes it: always with a decimal point (`10.0`).
 nlohmann::json decimal_amount(const nlohmann::json& amount);

@@ -142,7 +142,10 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
   x[f::kSuccessUrl] = op.req.success_url;
   x[f::kFailureUrl] = op.req.failure_url;
   if (!op.req.idempotency_key.empty()) x[f::kIdempotencyKey] = op.req.idempotency_key;
-  x[f::kRawRequest] = text::json_text(op.req.raw);
+  if (op.intent.received_body.empty())
+    x[f::kRawRequest] = text::json_text(op.req.raw);
+  else
+    x.set(f::kRawRequest, op.intent.received_body);
   x[f::kSourceConnector] = op.settings.connector->name;
   return r;
 }

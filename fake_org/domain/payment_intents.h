@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "org.h"
 #include "versioned_cache.h"
@@ -15,6 +16,9 @@ namespace fake_org {
 
 struct IntentContext {
   std::string public_base_url;  // scheme://host:port clients reach the fake at, for RedirectURL
+  // The body's text as the client sent it, kept as the inbound report's raw
+  // request (valid for the call); empty: the parsed request is written out.
+  std::string_view received_body = {};
 };
 
 // The records one successful request ended on, read from its inbound report,

@@ -11,11 +11,11 @@ namespace {
 void post_payment_intent(Org& org, PaymentIntents& service, bool tls, Call& c) {
   auto body = parse_json_body(c.req, EmptyBody::kMissing);
   if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
-  auto r = service.create(*body, IntentContext{origin_of(c.req, tls)});
+  auto r = service.create(*body, IntentContext{origin_of(c.req, tls), c.req.body});
   if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
   request_log_context().payment_intent_id = r->payment_intent_id;
   if (r->replayed) c.res.set_header("Idempotent-Replayed", "true");
-  send_json(c.res, 200, package_layout::payment_intent_created(org.config(), r->body));
+  send_json(c.res, 200, package_layout::payment_intent_created(org.config(), std::move(r->body)));
 }
 
 void get_payment_intent(Org& org, PaymentIntents& service, Call& c) {

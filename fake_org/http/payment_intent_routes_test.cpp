@@ -80,6 +80,20 @@ TEST_CASE("a new one-time card payment creates contact, installment and inbound 
   CHECK(json::parse(report["cpm__Raw_Request__c"].get<std::string>()) == one_time());
 }
 
+TEST_CASE("the inbound report keeps the request body as the client sent it", "[http][intent]") {
+  TestOrg t(fixture("default.yaml"));
+  // Key order, spacing and a line break: what a client sent, not a rewrite.
+  const std::string sent =
+      "{\"SuccessURL\": \"https://shop.example/ok\",\n"
+      "  \"FailureURL\": \"https://shop.example/ko\", \"OneTime\": "
+      "{\"Amount\": 12.50},\n  \"PaymentMethod\": {\"Name\": \"CreditCard\"},"
+      " \"Payer\": {\"Contact\": {\"CrmFields\": {\"LastName\": \"Raw\"}}}}";
+  auto r = t.post_raw("/PaymentIntent", sent);
+  REQUIRE(r.status == 200);
+  auto report = t.get("/__admin/records/cpm__Inbound_Report__c", false).json["records"][0];
+  CHECK(report["cpm__Raw_Request__c"] == sent);
+}
+
 TEST_CASE("an inline direct debit has no RedirectURL and echoes its parameters", "[http][intent]") {
   TestOrg t(fixture("default.yaml"));
   auto r = t.post("/PaymentIntent", one_time().method(sepa_debit()));
