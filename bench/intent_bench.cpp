@@ -116,6 +116,25 @@ Measured measure(int port, const std::string& token, size_t size, size_t request
   return out;
 }
 
+// Each object's records: how many, the bytes of their own blocks (record,
+// fields, GUID) and of their share of the store's tables, per record.
+// Sessions, events and the rest are what the heap per seed holds beyond.
+void print_breakdown(Org& org, size_t seeded) {
+  auto use = org.records().read([](const RecordStore& s) { return s.memory_by_object(); });
+  size_t all = 0;
+  std::printf("  %-26s %9s %12s %12s %12s\n", "object", "records", "own B each", "tables B each",
+              "total B each");
+  for (const auto& m : use) {
+    if (!m.records) continue;
+    all += m.record_bytes + m.index_bytes;
+    const double n = static_cast<double>(m.records);
+    std::printf("  %-26s %9zu %12.0f %12.0f %12.0f\n", m.object.c_str(), m.records,
+                m.record_bytes / n, m.index_bytes / n, (m.record_bytes + m.index_bytes) / n);
+  }
+  std::printf("  %-26s %9s %38.0f per seed\n", "every record", "",
+              seeded ? static_cast<double>(all) / static_cast<double>(seeded) : 0.0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +148,8 @@ int main(int argc, char** argv) {
   app.add_option("--clients", clients, "Concurrent keep-alive clients")->check(CLI::Range(1, 512));
   app.add_option("--seed", seed, "What to seed: contacts, or one-time payment intents")
       ->check(CLI::IsMember({"contacts", "intents"}));
+  bool breakdown = false;
+  app.add_flag("--breakdown", breakdown, "After each size, bytes per record by object");
   CLI11_PARSE(app, argc, argv);
 
   auto load = load_embedded_fixture("default.yaml");
@@ -172,6 +193,7 @@ int main(int argc, char** argv) {
         percentile(m.ms, 0.99), requests / m.seconds, per_seed, heap_per_seed,
         lock.percentile_us(0.5), lock.percentile_us(0.99), static_cast<double>(max_us),
         static_cast<unsigned long long>(lock.retried - before_lock.retried));
+    if (breakdown) print_breakdown(o, size);
   }
   return 0;
 }

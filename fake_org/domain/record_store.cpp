@@ -279,6 +279,59 @@ std::vector<std::string> RecordStore::objects() const {
   return out;
 }
 
+namespace {
+// What malloc takes for a block of n bytes (glibc: an 8-byte header, 16-byte
+// steps, 32 at least): the figures count what the process pays, not sizeof.
+size_t heap_block(size_t n) {
+  return n == 0 ? 0 : std::max<size_t>(32, (n + 8 + 15) & ~size_t{15});
+}
+size_t heap_string(const std::string& s) {
+  return s.size() > 15 ? heap_block(s.capacity() + 1) : 0;
+}
+}  // namespace
+
+std::vector<ObjectMemory> RecordStore::memory_by_object() const {
+  std::vector<ObjectMemory> out;
+  std::map<std::string_view, size_t> at;  // object -> position in out
+  for (const auto& [object, slots] : ids_by_object_) {
+    at[object] = out.size();
+    ObjectMemory m;
+    m.object = object;
+    m.records = slots.size();
+    m.index_bytes = slots.capacity() * sizeof(SlotTable::Slot);
+    for (SlotTable::Slot s : slots) {
+      const Record& r = *slots_[s];
+      m.record_bytes += heap_block(sizeof(Record)) + heap_block(r.fields.heap_bytes()) +
+                        (r.guid.empty() ? 0 : heap_block(sizeof(uint32_t) + r.guid.size() + 1));
+    }
+    out.push_back(std::move(m));
+  }
+  // The tables every record is in, shared by count; the GUID table by the
+  // records that have one; an index to its object.
+  const double per_record =
+      slots_.empty() ? 0
+                     : double(by_id_.heap_bytes() + slots_.capacity() * sizeof(RecordPtr)) /
+                           double(slots_.size());
+  size_t with_guid = 0;
+  std::vector<size_t> guids(out.size());
+  for (const auto& [object, slots] : ids_by_object_)
+    for (SlotTable::Slot s : slots)
+      if (!slots_[s]->guid.empty()) ++with_guid, ++guids[at[object]];
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].index_bytes += static_cast<size_t>(per_record * double(out[i].records));
+    if (with_guid) out[i].index_bytes += by_guid_.heap_bytes() * guids[i] / with_guid;
+  }
+  for (size_t n = 0; n < specs_.size(); ++n) {
+    auto it = at.find(specs_[n].object);
+    if (it == at.end()) continue;
+    size_t bytes = indexes_[n].heap_bytes();
+    for (const auto& [key, id] : ordered_[n])
+      bytes += heap_block(32 + 2 * sizeof(std::string)) + heap_string(key) + heap_string(id);
+    out[it->second].index_bytes += bytes;
+  }
+  return out;
+}
+
 std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
   if (r.object != spec.object || r.deleted) return std::nullopt;
   if (spec.when && !spec.when(r)) return std::nullopt;

@@ -166,6 +166,16 @@ class Transaction final : public RecordReader {
   std::vector<std::vector<std::pair<uint32_t, const std::string*>>> filed_;
 };
 
+// Where one object's records keep their bytes (intent-bench's breakdown):
+// their own blocks, and their share of the store's tables (the lookups by id
+// and GUID and the slot array by record, each index by its entries).
+struct ObjectMemory {
+  std::string object;
+  size_t records = 0;
+  size_t record_bytes = 0;  // each record's block, fields and GUID
+  size_t index_bytes = 0;   // its share of the tables
+};
+
 // How long writers held the store's lock exclusive, and how optimistic
 // writes fared (intent-bench prints it).
 struct WriteLockStats {
@@ -273,6 +283,8 @@ class RecordStore final : public RecordReader {
   std::vector<std::string> up_to(std::string_view index, const std::string& value,
                                  size_t limit = SIZE_MAX) const;
   std::vector<std::string> objects() const;
+  // Bytes by object, walking every record: for benchmarks, not requests.
+  std::vector<ObjectMemory> memory_by_object() const;
   size_t size() const { return slots_.size(); }
   // Bumped by every commit and restore: equal versions mean equal records
   // (answers built from them may be reused).

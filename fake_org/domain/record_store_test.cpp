@@ -348,3 +348,28 @@ TEST_CASE("a thread taking the store's lock it already holds fails instead of wa
             [&](const RecordStore&) { return other.read([](auto& o) { return o.size(); }); }) == 0);
   CHECK(store.read([](const RecordStore& s) { return s.size(); }) == 0);
 }
+
+TEST_CASE("memory by object counts each object's records and its own indexes", "[store]") {
+  RecordStore store(store_specs());
+  REQUIRE(store
+              .write<Ok>([&](Transaction& tx) -> Status {
+                tx.put(contact(kId1, "a@example.org", "A", "One"));
+                tx.put(contact(kId2, "b@example.org", "B", "Two"));
+                Record account;
+                account.object = "Account";
+                account.id = "001000000000001AAA";
+                account.fields = {{"Name", "Acme"}};
+                tx.put(account);
+                return ok_status();
+              })
+              .ok());
+  auto use = store.memory_by_object();
+  REQUIRE(use.size() == 2);
+  const ObjectMemory& account = use[0].object == "Account" ? use[0] : use[1];
+  const ObjectMemory& contacts = use[0].object == "Account" ? use[1] : use[0];
+  CHECK(account.records == 1);
+  CHECK(contacts.records == 2);
+  CHECK(contacts.record_bytes >= 2 * sizeof(Record));
+  // Contacts are in two indexes, the Account in none: only the shared tables.
+  CHECK(contacts.index_bytes / 2 > account.index_bytes);
+}

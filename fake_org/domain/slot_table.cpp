@@ -104,6 +104,13 @@ void SlotTable::reserve(size_t keys) {
   if (capacity > entries_.size()) rehash(capacity);
 }
 
+size_t SlotTable::heap_bytes() const {
+  size_t n = entries_.capacity() * sizeof(Entry) + groups_.capacity() * sizeof(groups_[0]) +
+             free_groups_.capacity() * sizeof(uint32_t);
+  for (const auto& g : groups_) n += g.capacity() * sizeof(Slot);
+  return n;
+}
+
 void SlotTable::clear() {
   entries_.clear();
   entries_.shrink_to_fit();

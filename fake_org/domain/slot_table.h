@@ -42,6 +42,8 @@ class SlotTable {
   void reserve(size_t keys);
   void clear();
   size_t entries() const { return used_; }
+  // Heap bytes the table holds: its array and its groups (memory figures).
+  size_t heap_bytes() const;
 
   // The hash a table files a key under.
   static uint32_t hash_of(uint64_t full) { return static_cast<uint32_t>(full ^ (full >> 32)); }
