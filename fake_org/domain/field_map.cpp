@@ -174,9 +174,14 @@ FieldMap::FieldMap(const FieldMap& other) {
 }
 
 FieldMap::FieldMap(FieldMap&& other) noexcept
-    : buf_(other.buf_), count_(other.count_), used_(other.used_), cap_(other.cap_) {
+    : buf_(other.buf_),
+      count_(other.count_),
+      used_(other.used_),
+      cap_(other.cap_),
+      wide_(other.wide_) {
   other.buf_ = nullptr;
   other.count_ = other.used_ = other.cap_ = 0;
+  other.wide_ = false;
 }
 
 FieldMap& FieldMap::operator=(const FieldMap& other) {
@@ -194,8 +199,10 @@ FieldMap& FieldMap::operator=(FieldMap&& other) noexcept {
     count_ = other.count_;
     used_ = other.used_;
     cap_ = other.cap_;
+    wide_ = other.wide_;
     other.buf_ = nullptr;
     other.count_ = other.used_ = other.cap_ = 0;
+    other.wide_ = false;
   }
   return *this;
 }
@@ -217,11 +224,51 @@ FieldMap& FieldMap::operator=(const nlohmann::json& object) {
   return *this;
 }
 
+static_assert(static_cast<int>(Kind::kJson) < 8, "a narrow entry keeps the kind in 3 bits");
+
+uint32_t FieldMap::name_at(uint32_t i) const {
+  if (wide_) return reinterpret_cast<const Wide*>(buf_)[i].name;
+  return reinterpret_cast<const Narrow*>(buf_)[i].name;
+}
+
+uint32_t FieldMap::offset_at(uint32_t i) const {
+  if (wide_) return reinterpret_cast<const Wide*>(buf_)[i].at >> 4;
+  return reinterpret_cast<const Narrow*>(buf_)[i].at >> 3;
+}
+
+Kind FieldMap::kind_at(uint32_t i) const {
+  if (wide_) return static_cast<Kind>(reinterpret_cast<const Wide*>(buf_)[i].at & 0xF);
+  return static_cast<Kind>(reinterpret_cast<const Narrow*>(buf_)[i].at & 0x7);
+}
+
+void FieldMap::write_entry(uint32_t i, uint32_t name, uint32_t offset, Kind kind) {
+  if (wide_)
+    reinterpret_cast<Wide*>(buf_)[i] = {name, offset << 4 | static_cast<uint32_t>(kind)};
+  else
+    reinterpret_cast<Narrow*>(buf_)[i] = {
+        static_cast<uint16_t>(name),
+        static_cast<uint16_t>(offset << 3 | static_cast<uint32_t>(kind))};
+}
+
+void FieldMap::widen() {
+  if (wide_) return;
+  const size_t bytes = count_ * sizeof(Wide) + used_;
+  char* grown = static_cast<char*>(std::malloc(std::max<size_t>(bytes, 1)));
+  if (!grown) throw std::bad_alloc();
+  Wide* out = reinterpret_cast<Wide*>(grown);
+  for (uint32_t i = 0; i < count_; ++i)
+    out[i] = {name_at(i), offset_at(i) << 4 | static_cast<uint32_t>(kind_at(i))};
+  if (used_) std::memcpy(grown + count_ * sizeof(Wide), values(), used_);
+  std::free(buf_);
+  buf_ = grown;
+  cap_ = static_cast<uint32_t>(bytes);
+  wide_ = true;
+}
+
 size_t FieldMap::value_size(uint32_t i) const {
-  const Entry& e = entries()[i];
-  Kind k = static_cast<Kind>(e.at & 0xF);
+  Kind k = kind_at(i);
   if (k == Kind::kString || k == Kind::kJson) {
-    const char* at = values() + (e.at >> 4);
+    const char* at = values() + offset_at(i);
     uint32_t n;
     return static_cast<size_t>(length_prefix::read(at, n) - at) + n;
   }
@@ -230,18 +277,26 @@ size_t FieldMap::value_size(uint32_t i) const {
 }
 
 void FieldMap::copy_from(const FieldMap& other) {
-  // Re-encoded: a copy never carries the space replaced values left.
-  size_t bytes = other.count_ * sizeof(Entry);
-  for (uint32_t i = 0; i < other.count_; ++i) bytes += other.value_size(i);
-  if (bytes == 0) return;
+  // Re-encoded: a copy never carries the space replaced values left, and is
+  // narrow whenever its names and values allow.
+  size_t value_bytes = 0;
+  bool narrow = true;
+  for (uint32_t i = 0; i < other.count_; ++i) {
+    value_bytes += other.value_size(i);
+    narrow = narrow && other.name_at(i) < kNarrowNames;
+  }
+  wide_ = !(narrow && value_bytes < kNarrowOffsets);
+  const size_t bytes = other.count_ * entry_size() + value_bytes;
+  if (bytes == 0) {
+    wide_ = false;
+    return;
+  }
   reserve(bytes);
   count_ = other.count_;
-  std::memcpy(buf_, other.buf_, count_ * sizeof(Entry));
   for (uint32_t i = 0; i < count_; ++i) {
-    const Entry& e = other.entries()[i];
     const size_t n = other.value_size(i);
-    if (n) std::memcpy(values() + used_, other.values() + (e.at >> 4), n);
-    entries()[i].at = used_ << 4 | (e.at & 0xF);
+    if (n) std::memcpy(values() + used_, other.values() + other.offset_at(i), n);
+    write_entry(i, other.name_at(i), used_, other.kind_at(i));
     used_ += static_cast<uint32_t>(n);
   }
 }
@@ -256,9 +311,8 @@ void FieldMap::reserve(size_t bytes) {
 }
 
 std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
-  const Entry& e = entries()[i];
-  const char* at = values() + (e.at >> 4);
-  Kind k = static_cast<Kind>(e.at & 0xF);
+  const char* at = values() + offset_at(i);
+  const Kind k = kind_at(i);
   std::string_view bytes;
   if (k == Kind::kString || k == Kind::kJson) {
     uint32_t n;
@@ -266,14 +320,14 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
     bytes = std::string_view(text, n);
   }
   if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) bytes = std::string_view(at, 8);
-  return {FieldNames::name(e.name), FieldValue(k, bytes)};
+  return {FieldNames::name(name_at(i)), FieldValue(k, bytes)};
 }
 
 std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
   uint32_t lo = 0, hi = count_;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    int c = FieldNames::name(entries()[mid].name).compare(name);
+    int c = FieldNames::name(name_at(mid)).compare(name);
     if (c == 0) return {mid, true};
     if (c < 0)
       lo = mid + 1;
@@ -299,27 +353,29 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const size_t n = bytes.size() + (sized ? length_prefix::size(bytes.size()) : 0);
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
   // Fields read from text come in name order: appended without a search.
-  const bool last = count_ > 0 && FieldNames::name(entries()[count_ - 1].name) < name;
+  const bool last = count_ > 0 && FieldNames::name(name_at(count_ - 1)) < name;
   auto [i, found] = last ? std::pair(count_, false) : locate(name);
-  const uint32_t id = found ? entries()[i].name : FieldNames::intern(name);
+  const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
   // `bytes` may point into this map (a field copied to another): keep it.
   std::string keep;
   if (bytes.data() >= buf_ && bytes.data() < buf_ + cap_) {
     keep.assign(bytes);
     bytes = keep;
   }
-  const size_t need = (count_ + (found ? 0 : 1)) * sizeof(Entry) + used_ + n;
+  if (!wide_ && (id >= kNarrowNames || used_ >= kNarrowOffsets)) widen();
+  const size_t need = (count_ + (found ? 0 : 1)) * entry_size() + used_ + n;
   if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
   if (!found) {
     // Shift the values right by one entry, then the later entries.
-    std::memmove(values() + sizeof(Entry), values(), used_);
-    std::memmove(entries() + i + 1, entries() + i, (count_ - i) * sizeof(Entry));
+    const size_t e = entry_size();
+    std::memmove(values() + e, values(), used_);
+    std::memmove(buf_ + (i + 1) * e, buf_ + i * e, (count_ - i) * e);
     ++count_;
   }
   char* dst = values() + used_;
   if (sized) dst = length_prefix::write(dst, bytes.size());
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
-  entries()[i] = {id, used_ << 4 | static_cast<uint32_t>(kind)};
+  write_entry(i, id, used_, kind);
   used_ += static_cast<uint32_t>(n);
 }
 
@@ -394,20 +450,21 @@ size_t FieldMap::erase(std::string_view name) {
   auto [i, found] = locate(name);
   if (!found) return 0;
   // The value's bytes stay until the next shrink or copy.
-  std::memmove(entries() + i, entries() + i + 1, (count_ - i - 1) * sizeof(Entry) + used_);
+  const size_t e = entry_size();
+  std::memmove(buf_ + i * e, buf_ + (i + 1) * e, (count_ - i - 1) * e + used_);
   --count_;
   return 1;
 }
 
 void FieldMap::shrink() {
-  size_t live = count_ * sizeof(Entry);
+  size_t live = count_ * entry_size();
   for (uint32_t i = 0; i < count_; ++i) live += value_size(i);
   if (live == cap_) return;
   if (live == 0) {
     *this = FieldMap();
     return;
   }
-  if (live == count_ * sizeof(Entry) + used_) {
+  if (live == count_ * entry_size() + used_) {
     // Nothing replaced left a gap (a map just read or built): trimmed in place.
     if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) {
       buf_ = trimmed;

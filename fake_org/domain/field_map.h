@@ -219,14 +219,28 @@ class FieldMap {
   friend bool operator!=(const FieldMap& a, const nlohmann::json& b) { return !(a == b); }
 
  private:
-  struct Entry {
+  // An entry is 4 bytes (a name's number under 65,536, a value starting in
+  // the first 8 KB: every record the API makes) or, once a map outgrows
+  // that, 8; memory figures in docs/benchmarks.md.
+  struct Wide {
     uint32_t name;
     uint32_t at;  // offset in the value area << 4 | kind
   };
+  struct Narrow {
+    uint16_t name;
+    uint16_t at;  // offset in the value area << 3 | kind
+  };
+  static constexpr uint32_t kNarrowNames = 1u << 16;
+  static constexpr uint32_t kNarrowOffsets = 1u << 13;
+  size_t entry_size() const { return wide_ ? sizeof(Wide) : sizeof(Narrow); }
+  uint32_t name_at(uint32_t i) const;
+  uint32_t offset_at(uint32_t i) const;
+  FieldValue::Kind kind_at(uint32_t i) const;
+  void write_entry(uint32_t i, uint32_t name, uint32_t offset, FieldValue::Kind kind);
+  // Re-lays the entries 8 bytes each (a name or an offset past the narrow ones).
+  void widen();
   std::pair<std::string_view, FieldValue> entry(uint32_t i) const;
-  const Entry* entries() const { return reinterpret_cast<const Entry*>(buf_); }
-  Entry* entries() { return reinterpret_cast<Entry*>(buf_); }
-  char* values() const { return buf_ + count_ * sizeof(Entry); }
+  char* values() const { return buf_ + count_ * entry_size(); }
   // Position of `name` in the entries, or where it would go.
   std::pair<uint32_t, bool> locate(std::string_view name) const;
   // Stores `bytes` as the value of `name` with `kind`.
@@ -239,6 +253,7 @@ class FieldMap {
   uint32_t count_ = 0;   // entries
   uint32_t used_ = 0;    // bytes of the value area in use
   uint32_t cap_ = 0;     // bytes allocated for entries and values
+  bool wide_ = false;    // entries are Wide, else Narrow
 };
 
 void to_json(nlohmann::json& j, const FieldMap& m);

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -164,4 +165,51 @@ TEST_CASE("texts of every length keep their bytes, whatever their length takes",
   FieldMap back;
   REQUIRE(FieldMap::parse(m.dump(), back));
   check(back);
+}
+
+TEST_CASE("a small map takes 4 bytes a field entry", "[field_map]") {
+  FieldMap m;
+  m.set("A", "x");
+  m.set("B", int64_t{1});
+  m.set("C", nullptr);
+  m.shrink();
+  // Three entries of 4 bytes; "x" behind a 1-byte length; 8 bytes of integer.
+  CHECK(m.heap_bytes() == 3 * 4 + 2 + 8);
+}
+
+TEST_CASE("a map past 8 KB of values or 65,536 names keeps every field", "[field_map]") {
+  FieldMap m;
+  for (int i = 0; i < 10; ++i) m.set("N" + std::to_string(i), "v" + std::to_string(i));
+  FieldMap small = m;
+  auto check = [](const FieldMap& f) {
+    for (int i = 0; i < 10; ++i) CHECK(f["N" + std::to_string(i)].str() == "v" + std::to_string(i));
+  };
+  // A value starting past the first 8 KB: the entries become 8 bytes each.
+  m.set("Big", std::string(9000, 'b'));
+  m.set("M", "after");
+  m.set("N5", "changed");
+  CHECK(std::as_const(m)["Big"].str() == std::string(9000, 'b'));
+  CHECK(std::as_const(m)["M"].str() == "after");
+  CHECK(std::as_const(m)["N5"].str() == "changed");
+  m.set("N5", "v5");
+  check(m);
+  // Without the big value, a copy is as small as one that never had it.
+  m.erase("Big");
+  m.erase("M");
+  m.shrink();
+  check(m);
+  CHECK(m.heap_bytes() == small.heap_bytes());
+  CHECK(m == small);
+
+  // A name numbered past what 16 bits hold.
+  std::string late;
+  for (int i = 0; FieldNames::intern(late = "wide_name_" + std::to_string(i)) < (1u << 16); ++i) {
+  }
+  FieldMap named = small;
+  named.set(late, "late");
+  check(named);
+  CHECK(std::as_const(named)[late].str() == "late");
+  FieldMap copied = named;
+  CHECK(copied == named);
+  CHECK(copied.heap_bytes() > small.heap_bytes() + 10 * 4);  // its entries are 8 bytes
 }
