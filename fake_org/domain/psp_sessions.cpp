@@ -1,6 +1,8 @@
 #include "psp_sessions.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <utility>
 
@@ -90,9 +92,29 @@ PspSessionStore::Stored* PspSessionStore::find_open(std::string_view id, TimePoi
 
 const PspSessionStore::Stored* PspSessionStore::find_open(std::string_view id,
                                                           TimePoint now) const {
-  auto it = sessions_.find(id);
-  if (it == sessions_.end() || expired(it->second, now)) return nullptr;
-  return &it->second;
+  auto slot = slot_of(id);
+  if (!slot || expired(slots_[*slot], now)) return nullptr;
+  return &slots_[*slot];
+}
+
+std::optional<uint32_t> PspSessionStore::slot_of(std::string_view id) const {
+  std::optional<uint32_t> found;
+  by_id_.for_each(key_hash(id), [&](uint32_t s) {
+    if (slots_[s].fixed.at(kId) != id) return true;
+    found = s;
+    return false;
+  });
+  return found;
+}
+
+std::optional<uint32_t> PspSessionStore::newest_of(std::string_view installment_id) const {
+  std::optional<uint32_t> found;
+  newest_by_installment_.for_each(key_hash(installment_id), [&](uint32_t s) {
+    if (slots_[s].fixed.at(kInstallmentId) != installment_id) return true;
+    found = s;
+    return false;
+  });
+  return found;
 }
 
 std::optional<PspSession> PspSessionStore::get(const std::string& id) const {
@@ -107,18 +129,19 @@ std::optional<PspSession> PspSessionStore::find_by_installment(
     const std::string& installment_id) const {
   const TimePoint now = now_or_never();
   std::lock_guard lock(mu_);
-  auto newest = newest_by_installment_.find(installment_id);
-  if (newest == newest_by_installment_.end()) return std::nullopt;
-  const Stored* s = find_open(newest->second, now);
-  if (!s) return std::nullopt;
-  return unpack(*s);
+  auto newest = newest_of(installment_id);
+  if (!newest || expired(slots_[*newest], now)) return std::nullopt;
+  return unpack(slots_[*newest]);
 }
 
 void PspSessionStore::reset() {
   std::lock_guard lock(mu_);
+  slots_.clear();
+  free_.clear();
+  live_ = 0;
+  by_id_.clear();
   newest_by_installment_.clear();
   by_created_.clear();
-  sessions_.clear();
   if (sink_) sink_->clear(state_kind::kPspSession);
 }
 
@@ -127,56 +150,64 @@ void PspSessionStore::put_session(const PspSession& session, bool to_sink) {
   const TimePoint now = now_or_never();
   std::lock_guard lock(mu_);
   forget_expired(now);
-  if (auto old = sessions_.find(session.id); old != sessions_.end()) {
-    unlist(old->second);
-    sessions_.erase(old);
+  if (auto old = slot_of(session.id)) remove(*old);
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    if (slots_.size() > SlotTable::kMaxSlot) throw std::length_error("too many PSP sessions");
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
   }
-  const std::string_view id = packed.fixed.at(kId);
-  const std::string_view installment = packed.fixed.at(kInstallmentId);
-  const TimePoint created = packed.created;
-  sessions_.emplace(id, std::move(packed));  // the block moves, the views stay
-  by_created_.emplace(created, id);
+  packed.generation = slots_[slot].generation;
+  packed.live = true;
+  slots_[slot] = std::move(packed);
+  ++live_;
+  const Stored& stored = slots_[slot];
+  by_id_.insert(key_hash(stored.fixed.at(kId)), slot);
+  by_created_.push_back({stored.created, slot, stored.generation});
+  std::push_heap(by_created_.begin(), by_created_.end(), std::greater<>());
+  const std::string_view installment = stored.fixed.at(kInstallmentId);
   if (!installment.empty()) {
-    auto newest = newest_by_installment_.find(installment);
-    auto shown =
-        newest == newest_by_installment_.end() ? sessions_.end() : sessions_.find(newest->second);
-    if (shown == sessions_.end() || !(created < shown->second.created)) {
-      // Re-keyed, not just re-pointed: the key must view this session's own
-      // block, which may outlive the older session's.
-      if (newest != newest_by_installment_.end()) newest_by_installment_.erase(newest);
-      newest_by_installment_.emplace(installment, id);
+    auto newest = newest_of(installment);
+    if (!newest || !(stored.created < slots_[*newest].created)) {
+      if (newest) newest_by_installment_.erase(key_hash(installment), *newest);
+      newest_by_installment_.insert(key_hash(installment), slot);
     }
   }
   if (sink_ && to_sink) sink_->put(state_kind::kPspSession, session.id, saved_psp_session(session));
 }
 
 // The oldest first, while their time is over (the clock may have moved
-// back: a session created "later" waits for its own time).
+// back: a session created "later" waits for its own time). Entries of
+// sessions replaced or already gone are dropped on the way.
 void PspSessionStore::forget_expired(TimePoint now) {
   if (!clock_) return;
-  while (!by_created_.empty() && now - by_created_.begin()->first >= expiry_) {
-    auto it = sessions_.find(by_created_.begin()->second);
-    if (it != sessions_.end()) {
-      if (sink_) sink_->erase(state_kind::kPspSession, it->first);
-      unlist(it->second);
-      sessions_.erase(it);
-    } else {
-      by_created_.erase(by_created_.begin());
-    }
+  while (!by_created_.empty()) {
+    const Opened top = by_created_.front();
+    const Stored& s = slots_[top.slot];
+    const bool stale = !s.live || s.generation != top.generation;
+    if (!stale && now - top.created < expiry_) break;
+    std::pop_heap(by_created_.begin(), by_created_.end(), std::greater<>());
+    by_created_.pop_back();
+    if (stale) continue;
+    if (sink_) sink_->erase(state_kind::kPspSession, s.fixed.at(kId));
+    remove(top.slot);
   }
 }
 
-void PspSessionStore::unlist(const Stored& s) {
-  const std::string_view id = s.fixed.at(kId);
-  auto [first, last] = by_created_.equal_range(s.created);
-  for (auto it = first; it != last; ++it)
-    if (it->second == id) {
-      by_created_.erase(it);
-      break;
-    }
-  if (auto newest = newest_by_installment_.find(s.fixed.at(kInstallmentId));
-      newest != newest_by_installment_.end() && newest->second == id)
-    newest_by_installment_.erase(newest);
+void PspSessionStore::remove(uint32_t slot) {
+  Stored& s = slots_[slot];
+  by_id_.erase(key_hash(s.fixed.at(kId)), slot);
+  const std::string_view installment = s.fixed.at(kInstallmentId);
+  if (!installment.empty()) newest_by_installment_.erase(key_hash(installment), slot);
+  s.fixed = PackedTexts();
+  s.outcome = PackedTexts();
+  s.live = false;
+  ++s.generation;
+  free_.push_back(slot);
+  --live_;
 }
 
 }  // namespace fake_org

@@ -3,13 +3,14 @@
 // when the resolved processor needs the payer on its page; the simulated PSP
 // (events/) shows and completes it.
 //
-// Locking rule: one mutex (mu_) guards the map and both indexes; callers get
+// Locking rule: one mutex (mu_) guards the sessions and their indexes; callers get
 // copies, and update()'s fn runs with mu_ held, so it must not call back into
 // the store or take another lock (it only edits a copy of the session). The
 // clock is read (an atomic) before taking mu_.
 // A session expires `expiry` after it was created, on the org clock (a PSP's
 // checkout page lives a day): from then on it is unknown to every lookup, and
 // the next put() forgets it, so sessions never outgrow a day of traffic.
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -18,11 +19,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "clock.h"
 #include "org_config.h"
 #include "org_state.h"
+#include "slot_table.h"
 
 namespace fake_org {
 
@@ -101,19 +103,21 @@ class PspSessionStore {
   // Sessions held, expired ones not yet forgotten included (admin, tests).
   size_t size() const {
     std::lock_guard lock(mu_);
-    return sessions_.size();
+    return live_;
   }
   Millis expiry() const { return expiry_; }
 
  private:
-  // A session as held: about 300 bytes with its index entries, where a
+  // A session as held: about 280 bytes with its index entries, where a
   // PspSession in a map was about 1 KB (issue 16).
   struct Stored {
     PackedTexts fixed;    // id, installment id and what the page shows (Fixed)
     PackedTexts outcome;  // status, last outcome, payment id (Outcome)
     TimePoint created{};
     int32_t attempts = 0;
+    uint32_t generation = 0;  // bumped when the slot is freed
     MethodKind kind = MethodKind::kCard;
+    bool live = false;
   };
   enum Fixed : uint8_t {
     kId,
@@ -130,6 +134,13 @@ class PspSessionStore {
     kSupersededMandateId,
   };
   enum Outcome : uint8_t { kStatus, kLastOutcome, kPaymentId };
+  // When a session was opened, for the heap of what expires next.
+  struct Opened {
+    TimePoint created;
+    uint32_t slot;
+    uint32_t generation;  // the slot's when pushed: a later one makes it stale
+    bool operator>(const Opened& o) const { return created > o.created; }
+  };
 
   static Stored pack(const PspSession& s);
   static PspSession unpack(const Stored& s);
@@ -137,26 +148,37 @@ class PspSessionStore {
   void keep_outcome(Stored& stored, const PspSession& s);
   Stored* find_open(std::string_view id, TimePoint now);
   const Stored* find_open(std::string_view id, TimePoint now) const;
+  // The slot of a session by id, and of an installment's newest session.
+  std::optional<uint32_t> slot_of(std::string_view id) const;
+  std::optional<uint32_t> newest_of(std::string_view installment_id) const;
   void put_session(const PspSession& s, bool to_sink);
   TimePoint now_or_never() const { return clock_ ? clock_->now() : TimePoint::min(); }
   bool expired(const Stored& s, TimePoint now) const {
     return clock_ && now - s.created >= expiry_;
   }
   void forget_expired(TimePoint now);
-  // Takes a session out of both indexes (the map entry stays for the caller).
-  void unlist(const Stored& s);
+  // Frees a session's slot and takes it out of both indexes.
+  void remove(uint32_t slot);
+  static uint32_t key_hash(std::string_view key) {
+    return SlotTable::hash_of(std::hash<std::string_view>{}(key));
+  }
 
   std::shared_ptr<const Clock> clock_;
   Millis expiry_;
   mutable std::mutex mu_;
-  // Keys and the indexes' views point into each session's `fixed` block,
-  // which lives as long as its map entry; unlist() runs before an erase.
-  std::unordered_map<std::string_view, Stored> sessions_;
-  // installment id -> its newest session's id (a pay-existing request opens
+  // Sessions in slots reused once freed; the tables file slots by the hash
+  // of the id and of the installment id (a lookup checks the slot's own
+  // text), 8 bytes an entry, no node or key copied per session.
+  std::vector<Stored> slots_;
+  std::vector<uint32_t> free_;
+  size_t live_ = 0;
+  SlotTable by_id_;
+  // installment id -> its newest session (a pay-existing request opens
   // another), so the lookup by installment never walks every session.
-  std::unordered_map<std::string_view, std::string_view> newest_by_installment_;
-  // creation time -> session id: what expires next, without a walk.
-  std::multimap<TimePoint, std::string_view> by_created_;
+  SlotTable newest_by_installment_;
+  // A min-heap by creation time: what expires next, without a walk (the
+  // clock may move back, so opening order is not expiry order).
+  std::vector<Opened> by_created_;
   std::shared_ptr<OrgStateSink> sink_;
 };
 

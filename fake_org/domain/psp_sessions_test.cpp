@@ -152,3 +152,27 @@ TEST_CASE("a PSP session keeps every field, and an update only the payer's outco
   CHECK(got->amount == 12.5);
   CHECK(got->kind == MethodKind::kBank);
 }
+
+TEST_CASE("sessions opened in freed slots live their own time", "[psp]") {
+  auto clock = std::make_shared<ManualClock>(TimePoint(Millis(0)));
+  PspSessionStore store(clock, Millis(1000));
+  store.put(session("a", "a0B000000000001AAA", 0));
+  store.put(session("b", "a0B000000000002AAA", 0));
+  store.put(session("a", "a0B000000000001AAA", 0));  // replaced: its first entry goes stale
+  clock->set(TimePoint(Millis(1000)));
+  store.put(session("c", "a0B000000000003AAA", 1000));  // a and b forgotten, c in a freed slot
+  CHECK(store.size() == 1);
+  store.put(session("d", "a0B000000000001AAA", 1000));
+  clock->set(TimePoint(Millis(1999)));
+  store.put(session("e", "", 1999));
+  CHECK(store.size() == 3);
+  CHECK(store.get("c"));
+  CHECK(store.find_by_installment("a0B000000000001AAA")->id == "d");
+  CHECK_FALSE(store.get("a"));
+  CHECK_FALSE(store.find_by_installment("a0B000000000002AAA"));
+  clock->set(TimePoint(Millis(2000)));
+  store.put(session("f", "", 2000));
+  CHECK(store.size() == 2);  // c and d went at their own time
+  CHECK(store.get("e"));
+  CHECK(store.get("f"));
+}

@@ -8,7 +8,8 @@
 // pairs among a million keys): a lookup hands every candidate to the caller,
 // which checks the record's own key.
 //
-// Not thread-safe: the record store's lock guards it.
+// Not thread-safe: its owner's lock guards it (the record store's, the PSP
+// sessions').
 #include <cstddef>
 #include <cstdint>
 #include <vector>
