@@ -97,24 +97,30 @@ const PspSessionStore::Stored* PspSessionStore::find_open(std::string_view id,
   return &slots_[*slot];
 }
 
-std::optional<uint32_t> PspSessionStore::slot_of(std::string_view id) const {
+namespace {
+
+// The slot a table files under `key` whose own text `field` is `key`.
+template <typename Slots>
+std::optional<uint32_t> filed_under(const SlotTable& table, const Slots& slots, size_t field,
+                                    std::string_view key, uint32_t hash) {
   std::optional<uint32_t> found;
-  by_id_.for_each(key_hash(id), [&](uint32_t s) {
-    if (slots_[s].fixed.at(kId) != id) return true;
+  table.for_each(hash, [&](uint32_t s) {
+    if (slots[s].fixed.at(field) != key) return true;
     found = s;
     return false;
   });
   return found;
 }
 
+}  // namespace
+
+std::optional<uint32_t> PspSessionStore::slot_of(std::string_view id) const {
+  return filed_under(by_id_, slots_, kId, id, key_hash(id));
+}
+
 std::optional<uint32_t> PspSessionStore::newest_of(std::string_view installment_id) const {
-  std::optional<uint32_t> found;
-  newest_by_installment_.for_each(key_hash(installment_id), [&](uint32_t s) {
-    if (slots_[s].fixed.at(kInstallmentId) != installment_id) return true;
-    found = s;
-    return false;
-  });
-  return found;
+  return filed_under(newest_by_installment_, slots_, kInstallmentId, installment_id,
+                     key_hash(installment_id));
 }
 
 std::optional<PspSession> PspSessionStore::get(const std::string& id) const {
