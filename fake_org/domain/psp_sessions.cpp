@@ -144,7 +144,6 @@ void PspSessionStore::reset() {
   std::lock_guard lock(mu_);
   slots_.clear();
   free_.clear();
-  live_ = 0;
   by_id_.clear();
   newest_by_installment_.clear();
   by_created_.clear();
@@ -167,9 +166,7 @@ void PspSessionStore::put_session(const PspSession& session, bool to_sink) {
     slots_.emplace_back();
   }
   packed.generation = slots_[slot].generation;
-  packed.live = true;
   slots_[slot] = std::move(packed);
-  ++live_;
   const Stored& stored = slots_[slot];
   by_id_.insert(key_hash(stored.fixed.at(kId)), slot);
   by_created_.push_back({stored.created, slot, stored.generation});
@@ -193,7 +190,7 @@ void PspSessionStore::forget_expired(TimePoint now) {
   while (!by_created_.empty()) {
     const Opened top = by_created_.front();
     const Stored& s = slots_[top.slot];
-    const bool stale = !s.live || s.generation != top.generation;
+    const bool stale = s.generation != top.generation;  // replaced or forgotten
     if (!stale && now - top.created < expiry_) break;
     std::pop_heap(by_created_.begin(), by_created_.end(), std::greater<>());
     by_created_.pop_back();
@@ -210,10 +207,8 @@ void PspSessionStore::remove(uint32_t slot) {
   if (!installment.empty()) newest_by_installment_.erase(key_hash(installment), slot);
   s.fixed = PackedTexts();
   s.outcome = PackedTexts();
-  s.live = false;
   ++s.generation;
   free_.push_back(slot);
-  --live_;
 }
 
 }  // namespace fake_org

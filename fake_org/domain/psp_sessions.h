@@ -103,7 +103,7 @@ class PspSessionStore {
   // Sessions held, expired ones not yet forgotten included (admin, tests).
   size_t size() const {
     std::lock_guard lock(mu_);
-    return live_;
+    return slots_.size() - free_.size();
   }
   Millis expiry() const { return expiry_; }
 
@@ -117,7 +117,6 @@ class PspSessionStore {
     int32_t attempts = 0;
     uint32_t generation = 0;  // bumped when the slot is freed
     MethodKind kind = MethodKind::kCard;
-    bool live = false;
   };
   enum Fixed : uint8_t {
     kId,
@@ -171,7 +170,6 @@ class PspSessionStore {
   // text), 8 bytes an entry, no node or key copied per session.
   std::vector<Stored> slots_;
   std::vector<uint32_t> free_;
-  size_t live_ = 0;
   SlotTable by_id_;
   // installment id -> its newest session (a pay-existing request opens
   // another), so the lookup by installment never walks every session.
