@@ -119,7 +119,8 @@ TokenStore::TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock
   if (!clock_ || !ids_) throw std::invalid_argument("TokenStore: clock and ids are required");
   for (const ConnectedAppDef& a : settings_.connected_apps)
     if (!a.certificate.empty())
-      if (auto key = crypto::certificate_public_key(a.certificate, nullptr))
+      if (auto key = a.certificate_key ? a.certificate_key
+                                       : crypto::certificate_public_key(a.certificate, nullptr))
         jwt_keys_.emplace(a.client_id, std::move(key));
 }
 

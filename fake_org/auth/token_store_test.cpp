@@ -340,7 +340,13 @@ TEST_CASE("crypto helpers", "[oauth]") {
   CHECK(crypto::constant_time_equal("secret", "secret"));
   CHECK_FALSE(crypto::constant_time_equal("secret", "secreT"));
   CHECK_FALSE(crypto::constant_time_equal("secret", "secret-longer"));
-  CHECK(crypto::sha256("abc").size() == 32);
+  // FIPS 180-4's examples.
+  CHECK(crypto::hex_encode(crypto::sha256("abc")) ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(crypto::hex_encode(crypto::sha256("")) ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(crypto::hex_encode(crypto::sha256(std::string(1000000, 'a'))) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
   CHECK(crypto::base64url_encode("") == "");
   CHECK(crypto::base64url_encode("f") == "Zg");
   CHECK(crypto::base64url_encode("\xfb\xff") == "-_8");

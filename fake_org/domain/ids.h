@@ -17,7 +17,8 @@ class RandomSource {
   virtual void fill(uint8_t* out, size_t n) = 0;
 };
 
-// OpenSSL's RAND_bytes, drawn through a pool per thread. Thread-safe.
+// The kernel's random generator (getrandom), drawn through a pool per
+// thread. Thread-safe.
 class OsRandom final : public RandomSource {
  public:
   void fill(uint8_t* out, size_t n) override;

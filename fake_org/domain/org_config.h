@@ -3,6 +3,7 @@
 // declares it (fixture/fixture_loader.h reads YAML into it). Immutable once
 // loaded; shared read-only between threads.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clock.h"
+#include "util/rsa.h"
 
 namespace fake_org {
 
@@ -238,6 +240,9 @@ struct ConnectedAppDef {
   // PEM X.509 certificate whose key verifies JWT bearer assertions (RS256);
   // empty: the app takes no JWT bearer grant.
   std::string certificate = {};
+  // Its key, when the fixture loader has already read it (reading one costs
+  // a start a millisecond); the token store reads `certificate` otherwise.
+  std::shared_ptr<const crypto::PublicKey> certificate_key = {};
 };
 
 // A user of the org: who a token acts as, and what the identity service tells.

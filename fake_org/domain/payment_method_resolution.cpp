@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <functional>
-#include <regex>
 #include <set>
 
 #include "bank_parameters.h"
 #include "clock.h"
 #include "util/json_text.h"
+#include "util/shapes.h"
 
 namespace fake_org {
 
@@ -118,8 +118,8 @@ std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json
     return v.is_boolean() ? "" : "must be true or false, got " + text::json_text(v);
   if (t == "Number" || t == "Integer" || t == "Decimal") {
     // As amounts (spec 2.4): a number or a numeric string.
-    static const std::regex num(R"(^-?\d+(\.\d+)?$)");
-    if (v.is_number() || (v.is_string() && std::regex_match(v.get<std::string>(), num))) return "";
+    if (v.is_number() || (v.is_string() && shapes::decimal(v.get_ref<const std::string&>(), false)))
+      return "";
     return "must be a number, got " + text::json_text(v);
   }
   if (!v.is_string()) return "must be a string (DataType " + t + "), got " + text::json_text(v);
@@ -127,9 +127,7 @@ std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json
   if (t == "Date")
     return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + text::json_text(v);
   if (t == "Email") {
-    static const std::regex email(R"(^[^@\s]+@[^@\s]+\.[^@\s]+$)");
-    return std::regex_match(text, email) ? ""
-                                         : "must be an email address, got " + text::json_text(v);
+    return shapes::email(text) ? "" : "must be an email address, got " + text::json_text(v);
   }
   std::vector<std::string> allowed = def.values;
   if (t == "Enum")

@@ -1,12 +1,12 @@
 #include "record_values.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "clock.h"
 #include "ids.h"
 #include "sobject_describe.h"
 #include "util/json_text.h"
+#include "util/shapes.h"
 #include "util/text.h"
 
 namespace fake_org {
@@ -50,8 +50,7 @@ ValueCheck check_multipicklist(const FieldDef& f, const std::string& s) {
 }
 
 ValueCheck check_number(const FieldDef& f, const std::string& s) {
-  static const std::regex kNumber("[-+]?[0-9]+(\\.[0-9]+)?");
-  if (s.size() > 40 || !std::regex_match(s, kNumber))
+  if (s.size() > 40 || !shapes::decimal(s, true))
     return refuse(code::kInvalidTypeOnField, "a number");
   auto dot = s.find('.');
   int scale = dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
