@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/embedded.h"
+#include "domain/field_values.h"
 #include "domain/payment_intents.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
@@ -133,6 +134,8 @@ void print_breakdown(Org& org, size_t seeded) {
   }
   std::printf("  %-26s %9s %38.0f per seed\n", "every record", "",
               seeded ? static_cast<double>(all) / static_cast<double>(seeded) : 0.0);
+  std::printf("  %-26s %9s %38zu in all\n", "texts kept once per field", "",
+              FieldValues::heap_bytes());
 }
 
 }  // namespace

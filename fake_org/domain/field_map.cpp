@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "field_values.h"
 #include "length_prefix.h"
 
 namespace fake_org {
@@ -224,7 +225,14 @@ FieldMap& FieldMap::operator=(const nlohmann::json& object) {
   return *this;
 }
 
-static_assert(static_cast<int>(Kind::kJson) < 8, "a narrow entry keeps the kind in 3 bits");
+namespace {
+
+// Entry codes beside the kinds (field_map.h).
+constexpr uint32_t kSharedText = static_cast<uint32_t>(Kind::kUInt);
+constexpr uint32_t kUIntCode = 8;
+static_assert(static_cast<int>(Kind::kJson) < 8, "a narrow entry keeps its code in 3 bits");
+
+}  // namespace
 
 uint32_t FieldMap::name_at(uint32_t i) const {
   if (wide_) return reinterpret_cast<const Wide*>(buf_)[i].name;
@@ -236,18 +244,17 @@ uint32_t FieldMap::offset_at(uint32_t i) const {
   return reinterpret_cast<const Narrow*>(buf_)[i].at >> 3;
 }
 
-Kind FieldMap::kind_at(uint32_t i) const {
-  if (wide_) return static_cast<Kind>(reinterpret_cast<const Wide*>(buf_)[i].at & 0xF);
-  return static_cast<Kind>(reinterpret_cast<const Narrow*>(buf_)[i].at & 0x7);
+uint32_t FieldMap::code_at(uint32_t i) const {
+  if (wide_) return reinterpret_cast<const Wide*>(buf_)[i].at & 0xF;
+  return reinterpret_cast<const Narrow*>(buf_)[i].at & 0x7;
 }
 
-void FieldMap::write_entry(uint32_t i, uint32_t name, uint32_t offset, Kind kind) {
+void FieldMap::write_entry(uint32_t i, uint32_t name, uint32_t offset, uint32_t code) {
   if (wide_)
-    reinterpret_cast<Wide*>(buf_)[i] = {name, offset << 4 | static_cast<uint32_t>(kind)};
+    reinterpret_cast<Wide*>(buf_)[i] = {name, offset << 4 | code};
   else
-    reinterpret_cast<Narrow*>(buf_)[i] = {
-        static_cast<uint16_t>(name),
-        static_cast<uint16_t>(offset << 3 | static_cast<uint32_t>(kind))};
+    reinterpret_cast<Narrow*>(buf_)[i] = {static_cast<uint16_t>(name),
+                                          static_cast<uint16_t>(offset << 3 | code)};
 }
 
 void FieldMap::widen() {
@@ -256,8 +263,7 @@ void FieldMap::widen() {
   char* grown = static_cast<char*>(std::malloc(std::max<size_t>(bytes, 1)));
   if (!grown) throw std::bad_alloc();
   Wide* out = reinterpret_cast<Wide*>(grown);
-  for (uint32_t i = 0; i < count_; ++i)
-    out[i] = {name_at(i), offset_at(i) << 4 | static_cast<uint32_t>(kind_at(i))};
+  for (uint32_t i = 0; i < count_; ++i) out[i] = {name_at(i), offset_at(i) << 4 | code_at(i)};
   if (used_) std::memcpy(grown + count_ * sizeof(Wide), values(), used_);
   std::free(buf_);
   buf_ = grown;
@@ -265,15 +271,28 @@ void FieldMap::widen() {
   wide_ = true;
 }
 
+namespace {
+
+bool sized(uint32_t code) {
+  return code == static_cast<uint32_t>(Kind::kString) || code == static_cast<uint32_t>(Kind::kJson);
+}
+
+bool eight_bytes(uint32_t code) {
+  return code == static_cast<uint32_t>(Kind::kInt) ||
+         code == static_cast<uint32_t>(Kind::kDouble) || code == kUIntCode;
+}
+
+}  // namespace
+
 size_t FieldMap::value_size(uint32_t i) const {
-  Kind k = kind_at(i);
-  if (k == Kind::kString || k == Kind::kJson) {
+  const uint32_t code = code_at(i);
+  if (sized(code)) {
     const char* at = values() + offset_at(i);
     uint32_t n;
     return static_cast<size_t>(length_prefix::read(at, n) - at) + n;
   }
-  if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) return 8;
-  return 0;
+  if (eight_bytes(code)) return 8;
+  return code == kSharedText ? 1 : 0;
 }
 
 void FieldMap::copy_from(const FieldMap& other) {
@@ -283,7 +302,7 @@ void FieldMap::copy_from(const FieldMap& other) {
   bool narrow = true;
   for (uint32_t i = 0; i < other.count_; ++i) {
     value_bytes += other.value_size(i);
-    narrow = narrow && other.name_at(i) < kNarrowNames;
+    narrow = narrow && other.name_at(i) < kNarrowNames && other.code_at(i) < kUIntCode;
   }
   wide_ = !(narrow && value_bytes < kNarrowOffsets);
   const size_t bytes = other.count_ * entry_size() + value_bytes;
@@ -296,7 +315,7 @@ void FieldMap::copy_from(const FieldMap& other) {
   for (uint32_t i = 0; i < count_; ++i) {
     const size_t n = other.value_size(i);
     if (n) std::memcpy(values() + used_, other.values() + other.offset_at(i), n);
-    write_entry(i, other.name_at(i), used_, other.kind_at(i));
+    write_entry(i, other.name_at(i), used_, other.code_at(i));
     used_ += static_cast<uint32_t>(n);
   }
 }
@@ -312,15 +331,21 @@ void FieldMap::reserve(size_t bytes) {
 
 std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
   const char* at = values() + offset_at(i);
-  const Kind k = kind_at(i);
+  const uint32_t code = code_at(i);
+  const uint32_t name = name_at(i);
+  if (code == kSharedText)
+    return {FieldNames::name(name),
+            FieldValue(Kind::kString, FieldValues::text(name, static_cast<uint8_t>(*at)))};
   std::string_view bytes;
-  if (k == Kind::kString || k == Kind::kJson) {
+  if (sized(code)) {
     uint32_t n;
     const char* text = length_prefix::read(at, n);
     bytes = std::string_view(text, n);
+  } else if (eight_bytes(code)) {
+    bytes = std::string_view(at, 8);
   }
-  if (k == Kind::kInt || k == Kind::kUInt || k == Kind::kDouble) bytes = std::string_view(at, 8);
-  return {FieldNames::name(name_at(i)), FieldValue(k, bytes)};
+  const Kind kind = code == kUIntCode ? Kind::kUInt : static_cast<Kind>(code);
+  return {FieldNames::name(name), FieldValue(kind, bytes)};
 }
 
 std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
@@ -349,20 +374,28 @@ nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fall
 }
 
 void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
-  const bool sized = kind == Kind::kString || kind == Kind::kJson;
-  const size_t n = bytes.size() + (sized ? length_prefix::size(bytes.size()) : 0);
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
   // Fields read from text come in name order: appended without a search.
   const bool last = count_ > 0 && FieldNames::name(name_at(count_ - 1)) < name;
   auto [i, found] = last ? std::pair(count_, false) : locate(name);
   const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
+  uint32_t code = kind == Kind::kUInt ? kUIntCode : static_cast<uint32_t>(kind);
+  char number = 0;
+  if (kind == Kind::kString) {
+    if (auto shared = FieldValues::intern(id, bytes)) {
+      code = kSharedText;
+      number = static_cast<char>(*shared);
+      bytes = std::string_view(&number, 1);
+    }
+  }
+  const size_t n = bytes.size() + (sized(code) ? length_prefix::size(bytes.size()) : 0);
   // `bytes` may point into this map (a field copied to another): keep it.
   std::string keep;
   if (bytes.data() >= buf_ && bytes.data() < buf_ + cap_) {
     keep.assign(bytes);
     bytes = keep;
   }
-  if (!wide_ && (id >= kNarrowNames || used_ >= kNarrowOffsets)) widen();
+  if (!wide_ && (id >= kNarrowNames || used_ >= kNarrowOffsets || code >= kUIntCode)) widen();
   const size_t need = (count_ + (found ? 0 : 1)) * entry_size() + used_ + n;
   if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
   if (!found) {
@@ -373,9 +406,9 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
     ++count_;
   }
   char* dst = values() + used_;
-  if (sized) dst = length_prefix::write(dst, bytes.size());
+  if (sized(code)) dst = length_prefix::write(dst, bytes.size());
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
-  write_entry(i, id, used_, kind);
+  write_entry(i, id, used_, code);
   used_ += static_cast<uint32_t>(n);
 }
 

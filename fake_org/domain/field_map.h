@@ -232,11 +232,14 @@ class FieldMap {
   };
   static constexpr uint32_t kNarrowNames = 1u << 16;
   static constexpr uint32_t kNarrowOffsets = 1u << 13;
+  // What an entry's low bits hold: a FieldValue::Kind, except that a text
+  // kept once for its field (field_values.h) takes kUInt's code, and kUInt
+  // one only a wide entry has room for (field_map.cpp).
   size_t entry_size() const { return wide_ ? sizeof(Wide) : sizeof(Narrow); }
   uint32_t name_at(uint32_t i) const;
   uint32_t offset_at(uint32_t i) const;
-  FieldValue::Kind kind_at(uint32_t i) const;
-  void write_entry(uint32_t i, uint32_t name, uint32_t offset, FieldValue::Kind kind);
+  uint32_t code_at(uint32_t i) const;
+  void write_entry(uint32_t i, uint32_t name, uint32_t offset, uint32_t code);
   // Re-lays the entries 8 bytes each (a name or an offset past the narrow ones).
   void widen();
   std::pair<std::string_view, FieldValue> entry(uint32_t i) const;

@@ -1,4 +1,5 @@
 #include "field_map.h"
+#include "field_values.h"
 
 #include <string>
 #include <thread>
@@ -10,6 +11,7 @@
 using fake_org::FieldMap;
 using fake_org::FieldNames;
 using fake_org::FieldValue;
+using fake_org::FieldValues;
 using nlohmann::json;
 
 TEST_CASE("a field map gives back every kind of value it was given", "[field_map]") {
@@ -169,12 +171,87 @@ TEST_CASE("texts of every length keep their bytes, whatever their length takes",
 
 TEST_CASE("a small map takes 4 bytes a field entry", "[field_map]") {
   FieldMap m;
-  m.set("A", "x");
+  const std::string unshared(FieldValues::kLongest + 1, 'x');  // too long to keep once
+  m.set("A", unshared);
   m.set("B", int64_t{1});
   m.set("C", nullptr);
   m.shrink();
-  // Three entries of 4 bytes; "x" behind a 1-byte length; 8 bytes of integer.
-  CHECK(m.heap_bytes() == 3 * 4 + 2 + 8);
+  // Three entries of 4 bytes; the text behind a 2-byte length; 8 bytes of integer.
+  CHECK(m.heap_bytes() == 3 * 4 + 2 + unshared.size() + 8);
+}
+
+TEST_CASE("a field's repeated short texts are kept once, a byte in each record", "[field_map]") {
+  FieldMap a, b;
+  a.set("SharedStatus__c", "Outstanding");
+  b.set("SharedStatus__c", "Outstanding");
+  a.shrink();
+  CHECK(a.heap_bytes() == 4 + 1);  // the entry and the text's number
+  CHECK(a == b);
+  CHECK(a.find("SharedStatus__c")->str() == "Outstanding");
+  CHECK(a.find("SharedStatus__c")->str().data() == b.find("SharedStatus__c")->str().data());
+  CHECK(a.dump() == R"({"SharedStatus__c":"Outstanding"})");
+  FieldMap back;
+  REQUIRE(FieldMap::parse(a.dump(), back));
+  CHECK(back == a);
+  CHECK(back.heap_bytes() == a.heap_bytes());
+}
+
+TEST_CASE("a field keeps its first 256 texts once, and later ones in the record", "[field_map]") {
+  std::vector<FieldMap> maps(FieldValues::kPerField + 10);
+  for (size_t i = 0; i < maps.size(); ++i) {
+    maps[i].set("UniqueEach__c", "value " + std::to_string(i));
+    maps[i].shrink();
+  }
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const std::string text = "value " + std::to_string(i);
+    CHECK(maps[i].find("UniqueEach__c")->str() == text);
+    // Kept once: a byte; in the record: a length byte and the text.
+    CHECK(maps[i].heap_bytes() == 4 + (i < FieldValues::kPerField ? 1 : 1 + text.size()));
+  }
+  // A text the field already keeps is still shared once the field is full.
+  FieldMap again;
+  again.set("UniqueEach__c", "value 3");
+  again.shrink();
+  CHECK(again.heap_bytes() == 4 + 1);
+}
+
+TEST_CASE("texts kept once from many threads get one number each", "[field_map]") {
+  std::vector<std::thread> threads;
+  std::vector<std::vector<FieldMap>> got(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t, &got] {
+      for (int i = 0; i < 300; ++i) {
+        FieldMap m;
+        m.set("RacedStatus__c", "status " + std::to_string(i % 200));
+        m.set("RacedOther__c", "thread " + std::to_string(t) + " " + std::to_string(i));
+        got[t].push_back(std::move(m));
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t)
+    for (int i = 0; i < 300; ++i) {
+      CHECK(got[t][i].find("RacedStatus__c")->str() == "status " + std::to_string(i % 200));
+      CHECK(got[t][i].find("RacedStatus__c")->str().data() ==
+            got[0][i].find("RacedStatus__c")->str().data());
+      CHECK(got[t][i].find("RacedOther__c")->str() ==
+            "thread " + std::to_string(t) + " " + std::to_string(i));
+    }
+}
+
+TEST_CASE("an unsigned number past int64 widens a small map", "[field_map]") {
+  FieldMap m;
+  m.set("A", "x");
+  m.set("Huge", uint64_t{18446744073709551615u});
+  m.set("Z", int64_t{-1});
+  CHECK(m.find("Huge")->json() == json(uint64_t{18446744073709551615u}));
+  CHECK(m.find("Huge")->is_number_integer());
+  CHECK(m.find("A")->str() == "x");
+  FieldMap copy = m;
+  CHECK(copy == m);
+  CHECK(copy.find("Huge")->json() == json(uint64_t{18446744073709551615u}));
+  copy.erase("Huge");
+  copy.shrink();
+  CHECK(copy.find("Z")->get<int64_t>() == -1);
 }
 
 TEST_CASE("a map past 8 KB of values or 65,536 names keeps every field", "[field_map]") {
