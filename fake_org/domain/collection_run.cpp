@@ -149,7 +149,6 @@ class Run {
     r.created = r.modified = now_;
     auto& x = r.fields;
     x[fields::kName] = "INST-" + r.id.substr(9, 6);
-    x[fields::kGuid] = r.guid;
     if (def && def->default_record_type())
       x[fields::kRecordTypeName] = def->default_record_type()->name;
     x[fi::kStatus] = org_.config().org.installment_initial_status;

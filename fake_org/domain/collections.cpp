@@ -61,7 +61,6 @@ Record new_record(Org& org, const char* object, const char* prefix, TimePoint no
   r.id = new_id(org, object, prefix);
   r.guid = org.ids().guid();
   r.created = r.modified = now;
-  r.fields[fields::kGuid] = r.guid;
   return r;
 }
 

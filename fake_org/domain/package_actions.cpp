@@ -157,7 +157,6 @@ std::optional<Record> package_action_record(const OrgConfig& config, IdGenerator
     if (!v.empty() && def->field(field)) x[field] = v;
   };
   if (def->field(fields::kName)) x[fields::kName] = use.action->name + "-" + r.id.substr(9, 6);
-  set(fields::kGuid, r.guid);
   set(kContactField, owner.contact);
   set(kAccountField, owner.account);
   set(kIntentField, owner.payment_intent_id);

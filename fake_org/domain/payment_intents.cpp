@@ -75,7 +75,6 @@ Record new_installment(OperationContext& op, const Money& amount, const Resolved
   r.created = r.modified = op.now;
   auto& x = r.fields;
   x[fields::kName] = "INST-" + r.id.substr(9, 6);
-  x[fields::kGuid] = r.guid;
   x[f::kStatus] = op.config.org.installment_initial_status;
   x[f::kAmount] = amount.to_json_number();
   x[f::kAmountOpen] = amount.to_json_number();
@@ -131,7 +130,6 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
   auto& x = r.fields;
   for (const auto& [k, v] : crm_values.items()) x[k] = v;
   x[fields::kName] = op.payment_intent_id;
-  x[fields::kGuid] = r.guid;
   x[f::kPaymentIntentId] = op.payment_intent_id;
   x[f::kStatus] = "New";
   x[f::kProcessingType] = op.settings.processing_type->name;

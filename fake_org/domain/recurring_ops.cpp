@@ -21,7 +21,6 @@ Record new_record(OperationContext& op, const std::string& object, const char* f
   r.guid = op.org.ids().guid();
   r.created = r.modified = op.now;
   if (!def || def->field(fields::kName)) r.fields[fields::kName] = name_prefix + r.id.substr(9, 6);
-  r.fields[fields::kGuid] = r.guid;
   if (def && def->default_record_type())
     r.fields[fields::kRecordTypeName] = def->default_record_type()->name;
   return r;

@@ -12,6 +12,9 @@ nlohmann::json sobject_json(const Org& org, const Record& r) {
                       {"Id", r.id}};
   if (!r.guid.empty()) j["GUID"] = r.guid;
   for (const auto& [k, v] : r.fields.items()) j[k] = v;
+  // The GUID is kept once, as the record's; its field reads it (as SOQL does).
+  const ObjectDef* def = org.config().object(r.object);
+  if (!r.guid.empty() && def && def->field(fields::kGuid)) j[fields::kGuid] = r.guid;
   j["CreatedDate"] = format_iso8601(r.created);
   j["LastModifiedDate"] = format_iso8601(r.modified);
   return j;
