@@ -1,5 +1,6 @@
 #include "har/har_reader.h"
 
+#include <optional>
 #include <set>
 #include "util/crypto.h"
 
@@ -26,6 +27,25 @@ Headers headers_of(const json& msg) {
     out.emplace_back(name, text_of(h, "value"));
   }
   return out;
+}
+
+// The response's status as a number, or nothing when it is not a whole
+// number (HAR writers put 0 there for a request that got no answer).
+std::optional<long> status_of(const json& res) {
+  auto it = res.find("status");
+  if (it == res.end() || !it->is_number()) return std::nullopt;
+  if (it->is_number_float()) {
+    const double d = it->get<double>();
+    if (!(d >= 0 && d < 1000) || d != static_cast<long>(d)) return std::nullopt;
+    return static_cast<long>(d);
+  }
+  if (it->is_number_unsigned()) {
+    const auto u = it->get<unsigned long long>();
+    return u < 1000 ? std::optional<long>(static_cast<long>(u)) : std::nullopt;
+  }
+  return it->get<long long>() >= 0 && it->get<long long>() < 1000
+             ? std::optional<long>(static_cast<long>(it->get<long long>()))
+             : std::nullopt;
 }
 
 bool has_header(const Headers& h, const std::string& name) {
@@ -112,9 +132,16 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
       out.notes.push_back(where + ": left out, not under " + api_prefix + ": " + url);
       continue;
     }
-    const int status = res.value("status", 0);
-    if (status <= 0) {  // blocked or failed in the browser: nothing came back
+    const std::optional<long> status = status_of(res);
+    if (status == 0L) {  // blocked or failed in the browser: nothing came back
       out.notes.push_back(where + ": left out, no response (status 0): " + url);
+      continue;
+    }
+    if (!status || *status < 100 || *status > 599) {  // a scenario could not expect it
+      out.notes.push_back(
+          where + ": left out, response.status is not an HTTP status (100-599): " +
+          (res.is_object() && res.contains("status") ? res["status"].dump() : "none")
+              .substr(0, 40));
       continue;
     }
     record::RecordedExchange ex;
@@ -130,7 +157,7 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
     ex.request_headers = headers_of(req);
     ex.authenticated = has_header(ex.request_headers, "Authorization");
     read_post_data(req, ex);
-    ex.status = status;
+    ex.status = static_cast<int>(*status);
     ex.response_headers = headers_of(res);
     if (res.contains("content") && res["content"].is_object()) {
       const json& content = res["content"];

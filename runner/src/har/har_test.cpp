@@ -208,3 +208,28 @@ TEST_CASE("a HAR entry whose method no scenario sends is left out with a note", 
   REQUIRE(imported.notes.size() == 1);
   CHECK(imported.notes[0].find("not an HTTP method a scenario sends: 'POSP'") != std::string::npos);
 }
+
+TEST_CASE("a HAR entry whose status is not an HTTP status is left out with a note", "[har]") {
+  // Found by fuzz_har: status 896 became "expect: status: 896", which does
+  // not load; a text or a huge status must not end the import either.
+  for (const std::string status : {"896", "99", "-1", "200.5", "1e300", "\"200\"", "null"}) {
+    const std::string har = R"({"log": {"entries": [
+      {"request": {"method": "GET", "url": "https://x.example/services/apexrest/cpm/v2/PaymentIntent",
+                   "headers": []},
+       "response": {"status": )" +
+                            status + R"(, "headers": [], "content": {"text": "{}"}}}]}})";
+    HarImport imported = read_har(har, "https://x.example/services/apexrest/cpm/v2");
+    INFO(status);
+    CHECK(imported.exchanges.empty());
+    REQUIRE(imported.notes.size() == 1);
+    CHECK(imported.notes[0].find("response.status is not an HTTP status (100-599): ") !=
+          std::string::npos);
+  }
+  const std::string whole = R"({"log": {"entries": [
+    {"request": {"method": "GET", "url": "https://x.example/services/apexrest/cpm/v2/PaymentIntent",
+                 "headers": []},
+     "response": {"status": 404.0, "headers": [], "content": {"text": "{}"}}}]}})";
+  HarImport imported = read_har(whole, "https://x.example/services/apexrest/cpm/v2");
+  REQUIRE(imported.exchanges.size() == 1);
+  CHECK(imported.exchanges[0].status == 404);
+}
