@@ -136,6 +136,11 @@ void print_breakdown(Org& org, size_t seeded) {
               seeded ? static_cast<double>(all) / static_cast<double>(seeded) : 0.0);
   std::printf("  %-26s %9s %38zu in all\n", "texts kept once per field", "",
               FieldValues::heap_bytes());
+  const size_t sessions = org.psp_sessions().size();
+  if (sessions)
+    std::printf(
+        "  %-26s %9zu %38.0f each\n", "PSP sessions", sessions,
+        static_cast<double>(org.psp_sessions().heap_bytes()) / static_cast<double>(sessions));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "field_map.h"
+#include "field_values.h"
 #include "length_prefix.h"
 
 namespace fake_org {
@@ -14,6 +16,7 @@ PackedTexts::PackedTexts(std::initializer_list<std::string_view> texts) {
   if (texts.size() > 255) throw std::length_error("PackedTexts holds at most 255 texts");
   size_t total = 1;
   for (std::string_view t : texts) total += length_prefix::size(t.size()) + t.size();
+  if (total == 1 + texts.size()) return;  // all empty: at() gives "" without a block
   block_.reset(new char[total]);
   char* p = block_.get();
   *p++ = static_cast<char>(texts.size());
@@ -37,14 +40,89 @@ std::string_view PackedTexts::at(size_t i) const {
   }
 }
 
+size_t PackedTexts::heap_bytes() const {
+  if (!block_) return 0;
+  const size_t count = static_cast<unsigned char>(block_[0]);
+  if (count == 0) return 1;
+  const std::string_view last = at(count - 1);  // its length prefix is before it
+  return static_cast<size_t>(last.data() + last.size() - block_.get());
+}
+
+size_t PspSessionStore::heap_bytes() const {
+  std::lock_guard lock(mu_);
+  size_t bytes = slots_.capacity() * sizeof(Stored) + free_.capacity() * sizeof(uint32_t) +
+                 by_created_.capacity() * sizeof(Opened) + by_id_.heap_bytes() +
+                 newest_by_installment_.heap_bytes();
+  for (const Stored& s : slots_) bytes += s.fixed.heap_bytes() + s.outcome.heap_bytes();
+  return bytes;
+}
+
+namespace {
+
+// The pseudo field each coded text is shared under (FieldValues keys its
+// tables by a FieldNames number); never a record's field name.
+uint32_t coded_name(size_t c) {
+  static const std::array<uint32_t, 9> names = [] {
+    const char* text[] = {
+        "PspSession.method",      "PspSession.processor", "PspSession.target",
+        "PspSession.currency",    "PspSession.amount",    "PspSession.success_url",
+        "PspSession.failure_url", "PspSession.status",    "PspSession.last_outcome"};
+    std::array<uint32_t, 9> out{};
+    for (size_t i = 0; i < out.size(); ++i) out[i] = FieldNames::intern(text[i]);
+    return out;
+  }();
+  return names[c];
+}
+
+}  // namespace
+
+std::string_view PspSessionStore::code(Stored& s, size_t c, std::string_view text) {
+  static_assert(kCoded == 9, "coded_name() names every coded text");
+  const auto bit = static_cast<uint16_t>(1u << c);
+  s.coded = static_cast<uint16_t>(s.coded & ~bit);
+  if (text.empty()) return text;
+  const std::optional<uint8_t> number = FieldValues::intern(coded_name(c), text);
+  if (!number) return text;
+  s.coded = static_cast<uint16_t>(s.coded | bit);
+  s.codes[c] = *number;
+  return {};
+}
+
+std::string_view PspSessionStore::text(const Stored& s, Fixed f) {
+  const size_t c = f >= kMethod && f <= kFailureUrl ? coded_index(f) : kCoded;
+  if (c < kCoded && (s.coded >> c & 1)) return FieldValues::text(coded_name(c), s.codes[c]);
+  return s.fixed.at(f);
+}
+
+std::string_view PspSessionStore::text(const Stored& s, Outcome o) {
+  const size_t c = o <= kLastOutcome ? coded_index(o) : kCoded;
+  if (c < kCoded && (s.coded >> c & 1)) return FieldValues::text(coded_name(c), s.codes[c]);
+  return s.outcome.at(o);
+}
+
+void PspSessionStore::pack_outcome(Stored& stored, const PspSession& s) {
+  stored.outcome =
+      PackedTexts{code(stored, coded_index(kStatus), s.status),
+                  code(stored, coded_index(kLastOutcome), s.last_outcome), s.payment_id};
+}
+
 PspSessionStore::Stored PspSessionStore::pack(const PspSession& s) {
   Stored out;
   const std::string amount = s.amount.dump();
-  out.fixed = PackedTexts{s.id,           s.installment_id, s.payment_intent_id,
-                          s.recurring_id, s.method,         s.processor,
-                          s.target,       s.currency,       amount,
-                          s.success_url,  s.failure_url,    s.superseded_mandate_id};
-  out.outcome = PackedTexts{s.status, s.last_outcome, s.payment_id};
+  auto coded = [&](Fixed f, std::string_view t) { return code(out, coded_index(f), t); };
+  out.fixed = PackedTexts{s.id,
+                          s.installment_id,
+                          s.payment_intent_id,
+                          s.recurring_id,
+                          coded(kMethod, s.method),
+                          coded(kProcessor, s.processor),
+                          coded(kTarget, s.target),
+                          coded(kCurrency, s.currency),
+                          coded(kAmount, amount),
+                          coded(kSuccessUrl, s.success_url),
+                          coded(kFailureUrl, s.failure_url),
+                          s.superseded_mandate_id};
+  pack_outcome(out, s);
   out.created = s.created;
   out.attempts = s.attempts;
   out.kind = s.kind;
@@ -53,7 +131,7 @@ PspSessionStore::Stored PspSessionStore::pack(const PspSession& s) {
 
 PspSession PspSessionStore::unpack(const Stored& s) {
   PspSession out;
-  auto fixed = [&](Fixed f) { return std::string(s.fixed.at(f)); };
+  auto fixed = [&](Fixed f) { return std::string(text(s, f)); };
   out.id = fixed(kId);
   out.installment_id = fixed(kInstallmentId);
   out.payment_intent_id = fixed(kPaymentIntentId);
@@ -64,21 +142,21 @@ PspSession PspSessionStore::unpack(const Stored& s) {
   out.kind = s.kind;
   out.currency = fixed(kCurrency);
   // Written by dump() in pack(), so it parses; discarded, not thrown, if not.
-  out.amount = nlohmann::json::parse(s.fixed.at(kAmount), nullptr, false);
+  out.amount = nlohmann::json::parse(text(s, kAmount), nullptr, false);
   if (out.amount.is_discarded()) out.amount = nullptr;
   out.success_url = fixed(kSuccessUrl);
   out.failure_url = fixed(kFailureUrl);
   out.superseded_mandate_id = fixed(kSupersededMandateId);
-  out.status = std::string(s.outcome.at(kStatus));
-  out.last_outcome = std::string(s.outcome.at(kLastOutcome));
-  out.payment_id = std::string(s.outcome.at(kPaymentId));
+  out.status = std::string(text(s, kStatus));
+  out.last_outcome = std::string(text(s, kLastOutcome));
+  out.payment_id = std::string(text(s, kPaymentId));
   out.attempts = s.attempts;
   out.created = s.created;
   return out;
 }
 
 void PspSessionStore::keep_outcome(Stored& stored, const PspSession& s) {
-  stored.outcome = PackedTexts{s.status, s.last_outcome, s.payment_id};
+  pack_outcome(stored, s);
   stored.attempts = s.attempts;
   if (sink_) {
     PspSession saved = unpack(stored);

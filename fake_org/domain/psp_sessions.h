@@ -10,6 +10,7 @@
 // A session expires `expiry` after it was created, on the org clock (a PSP's
 // checkout page lives a day): from then on it is unknown to every lookup, and
 // the next put() forgets it, so sessions never outgrow a day of traffic.
+#include <array>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -55,13 +56,15 @@ std::optional<PspSession> psp_session_from_saved(const nlohmann::json& saved);
 
 // The texts of a session packed into one block, each behind its length (1-4
 // bytes, 7 bits a byte): one allocation where a PspSession holds a dozen
-// strings. Immutable once made.
+// strings (none when every text is empty). Immutable once made.
 class PackedTexts {
  public:
   PackedTexts() = default;
   explicit PackedTexts(std::initializer_list<std::string_view> texts);
   // The i-th text given to the constructor; empty past the last.
   std::string_view at(size_t i) const;
+  // The block's bytes (memory figures).
+  size_t heap_bytes() const;
 
  private:
   std::unique_ptr<char[]> block_;  // the count (1 byte), then lengths and texts
@@ -106,9 +109,16 @@ class PspSessionStore {
     return slots_.size() - free_.size();
   }
   Millis expiry() const { return expiry_; }
+  // Heap bytes the sessions and their indexes hold (memory figures).
+  size_t heap_bytes() const;
 
  private:
-  // A session as held: about 280 bytes with its index entries, where a
+  // Texts most sessions repeat (what the page shows, the status) are kept
+  // once per process, as a field's repeated values are (FieldValues): a
+  // session holds their numbers. Coded texts: Fixed's kMethod..kFailureUrl,
+  // then Outcome's kStatus and kLastOutcome.
+  static constexpr size_t kCoded = 9;
+  // A session as held: about 190 bytes with its index entries, where a
   // PspSession in a map was about 1 KB (issue 16).
   struct Stored {
     PackedTexts fixed;    // id, installment id and what the page shows (Fixed)
@@ -117,6 +127,8 @@ class PspSessionStore {
     int32_t attempts = 0;
     uint32_t generation = 0;  // bumped when the slot is freed
     MethodKind kind = MethodKind::kCard;
+    uint16_t coded = 0;  // bit c: coded text c is FieldValues' number codes[c] (empty in its block)
+    std::array<uint8_t, kCoded> codes{};
   };
   enum Fixed : uint8_t {
     kId,
@@ -133,6 +145,14 @@ class PspSessionStore {
     kSupersededMandateId,
   };
   enum Outcome : uint8_t { kStatus, kLastOutcome, kPaymentId };
+  static constexpr size_t coded_index(Fixed f) { return f - kMethod; }
+  static constexpr size_t coded_index(Outcome o) { return o + 7; }
+  // A text as the block keeps it: empty when its number is kept in `codes`.
+  static std::string_view code(Stored& s, size_t c, std::string_view text);
+  static std::string_view text(const Stored& s, Fixed f);
+  static std::string_view text(const Stored& s, Outcome o);
+  // The outcome texts into `stored`.
+  static void pack_outcome(Stored& stored, const PspSession& s);
   // When a session was opened, for the heap of what expires next.
   struct Opened {
     TimePoint created;

@@ -114,6 +114,42 @@ TEST_CASE("packed texts give back each text, at every length boundary", "[psp]")
   CHECK(packed.at(5) == std::string_view("a\0b", 3));
   CHECK(packed.at(6).empty());
   CHECK(PackedTexts().at(0).empty());
+  // A count byte, then each length (two bytes from 128 on) and text.
+  CHECK(packed.heap_bytes() == 1 + (1 + 4) + 1 + (2 + 300) + (1 + 127) + (2 + 128) + (1 + 3));
+  CHECK(PackedTexts().heap_bytes() == 0);
+  const PackedTexts empty{"", "", ""};  // nothing to keep: no block
+  CHECK(empty.heap_bytes() == 0);
+  CHECK(empty.at(1).empty());
+}
+
+TEST_CASE("a session's repeated texts are kept once, and any text comes back whole", "[psp]") {
+  // Shared texts are numbered per process (FieldValues): 300 distinct
+  // success URLs fill that table, so the later ones stay in their sessions'
+  // blocks; a URL past 128 bytes is never shared. Every one reads back.
+  PspSessionStore store;
+  const std::string long_url = "https://shop.example/" + std::string(200, 'u');
+  auto make = [&](int i) {
+    PspSession s =
+        session("cs_" + std::to_string(i), "a0F00000000000" + std::to_string(1000 + i), 1234);
+    s.method = "CreditCard";
+    s.processor = "Stripe";
+    s.currency = "EUR";
+    s.amount = i % 3;
+    s.success_url = "https://shop.example/ok/" + std::to_string(i);
+    s.failure_url = i % 2 ? long_url : "https://shop.example/ko";
+    return s;
+  };
+  for (int i = 0; i < 300; ++i) store.put(make(i));
+  for (int i = 0; i < 300; ++i) {
+    auto got = store.get("cs_" + std::to_string(i));
+    REQUIRE(got);
+    INFO(i);
+    CHECK(saved_psp_session(*got) == saved_psp_session(make(i)));
+  }
+  CHECK(store.update("cs_7", [](PspSession& x) { x.status = std::string(150, 's'); }));
+  CHECK(store.get("cs_7")->status == std::string(150, 's'));
+  CHECK(store.update("cs_7", [](PspSession& x) { x.status = "completed"; }));
+  CHECK(store.get("cs_7")->status == "completed");
 }
 
 TEST_CASE("a PSP session keeps every field, and an update only the payer's outcome", "[psp]") {
