@@ -48,6 +48,21 @@ std::optional<long> status_of(const json& res) {
              : std::nullopt;
 }
 
+// The response's status when a scenario can expect it; otherwise 0 and why
+// the entry is left out.
+int usable_status(const json& res, std::string& why) {
+  const std::optional<long> status = status_of(res);
+  if (status == 0L) {  // blocked or failed in the browser: nothing came back
+    why = "no response (status 0)";
+  } else if (!status || *status < 100 || *status > 599) {
+    why = "response.status is not an HTTP status (100-599): " +
+          (res.is_object() && res.contains("status") ? res["status"].dump() : "none").substr(0, 40);
+  } else {
+    return static_cast<int>(*status);
+  }
+  return 0;
+}
+
 bool has_header(const Headers& h, const std::string& name) {
   for (const auto& [k, v] : h)
     if (iequals(k, name)) return true;
@@ -132,16 +147,10 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
       out.notes.push_back(where + ": left out, not under " + api_prefix + ": " + url);
       continue;
     }
-    const std::optional<long> status = status_of(res);
-    if (status == 0L) {  // blocked or failed in the browser: nothing came back
-      out.notes.push_back(where + ": left out, no response (status 0): " + url);
-      continue;
-    }
-    if (!status || *status < 100 || *status > 599) {  // a scenario could not expect it
-      out.notes.push_back(
-          where + ": left out, response.status is not an HTTP status (100-599): " +
-          (res.is_object() && res.contains("status") ? res["status"].dump() : "none")
-              .substr(0, 40));
+    std::string why;
+    const int status = usable_status(res, why);
+    if (!why.empty()) {
+      out.notes.push_back(where + ": left out, " + why + ": " + url);
       continue;
     }
     record::RecordedExchange ex;
@@ -157,7 +166,7 @@ HarImport read_har(const std::string& text, const std::string& base_in) {
     ex.request_headers = headers_of(req);
     ex.authenticated = has_header(ex.request_headers, "Authorization");
     read_post_data(req, ex);
-    ex.status = static_cast<int>(*status);
+    ex.status = status;
     ex.response_headers = headers_of(res);
     if (res.contains("content") && res["content"].is_object()) {
       const json& content = res["content"];
