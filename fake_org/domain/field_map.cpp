@@ -13,6 +13,7 @@
 
 #include "field_values.h"
 #include "length_prefix.h"
+#include "packed_text.h"
 
 namespace fake_org {
 
@@ -227,10 +228,31 @@ FieldMap& FieldMap::operator=(const nlohmann::json& object) {
 
 namespace {
 
-// Entry codes beside the kinds (field_map.h).
+// Entry codes beside the kinds (field_map.h). A kSharedText value is a
+// FieldValues number (one byte), or kPackedMark, a length and a text
+// packed_text packed: both keep a text the map would otherwise hold whole.
 constexpr uint32_t kSharedText = static_cast<uint32_t>(Kind::kUInt);
 constexpr uint32_t kUIntCode = 8;
 static_assert(static_cast<int>(Kind::kJson) < 8, "a narrow entry keeps its code in 3 bits");
+constexpr uint8_t kPackedMark = 0xFF;
+static_assert(FieldValues::kPerField <= kPackedMark, "no FieldValues number is the packed mark");
+// Shorter texts are rarely worth packing (the mark and a code or two).
+constexpr size_t kPackFrom = 24;
+
+// A text's value as a kSharedText entry holds it packed, in `out`; false
+// when packing would not make it shorter.
+bool packed_value(std::string_view text, std::string& out) {
+  thread_local std::string packed;
+  if (text.size() < kPackFrom || !packed_text::pack(text, packed)) return false;
+  if (1 + length_prefix::size(packed.size()) + packed.size() >=
+      length_prefix::size(text.size()) + text.size())
+    return false;
+  out.resize(1 + length_prefix::size(packed.size()));
+  out[0] = static_cast<char>(kPackedMark);
+  length_prefix::write(&out[1], packed.size());
+  out += packed;
+  return true;
+}
 
 }  // namespace
 
@@ -292,7 +314,11 @@ size_t FieldMap::value_size(uint32_t i) const {
     return static_cast<size_t>(length_prefix::read(at, n) - at) + n;
   }
   if (eight_bytes(code)) return 8;
-  return code == kSharedText ? 1 : 0;
+  if (code != kSharedText) return 0;
+  const char* at = values() + offset_at(i);
+  if (static_cast<uint8_t>(*at) != kPackedMark) return 1;
+  uint32_t n;
+  return static_cast<size_t>(length_prefix::read(at + 1, n) - at) + n;
 }
 
 void FieldMap::copy_from(const FieldMap& other) {
@@ -333,6 +359,12 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
   const char* at = values() + offset_at(i);
   const uint32_t code = code_at(i);
   const uint32_t name = name_at(i);
+  if (code == kSharedText && static_cast<uint8_t>(*at) == kPackedMark) {
+    uint32_t n;
+    const char* packed = length_prefix::read(at + 1, n);
+    return {FieldNames::name(name), FieldValue(std::make_shared<const std::string>(
+                                        packed_text::unpack(std::string_view(packed, n))))};
+  }
   if (code == kSharedText)
     return {FieldNames::name(name),
             FieldValue(Kind::kString, FieldValues::text(name, static_cast<uint8_t>(*at)))};
@@ -381,11 +413,15 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
   uint32_t code = kind == Kind::kUInt ? kUIntCode : static_cast<uint32_t>(kind);
   char number = 0;
+  thread_local std::string packed;
   if (kind == Kind::kString) {
     if (auto shared = FieldValues::intern(id, bytes)) {
       code = kSharedText;
       number = static_cast<char>(*shared);
       bytes = std::string_view(&number, 1);
+    } else if (packed_value(bytes, packed)) {
+      code = kSharedText;
+      bytes = packed;
     }
   }
   const size_t n = bytes.size() + (sized(code) ? length_prefix::size(bytes.size()) : 0);

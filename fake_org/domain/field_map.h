@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,10 @@ class FieldValue {
 
   FieldValue() = default;
   FieldValue(Kind kind, std::string_view bytes) : kind_(kind), bytes_(bytes) {}
+  // A text made when read (a packed text unpacked), which the value and
+  // its copies keep alive.
+  explicit FieldValue(std::shared_ptr<const std::string> text)
+      : kind_(Kind::kString), bytes_(*text), owned_(std::move(text)) {}
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
@@ -81,7 +86,8 @@ class FieldValue {
 
  private:
   Kind kind_ = Kind::kNull;
-  std::string_view bytes_;  // a string's text, a number's 8 bytes, a JSON text
+  std::string_view bytes_;                    // a string's text, a number's 8 bytes, a JSON text
+  std::shared_ptr<const std::string> owned_;  // what bytes_ views, when not the map
 };
 
 void to_json(nlohmann::json& j, const FieldValue& v);

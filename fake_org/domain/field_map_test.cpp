@@ -196,7 +196,7 @@ TEST_CASE("a field's repeated short texts are kept once, a byte in each record",
   CHECK(back.heap_bytes() == a.heap_bytes());
 }
 
-TEST_CASE("a field keeps its first 256 texts once, and later ones in the record", "[field_map]") {
+TEST_CASE("a field keeps its first 255 texts once, and later ones in the record", "[field_map]") {
   std::vector<FieldMap> maps(FieldValues::kPerField + 10);
   for (size_t i = 0; i < maps.size(); ++i) {
     maps[i].set("UniqueEach__c", "value " + std::to_string(i));

@@ -1,7 +1,7 @@
 #pragma once
 // Short texts a field holds again and again (a status, a processor, a
 // currency, a SuccessURL), kept once per field: a record stores the one-byte
-// number of its value instead of the text. A field takes its first 256
+// number of its value instead of the text. A field takes its first 255
 // distinct texts; after that its new values are stored in the records as
 // before, so a field of unique values (a name, an email) costs its table
 // once and nothing per record (decision 126).
@@ -17,7 +17,8 @@ namespace fake_org {
 
 class FieldValues {
  public:
-  static constexpr size_t kPerField = 256;
+  // Numbers 0-254: a FieldMap marks a packed text with 255 (field_map.cpp).
+  static constexpr size_t kPerField = 255;
   static constexpr size_t kLongest = 128;  // longer texts are never shared
 
   // The number of `text` among the values of field `name` (a FieldNames

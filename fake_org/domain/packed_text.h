@@ -1,0 +1,27 @@
+#pragma once
+// Long texts a record holds (the raw request of every inbound report, a
+// hosted page's URL) packed with a fixed dictionary of the API's JSON: the
+// request parameters' and common CRM fields' names with their quotes and
+// colons, JSON punctuation, URL parts. A raw request takes about 40 % of its
+// bytes (decision 128). The dictionary lives in memory only: what a data
+// directory keeps is the text.
+//
+// A word is written as a byte no JSON or UTF-8 text has: a control
+// character other than tab, newline and carriage return (29 one-byte codes
+// for the commonest words), or 0xC0, 0xC1 or 0xF5-0xFF followed by a second
+// byte. A text holding such a byte is not packed.
+//
+// Thread-safe: the dictionary is built once, on first use, and never changes.
+#include <string>
+#include <string_view>
+
+namespace fake_org::packed_text {
+
+// Packs `text` into `out`; false (with `out` unspecified) when the text
+// holds a byte the codes use or packing would not make it shorter.
+bool pack(std::string_view text, std::string& out);
+
+// The text pack() was given for `packed`.
+std::string unpack(std::string_view packed);
+
+}  // namespace fake_org::packed_text

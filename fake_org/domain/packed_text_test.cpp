@@ -1,0 +1,110 @@
+#include "packed_text.h"
+
+#include <random>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "field_map.h"
+
+using fake_org::FieldMap;
+namespace packed_text = fake_org::packed_text;
+
+namespace {
+
+std::string round_trip(const std::string& text) {
+  std::string packed;
+  if (!packed_text::pack(text, packed)) return text;
+  return packed_text::unpack(packed);
+}
+
+}  // namespace
+
+TEST_CASE("a request body packs to well under half and unpacks to the same bytes",
+          "[packed_text]") {
+  // The benchmark's body (nlohmann's dump) and the same body spaced as
+  // Python's json.dumps writes it.
+  const std::string compact =
+      R"({"FailureURL":"https://shop.example/ko","OneTime":{"Amount":10},"Payer":)"
+      R"({"AllowDeduplication":true,"Contact":{"CrmFields":{"Email":"donor1@example.org",)"
+      R"("LastName":"Donor1"}}},"PaymentMethod":{"Name":"CreditCard"},)"
+      R"("SuccessURL":"https://shop.example/ok"})";
+  const std::string spaced =
+      R"({"FailureURL": "https://shop.example/ko", "OneTime": {"Amount": 10}, "Payer": )"
+      R"({"AllowDeduplication": true, "Contact": {"CrmFields": {"Email": "donor1@example.org", )"
+      R"("LastName": "Donor1"}}}, "PaymentMethod": {"Name": "CreditCard"}, )"
+      R"("SuccessURL": "https://shop.example/ok"})";
+  for (const std::string& body : {compact, spaced}) {
+    std::string packed;
+    REQUIRE(packed_text::pack(body, packed));
+    INFO(body);
+    CHECK(packed.size() * 100 < body.size() * 40);
+    CHECK(packed_text::unpack(packed) == body);
+  }
+}
+
+TEST_CASE("a text holding a byte the codes use is not packed", "[packed_text]") {
+  std::string packed;
+  for (const std::string& text :
+       {std::string("{\"Name\": \"a\x01\"}"), std::string("{\"Name\": \"\xC0\"}"),
+        std::string("{\"Name\": \"\xFF\"}"), std::string("{\"Name\": \"\0\"}", 13)}) {
+    CHECK_FALSE(packed_text::pack(text, packed));
+  }
+  // Tab, newline and carriage return are JSON's whitespace: packed.
+  const std::string pretty = "{\n\t\"FirstName\": \"Ada\",\r\n\t\"LastName\": \"Lovelace\"\n}";
+  REQUIRE(packed_text::pack(pretty, packed));
+  CHECK(packed_text::unpack(packed) == pretty);
+  // Nothing to gain: no dictionary word, or no quote or slash to find one by.
+  CHECK_FALSE(packed_text::pack("\"zzzzzzzzzzzzzzzzzzzzzzzzzzzzz", packed));
+  CHECK_FALSE(packed_text::pack("www.example.com www.example.com", packed));
+  // https:// and .example take one byte, .com two.
+  REQUIRE(packed_text::pack("https://shop.example.com/", packed));
+  CHECK(packed.size() == 1 + 4 + 1 + 2 + 1);
+  CHECK_FALSE(packed_text::pack("", packed));
+}
+
+TEST_CASE("any text comes back from packing whole", "[packed_text]") {
+  // Random texts over the dictionary's own bytes, multi-byte UTF-8 and
+  // every byte: packed or not, unpack(pack(t)) is t.
+  const std::string alphabet =
+      "\"{}[]:, "
+      "\t\nNameAmountPayerContactCrmFieldshttps://.example.org@_cpm__c\xC3\xA9\xE2\x82\xAC";
+  std::mt19937 random(7);
+  for (int n = 0; n < 3000; ++n) {
+    std::string text;
+    const size_t length = random() % 200;
+    for (size_t i = 0; i < length; ++i)
+      text +=
+          n % 10 == 0 ? static_cast<char>(random() % 256) : alphabet[random() % alphabet.size()];
+    INFO(n);
+    CHECK(round_trip(text) == text);
+  }
+}
+
+TEST_CASE("a field map keeps a long text packed and reads it back whole", "[packed_text]") {
+  const std::string raw =
+      R"({"SuccessURL": "https://shop.example/ok", "Payer": {"Contact": {"CrmFields": )"
+      R"({"LastName": "Lovelace", "Email": "ada@example.org"}}}, "OneTime": {"Amount": 10}})";
+  FieldMap m;
+  m.set("Raw_Request_Packed__c", raw);
+  m.set("Other__c", "short");
+  m.shrink();
+  CHECK(m.find("Raw_Request_Packed__c")->str() == raw);
+  CHECK(m.find("Raw_Request_Packed__c")->is_string());
+  CHECK(m.find("Raw_Request_Packed__c")->json() == raw);
+  CHECK(m.heap_bytes() < raw.size() / 2 + 16);
+  // A copy, a re-read from JSON and a replaced value keep the text.
+  FieldMap copy = m;
+  CHECK(copy == m);
+  CHECK(copy.find("Raw_Request_Packed__c")->str() == raw);
+  FieldMap back;
+  REQUIRE(FieldMap::parse(m.dump(), back));
+  CHECK(back == m);
+  CHECK(back.heap_bytes() == m.heap_bytes());
+  m.set("Raw_Request_Packed__c", raw + " ");
+  m.shrink();
+  CHECK(m.find("Raw_Request_Packed__c")->str() == raw + " ");
+  // A value read from the map and stored under another name.
+  m.set("Copy__c", *m.find("Raw_Request_Packed__c"));
+  CHECK(m.find("Copy__c")->str() == raw + " ");
+}
