@@ -165,9 +165,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", load.error_text().c_str());
     return 2;
   }
-  std::printf("%9s %9s %8s %8s %8s %8s %9s %11s %10s %9s %9s %9s %8s\n", "seeded", "records",
+  std::printf("%9s %9s %8s %8s %8s %8s %9s %11s %10s %8s %9s %9s %9s %8s\n", "seeded", "records",
               "requests", "p50 ms", "p90 ms", "p99 ms", "req/s", "bytes/seed", "heap/seed",
-              "lock p50", "lock p99", "lock max", "retried");
+              "RSS MB", "lock p50", "lock p99", "lock max", "retried");
   for (size_t size : sizes) {
     auto org = EmbeddedOrg::start(*load.config);
     Org& o = org->org();
@@ -180,6 +180,7 @@ int main(int argc, char** argv) {
     malloc_trim(0);  // count what the records hold, not the freed seeding garbage
     const double per_seed = size ? static_cast<double>(rss_bytes() - before) / size : 0;
     const double heap_per_seed = size ? static_cast<double>(heap_bytes() - heap_before) / size : 0;
+    const double rss_mb = static_cast<double>(rss_bytes()) / 1e6;  // the whole process
     httplib::Client c("127.0.0.1", org->port());
     auto tok =
         c.Post("/services/oauth2/token", httplib::Params{{"grant_type", "client_credentials"},
@@ -196,9 +197,10 @@ int main(int argc, char** argv) {
       if (lock.by_us[us]) max_us = us;
     size_t records = o.records().read([](const RecordStore& s) { return s.size(); });
     std::printf(
-        "%9zu %9zu %8zu %8.3f %8.3f %8.3f %9.0f %11.0f %10.0f %7.0fus %7.0fus %7.0fus %8llu\n",
+        "%9zu %9zu %8zu %8.3f %8.3f %8.3f %9.0f %11.0f %10.0f %8.0f %7.0fus %7.0fus %7.0fus "
+        "%8llu\n",
         size, records, requests, percentile(m.ms, 0.5), percentile(m.ms, 0.9),
-        percentile(m.ms, 0.99), requests / m.seconds, per_seed, heap_per_seed,
+        percentile(m.ms, 0.99), requests / m.seconds, per_seed, heap_per_seed, rss_mb,
         lock.percentile_us(0.5), lock.percentile_us(0.99), static_cast<double>(max_us),
         static_cast<unsigned long long>(lock.retried - before_lock.retried));
     if (breakdown) print_breakdown(o, size);

@@ -180,10 +180,11 @@ FieldMap::FieldMap(FieldMap&& other) noexcept
       count_(other.count_),
       used_(other.used_),
       cap_(other.cap_),
-      wide_(other.wide_) {
+      wide_(other.wide_),
+      shares_(other.shares_) {
   other.buf_ = nullptr;
   other.count_ = other.used_ = other.cap_ = 0;
-  other.wide_ = false;
+  other.wide_ = other.shares_ = false;
 }
 
 FieldMap& FieldMap::operator=(const FieldMap& other) {
@@ -202,9 +203,10 @@ FieldMap& FieldMap::operator=(FieldMap&& other) noexcept {
     used_ = other.used_;
     cap_ = other.cap_;
     wide_ = other.wide_;
+    shares_ = other.shares_;
     other.buf_ = nullptr;
     other.count_ = other.used_ = other.cap_ = 0;
-    other.wide_ = false;
+    other.wide_ = other.shares_ = false;
   }
   return *this;
 }
@@ -327,7 +329,7 @@ void FieldMap::copy_from(const FieldMap& other) {
   size_t value_bytes = 0;
   bool narrow = true;
   for (uint32_t i = 0; i < other.count_; ++i) {
-    value_bytes += other.value_size(i);
+    if (other.first_holder(i) == i) value_bytes += other.value_size(i);
     narrow = narrow && other.name_at(i) < kNarrowNames && other.code_at(i) < kUIntCode;
   }
   wide_ = !(narrow && value_bytes < kNarrowOffsets);
@@ -339,11 +341,25 @@ void FieldMap::copy_from(const FieldMap& other) {
   reserve(bytes);
   count_ = other.count_;
   for (uint32_t i = 0; i < count_; ++i) {
+    const uint32_t holder = other.first_holder(i);
+    if (holder != i) {  // already copied: point at that copy
+      write_entry(i, other.name_at(i), offset_at(holder), other.code_at(i));
+      shares_ = true;
+      continue;
+    }
     const size_t n = other.value_size(i);
     if (n) std::memcpy(values() + used_, other.values() + other.offset_at(i), n);
     write_entry(i, other.name_at(i), used_, other.code_at(i));
     used_ += static_cast<uint32_t>(n);
   }
+}
+
+uint32_t FieldMap::first_holder(uint32_t i) const {
+  if (!shares_ || value_size(i) == 0) return i;  // values of no bytes share nothing
+  const uint32_t at = offset_at(i);
+  for (uint32_t j = 0; j < i; ++j)
+    if (offset_at(j) == at && value_size(j) != 0) return j;
+  return i;
 }
 
 void FieldMap::reserve(size_t bytes) {
@@ -525,9 +541,35 @@ size_t FieldMap::erase(std::string_view name) {
   return 1;
 }
 
+void FieldMap::set_same(std::string_view name, std::string_view other) {
+  const auto [j, has] = locate(other);
+  if (!has) return;
+  if (code_at(j) == kSharedText && static_cast<uint8_t>(values()[offset_at(j)]) != kPackedMark) {
+    // A number among `other`'s own texts (FieldValues keys them by field):
+    // stored by its text, one byte when `name` shares it too.
+    const std::string text(entry(j).second.str());
+    return set(name, text);
+  }
+  auto [i, found] = locate(name);
+  const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
+  if (!wide_ && id >= kNarrowNames) widen();
+  const uint32_t held = found || i > j ? j : j + 1;  // where `other` is once `name` is in
+  if (!found) {
+    const size_t e = entry_size();
+    const size_t need = (count_ + 1) * e + used_;
+    if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
+    std::memmove(values() + e, values(), used_);
+    std::memmove(buf_ + (i + 1) * e, buf_ + i * e, (count_ - i) * e);
+    ++count_;
+  }
+  write_entry(i, id, offset_at(held), code_at(held));
+  shares_ = true;
+}
+
 void FieldMap::shrink() {
   size_t live = count_ * entry_size();
-  for (uint32_t i = 0; i < count_; ++i) live += value_size(i);
+  for (uint32_t i = 0; i < count_; ++i)
+    if (first_holder(i) == i) live += value_size(i);
   if (live == cap_) return;
   if (live == 0) {
     *this = FieldMap();

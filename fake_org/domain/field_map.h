@@ -179,6 +179,10 @@ class FieldMap {
   void set(std::string_view name, const T& value) {
     set(name, nlohmann::json(value));
   }
+  // Stores under `name` the value `other` holds, its bytes kept once for
+  // both (an inbound report's Name is its payment intent id); nothing when
+  // `other` is absent. Setting either later stores its own value.
+  void set_same(std::string_view name, std::string_view other);
   size_t erase(std::string_view name);
   // Drops the space replaced values left (the store calls it on commit).
   void shrink();
@@ -257,12 +261,15 @@ class FieldMap {
   void reserve(size_t bytes);
   void copy_from(const FieldMap& other);
   size_t value_size(uint32_t i) const;
+  // The earlier entry whose value entry i's is (set_same), or i.
+  uint32_t first_holder(uint32_t i) const;
 
   char* buf_ = nullptr;  // entries, then values
   uint32_t count_ = 0;   // entries
   uint32_t used_ = 0;    // bytes of the value area in use
   uint32_t cap_ = 0;     // bytes allocated for entries and values
   bool wide_ = false;    // entries are Wide, else Narrow
+  bool shares_ = false;  // some entries hold one value (set_same)
 };
 
 void to_json(nlohmann::json& j, const FieldMap& m);

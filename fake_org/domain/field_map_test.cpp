@@ -290,3 +290,52 @@ TEST_CASE("a map past 8 KB of values or 65,536 names keeps every field", "[field
   CHECK(copied == named);
   CHECK(copied.heap_bytes() > small.heap_bytes() + 10 * 4);  // its entries are 8 bytes
 }
+
+TEST_CASE("two fields holding one value keep its bytes once", "[field_map]") {
+  // Longer than any text a field keeps once, so it is stored in the map.
+  const std::string id = "pi_" + std::string(130, 'k');
+  FieldMap m;
+  m.set("cpm__Status__c", "New");
+  m.set("cpm__Payment_Intent_Id__c", id);
+  m.set_same("Name", "cpm__Payment_Intent_Id__c");     // an entry before the one it shares
+  m.set_same("zeta__c", "cpm__Payment_Intent_Id__c");  // and one after
+  m.set_same("Missing__c", "Nowhere__c");              // nothing to share: nothing stored
+  CHECK_FALSE(m.contains("Missing__c"));
+  m.shrink();
+  CHECK(m.find("Name")->str() == id);
+  CHECK(m.find("zeta__c")->str() == id);
+  CHECK(m.find("cpm__Payment_Intent_Id__c")->str() == id);
+  // The id once: a map storing it three times holds it, with its two-byte
+  // length, twice more.
+  FieldMap thrice;
+  for (const char* name : {"cpm__Payment_Intent_Id__c", "Name", "zeta__c"}) thrice.set(name, id);
+  thrice.set("cpm__Status__c", "New");
+  thrice.shrink();
+  CHECK(m.heap_bytes() + 2 * (2 + id.size()) == thrice.heap_bytes());
+  // A copy, and a read back from JSON (which stores each value), agree.
+  FieldMap copy = m;
+  CHECK(copy == m);
+  CHECK(copy.heap_bytes() == m.heap_bytes());
+  FieldMap back;
+  REQUIRE(FieldMap::parse(m.dump(), back));
+  CHECK(back == m);
+  // Setting one stores its own value; the others keep theirs.
+  m.set("cpm__Payment_Intent_Id__c", "pi_other");
+  m.erase("zeta__c");
+  m.shrink();
+  CHECK(m.find("Name")->str() == id);
+  CHECK(m.find("cpm__Payment_Intent_Id__c")->str() == "pi_other");
+  CHECK_FALSE(m.contains("zeta__c"));
+  m.set("Name", "Renamed");
+  FieldMap after = m;
+  CHECK(after.find("Name")->str() == "Renamed");
+  CHECK(after.find("cpm__Payment_Intent_Id__c")->str() == "pi_other");
+  // A text its field keeps once is a number among that field's texts: the
+  // other field stores the text (its own number), never the number.
+  FieldMap shared;
+  shared.set("cpm__Status__c", "Matched");
+  shared.set_same("Name", "cpm__Status__c");
+  CHECK(shared.find("Name")->str() == "Matched");
+  FieldMap shared_copy = shared;
+  CHECK(shared_copy.find("Name")->str() == "Matched");
+}

@@ -129,8 +129,8 @@ Record new_inbound_report(OperationContext& op, const nlohmann::json& crm_values
   r.created = r.modified = op.now;
   auto& x = r.fields;
   for (const auto& [k, v] : crm_values.items()) x[k] = v;
-  x[fields::kName] = op.payment_intent_id;
   x[f::kPaymentIntentId] = op.payment_intent_id;
+  x.set_same(fields::kName, f::kPaymentIntentId);
   x[f::kStatus] = "New";
   x[f::kProcessingType] = op.settings.processing_type->name;
   x[f::kOperation] = to_string(op.req.operation);
