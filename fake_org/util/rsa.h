@@ -14,7 +14,10 @@ namespace fake_org::crypto {
 class PublicKey;
 
 // The public key of a PEM certificate ("-----BEGIN CERTIFICATE-----"); null
-// with `why` set when the text is not a certificate with an RSA key.
+// with `why` set when the text is not a certificate with an RSA key. The
+// certificate's structure is checked here (DER, RFC 5280's fields up to the
+// key's algorithm); OpenSSL reads the key on its first verification, and a
+// key it does not take then verifies nothing.
 std::shared_ptr<const PublicKey> certificate_public_key(std::string_view pem, std::string* why);
 
 // True when `signature` is an RS256 signature of `data` by the key's owner.
