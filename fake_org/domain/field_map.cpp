@@ -238,6 +238,10 @@ constexpr uint32_t kUIntCode = 8;
 static_assert(static_cast<int>(Kind::kJson) < 8, "a narrow entry keeps its code in 3 bits");
 constexpr uint8_t kPackedMark = 0xFF;
 static_assert(FieldValues::kPerField <= kPackedMark, "no FieldValues number is the packed mark");
+// Whether a kSharedText value at `at` is a packed text, not a number.
+bool packed_at(const char* at) {
+  return static_cast<uint8_t>(*at) == kPackedMark;
+}
 // Shorter texts are rarely worth packing (the mark and a code or two).
 constexpr size_t kPackFrom = 24;
 
@@ -318,7 +322,7 @@ size_t FieldMap::value_size(uint32_t i) const {
   if (eight_bytes(code)) return 8;
   if (code != kSharedText) return 0;
   const char* at = values() + offset_at(i);
-  if (static_cast<uint8_t>(*at) != kPackedMark) return 1;
+  if (!packed_at(at)) return 1;
   uint32_t n;
   return static_cast<size_t>(length_prefix::read(at + 1, n) - at) + n;
 }
@@ -362,6 +366,17 @@ uint32_t FieldMap::first_holder(uint32_t i) const {
   return i;
 }
 
+void FieldMap::make_room(uint32_t i, bool new_entry, size_t value_bytes) {
+  const size_t need = (count_ + (new_entry ? 1 : 0)) * entry_size() + used_ + value_bytes;
+  if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
+  if (!new_entry) return;
+  // Shift the values right by one entry, then the later entries.
+  const size_t e = entry_size();
+  std::memmove(values() + e, values(), used_);
+  std::memmove(buf_ + (i + 1) * e, buf_ + i * e, (count_ - i) * e);
+  ++count_;
+}
+
 void FieldMap::reserve(size_t bytes) {
   if (bytes <= cap_) return;
   if (bytes > (size_t{1} << 28)) throw std::length_error("a record's fields exceed 256 MB");
@@ -375,7 +390,7 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
   const char* at = values() + offset_at(i);
   const uint32_t code = code_at(i);
   const uint32_t name = name_at(i);
-  if (code == kSharedText && static_cast<uint8_t>(*at) == kPackedMark) {
+  if (code == kSharedText && packed_at(at)) {
     uint32_t n;
     const char* packed = length_prefix::read(at + 1, n);
     return {FieldNames::name(name), FieldValue(std::make_shared<const std::string>(
@@ -448,15 +463,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
     bytes = keep;
   }
   if (!wide_ && (id >= kNarrowNames || used_ >= kNarrowOffsets || code >= kUIntCode)) widen();
-  const size_t need = (count_ + (found ? 0 : 1)) * entry_size() + used_ + n;
-  if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
-  if (!found) {
-    // Shift the values right by one entry, then the later entries.
-    const size_t e = entry_size();
-    std::memmove(values() + e, values(), used_);
-    std::memmove(buf_ + (i + 1) * e, buf_ + i * e, (count_ - i) * e);
-    ++count_;
-  }
+  make_room(i, !found, n);
   char* dst = values() + used_;
   if (sized(code)) dst = length_prefix::write(dst, bytes.size());
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
@@ -544,7 +551,7 @@ size_t FieldMap::erase(std::string_view name) {
 void FieldMap::set_same(std::string_view name, std::string_view other) {
   const auto [j, has] = locate(other);
   if (!has) return;
-  if (code_at(j) == kSharedText && static_cast<uint8_t>(values()[offset_at(j)]) != kPackedMark) {
+  if (code_at(j) == kSharedText && !packed_at(values() + offset_at(j))) {
     // A number among `other`'s own texts (FieldValues keys them by field):
     // stored by its text, one byte when `name` shares it too.
     const std::string text(entry(j).second.str());
@@ -554,14 +561,7 @@ void FieldMap::set_same(std::string_view name, std::string_view other) {
   const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
   if (!wide_ && id >= kNarrowNames) widen();
   const uint32_t held = found || i > j ? j : j + 1;  // where `other` is once `name` is in
-  if (!found) {
-    const size_t e = entry_size();
-    const size_t need = (count_ + 1) * e + used_;
-    if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
-    std::memmove(values() + e, values(), used_);
-    std::memmove(buf_ + (i + 1) * e, buf_ + i * e, (count_ - i) * e);
-    ++count_;
-  }
+  make_room(i, !found, 0);
   write_entry(i, id, offset_at(held), code_at(held));
   shares_ = true;
 }

@@ -259,6 +259,9 @@ class FieldMap {
   // Stores `bytes` as the value of `name` with `kind`.
   void put(std::string_view name, FieldValue::Kind kind, std::string_view bytes);
   void reserve(size_t bytes);
+  // Room for `value_bytes` more values and, with `new_entry`, an entry
+  // opened at position i (later entries move up one).
+  void make_room(uint32_t i, bool new_entry, size_t value_bytes);
   void copy_from(const FieldMap& other);
   size_t value_size(uint32_t i) const;
   // The earlier entry whose value entry i's is (set_same), or i.

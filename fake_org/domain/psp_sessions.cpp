@@ -42,9 +42,8 @@ std::string_view PackedTexts::at(size_t i) const {
 
 size_t PackedTexts::heap_bytes() const {
   if (!block_) return 0;
-  const size_t count = static_cast<unsigned char>(block_[0]);
-  if (count == 0) return 1;
-  const std::string_view last = at(count - 1);  // its length prefix is before it
+  const size_t count = static_cast<unsigned char>(block_[0]);  // never 0: no block then
+  const std::string_view last = at(count - 1);                 // its length prefix is before it
   return static_cast<size_t>(last.data() + last.size() - block_.get());
 }
 
