@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <mutex>
 
@@ -22,6 +21,7 @@
 #include "responses.h"
 #include "router.h"
 #include "routes.h"
+#include "util/listen_backlog.h"
 
 namespace fake_org::http {
 
@@ -216,31 +216,6 @@ std::string Server::url() const {
 
 namespace {
 
-// Debian's httplib listens with a backlog of 5: a burst of connections
-// overflows the queue and clients wait a second for a SYN retransmit. The
-// listening socket is httplib's own, so it is found by its port and listened
-// on again with a wide queue (Linux takes a second listen() as a new backlog).
-void widen_listen_backlog(int port) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const int fd = std::atoi(name.c_str());
-    int listening = 0;
-    socklen_t len = sizeof listening;
-    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening) continue;
-    sockaddr_storage addr{};
-    socklen_t addr_len = sizeof addr;
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &addr_len) != 0) continue;
-    int bound = 0;
-    if (addr.ss_family == AF_INET)
-      bound = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
-    else if (addr.ss_family == AF_INET6)
-      bound = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
-    if (bound == port) listen(fd, SOMAXCONN);
-  }
-}
-
 // TLS 1.2 and 1.3 only, and in 1.2 only forward-secret AEAD suites (Mozilla's
 // "intermediate" list): what the platform's own endpoints accept. OpenSSL's
 // default also offers CBC suites such as AES128-SHA.
@@ -434,7 +409,7 @@ bool Server::start(std::string* error) {
     }
     port_ = options_.port;
   }
-  widen_listen_backlog(port_);
+  util::widen_listen_backlog(port_);
   // The socket is bound and listening once bind returns, so clients can
   // connect at once; the thread below only starts accepting.
   thread_ = std::thread([this] { server_->listen_after_bind(); });
