@@ -2,7 +2,6 @@
 // Debian's cpp-httplib listens with a backlog of 5: a burst of connections
 // overflows the queue and clients wait a second for a SYN retransmit.
 
-
 namespace fake_org::util {
 
 // Listens again, with a queue of SOMAXCONN, on this process's listening
