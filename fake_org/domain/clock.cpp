@@ -104,8 +104,31 @@ std::optional<Date> parse_date(std::string_view s) {
   return d;
 }
 
+namespace {
+
+// `width` decimal digits of v (0 <= v < 10^width) at p; the end.
+char* put_digits(char* p, int v, int width) {
+  for (int i = width - 1; i >= 0; --i, v /= 10) p[i] = static_cast<char>('0' + v % 10);
+  return p + width;
+}
+
+// YYYY-MM-DD at p for a year of four digits (every date the org clock
+// reaches); the end, or null for another year.
+char* put_date(char* p, const Date& d) {
+  if (d.year < 0 || d.year > 9999) return nullptr;
+  p = put_digits(p, d.year, 4);
+  *p++ = '-';
+  p = put_digits(p, d.month, 2);
+  *p++ = '-';
+  return put_digits(p, d.day, 2);
+}
+
+}  // namespace
+
 std::string format_date(const Date& d) {
   char buf[16];
+  // By hand: snprintf cost about 1,600 instructions a date on the POST path.
+  if (const char* end = put_date(buf, d)) return std::string(buf, static_cast<size_t>(end - buf));
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year, d.month, d.day);
   return buf;
 }
@@ -154,6 +177,18 @@ std::string format_iso8601(TimePoint t) {
   int64_t rem = ms - days * 86400000;
   Date d = civil_from_days(days);
   char buf[40];
+  if (char* p = put_date(buf, d)) {
+    *p++ = 'T';
+    p = put_digits(p, static_cast<int>(rem / 3600000), 2);
+    *p++ = ':';
+    p = put_digits(p, static_cast<int>(rem / 60000 % 60), 2);
+    *p++ = ':';
+    p = put_digits(p, static_cast<int>(rem / 1000 % 60), 2);
+    *p++ = '.';
+    p = put_digits(p, static_cast<int>(rem % 1000), 3);
+    *p++ = 'Z';
+    return std::string(buf, static_cast<size_t>(p - buf));
+  }
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", d.year, d.month, d.day,
                 static_cast<int>(rem / 3600000), static_cast<int>(rem / 60000 % 60),
                 static_cast<int>(rem / 1000 % 60), static_cast<int>(rem % 1000));

@@ -1,6 +1,8 @@
 #include "clock.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstring>
 
 using namespace fake_org;
 
@@ -99,4 +101,26 @@ TEST_CASE("durations are described in their largest whole unit", "[clock]") {
   CHECK(describe_duration(Millis(3'600'000)) == "1 hour");
   CHECK(describe_duration(Millis(1500)) == "1500 milliseconds");
   CHECK(describe_duration(Millis(0)) == "0 milliseconds");
+}
+
+TEST_CASE("instants and dates format as printf's %04d-%02d-%02d would, in any year", "[clock]") {
+  // The formatting is by hand for years 0-9999; a reference from snprintf
+  // checks it, and the years around and outside that range.
+  for (int64_t ms = -800'000LL * 86'400'000; ms < 3'000'000LL * 86'400'000; ms += 7'777'777'777LL) {
+    const int64_t days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
+    const int64_t rem = ms - days * 86400000;
+    const Date d = civil_from_days(days);
+    char want[64];
+    std::snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", d.year, d.month, d.day,
+                  static_cast<int>(rem / 3600000), static_cast<int>(rem / 60000 % 60),
+                  static_cast<int>(rem / 1000 % 60), static_cast<int>(rem % 1000));
+    INFO(ms);
+    CHECK(format_iso8601(TimePoint(Millis(ms))) == want);
+    want[std::strlen(want) - 14] = '\0';  // the date alone
+    CHECK(format_date(d) == want);
+  }
+  CHECK(format_date(Date{999, 1, 2}) == "0999-01-02");
+  CHECK(format_date(Date{10000, 12, 31}) == "10000-12-31");
+  CHECK(format_date(Date{-1, 3, 4}) == "-001-03-04");
+  CHECK(format_iso8601(TimePoint(Millis(86'399'999))) == "1970-01-01T23:59:59.999Z");
 }
