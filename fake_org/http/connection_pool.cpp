@@ -1,36 +1,63 @@
 #include "connection_pool.h"
 
+#include <algorithm>
+
 namespace fake_org::http {
 
 // httplib makes the pool in its accept loop and accepts nothing until the
 // constructor returns: starting the ready workers there held the first
-// connection for ~6 ms (32 threads on 2 cores). They start beside the loop
-// instead, and enqueue starts one itself when none is idle.
+// connection for ~6 ms (32 threads on 2 cores). The grower starts them
+// beside the loop instead.
 ConnectionPool::ConnectionPool(ConnectionPoolLimits limits)
-    : limits_(limits), filler_([this] { fill(); }) {}
-
-void ConnectionPool::fill() {
-  while (true) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (shutdown_ || workers_.size() - finished_.size() >= limits_.ready) return;
-    start_worker();
-  }
-}
+    : limits_(limits), grower_([this] { grow(); }) {}
 
 ConnectionPool::~ConnectionPool() {
   shutdown();
 }
 
-void ConnectionPool::start_worker() {
-  workers_.emplace_front();
-  Worker self = workers_.begin();
-  *self = std::thread([this, self] { work(self); });
-  peak_ = std::max(peak_, workers_.size() - finished_.size());
+size_t ConnectionPool::free_workers() const {
+  const size_t ready = idle_ + starting_;
+  return ready > jobs_.size() ? ready - jobs_.size() : 0;
+}
+
+size_t ConnectionPool::wanted() const {
+  const size_t now = alive() + unlisted_;
+  if (now >= limits_.ceiling) return 0;
+  if (now < limits_.ready) return limits_.ready - now;
+  const size_t free = free_workers();
+  if (free >= limits_.spare) return 0;
+  const size_t unserved = jobs_.size() > idle_ + starting_ ? jobs_.size() - idle_ - starting_ : 0;
+  return std::min(std::max(limits_.spare - free + unserved, now / 2), limits_.ceiling - now);
+}
+
+void ConnectionPool::grow() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    short_.wait(lock, [this] { return shutdown_ || wanted() > 0; });
+    if (shutdown_) return;
+    const size_t n = wanted();
+    starting_ += n;
+    unlisted_ = n;
+    peak_ = std::max(peak_, alive() + n);
+    lock.unlock();
+    // Made outside the lock: a thread takes tens of microseconds to make,
+    // and workers finishing a connection take the lock to wait for the next.
+    std::list<Thread> fresh;
+    for (size_t i = 0; i < n; ++i) {
+      fresh.emplace_front();
+      const Worker w = fresh.begin();
+      w->thread = std::thread([this, w] { work(w); });
+    }
+    lock.lock();
+    for (Thread& t : fresh) t.listed = true;
+    workers_.splice(workers_.begin(), fresh);  // iterators stay valid
+    unlisted_ = 0;
+  }
 }
 
 void ConnectionPool::join_finished() {
   for (Worker w : finished_) {
-    w->join();  // it has returned from work(): joining does not wait
+    w->thread.join();  // it has returned from work(): joining does not wait
     workers_.erase(w);
   }
   finished_.clear();
@@ -41,13 +68,13 @@ void ConnectionPool::enqueue(std::function<void()> job) {
   if (shutdown_) return;
   join_finished();
   jobs_.push_back(std::move(job));
-  // Every idle worker may already be claimed by a job queued before this one.
-  if (idle_ < jobs_.size() && workers_.size() < limits_.ceiling) start_worker();
   wake_.notify_one();
+  if (wanted() > 0) short_.notify_one();
 }
 
 void ConnectionPool::work(Worker self) {
   std::unique_lock<std::mutex> lock(mutex_);
+  --starting_;
   while (true) {
     ++idle_;
     const bool woken =
@@ -56,6 +83,7 @@ void ConnectionPool::work(Worker self) {
     if (!jobs_.empty()) {
       std::function<void()> job = std::move(jobs_.front());
       jobs_.pop_front();
+      if (wanted() > 0) short_.notify_one();
       lock.unlock();
       job();
       job = nullptr;  // the connection's captures end here, not under the lock
@@ -63,22 +91,25 @@ void ConnectionPool::work(Worker self) {
       continue;
     }
     if (shutdown_) break;
-    const size_t alive = workers_.size() - finished_.size();
-    if (!woken && alive > limits_.ready) break;
+    // Only while enough others stay free: else the grower would start it again.
+    if (!woken && self->listed && alive() > limits_.ready && free_workers() >= limits_.spare) break;
   }
+  // At shutdown the grower has listed every thread it made: shutdown()
+  // joins the grower before it waits for the workers.
   finished_.push_back(self);
   ended_.notify_all();
 }
 
 void ConnectionPool::shutdown() {
-  std::list<std::thread> all;
+  std::list<Thread> all;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (shutdown_ && workers_.empty()) return;
     shutdown_ = true;
     wake_.notify_all();
+    short_.notify_all();
   }
-  if (filler_.joinable()) filler_.join();  // it stops at its next worker
+  if (grower_.joinable()) grower_.join();  // it lists what it made, then stops
   // Workers finish their connection first (httplib closed the listening
   // socket; each connection ends within its keep-alive timeout).
   {
@@ -87,12 +118,12 @@ void ConnectionPool::shutdown() {
     finished_.clear();
     all.swap(workers_);
   }
-  for (auto& t : all) t.join();
+  for (auto& t : all) t.thread.join();
 }
 
 ConnectionPool::Stats ConnectionPool::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return Stats{workers_.size() - finished_.size(), idle_, jobs_.size(), peak_};
+  return Stats{alive() + unlisted_, idle_, jobs_.size(), peak_};
 }
 
 }  // namespace fake_org::http

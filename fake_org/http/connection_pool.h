@@ -2,12 +2,17 @@
 // The workers that serve connections. cpp-httplib gives a connection one
 // worker for as long as it stays open: a fixed pool of 32 let 100 idle
 // keep-alive connections (or 50 clients sending their headers a byte a
-// second) keep a fresh request waiting for many seconds. This pool starts a
-// worker whenever every worker is busy, up to a ceiling, and lets a worker
-// that has been idle for a while end, so an idle or slow connection only
-// ever holds its own thread.
+// second) keep a fresh request waiting for many seconds. This pool grows
+// whenever fewer than `spare` workers would be left idle, up to a ceiling,
+// and lets a worker that has been idle for a while end, so an idle or slow
+// connection only ever holds its own thread.
 //
-// Locking rule: mutex_ guards every member below it; a job runs outside it.
+// A grower thread starts workers, by half the pool at a time, so a burst of
+// connections neither waits in the accept loop for one thread after another
+// nor holds the pool's lock while the system makes a thread.
+//
+// Locking rule: mutex_ guards every member below it; a job runs outside it,
+// and the grower makes its threads outside it.
 #include <httplib.h>
 
 #include <chrono>
@@ -24,6 +29,7 @@ namespace fake_org::http {
 
 struct ConnectionPoolLimits {
   size_t ready = 8;                    // workers kept even when idle
+  size_t spare = 4;                    // idle workers kept ahead of the jobs, when growing
   size_t ceiling = 4096;               // connections served at once; more wait for a worker
   std::chrono::seconds idle_exit{30};  // a worker beyond `ready` idle this long ends
 };
@@ -47,9 +53,15 @@ class ConnectionPool : public httplib::TaskQueue {
   Stats stats() const;
 
  private:
-  using Worker = std::list<std::thread>::iterator;
-  void start_worker();  // with mutex_ held
-  void fill();          // starts workers until `ready` are alive
+  struct Thread {
+    std::thread thread;
+    bool listed = false;  // in workers_: only then may it end and be joined
+  };
+  using Worker = std::list<Thread>::iterator;
+  void grow();                                                         // the grower thread's loop
+  size_t alive() const { return workers_.size() - finished_.size(); }  // with mutex_ held
+  size_t free_workers() const;  // idle or starting, beyond the queued jobs; with mutex_ held
+  size_t wanted() const;        // workers to start now; with mutex_ held
   void work(Worker self);
   void join_finished();  // with mutex_ held
 
@@ -57,13 +69,16 @@ class ConnectionPool : public httplib::TaskQueue {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable ended_;  // a worker has finished
+  std::condition_variable short_;  // fewer workers idle than wanted
   std::deque<std::function<void()>> jobs_;
-  std::list<std::thread> workers_;
+  std::list<Thread> workers_;
   std::vector<Worker> finished_;  // ended, to be joined
   size_t idle_ = 0;
+  size_t starting_ = 0;  // made or being made, not yet waiting for a job
+  size_t unlisted_ = 0;  // being made by the grower, not yet in workers_
   size_t peak_ = 0;
   bool shutdown_ = false;
-  std::thread filler_;  // last: it starts once every member above exists
+  std::thread grower_;  // last: it starts once every member above exists
 };
 
 }  // namespace fake_org::http
