@@ -330,10 +330,12 @@ size_t FieldMap::value_size(uint32_t i) const {
 void FieldMap::copy_from(const FieldMap& other) {
   // Re-encoded: a copy never carries the space replaced values left, and is
   // narrow whenever its names and values allow.
+  const std::vector<uint32_t> holders = other.first_holders();
+  const auto holder_of = [&](uint32_t i) { return holders.empty() ? i : holders[i]; };
   size_t value_bytes = 0;
   bool narrow = true;
   for (uint32_t i = 0; i < other.count_; ++i) {
-    if (other.first_holder(i) == i) value_bytes += other.value_size(i);
+    if (holder_of(i) == i) value_bytes += other.value_size(i);
     narrow = narrow && other.name_at(i) < kNarrowNames && other.code_at(i) < kUIntCode;
   }
   wide_ = !(narrow && value_bytes < kNarrowOffsets);
@@ -345,7 +347,7 @@ void FieldMap::copy_from(const FieldMap& other) {
   reserve(bytes);
   count_ = other.count_;
   for (uint32_t i = 0; i < count_; ++i) {
-    const uint32_t holder = other.first_holder(i);
+    const uint32_t holder = holder_of(i);
     if (holder != i) {  // already copied: point at that copy
       write_entry(i, other.name_at(i), offset_at(holder), other.code_at(i));
       shares_ = true;
@@ -358,12 +360,28 @@ void FieldMap::copy_from(const FieldMap& other) {
   }
 }
 
-uint32_t FieldMap::first_holder(uint32_t i) const {
-  if (!shares_ || value_size(i) == 0) return i;  // values of no bytes share nothing
-  const uint32_t at = offset_at(i);
-  for (uint32_t j = 0; j < i; ++j)
-    if (offset_at(j) == at && value_size(j) != 0) return j;
-  return i;
+std::vector<uint32_t> FieldMap::first_holders() const {
+  if (!shares_) return {};
+  // Each entry's offset decoded once, then compared as integers: asking
+  // offset_at and value_size for every earlier entry cost more than the
+  // comparisons themselves (an inbound report has ~20 fields).
+  constexpr uint32_t kNoBytes = UINT32_MAX;  // values of no bytes share nothing
+  std::vector<uint32_t> holders(2 * size_t{count_});
+  uint32_t* const at = holders.data() + count_;
+  for (uint32_t i = 0; i < count_; ++i) {
+    const uint32_t code = code_at(i);
+    const bool bytes = sized(code) || eight_bytes(code) || code == kSharedText;
+    at[i] = bytes ? offset_at(i) : kNoBytes;
+    holders[i] = i;
+    if (at[i] == kNoBytes) continue;
+    for (uint32_t j = 0; j < i; ++j)
+      if (at[j] == at[i]) {
+        holders[i] = holders[j];
+        break;
+      }
+  }
+  holders.resize(count_);
+  return holders;
 }
 
 void FieldMap::make_room(uint32_t i, bool new_entry, size_t value_bytes) {
@@ -567,9 +585,10 @@ void FieldMap::set_same(std::string_view name, std::string_view other) {
 }
 
 void FieldMap::shrink() {
+  const std::vector<uint32_t> holders = first_holders();
   size_t live = count_ * entry_size();
   for (uint32_t i = 0; i < count_; ++i)
-    if (first_holder(i) == i) live += value_size(i);
+    if (holders.empty() || holders[i] == i) live += value_size(i);
   if (live == cap_) return;
   if (live == 0) {
     *this = FieldMap();

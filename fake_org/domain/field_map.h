@@ -16,6 +16,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -264,8 +265,9 @@ class FieldMap {
   void make_room(uint32_t i, bool new_entry, size_t value_bytes);
   void copy_from(const FieldMap& other);
   size_t value_size(uint32_t i) const;
-  // The earlier entry whose value entry i's is (set_same), or i.
-  uint32_t first_holder(uint32_t i) const;
+  // For each entry, the first entry whose value bytes it uses (set_same), or
+  // itself; empty when no value is shared (then every entry holds its own).
+  std::vector<uint32_t> first_holders() const;
 
   char* buf_ = nullptr;  // entries, then values
   uint32_t count_ = 0;   // entries
