@@ -1,6 +1,7 @@
 #include "connection_pool.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace fake_org::http {
 
@@ -43,16 +44,31 @@ void ConnectionPool::grow() {
     // Made outside the lock: a thread takes tens of microseconds to make,
     // and workers finishing a connection take the lock to wait for the next.
     std::list<Thread> fresh;
-    for (size_t i = 0; i < n; ++i) {
-      fresh.emplace_front();
-      const Worker w = fresh.begin();
-      w->thread = std::thread([this, w] { work(w); });
-    }
+    const size_t made = make_workers(fresh, n);
     lock.lock();
     for (Thread& t : fresh) t.listed = true;
     workers_.splice(workers_.begin(), fresh);  // iterators stay valid
     unlisted_ = 0;
+    starting_ -= n - made;
+    // The system is out of threads: the connections waiting are served as
+    // workers free up, and the grower tries again a while later.
+    if (made < n)
+      short_.wait_for(lock, std::chrono::milliseconds(100), [this] { return shutdown_; });
   }
+}
+
+size_t ConnectionPool::make_workers(std::list<Thread>& fresh, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    fresh.emplace_front();
+    const Worker w = fresh.begin();
+    try {
+      w->thread = std::thread([this, w] { work(w); });
+    } catch (const std::system_error&) {
+      fresh.pop_front();
+      return i;
+    }
+  }
+  return n;
 }
 
 void ConnectionPool::join_finished() {

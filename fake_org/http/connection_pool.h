@@ -58,7 +58,9 @@ class ConnectionPool : public httplib::TaskQueue {
     bool listed = false;  // in workers_: only then may it end and be joined
   };
   using Worker = std::list<Thread>::iterator;
-  void grow();                                                         // the grower thread's loop
+  void grow();  // the grower thread's loop
+  // Starts up to n workers into `fresh` without the lock; how many started.
+  size_t make_workers(std::list<Thread>& fresh, size_t n);
   size_t alive() const { return workers_.size() - finished_.size(); }  // with mutex_ held
   size_t free_workers() const;  // idle or starting, beyond the queued jobs; with mutex_ held
   size_t wanted() const;        // workers to start now; with mutex_ held
