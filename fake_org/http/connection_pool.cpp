@@ -34,12 +34,21 @@ size_t ConnectionPool::wanted() const {
 void ConnectionPool::grow() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    short_.wait(lock, [this] { return shutdown_ || wanted() > 0; });
+    short_.wait(lock, [this] { return shutdown_ || wanted() > 0 || !finished_.empty(); });
     if (shutdown_) return;
+    if (!finished_.empty()) {
+      // Workers that ended idle are joined here, not by the next connection.
+      std::list<Thread> ended;
+      for (Worker w : finished_) ended.splice(ended.end(), workers_, w);
+      finished_.clear();
+      lock.unlock();
+      for (Thread& t : ended) t.thread.join();  // each has returned from work()
+      lock.lock();
+      continue;
+    }
     const size_t n = wanted();
     starting_ += n;
     unlisted_ = n;
-    peak_ = std::max(peak_, alive() + n);
     lock.unlock();
     // Made outside the lock: a thread takes tens of microseconds to make,
     // and workers finishing a connection take the lock to wait for the next.
@@ -50,6 +59,7 @@ void ConnectionPool::grow() {
     workers_.splice(workers_.begin(), fresh);  // iterators stay valid
     unlisted_ = 0;
     starting_ -= n - made;
+    peak_ = std::max(peak_, alive());
     // The system is out of threads: the connections waiting are served as
     // workers free up, and the grower tries again a while later.
     if (made < n)
@@ -58,12 +68,18 @@ void ConnectionPool::grow() {
 }
 
 size_t ConnectionPool::make_workers(std::list<Thread>& fresh, size_t n) {
+  // Out of threads (std::system_error) or of memory (std::bad_alloc): what
+  // was made so far serves, and the grower tries again later.
   for (size_t i = 0; i < n; ++i) {
-    fresh.emplace_front();
+    try {
+      fresh.emplace_front();
+    } catch (...) {
+      return i;
+    }
     const Worker w = fresh.begin();
     try {
       w->thread = std::thread([this, w] { work(w); });
-    } catch (const std::system_error&) {
+    } catch (...) {
       fresh.pop_front();
       return i;
     }
@@ -114,13 +130,15 @@ void ConnectionPool::work(Worker self) {
   // joins the grower before it waits for the workers.
   finished_.push_back(self);
   ended_.notify_all();
+  short_.notify_one();  // the grower joins it
 }
 
 void ConnectionPool::shutdown() {
   std::list<Thread> all;
+  std::deque<std::function<void()>> left;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (shutdown_ && workers_.empty()) return;
+    if (shutdown_ && workers_.empty() && jobs_.empty()) return;
     shutdown_ = true;
     wake_.notify_all();
     short_.notify_all();
@@ -133,8 +151,12 @@ void ConnectionPool::shutdown() {
     ended_.wait(lock, [this] { return finished_.size() == workers_.size(); });
     finished_.clear();
     all.swap(workers_);
+    // Jobs no worker took (none could be made, or the server stopped before
+    // the first was): each holds an accepted socket only the job closes.
+    left.swap(jobs_);
   }
   for (auto& t : all) t.thread.join();
+  for (auto& job : left) job();
 }
 
 ConnectionPool::Stats ConnectionPool::stats() const {
