@@ -83,14 +83,22 @@ std::string CheckResult::report() const {
          (violations.size() == 1 ? " violation" : " violations") + join_messages(violations);
 }
 
-Checker::Checker(Profile profile,
-                 std::map<std::string, std::shared_ptr<const core::CompiledSchema>> schemas)
+struct Checker::Schema {
+  json root;
+  std::string uri;
+  core::Fetcher fetch;
+  core::UriDisplay display;
+  mutable std::once_flag once;
+  mutable std::shared_ptr<const core::CompiledSchema> compiled;  // set once, under `once`
+};
+
+Checker::Checker(Profile profile, Schemas schemas)
     : profile_(profile), schemas_(std::move(schemas)) {}
 
 Checker::~Checker() = default;
 
-std::shared_ptr<const Checker> Checker::from_files(const std::map<std::string, std::string>& files,
-                                                   Profile profile) {
+Checker::Schemas Checker::read_schemas(const std::map<std::string, std::string>& files,
+                                       Profile profile) {
   auto docs = std::make_shared<const std::map<std::string, Document>>(overlay(files, profile));
   core::Fetcher fetch = [docs](const std::string& uri) -> std::optional<json> {
     if (uri.rfind(kBaseUri, 0) != 0) return std::nullopt;
@@ -103,20 +111,39 @@ std::shared_ptr<const Checker> Checker::from_files(const std::map<std::string, s
     auto it = docs->find(uri.substr(std::string(kBaseUri).size()));
     return it == docs->end() ? uri : it->second.file;
   };
-  std::map<std::string, std::shared_ptr<const core::CompiledSchema>> schemas;
+  Schemas schemas;
   for (const auto& [name, doc] : *docs) {
     // Message schemas are the top-level files; common/ and the profile parts
     // (records.json, ...) are only referenced.
     if (name.find('/') != std::string::npos || files.count(name) == 0) continue;
-    const std::string stem = name.substr(0, name.rfind(".json"));
-    schemas[stem] = core::CompiledSchema::compile(doc.content, kBaseUri + name, fetch, display);
+    auto schema = std::make_unique<Schema>();
+    schema->root = doc.content;
+    schema->uri = kBaseUri + name;
+    schema->fetch = fetch;
+    schema->display = display;
+    schemas[name.substr(0, name.rfind(".json"))] = std::move(schema);
   }
   if (schemas.empty()) throw core::SchemaError("no message schemas found");
-  return std::shared_ptr<const Checker>(new Checker(profile, std::move(schemas)));
+  return schemas;
+}
+
+const core::CompiledSchema& Checker::compiled(const Schema& s) const {
+  // A compile that throws leaves the flag unset: the next use tries again.
+  std::call_once(s.once, [&s] {
+    s.compiled = core::CompiledSchema::compile(s.root, s.uri, s.fetch, s.display);
+  });
+  return *s.compiled;
+}
+
+std::shared_ptr<const Checker> Checker::from_files(const std::map<std::string, std::string>& files,
+                                                   Profile profile) {
+  std::shared_ptr<const Checker> checker(new Checker(profile, read_schemas(files, profile)));
+  for (const auto& entry : checker->schemas_) checker->compiled(*entry.second);
+  return checker;
 }
 
 std::shared_ptr<const Checker> Checker::embedded(Profile profile) {
-  // Locking rule: `mutex` guards `cache`; the Checkers themselves need no lock.
+  // Locking rule: `mutex` guards `cache`; each Checker guards its own compiling.
   static std::mutex mutex;
   static std::shared_ptr<const Checker> cache[2];
   std::lock_guard<std::mutex> lock(mutex);
@@ -124,7 +151,7 @@ std::shared_ptr<const Checker> Checker::embedded(Profile profile) {
   if (!slot) {
     std::map<std::string, std::string> files;
     for (const auto& [name, text] : embedded_files()) files.emplace(name, std::string(text));
-    slot = from_files(files, profile);
+    slot.reset(new Checker(profile, read_schemas(files, profile)));
   }
   return slot;
 }
@@ -178,7 +205,7 @@ CheckResult Checker::validate(const std::string& schema_name, const nlohmann::js
     result.violations.push_back(std::move(v));
     return result;
   }
-  result.violations = it->second->validate(body);
+  result.violations = compiled(*it->second).validate(body);
   return result;
 }
 
