@@ -89,7 +89,9 @@ struct Checker::Schema {
   core::Fetcher fetch;
   core::UriDisplay display;
   mutable std::once_flag once;
-  mutable std::shared_ptr<const core::CompiledSchema> compiled;  // set once, under `once`
+  // Set once, under `once`: the compiled schema, or why it does not compile.
+  mutable std::shared_ptr<const core::CompiledSchema> compiled;
+  mutable std::string error;
 };
 
 Checker::Checker(Profile profile, Schemas schemas)
@@ -127,18 +129,26 @@ Checker::Schemas Checker::read_schemas(const std::map<std::string, std::string>&
   return schemas;
 }
 
-const core::CompiledSchema& Checker::compiled(const Schema& s) const {
-  // A compile that throws leaves the flag unset: the next use tries again.
+const core::CompiledSchema* Checker::compiled(const Schema& s) const {
+  // Nothing escapes the once-call: a schema that does not compile is
+  // reported by every check that uses it, from whichever thread, and is not
+  // compiled again.
   std::call_once(s.once, [&s] {
-    s.compiled = core::CompiledSchema::compile(s.root, s.uri, s.fetch, s.display);
+    try {
+      s.compiled = core::CompiledSchema::compile(s.root, s.uri, s.fetch, s.display);
+    } catch (const std::exception& e) {
+      s.error = e.what();
+    }
   });
-  return *s.compiled;
+  return s.compiled.get();
 }
 
 std::shared_ptr<const Checker> Checker::from_files(const std::map<std::string, std::string>& files,
-                                                   Profile profile) {
+                                                   Profile profile, Compile when) {
   std::shared_ptr<const Checker> checker(new Checker(profile, read_schemas(files, profile)));
-  for (const auto& entry : checker->schemas_) checker->compiled(*entry.second);
+  if (when == Compile::kOnFirstUse) return checker;
+  for (const auto& entry : checker->schemas_)
+    if (!checker->compiled(*entry.second)) throw core::SchemaError(entry.second->error);
   return checker;
 }
 
@@ -151,7 +161,7 @@ std::shared_ptr<const Checker> Checker::embedded(Profile profile) {
   if (!slot) {
     std::map<std::string, std::string> files;
     for (const auto& [name, text] : embedded_files()) files.emplace(name, std::string(text));
-    slot.reset(new Checker(profile, read_schemas(files, profile)));
+    slot = from_files(files, profile, Compile::kOnFirstUse);
   }
   return slot;
 }
@@ -205,7 +215,17 @@ CheckResult Checker::validate(const std::string& schema_name, const nlohmann::js
     result.violations.push_back(std::move(v));
     return result;
   }
-  result.violations = compiled(*it->second).validate(body);
+  const core::CompiledSchema* schema = compiled(*it->second);
+  if (!schema) {
+    Violation v;
+    v.keyword = "schema";
+    v.expected = "a schema that compiles";
+    v.actual = it->second->error;
+    v.message = "schema \"" + schema_name + "\" does not compile: " + it->second->error;
+    result.violations.push_back(std::move(v));
+    return result;
+  }
+  result.violations = schema->validate(body);
   return result;
 }
 

@@ -26,6 +26,9 @@ class CompiledSchema;
 // strict: exactly what the spec (and the fake's documented choices) state;
 // lenient: also the variants real orgs are known to send (contracts/README.md).
 enum class Profile { kStrict, kLenient };
+// When a Checker compiles its message schemas: all while it is made (errors
+// thrown there), or each on its first use (errors as violations).
+enum class Compile { kAtOnce, kOnFirstUse };
 const char* to_string(Profile profile);
 std::optional<Profile> profile_from_string(std::string_view name);
 
@@ -53,18 +56,22 @@ struct CheckResult {
 class Checker {
  public:
   // The schemas compiled into the binary; one instance per profile, built on
-  // first use. Each schema is compiled when first validated against, so a
-  // process that checks a few bodies does not pay for all 35 (the contracts
-  // tests compile every one).
+  // first use. Throws std::runtime_error if a schema is no JSON or has the
+  // wrong "$id". Each schema is compiled when first validated against, so a
+  // process that checks a few bodies does not pay for all 35; one that does
+  // not compile (the contracts tests compile every one) gives a violation
+  // with keyword "schema" instead of throwing in a request's thread.
   static std::shared_ptr<const Checker> embedded(Profile profile);
   // The schemas of a contracts/schemas-like folder (for trying edits without a
   // rebuild). Throws std::runtime_error on unreadable or broken schemas.
   static std::shared_ptr<const Checker> from_directory(const std::string& dir, Profile profile);
   // The same from files already in memory: path relative to the schemas
-  // folder -> JSON text. Both compile every schema at once, so an edited
-  // folder's mistakes are reported before anything is checked.
+  // folder -> JSON text. Both compile every schema at once unless told
+  // otherwise, so an edited folder's mistakes are reported before anything
+  // is checked.
   static std::shared_ptr<const Checker> from_files(const std::map<std::string, std::string>& files,
-                                                   Profile profile);
+                                                   Profile profile,
+                                                   Compile when = Compile::kAtOnce);
 
   ~Checker();
   Checker(const Checker&) = delete;
@@ -99,7 +106,8 @@ class Checker {
   using Schemas = std::map<std::string, std::unique_ptr<Schema>>;
   Checker(Profile profile, Schemas schemas);
   static Schemas read_schemas(const std::map<std::string, std::string>& files, Profile profile);
-  const core::CompiledSchema& compiled(const Schema& s) const;
+  // Null when the schema does not compile (the reason in s.error).
+  const core::CompiledSchema* compiled(const Schema& s) const;
 
   Profile profile_;
   Schemas schemas_;

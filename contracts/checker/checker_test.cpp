@@ -273,6 +273,34 @@ TEST_CASE("schema sets: the profile overrides, ids must match names, refs must r
                     Catch::Contains("points to nothing"));
 }
 
+TEST_CASE("compiled on first use, a broken schema is a violation on every thread", "[from_files]") {
+  // The embedded checker compiles this way: a request's thread must get an
+  // answer, not an exception, and the other schemas still check.
+  const std::string base = "https://schemas.fake-crm-org.invalid/cpm/v2/";
+  std::map<std::string, std::string> files = {
+      {"good.json", json({{"$id", base + "good.json"}, {"type", "integer"}}).dump()},
+      {"broken.json", json({{"$id", base + "broken.json"}, {"$ref", "missing.json"}}).dump()},
+  };
+  CHECK_THROWS(Checker::from_files(files, Profile::kStrict));
+  auto c = Checker::from_files(files, Profile::kStrict, contracts::Compile::kOnFirstUse);
+  CHECK(c->schema_names() == std::vector<std::string>{"broken", "good"});
+  std::vector<std::string> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t)
+    threads.emplace_back([&, t] {
+      CheckResult r = c->validate("broken", 1);
+      if (r.violations.size() == 1)
+        seen[t] = r.violations[0].keyword + ": " + r.violations[0].message;
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& s : seen) {
+    CHECK_THAT(s, Catch::StartsWith("schema: schema \"broken\" does not compile: "));
+    CHECK_THAT(s, Catch::Contains("missing.json"));
+  }
+  CHECK(c->validate("good", 1).ok());
+  CHECK_FALSE(c->validate("good", "x").ok());
+}
+
 // valijson 1.0 compiled "propertyNames" under its parent's pointer, so under a
 // "$ref" the parent became the name schema and every name failed; the
 // scenario schema's "capture" and "matcher" definitions met it.
