@@ -5,9 +5,9 @@
 // expected. See contracts/README.md for the schemas and the two profiles.
 //
 // Thread safety: every const member may be called from any number of threads
-// at once. The embedded Checker compiles each message schema on its first use,
-// once, under that schema's std::once_flag; nothing else changes after
-// construction.
+// at once. A Checker made with Compile::kOnFirstUse (the embedded one)
+// compiles each message schema on its first use, once, under that schema's
+// std::once_flag; nothing else changes after construction.
 #include <map>
 #include <memory>
 #include <optional>
