@@ -526,6 +526,83 @@ void RecordStore::file_index_locked(size_t n) {
   }
 }
 
+bool RecordStore::commit_in_turn(Transaction& tx, uint64_t seen,
+                                 const std::function<void()>& committed) {
+  PendingCommit me(tx, seen, committed);
+  {
+    std::unique_lock queue(queue_mu_);
+    queue_.push_back(&me);
+    if (leading_) {
+      me.wake.wait(queue, [&] { return me.state != PendingCommit::State::kQueued; });
+    } else {
+      me.state = PendingCommit::State::kLeading;
+      leading_ = true;
+    }
+  }
+  if (me.state == PendingCommit::State::kLeading) lead_batch();
+  // The leader wrote state and error before it released queue_mu_, and this
+  // thread took queue_mu_ after (in wait, or above when it leads).
+  if (me.error) std::rethrow_exception(me.error);
+  return me.state == PendingCommit::State::kCommitted;
+}
+
+void RecordStore::commit_pending_locked(PendingCommit& p) {
+  HoldTimer held(stats_);
+  try {
+    if (!unchanged_since_locked(*p.tx, p.seen)) {
+      ++stats_.retried;
+      p.outcome = PendingCommit::State::kConflicted;
+      return;
+    }
+    commit_locked(*p.tx);
+    ++stats_.commits;
+    ++stats_.optimistic;
+    p.outcome = PendingCommit::State::kCommitted;
+    if (*p.committed) (*p.committed)();
+  } catch (...) {
+    p.error = std::current_exception();
+  }
+}
+
+void RecordStore::lead_batch() {
+  std::vector<PendingCommit*> batch;
+  std::exception_ptr failed;
+  try {
+    Holding holding(this);
+    mu_.lock_patiently(kLeaderPatience);
+    std::unique_lock lock(mu_, std::adopt_lock);
+    {
+      std::lock_guard queue(queue_mu_);
+      batch.swap(queue_);
+    }
+    for (PendingCommit* p : batch) commit_pending_locked(*p);
+    ++stats_.batches;
+  } catch (...) {  // the lock itself failed: nothing was taken from the queue
+    failed = std::current_exception();
+  }
+  std::lock_guard queue(queue_mu_);
+  if (failed) {  // only the leader's own request fails; the queue goes to the next one
+    auto leader = std::find_if(queue_.begin(), queue_.end(), [](const PendingCommit* p) {
+      return p->state == PendingCommit::State::kLeading;
+    });
+    if (leader != queue_.end()) {
+      (*leader)->error = failed;
+      (*leader)->outcome = PendingCommit::State::kConflicted;
+      batch.push_back(*leader);
+      queue_.erase(leader);
+    }
+  }
+  for (PendingCommit* p : batch) {
+    p->state = p->outcome;
+    p->wake.notify_one();
+  }
+  leading_ = !queue_.empty();
+  if (leading_) {
+    queue_.front()->state = PendingCommit::State::kLeading;
+    queue_.front()->wake.notify_one();
+  }
+}
+
 bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
   if (version_ == seen) return true;
   if (seen < log_floor_) return false;  // the log no longer reaches back to it

@@ -2,10 +2,14 @@
 // again, one that did not commits as it ran; the seam between the two phases
 // lets each test put a commit exactly there.
 #include <catch2/catch.hpp>
+#include <condition_variable>
 #include <cstdio>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "record_store.h"
+#include "testing/eventually.h"
 
 using namespace fake_org;
 
@@ -210,4 +214,57 @@ TEST_CASE("a commit too large for the log sends an earlier optimistic write roun
   REQUIRE(later().ok());
   CHECK(later.runs == 1);
   CHECK(store.write_lock_stats().retried == 1);
+}
+
+TEST_CASE("optimistic writes that reach their commit together commit in one hold",
+          "[store][optimistic][concurrency]") {
+  RecordStore store(optimistic_specs());
+  // Four requests run while a reader holds the store; none can commit until
+  // it leaves, so all four queue, and the first of them commits the batch.
+  // Two create the same payer without seeing each other: in the batch the
+  // second meets the first's commit and runs again, matching it.
+  constexpr int kWriters = 4;
+  std::mutex mu;
+  std::condition_variable cv;
+  int ran = 0;
+  store.set_between_phases_for_test([&] {
+    std::unique_lock lock(mu);
+    ++ran;
+    cv.notify_all();
+    cv.wait(lock, [&] { return ran == kWriters; });
+  });
+  std::promise<void> leave;
+  std::thread reader(
+      [&, left = leave.get_future()] { store.read([&](const RecordStore&) { left.wait(); }); });
+  const std::vector<std::string> emails = {"ada@example.org", "grace@example.org",
+                                           "ADA@example.org", "linus@example.org"};
+  std::vector<DedupCreate> creates;
+  for (int i = 0; i < kWriters; ++i) {
+    char id[19];
+    std::snprintf(id, sizeof id, "003%012dAAA", i + 1);
+    creates.push_back(DedupCreate{store, id, emails[i]});
+  }
+  std::vector<std::string> answers(kWriters);
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i)
+    writers.emplace_back([&, i] {
+      auto r = creates[i]();
+      answers[i] = r.ok() ? *r : "failed";
+    });
+  REQUIRE(
+      fake_org::testing::eventually([&] { return store.queued_commits_for_test() == kWriters; }));
+  CHECK(store.size() == 0);
+  leave.set_value();
+  for (auto& w : writers) w.join();
+  reader.join();
+  CHECK(store.size() == 3);
+  CHECK(answers[2] == answers[0]);
+  CHECK(answers[0] != answers[1]);
+  CHECK(answers[3] != answers[0]);
+  auto stats = store.write_lock_stats();
+  CHECK(stats.commits == 4);  // three in the batch, the rerun alone
+  CHECK(stats.optimistic == 3);
+  CHECK(stats.retried == 1);
+  CHECK(stats.batches == 1);
+  CHECK(stats.holds == 5);  // each request's check in the batch, and the rerun's hold
 }

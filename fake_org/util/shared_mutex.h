@@ -5,9 +5,14 @@
 // writer waits, so under steady reads a writer waits for a moment when no
 // reader holds the lock at all.
 //
-// Locking rule: this is the lock; its state is pthread's.
+// PatientWriterSharedMutex adds a writer that first waits beside readers for
+// a bounded time, for writers whose wait need not keep readers out.
+//
+// Locking rule: these are the locks; their state is pthread's.
 #include <pthread.h>
 
+#include <chrono>
+#include <shared_mutex>
 #include <system_error>
 
 namespace fake_org::util {
@@ -38,6 +43,44 @@ class WriterFirstSharedMutex {
     if (r != 0) throw std::system_error(r, std::generic_category(), "pthread_rwlock");
   }
   pthread_rwlock_t rw_;
+};
+
+// A reader-writer lock with two kinds of writer. lock() is writer-first, as
+// WriterFirstSharedMutex's. lock_patiently(patience) first waits while new
+// readers still come in, and only after `patience` turns them away: a writer
+// that commits a batch for many others waits for readers to drain of their
+// own accord, and no reader sleeps behind it, yet under steady reads it
+// waits no longer than the patience and one read (decision 130).
+class PatientWriterSharedMutex {
+ public:
+  void lock() {
+    gate_.lock();  // readers not yet past the gate now wait there
+    rw_.lock();    // for the readers past it
+    gate_.unlock();
+  }
+  void lock_patiently(std::chrono::microseconds patience) {
+    // By the system clock: that wait is pthread_rwlock_timedwrlock, which
+    // ThreadSanitizer knows (not the steady clock's clockwrlock). A clock
+    // step stretches or cuts one wait's patience, never the exclusion.
+    if (!rw_.try_lock_until(std::chrono::system_clock::now() + patience)) lock();
+  }
+  bool try_lock() { return rw_.try_lock(); }
+  void unlock() { rw_.unlock(); }
+  void lock_shared() {
+    gate_.lock_shared();
+    gate_.unlock_shared();
+    rw_.lock_shared();
+  }
+  bool try_lock_shared() {
+    if (!gate_.try_lock_shared()) return false;
+    gate_.unlock_shared();
+    return rw_.try_lock_shared();
+  }
+  void unlock_shared() { rw_.unlock_shared(); }
+
+ private:
+  WriterFirstSharedMutex gate_;  // exclusive while a writer turns new readers away
+  std::shared_timed_mutex rw_;   // lets readers in while a writer waits (glibc's default)
 };
 
 }  // namespace fake_org::util

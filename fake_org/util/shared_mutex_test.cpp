@@ -55,3 +55,71 @@ TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers"
   CHECK(writer_at == 1);
   CHECK(reader_at == 2);
 }
+
+using fake_org::util::PatientWriterSharedMutex;
+
+TEST_CASE("PatientWriterSharedMutex lets readers in while a patient writer waits",
+          "[shared_mutex]") {
+  PatientWriterSharedMutex mu;
+  std::atomic<bool> written{false};
+  mu.lock_shared();
+  std::thread writer([&] {
+    mu.lock_patiently(std::chrono::seconds(60));
+    written = true;
+    mu.unlock();
+  });
+  // Readers keep coming in beside the first while the writer waits for them.
+  for (int i = 0; i < 20; ++i) {
+    REQUIRE(mu.try_lock_shared());
+    mu.unlock_shared();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK_FALSE(written);
+  mu.unlock_shared();  // the last reader leaves: the writer needs no deadline
+  writer.join();
+  CHECK(written);
+}
+
+TEST_CASE("PatientWriterSharedMutex turns readers away once the patience is spent",
+          "[shared_mutex]") {
+  PatientWriterSharedMutex mu;
+  std::atomic<int> order{0};
+  std::atomic<int> writer_at{0};
+  std::atomic<int> reader_at{0};
+  mu.lock_shared();
+  std::thread writer([&] {
+    mu.lock_patiently(std::chrono::milliseconds(1));
+    writer_at = ++order;
+    mu.unlock();
+  });
+  REQUIRE(fake_org::testing::eventually([&] {
+    if (!mu.try_lock_shared()) return true;
+    mu.unlock_shared();
+    return false;
+  }));
+  std::thread reader([&] {
+    std::shared_lock r(mu);
+    reader_at = ++order;
+  });
+  mu.unlock_shared();
+  writer.join();
+  reader.join();
+  CHECK(writer_at == 1);
+  CHECK(reader_at == 2);
+}
+
+TEST_CASE("PatientWriterSharedMutex's lock() turns readers away at once", "[shared_mutex]") {
+  PatientWriterSharedMutex mu;
+  mu.lock_shared();
+  std::thread writer([&] { std::unique_lock w(mu); });
+  REQUIRE(fake_org::testing::eventually([&] {
+    if (!mu.try_lock_shared()) return true;
+    mu.unlock_shared();
+    return false;
+  }));
+  CHECK_FALSE(mu.try_lock());
+  mu.unlock_shared();
+  writer.join();
+  CHECK(mu.try_lock());
+  mu.unlock();
+}
