@@ -27,19 +27,21 @@ TEST_CASE("WriterFirstSharedMutex shares between readers and excludes a writer",
   mu.unlock();
 }
 
-TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers",
-          "[shared_mutex]") {
-  WriterFirstSharedMutex mu;
+namespace {
+
+// A reader holds `mu` while another thread takes it with `lock_writer`; once
+// a new reader is turned away, the writer goes before that reader.
+template <typename Mutex, typename LockWriter>
+void check_writer_goes_before_later_readers(Mutex& mu, LockWriter lock_writer) {
   std::atomic<int> order{0};
   std::atomic<int> writer_at{0};
   std::atomic<int> reader_at{0};
-  mu.lock_shared();  // a reader holds the lock
+  mu.lock_shared();
   std::thread writer([&] {
-    std::unique_lock w(mu);  // waits for the reader
+    lock_writer();
     writer_at = ++order;
+    mu.unlock();
   });
-  // Once the writer waits, a new reader is turned away (with std::shared_mutex
-  // it would join the first, and the writer would wait for both).
   REQUIRE(fake_org::testing::eventually([&] {
     if (!mu.try_lock_shared()) return true;
     mu.unlock_shared();
@@ -54,6 +56,16 @@ TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers"
   reader.join();
   CHECK(writer_at == 1);
   CHECK(reader_at == 2);
+}
+
+}  // namespace
+
+TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers",
+          "[shared_mutex]") {
+  // With std::shared_mutex a new reader would join the first, and the
+  // writer would wait for both.
+  WriterFirstSharedMutex mu;
+  check_writer_goes_before_later_readers(mu, [&] { mu.lock(); });
 }
 
 using fake_org::util::PatientWriterSharedMutex;
@@ -83,43 +95,11 @@ TEST_CASE("PatientWriterSharedMutex lets readers in while a patient writer waits
 TEST_CASE("PatientWriterSharedMutex turns readers away once the patience is spent",
           "[shared_mutex]") {
   PatientWriterSharedMutex mu;
-  std::atomic<int> order{0};
-  std::atomic<int> writer_at{0};
-  std::atomic<int> reader_at{0};
-  mu.lock_shared();
-  std::thread writer([&] {
-    mu.lock_patiently(std::chrono::milliseconds(1));
-    writer_at = ++order;
-    mu.unlock();
-  });
-  REQUIRE(fake_org::testing::eventually([&] {
-    if (!mu.try_lock_shared()) return true;
-    mu.unlock_shared();
-    return false;
-  }));
-  std::thread reader([&] {
-    std::shared_lock r(mu);
-    reader_at = ++order;
-  });
-  mu.unlock_shared();
-  writer.join();
-  reader.join();
-  CHECK(writer_at == 1);
-  CHECK(reader_at == 2);
+  check_writer_goes_before_later_readers(mu,
+                                         [&] { mu.lock_patiently(std::chrono::milliseconds(1)); });
 }
 
 TEST_CASE("PatientWriterSharedMutex's lock() turns readers away at once", "[shared_mutex]") {
   PatientWriterSharedMutex mu;
-  mu.lock_shared();
-  std::thread writer([&] { std::unique_lock w(mu); });
-  REQUIRE(fake_org::testing::eventually([&] {
-    if (!mu.try_lock_shared()) return true;
-    mu.unlock_shared();
-    return false;
-  }));
-  CHECK_FALSE(mu.try_lock());
-  mu.unlock_shared();
-  writer.join();
-  CHECK(mu.try_lock());
-  mu.unlock();
+  check_writer_goes_before_later_readers(mu, [&] { mu.lock(); });
 }
