@@ -186,12 +186,14 @@ void finish_inbound_report(OperationContext& op, Record report,
   if (!notes.empty()) report.fields[f::kNotes] = notes;
   if (status == "Matched") report.fields[f::kProcessedDate] = format_iso8601(op.now);
   report.modified = op.now;
-  op.tx.put(report);  // a copy: the final event's view reads `report` below
+  const std::string report_id = report.id;
+  op.tx.put(std::move(report));
+  const RecordPtr staged = op.tx.get(report_id);
   const char* final_type = status == "Matched"         ? event_type::kIntentProcessed
                            : status == "Guided Review" ? event_type::kIntentInReview
                                                        : event_type::kIntentFailed;
   op.events.push_back(event_with_data(final_type, op.payment_intent_id, op.req.webhook_url,
-                                      [&] { return payment_intent_view(op.org, op.tx, report); }));
+                                      [&] { return payment_intent_view(op.org, op.tx, *staged); }));
 }
 
 // ---- the service -----------------------------------------------------------
