@@ -85,9 +85,11 @@ uint64_t write_key(uint64_t kind, std::string_view text) {
   return std::hash<std::string_view>{}(text) ^ ((kind + 1) * 0x9E3779B97F4A7C15ull);
 }
 
-double WriteLockStats::percentile_us(double share) const {
-  if (holds == 0) return 0;
-  const double want = share * static_cast<double>(holds);
+double WriteLockStats::percentile_of(const std::array<uint64_t, 1001>& by_us, double share) {
+  uint64_t all = 0;
+  for (uint64_t n : by_us) all += n;
+  if (all == 0) return 0;
+  const double want = share * static_cast<double>(all);
   uint64_t seen = 0;
   for (size_t us = 0; us < by_us.size(); ++us) {
     seen += by_us[us];
@@ -100,8 +102,9 @@ RecordStore::HoldTimer::~HoldTimer() {
   auto ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::steady_clock::now() - start_)
                                       .count());
-  ++stats_.holds;
-  ++stats_.by_us[std::min<uint64_t>(ns / 1000, stats_.by_us.size() - 1)];
+  auto& by_us = what_ == kBatch ? stats_.batch_by_us : stats_.by_us;
+  if (what_ == kRequest) ++stats_.holds;
+  ++by_us[std::min<uint64_t>(ns / 1000, by_us.size() - 1)];
 }
 
 std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values) {
@@ -561,6 +564,8 @@ void RecordStore::commit_pending_locked(PendingCommit& p) {
     if (*p.committed) (*p.committed)();
   } catch (...) {
     p.error = std::current_exception();
+    // Its waiter must wake even when nothing was committed for it.
+    if (p.outcome == PendingCommit::State::kQueued) p.outcome = PendingCommit::State::kConflicted;
   }
 }
 
@@ -571,6 +576,7 @@ void RecordStore::lead_batch() {
     Holding holding(this);
     mu_.lock_patiently(kLeaderPatience);
     std::unique_lock lock(mu_, std::adopt_lock);
+    HoldTimer held(stats_, HoldTimer::kBatch);
     {
       std::lock_guard queue(queue_mu_);
       batch.swap(queue_);
@@ -585,10 +591,9 @@ void RecordStore::lead_batch() {
     auto leader = std::find_if(queue_.begin(), queue_.end(), [](const PendingCommit* p) {
       return p->state == PendingCommit::State::kLeading;
     });
-    if (leader != queue_.end()) {
+    if (leader != queue_.end()) {  // this thread's own entry: no one to wake
       (*leader)->error = failed;
-      (*leader)->outcome = PendingCommit::State::kConflicted;
-      batch.push_back(*leader);
+      (*leader)->state = PendingCommit::State::kConflicted;
       queue_.erase(leader);
     }
   }

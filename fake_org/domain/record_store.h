@@ -187,14 +187,19 @@ struct WriteLockStats {
   uint64_t commits = 0;     // exclusive holds that committed
   uint64_t optimistic = 0;  // of them: the request ran before the exclusive lock
   uint64_t retried = 0;     // optimistic requests that met a conflicting commit
-  uint64_t holds = 0;       // every exclusive hold, failed and conflicting ones too
-  // exclusive holds that committed a batch of optimistic requests; each
-  // request's own check and commit in it is counted as one hold above
+  // every request's exclusive hold, failed and conflicting ones too; in a
+  // batch, the part of the batch's hold that checked and committed it
+  uint64_t holds = 0;
+  // exclusive holds that committed a batch of optimistic requests
   uint64_t batches = 0;
   // holds by whole microseconds held; the last bucket is "at least 1 ms"
   std::array<uint64_t, 1001> by_us{};
+  // the same for each batch's whole hold: how long readers were kept out
+  std::array<uint64_t, 1001> batch_by_us{};
   // The hold time (µs) at or under which `share` of the holds fall.
-  double percentile_us(double share) const;
+  double percentile_us(double share) const { return percentile_of(by_us, share); }
+  double batch_percentile_us(double share) const { return percentile_of(batch_by_us, share); }
+  static double percentile_of(const std::array<uint64_t, 1001>& by_us, double share);
 };
 
 class RecordStore final : public RecordReader {
@@ -261,7 +266,8 @@ class RecordStore final : public RecordReader {
     return stats_;
   }
   // For tests, from a thread other than the writer's: true while a writer
-  // holds the lock or waits for it (a reader would have to wait).
+  // holds the lock or turns new readers away while it waits for it (a
+  // reader would have to wait); a batch's leader waiting patiently is not.
   bool is_write_locked() const {
     if (!mu_.try_lock_shared()) return true;
     mu_.unlock_shared();
@@ -316,13 +322,18 @@ class RecordStore final : public RecordReader {
   // so it stops before the lock is released).
   class HoldTimer {
    public:
-    explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
+    // A request's own hold (or its check and commit in a batch), or a
+    // batch's whole hold.
+    enum What { kRequest, kBatch };
+    explicit HoldTimer(WriteLockStats& s, What what = kRequest)
+        : stats_(s), what_(what), start_(std::chrono::steady_clock::now()) {}
     ~HoldTimer();
     HoldTimer(const HoldTimer&) = delete;
     HoldTimer& operator=(const HoldTimer&) = delete;
 
    private:
     WriteLockStats& stats_;
+    What what_;
     std::chrono::steady_clock::time_point start_;
   };
   // What one commit wrote: hashes of ids, GUID keys and index keys (old and new).

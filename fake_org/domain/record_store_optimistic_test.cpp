@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <future>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "record_store.h"
@@ -52,6 +53,49 @@ Status put_contact(RecordStore& store, const std::string& id, const std::string&
     return ok_status();
   });
 }
+
+// Holds the store shared from another thread until release(): no request can
+// commit meanwhile, so those that finish their run queue for their commit.
+class HeldReader {
+ public:
+  explicit HeldReader(RecordStore& store) {
+    std::future<void> held = holding_.get_future();
+    thread_ = std::thread([this, &store, left = leave_.get_future()] {
+      store.read([&](const RecordStore&) {
+        holding_.set_value();
+        left.wait();
+      });
+    });
+    held.wait();  // else the first writer could commit alone
+  }
+  ~HeldReader() { release(); }
+  void release() {
+    if (!thread_.joinable()) return;
+    leave_.set_value();
+    thread_.join();
+  }
+
+ private:
+  std::promise<void> holding_;
+  std::promise<void> leave_;
+  std::thread thread_;
+};
+
+// Between their run and their commit, optimistic requests wait until
+// `expected` of them have run.
+struct Meeting {
+  explicit Meeting(int n) : expected(n) {}
+  void arrive() {
+    std::unique_lock lock(mu);
+    ++ran;
+    cv.notify_all();
+    cv.wait(lock, [&] { return ran == expected; });
+  }
+  const int expected;
+  std::mutex mu;
+  std::condition_variable cv;
+  int ran = 0;
+};
 }  // namespace
 
 TEST_CASE("an optimistic write that read what another commit wrote runs again",
@@ -224,18 +268,9 @@ TEST_CASE("optimistic writes that reach their commit together commit in one hold
   // Two create the same payer without seeing each other: in the batch the
   // second meets the first's commit and runs again, matching it.
   constexpr int kWriters = 4;
-  std::mutex mu;
-  std::condition_variable cv;
-  int ran = 0;
-  store.set_between_phases_for_test([&] {
-    std::unique_lock lock(mu);
-    ++ran;
-    cv.notify_all();
-    cv.wait(lock, [&] { return ran == kWriters; });
-  });
-  std::promise<void> leave;
-  std::thread reader(
-      [&, left = leave.get_future()] { store.read([&](const RecordStore&) { left.wait(); }); });
+  Meeting meeting(kWriters);
+  store.set_between_phases_for_test([&] { meeting.arrive(); });
+  HeldReader reader(store);
   const std::vector<std::string> emails = {"ada@example.org", "grace@example.org",
                                            "ADA@example.org", "linus@example.org"};
   std::vector<DedupCreate> creates;
@@ -251,12 +286,11 @@ TEST_CASE("optimistic writes that reach their commit together commit in one hold
       auto r = creates[i]();
       answers[i] = r.ok() ? *r : "failed";
     });
-  REQUIRE(
-      fake_org::testing::eventually([&] { return store.queued_commits_for_test() == kWriters; }));
+  // CHECK, not REQUIRE: the threads are joined below either way.
+  CHECK(fake_org::testing::eventually([&] { return store.queued_commits_for_test() == kWriters; }));
   CHECK(store.size() == 0);
-  leave.set_value();
+  reader.release();
   for (auto& w : writers) w.join();
-  reader.join();
   CHECK(store.size() == 3);
   CHECK(answers[2] == answers[0]);
   CHECK(answers[0] != answers[1]);
@@ -267,4 +301,38 @@ TEST_CASE("optimistic writes that reach their commit together commit in one hold
   CHECK(stats.retried == 1);
   CHECK(stats.batches == 1);
   CHECK(stats.holds == 5);  // each request's check in the batch, and the rerun's hold
+}
+
+TEST_CASE("a request whose commit fails in a batch gets its error and the others commit",
+          "[store][optimistic][concurrency]") {
+  RecordStore store(optimistic_specs());
+  // The commit observer (a data directory's queue) fails for one record:
+  // its request must wake with that error, not wait for ever, and the
+  // other request in the batch still commits.
+  store.set_commit_observer([&](const std::vector<RecordPtr>& written, bool) {
+    for (const auto& r : written)
+      if (r->id == kFirst) throw std::runtime_error("the observer refused " + kFirst);
+  });
+  Meeting meeting(2);
+  store.set_between_phases_for_test([&] { meeting.arrive(); });
+  HeldReader reader(store);
+  std::string failed, committed;
+  std::thread first([&] {
+    try {
+      DedupCreate{store, kFirst, "ada@example.org"}();
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+  });
+  std::thread second([&] {
+    auto r = DedupCreate{store, kSecond, "grace@example.org"}();
+    committed = r.ok() ? *r : "failed";
+  });
+  CHECK(fake_org::testing::eventually([&] { return store.queued_commits_for_test() == 2; }));
+  reader.release();
+  first.join();
+  second.join();
+  CHECK(failed == "the observer refused " + kFirst);
+  CHECK(committed == kSecond);
+  CHECK(store.write_lock_stats().batches == 1);
 }

@@ -55,14 +55,16 @@ class PatientWriterSharedMutex {
  public:
   void lock() {
     gate_.lock();  // readers not yet past the gate now wait there
-    rw_.lock();    // for the readers past it
+    try {
+      rw_.lock();  // for the readers past it
+    } catch (...) {
+      gate_.unlock();
+      throw;
+    }
     gate_.unlock();
   }
   void lock_patiently(std::chrono::microseconds patience) {
-    // By the system clock: that wait is pthread_rwlock_timedwrlock, which
-    // ThreadSanitizer knows (not the steady clock's clockwrlock). A clock
-    // step stretches or cuts one wait's patience, never the exclusion.
-    if (!rw_.try_lock_until(std::chrono::system_clock::now() + patience)) lock();
+    if (!rw_.try_lock_until(Clock::now() + patience)) lock();
   }
   bool try_lock() { return rw_.try_lock(); }
   void unlock() { rw_.unlock(); }
@@ -79,6 +81,21 @@ class PatientWriterSharedMutex {
   void unlock_shared() { rw_.unlock_shared(); }
 
  private:
+  // The steady clock's wait is pthread_rwlock_clockwrlock, which
+  // ThreadSanitizer does not intercept (it would see the writer hold
+  // nothing); under it the wait is timedwrlock, by the system clock, where a
+  // clock step could stretch or cut one wait's patience.
+#if defined(__SANITIZE_THREAD__)
+  using Clock = std::chrono::system_clock;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  using Clock = std::chrono::system_clock;
+#else
+  using Clock = std::chrono::steady_clock;
+#endif
+#else
+  using Clock = std::chrono::steady_clock;
+#endif
   WriterFirstSharedMutex gate_;  // exclusive while a writer turns new readers away
   std::shared_timed_mutex rw_;   // lets readers in while a writer waits (glibc's default)
 };
