@@ -542,7 +542,7 @@ bool RecordStore::commit_in_turn(Transaction& tx, uint64_t seen,
       leading_ = true;
     }
   }
-  if (me.state == PendingCommit::State::kLeading) lead_batch();
+  if (me.state == PendingCommit::State::kLeading) lead_batch(me);
   // The leader wrote state and error before it released queue_mu_, and this
   // thread took queue_mu_ after (in wait, or above when it leads).
   if (me.error) std::rethrow_exception(me.error);
@@ -569,7 +569,7 @@ void RecordStore::commit_pending_locked(PendingCommit& p) {
   }
 }
 
-void RecordStore::lead_batch() {
+void RecordStore::lead_batch(PendingCommit& me) {
   std::vector<PendingCommit*> batch;
   std::exception_ptr failed;
   try {
@@ -588,14 +588,9 @@ void RecordStore::lead_batch() {
   }
   std::lock_guard queue(queue_mu_);
   if (failed) {  // only the leader's own request fails; the queue goes to the next one
-    auto leader = std::find_if(queue_.begin(), queue_.end(), [](const PendingCommit* p) {
-      return p->state == PendingCommit::State::kLeading;
-    });
-    if (leader != queue_.end()) {  // this thread's own entry: no one to wake
-      (*leader)->error = failed;
-      (*leader)->state = PendingCommit::State::kConflicted;
-      queue_.erase(leader);
-    }
+    queue_.erase(std::find(queue_.begin(), queue_.end(), &me));
+    me.error = failed;
+    me.state = PendingCommit::State::kConflicted;
   }
   for (PendingCommit* p : batch) {
     p->state = p->outcome;

@@ -374,9 +374,10 @@ class RecordStore final : public RecordReader {
   // Queues a request whose run read the store as of `seen` and returns once
   // it is committed (true) or met a conflicting commit (false).
   bool commit_in_turn(Transaction& tx, uint64_t seen, const std::function<void()>& committed);
-  // The leader's part: commits every queued request, tells each its outcome
-  // and hands the lead to the first request queued meanwhile.
-  void lead_batch();
+  // The leader's part (`me` is its own request): commits every queued
+  // request, tells each its outcome and hands the lead to the first request
+  // queued meanwhile.
+  void lead_batch(PendingCommit& me);
   void commit_pending_locked(PendingCommit& p);
   // What restore() does with the records in slots_: each table filled by
   // one job, the jobs spread over threads; false when two records have one

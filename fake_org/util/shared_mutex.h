@@ -15,6 +15,15 @@
 #include <shared_mutex>
 #include <system_error>
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FAKE_ORG_UNDER_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FAKE_ORG_UNDER_TSAN 1
+#endif
+
 namespace fake_org::util {
 
 class WriterFirstSharedMutex {
@@ -85,14 +94,8 @@ class PatientWriterSharedMutex {
   // ThreadSanitizer does not intercept (it would see the writer hold
   // nothing); under it the wait is timedwrlock, by the system clock, where a
   // clock step could stretch or cut one wait's patience.
-#if defined(__SANITIZE_THREAD__)
+#ifdef FAKE_ORG_UNDER_TSAN
   using Clock = std::chrono::system_clock;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-  using Clock = std::chrono::system_clock;
-#else
-  using Clock = std::chrono::steady_clock;
-#endif
 #else
   using Clock = std::chrono::steady_clock;
 #endif
