@@ -18,7 +18,6 @@
 // written only while holding the lock exclusive.
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -43,6 +42,7 @@
 #include "record.h"
 #include "slot_table.h"
 #include "util/shared_mutex.h"
+#include "util/wakeup.h"
 
 namespace fake_org {
 
@@ -369,7 +369,9 @@ class RecordStore final : public RecordReader {
     State state = State::kQueued;
     State outcome = State::kQueued;
     std::exception_ptr error;
-    std::condition_variable wake;
+    // Where its thread sleeps while queued: the leader wakes it after
+    // releasing queue_mu_, holding a copy, as `this` may be gone by then.
+    const std::shared_ptr<util::Wakeup>& wakeup = util::Wakeup::mine();
   };
   // Queues a request whose run read the store as of `seen` and returns once
   // it is committed (true) or met a conflicting commit (false).
