@@ -1,12 +1,8 @@
 #include "json_keys.h"
 
-#include "json_quick.h"
-
 namespace fake_org::http {
 
 nlohmann::json RepeatedKeyFinder::parse(std::string_view text) {
-  nlohmann::json plain;
-  if (read_plain_json(text, plain)) return plain;
   nlohmann::json::sax_parse(text, this);
   return std::move(root_);
 }

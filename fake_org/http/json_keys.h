@@ -3,10 +3,9 @@
 // to the parser; nlohmann keeps the last value. For a payment API that
 // ambiguity must not pass, so the parse records the first repeated key.
 //
-// A plain body is read by json_quick.h; any other is built from nlohmann's
-// SAX events in one pass, as its own parser builds it (the last value of a
-// repeated key stays): a parser callback cost twice the parse, a json value
-// made for every event.
+// The tree is built from nlohmann's SAX events in the same pass, as its own
+// parser builds it (the last value of a repeated key stays): a parser
+// callback cost twice the parse, a json value made for every event.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -12,8 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-// Deeper bodies go to nlohmann's parser, which keeps its own stack.
-constexpr int kMaxDepth = 64;
+constexpr int kMaxDepth = kPlainJsonMaxDepth;
 
 class PlainReader {
  public:

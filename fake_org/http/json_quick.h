@@ -14,6 +14,9 @@
 
 namespace fake_org::http {
 
+// Deeper texts are left to nlohmann's parser, which keeps its own stack.
+inline constexpr int kPlainJsonMaxDepth = 64;
+
 // True with `out` the tree of `text`; false (out unspecified) when it leaves
 // the text to nlohmann's parser.
 bool read_plain_json(std::string_view text, nlohmann::json& out);

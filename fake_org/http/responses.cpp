@@ -4,6 +4,7 @@
 
 #include "json_depth.h"
 #include "json_keys.h"
+#include "json_quick.h"
 #include "request_log.h"
 #include "util/json_text.h"
 
@@ -79,6 +80,10 @@ Result<nlohmann::json> parse_json_body(const httplib::Request& req, EmptyBody em
     if (empty == EmptyBody::kMissing) return missing_body_error();
     return nlohmann::json::object();
   }
+  // Most bodies: read without nlohmann's lexer, and nested too little for
+  // the depth check below.
+  static_assert(kPlainJsonMaxDepth <= kMaxJsonDepth);
+  if (nlohmann::json plain; read_plain_json(req.body, plain)) return plain;
   // Before parsing: a parsed body this deep would overflow the stack of
   // whatever copies or walks it next (json_depth.h).
   if (json_nesting_exceeds(req.body))
