@@ -1,6 +1,7 @@
 #include "field_map.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -68,13 +69,27 @@ uint32_t FieldNames::intern(std::string_view name) {
   thread_local uint32_t last = UINT32_MAX;
   if (last < after.size() && after[last] != 0 && FieldNames::name(after[last] - 1) == name)
     return last = after[last] - 1;
-  // Each thread remembers the names it met: the shared table is asked once.
-  thread_local std::unordered_map<std::string, uint32_t> seen;
-  thread_local std::string probe;
-  probe.assign(name.data(), name.size());
-  auto it = seen.find(probe);
-  const uint32_t id =
-      it != seen.end() ? it->second : seen.emplace(probe, intern_slow(name)).first->second;
+  // Code names fields by constants (fields.h): the number a text at that
+  // address had last time, checked by its text, costs no hash.
+  struct ByAddress {
+    const char* data = nullptr;
+    uint32_t id = 0;
+  };
+  thread_local std::array<ByAddress, 512> by_address;
+  ByAddress& known =
+      by_address[(reinterpret_cast<uintptr_t>(name.data()) >> 3 ^ name.size()) % 512];
+  uint32_t id;
+  if (known.data == name.data() && FieldNames::name(known.id) == name) {
+    id = known.id;
+  } else {
+    // Each thread remembers the names it met: the shared table is asked once.
+    thread_local std::unordered_map<std::string, uint32_t> seen;
+    thread_local std::string probe;
+    probe.assign(name.data(), name.size());
+    auto it = seen.find(probe);
+    id = it != seen.end() ? it->second : seen.emplace(probe, intern_slow(name)).first->second;
+    known = {name.data(), id};
+  }
   if (last != UINT32_MAX) {
     if (after.size() <= last) after.resize(last + 1);
     after[last] = id + 1;
@@ -242,6 +257,8 @@ static_assert(FieldValues::kPerField <= kPackedMark, "no FieldValues number is t
 bool packed_at(const char* at) {
   return static_cast<uint8_t>(*at) == kPackedMark;
 }
+// The first allocation of a map being built (bytes).
+constexpr size_t kFirstRoom = 512;
 // Shorter texts are rarely worth packing (the mark and a code or two).
 constexpr size_t kPackFrom = 24;
 
@@ -386,7 +403,9 @@ std::vector<uint32_t> FieldMap::first_holders() const {
 
 void FieldMap::make_room(uint32_t i, bool new_entry, size_t value_bytes) {
   const size_t need = (count_ + (new_entry ? 1 : 0)) * entry_size() + used_ + value_bytes;
-  if (need > cap_) reserve(std::max(need, size_t{cap_} + cap_ / 2));
+  // A record is built a field at a time and trimmed when stored (shrink):
+  // room for a typical record at once, not a dozen reallocations.
+  if (need > cap_) reserve(std::max({need, size_t{cap_} + cap_ / 2, kFirstRoom}));
   if (!new_entry) return;
   // Shift the values right by one entry, then the later entries.
   const size_t e = entry_size();
@@ -447,6 +466,19 @@ std::optional<FieldValue> FieldMap::find(std::string_view name) const {
   auto [i, found] = locate(name);
   if (!found) return std::nullopt;
   return entry(i).second;
+}
+
+std::optional<FieldValue> FieldMap::find_id(uint32_t name_id) const {
+  if (wide_) {
+    const Wide* entries = reinterpret_cast<const Wide*>(buf_);
+    for (uint32_t i = 0; i < count_; ++i)
+      if (entries[i].name == name_id) return entry(i).second;
+  } else if (name_id < kNarrowNames) {
+    const Narrow* entries = reinterpret_cast<const Narrow*>(buf_);
+    for (uint32_t i = 0; i < count_; ++i)
+      if (entries[i].name == name_id) return entry(i).second;
+  }
+  return std::nullopt;
 }
 
 nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fallback) const {

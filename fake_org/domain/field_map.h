@@ -155,6 +155,9 @@ class FieldMap {
   bool empty() const { return count_ == 0; }
   // The stored value, null values included; nullopt when absent.
   std::optional<FieldValue> find(std::string_view name) const;
+  // The same for the name FieldNames::intern numbered `name_id`: numbers
+  // compared, no text (an index key reads its fields on every write).
+  std::optional<FieldValue> find_id(uint32_t name_id) const;
   bool contains(std::string_view name) const { return find(name).has_value(); }
   // As nlohmann::json::value: the value, or `fallback` when absent or null.
   nlohmann::json value(std::string_view name, const nlohmann::json& fallback) const;

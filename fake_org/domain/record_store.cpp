@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "ids.h"
+#include "util/ascii.h"
 #include "util/json_text.h"
 
 namespace fake_org {
@@ -29,8 +30,7 @@ void append_key_part(std::string& key, std::string_view v, bool case_insensitive
   const size_t from = key.size();
   key += trimmed(v);
   if (case_insensitive)
-    for (size_t i = from; i < key.size(); ++i)
-      key[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[i])));
+    for (size_t i = from; i < key.size(); ++i) key[i] = ascii_lower(key[i]);
   key += '\x1f';
 }
 
@@ -191,6 +191,8 @@ Record Transaction::edit(std::string_view id18) const {
 
 RecordStore::RecordStore(std::vector<IndexSpec> indexes) : specs_(std::move(indexes)) {
   for (size_t i = 0; i < specs_.size(); ++i) {
+    specs_[i].field_ids.clear();
+    for (const auto& f : specs_[i].fields) specs_[i].field_ids.push_back(FieldNames::intern(f));
     spec_by_name_.emplace(specs_[i].name, i);
     specs_by_object_[&ObjectName(specs_[i].object).text()].push_back(static_cast<uint32_t>(i));
   }
@@ -341,9 +343,9 @@ std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Reco
   // Built in place: this runs for every index on every write and restore.
   std::string key;
   std::string other;  // a value that is not text, as text
-  for (const auto& f : spec.fields) {
-    auto v = r.get(f);
-    if (!v) return std::nullopt;
+  for (uint32_t f : spec.field_ids) {
+    auto v = r.fields.find_id(f);
+    if (!v || v->is_null()) return std::nullopt;
     std::string_view text = v->is_string() ? v->str() : std::string_view(other = field_text(*v));
     if (trimmed(text).empty()) return std::nullopt;
     append_key_part(key, text, spec.case_insensitive);

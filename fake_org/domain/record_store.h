@@ -60,6 +60,8 @@ struct IndexSpec {
   // Also kept in key order for range reads (up_to); keys compare as text, so
   // YYYY-MM-DD dates sort by day.
   bool ordered = false;
+  // `fields` as FieldNames numbers, filled by the store that keeps the index.
+  std::vector<uint32_t> field_ids = {};
 };
 
 // Normalised key of values for an index (exposed for tests and lookups).
