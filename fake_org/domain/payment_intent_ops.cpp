@@ -35,9 +35,10 @@ CommonParameters resolve_common_parameters(OperationContext& op, ApiErrors& erro
 
 nlohmann::json intent_response_body(const OperationContext& op, const ResolvedMethod& method,
                                     const std::string& redirect_url) {
-  nlohmann::json body = {{"Id", op.payment_intent_id},
-                         {"PaymentMethod", method.echo()},
-                         {"Settings", op.settings.echo()}};
+  nlohmann::json body = nlohmann::json::object();
+  body["Id"] = op.payment_intent_id;
+  body["PaymentMethod"] = method.echo();
+  body["Settings"] = op.settings.echo();
   if (!redirect_url.empty()) body["RedirectURL"] = redirect_url;
   return body;
 }

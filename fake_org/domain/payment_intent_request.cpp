@@ -282,10 +282,9 @@ void check_urls(Reader& r, const PaymentIntentRequest& q) {
 
 }  // namespace
 
-Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& body) {
+Result<PaymentIntentRequest> parse_payment_intent_request(nlohmann::json body) {
   Reader r;
   PaymentIntentRequest q;
-  q.raw = body;
   if (!body.is_object())
     return make_error(
         error_code::kMissingCoreParameter, "",
@@ -297,6 +296,7 @@ Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& 
   decide_operation(r, q);
   check_payer_and_method(r, q);
   check_urls(r, q);
+  q.raw = std::move(body);
   // Missing core parameters first: they are what a client must fix before anything else.
   std::stable_sort(r.errors.begin(), r.errors.end(),
                    [](const ApiError& a, const ApiError& b) { return a.code < b.code; });

@@ -59,6 +59,6 @@ struct PaymentIntentRequest {
 
 // 010 for missing or contradictory core parameters, 200 for wrong types,
 // unknown fields and malformed URLs; all problems at once.
-Result<PaymentIntentRequest> parse_payment_intent_request(const nlohmann::json& body);
+Result<PaymentIntentRequest> parse_payment_intent_request(nlohmann::json body);
 
 }  // namespace fake_org

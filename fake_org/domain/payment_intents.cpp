@@ -226,13 +226,27 @@ Status check_stored_parameters(const OrgConfig& config, const PaymentIntentReque
   };
   ApiErrors errors;
   std::set<std::string> reported;
-  for (const Stored& s : stored) {
+  // A URL field's verdict depends on its length only: a value already
+  // accepted by a URL field as long is not checked again.
+  const FieldDef* accepted[std::size(stored)] = {};
+  for (size_t n = 0; n < std::size(stored); ++n) {
+    const Stored& s = stored[n];
     if (s.value.empty() || reported.count(s.parameter)) continue;
     const ObjectDef* object = config.object(s.object);
     const FieldDef* field = object ? object->field(s.field) : nullptr;
     if (!field) continue;
+    const auto same_url = [&](size_t m) {
+      return accepted[m] && &stored[m].value == &s.value && accepted[m]->type == FieldType::kUrl &&
+             field->type == FieldType::kUrl && accepted[m]->length == field->length;
+    };
+    bool known = false;
+    for (size_t m = 0; m < n && !known; ++m) known = same_url(m);
+    if (known) continue;
     crm_detail::Checked c = crm_detail::check_value(*object, *field, s.value, &config);
-    if (c.reason.empty()) continue;
+    if (c.reason.empty()) {
+      accepted[n] = field;
+      continue;
+    }
     reported.insert(s.parameter);
     errors.push_back(make_error(error_code::kInvalidData, s.parameter,
                                 std::string(s.parameter) + " is stored in " + s.object + "." +
@@ -244,14 +258,14 @@ Status check_stored_parameters(const OrgConfig& config, const PaymentIntentReque
 
 }  // namespace
 
-Result<IntentResult> PaymentIntents::create(const nlohmann::json& body, const IntentContext& ctx) {
-  auto parsed = parse_payment_intent_request(body);
+Result<IntentResult> PaymentIntents::create(nlohmann::json body, const IntentContext& ctx) {
+  auto parsed = parse_payment_intent_request(std::move(body));
   if (!parsed.ok()) return parsed.errors();
   const PaymentIntentRequest& req = *parsed;
   if (Status s = check_stored_parameters(org_.config(), req); !s.ok()) return s.errors();
   if (req.idempotency_key.empty()) return execute(req, ctx);
 
-  std::string digest = body_digest(body);
+  std::string digest = body_digest(req.raw);
   auto claim = org_.idempotency().claim(req.idempotency_key, digest, org_.clock().now());
   if (claim.verdict == IdempotencyStore::Verdict::kConflict)
     return make_error(

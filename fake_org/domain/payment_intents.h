@@ -46,7 +46,7 @@ class PaymentIntents {
  public:
   explicit PaymentIntents(Org& org) : org_(org) {}
 
-  Result<IntentResult> create(const nlohmann::json& body, const IntentContext& ctx);
+  Result<IntentResult> create(nlohmann::json body, const IntentContext& ctx);
   // A request already parsed (or translated from the older /Payment body),
   // without idempotency; `after` may add changes in the same transaction.
   Result<IntentResult> run(const struct PaymentIntentRequest& req, const IntentContext& ctx,

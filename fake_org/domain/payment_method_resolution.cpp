@@ -153,7 +153,10 @@ const ParameterDef& statement_description_parameter() {
 }  // namespace
 
 nlohmann::json ResolvedMethod::echo() const {
-  nlohmann::json j = {{"Name", method->name}, {"Processor", processor->name}};
+  // Filled key by key: an initializer list copies every value twice.
+  nlohmann::json j = nlohmann::json::object();
+  j["Name"] = method->name;
+  j["Processor"] = processor->name;
   if (target) j["Target"] = target->name;
   if (parameters_given) j["Parameters"] = parameters;
   return j;
@@ -223,7 +226,10 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
 }
 
 nlohmann::json ResolvedSettings::echo() const {
-  return {{"SourceConnector", connector->name}, {"ProcessingType", processing_type->name}};
+  nlohmann::json j = nlohmann::json::object();
+  j["SourceConnector"] = connector->name;
+  j["ProcessingType"] = processing_type->name;
+  return j;
 }
 
 Result<ResolvedSettings> resolve_settings(const OrgConfig& config,

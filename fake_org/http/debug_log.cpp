@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <string>
+#include <unordered_map>
+
 #include <nlohmann/json.hpp>
 
 namespace fake_org::http {
@@ -121,12 +124,23 @@ bool is_secret_header(const std::string& key) {
 
 }  // namespace
 
+// Whether a header's value is redacted, remembered per thread for the few
+// names clients send (the journal asks for every header of every request).
+bool secret_header_name(std::string_view name) {
+  thread_local std::unordered_map<std::string, bool> known;
+  thread_local std::string probe;
+  probe.assign(name);
+  if (auto it = known.find(probe); it != known.end()) return it->second;
+  if (known.size() >= 256) known.clear();  // a client inventing names costs a lookup, no memory
+  return known.emplace(probe, is_secret_header(header_key(name))).first->second;
+}
+
 void redact_header(std::string_view name, const std::string& value, std::string& out) {
-  const std::string key = header_key(name);
-  if (!is_secret_header(key)) {
+  if (!secret_header_name(name)) {
     out.assign(value);
     return;
   }
+  const std::string key = header_key(name);
   size_t space = value.find(' ');
   if ((key == "authorization" || key == "proxyauthorization") && space != std::string::npos &&
       space > 0) {

@@ -11,7 +11,7 @@ namespace {
 void post_payment_intent(Org& org, PaymentIntents& service, bool tls, Call& c) {
   auto body = parse_json_body(c.req, EmptyBody::kMissing);
   if (!body.ok()) return send_errors(c.res, org.config(), body.errors());
-  auto r = service.create(*body, IntentContext{origin_of(c.req, tls), c.req.body});
+  auto r = service.create(std::move(*body), IntentContext{origin_of(c.req, tls), c.req.body});
   if (!r.ok()) return send_errors(c.res, org.config(), r.errors());
   request_log_context().payment_intent_id = r->payment_intent_id;
   if (r->replayed) c.res.set_header("Idempotent-Replayed", "true");
