@@ -61,6 +61,48 @@ using Kind = FieldValue::Kind;
 
 }  // namespace
 
+namespace {
+
+// What this thread knows of the names: the number of a text at the address
+// it had last time (code names fields by constants, fields.h), checked by
+// its text, costs no hash; every name met, by text, asks the shared table
+// once.
+class KnownNames {
+ public:
+  std::optional<uint32_t> find(std::string_view name) {
+    Slot& slot = slot_of(name);
+    if (slot.data == name.data() && FieldNames::name(slot.id) == name) return slot.id;
+    probe_.assign(name.data(), name.size());
+    auto it = seen_.find(probe_);
+    if (it == seen_.end()) return std::nullopt;
+    slot = {name.data(), it->second};
+    return it->second;
+  }
+  void add(std::string_view name, uint32_t id) {
+    seen_.emplace(std::string(name), id);
+    slot_of(name) = {name.data(), id};
+  }
+
+ private:
+  struct Slot {
+    const char* data = nullptr;
+    uint32_t id = 0;
+  };
+  Slot& slot_of(std::string_view name) {
+    return slots_[(reinterpret_cast<uintptr_t>(name.data()) >> 3 ^ name.size()) % slots_.size()];
+  }
+  std::array<Slot, 512> slots_;
+  std::unordered_map<std::string, uint32_t> seen_;
+  std::string probe_;
+};
+
+KnownNames& known_names() {
+  thread_local KnownNames known;
+  return known;
+}
+
+}  // namespace
+
 uint32_t FieldNames::intern(std::string_view name) {
   // Records of one object name their fields in the same order (a restart
   // reads a million of them): the name met after the previous one last
@@ -69,32 +111,32 @@ uint32_t FieldNames::intern(std::string_view name) {
   thread_local uint32_t last = UINT32_MAX;
   if (last < after.size() && after[last] != 0 && FieldNames::name(after[last] - 1) == name)
     return last = after[last] - 1;
-  // Code names fields by constants (fields.h): the number a text at that
-  // address had last time, checked by its text, costs no hash.
-  struct ByAddress {
-    const char* data = nullptr;
-    uint32_t id = 0;
-  };
-  thread_local std::array<ByAddress, 512> by_address;
-  ByAddress& known =
-      by_address[(reinterpret_cast<uintptr_t>(name.data()) >> 3 ^ name.size()) % 512];
+  KnownNames& known = known_names();
   uint32_t id;
-  if (known.data == name.data() && FieldNames::name(known.id) == name) {
-    id = known.id;
+  if (auto k = known.find(name)) {
+    id = *k;
   } else {
-    // Each thread remembers the names it met: the shared table is asked once.
-    thread_local std::unordered_map<std::string, uint32_t> seen;
-    thread_local std::string probe;
-    probe.assign(name.data(), name.size());
-    auto it = seen.find(probe);
-    id = it != seen.end() ? it->second : seen.emplace(probe, intern_slow(name)).first->second;
-    known = {name.data(), id};
+    id = intern_slow(name);
+    known.add(name, id);
   }
   if (last != UINT32_MAX) {
     if (after.size() <= last) after.resize(last + 1);
     after[last] = id + 1;
   }
   return last = id;
+}
+
+std::optional<uint32_t> FieldNames::lookup(std::string_view name) {
+  KnownNames& known = known_names();
+  if (auto k = known.find(name)) return k;
+  NameTable& t = table();
+  std::shared_lock lock(t.mu);
+  auto it = t.ids.find(std::string(name));
+  if (it == t.ids.end()) return std::nullopt;
+  const uint32_t id = it->second;
+  lock.unlock();
+  known.add(name, id);
+  return id;
 }
 
 std::string_view FieldNames::name(uint32_t id) {
@@ -259,6 +301,11 @@ bool packed_at(const char* at) {
 }
 // The first allocation of a map being built (bytes).
 constexpr size_t kFirstRoom = 512;
+// Maps with at most this many fields are searched by name number, entry by
+// entry; larger ones by name, halving.
+constexpr uint32_t kScanned = 32;
+// Replaced values' bytes shrink() leaves in a map rather than copy it.
+constexpr size_t kGapKept = 16;
 // Shorter texts are rarely worth packing (the mark and a code or two).
 constexpr size_t kPackFrom = 24;
 
@@ -449,10 +496,12 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
 }
 
 std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
+  const NameTable& names = table();  // looked up once, not at every step
   uint32_t lo = 0, hi = count_;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    int c = FieldNames::name(name_at(mid)).compare(name);
+    const uint32_t id = name_at(mid);
+    int c = std::string_view(names.chunks[id / kChunk][id % kChunk]).compare(name);
     if (c == 0) return {mid, true};
     if (c < 0)
       lo = mid + 1;
@@ -463,6 +512,11 @@ std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
 }
 
 std::optional<FieldValue> FieldMap::find(std::string_view name) const {
+  if (count_ <= kScanned) {
+    // A name no record has is not in the table at all: nothing to search.
+    auto id = FieldNames::lookup(name);
+    return id ? find_id(*id) : std::nullopt;
+  }
   auto [i, found] = locate(name);
   if (!found) return std::nullopt;
   return entry(i).second;
@@ -626,11 +680,15 @@ void FieldMap::shrink() {
     *this = FieldMap();
     return;
   }
-  if (live == count_ * entry_size() + used_) {
-    // Nothing replaced left a gap (a map just read or built): trimmed in place.
-    if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) {
+  const size_t laid = count_ * entry_size() + used_;
+  if (laid - live <= kGapKept) {
+    // Nothing replaced left a gap (a map just read or built), or a few
+    // bytes did (a status set twice while the record was built): trimmed in
+    // place rather than copied.
+    if (laid == cap_) return;
+    if (char* trimmed = static_cast<char*>(std::realloc(buf_, laid))) {
       buf_ = trimmed;
-      cap_ = static_cast<uint32_t>(live);
+      cap_ = static_cast<uint32_t>(laid);
     }
     return;
   }

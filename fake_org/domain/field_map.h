@@ -27,6 +27,9 @@ class FieldNames {
  public:
   // The number of `name`, adding it when new.
   static uint32_t intern(std::string_view name);
+  // The number of `name` if some record named it; nullopt, adding nothing,
+  // if none did (a name a client made up).
+  static std::optional<uint32_t> lookup(std::string_view name);
   // The text of a number intern() gave.
   static std::string_view name(uint32_t id);
   // The same, as the string kept for the process's life.

@@ -84,6 +84,23 @@ TEST_CASE("a copy or a shrink keeps only the live values", "[field_map]") {
   CHECK(copy.empty());  // NOLINT: a moved-from map is empty
 }
 
+TEST_CASE("a shrink leaves a gap of a few bytes rather than copy the map", "[field_map]") {
+  FieldMap m;
+  m.set("A", std::string(200, 'a'));
+  m.set("N", int64_t{1});
+  m.set("N", int64_t{2});  // the first number's 8 bytes become a gap
+  m.shrink();
+  const FieldMap copy = m;  // a copy keeps live values only
+  CHECK(copy == m);
+  CHECK(m.heap_bytes() == copy.heap_bytes() + 8);
+  CHECK(m.find("N")->integer() == 2);
+  m.set("N", int64_t{3});
+  m.set("N", int64_t{4});  // 24 bytes of gaps now: copied
+  m.shrink();
+  CHECK(m.heap_bytes() == copy.heap_bytes());
+  CHECK(m.find("N")->integer() == 4);
+}
+
 TEST_CASE("numbers compare as json compares them", "[field_map]") {
   FieldMap m = json{{"I", 1}, {"D", 1.0}, {"S", "1"}};
   CHECK(m["I"] == m["D"]);
