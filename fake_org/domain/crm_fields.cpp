@@ -57,18 +57,19 @@ void check_crm_field(std::string_view key, std::string_view field_name, const js
         "no field " + std::string(field_name) + " exists on " + object.api_name + " in this org");
     return;
   }
-  const std::string name = object.api_name + "." + f->name;
+  // Named for an error only: most fields have none.
+  const auto name = [&] { return object.api_name + "." + f->name; };
   if (f->system) {
-    add_error(out, path, key, name + " is set by the org and cannot be written");
+    add_error(out, path, key, name() + " is set by the org and cannot be written");
     return;
   }
   if (out.values.contains(f->name)) {
-    add_error(out, path, key, name + " is given more than once");
+    add_error(out, path, key, name() + " is given more than once");
     return;
   }
   crm_detail::Checked c = crm_detail::check_value(object, *f, value, config);
   if (!c.reason.empty()) {
-    add_error(out, path, key, name + " " + c.reason);
+    add_error(out, path, key, name() + " " + c.reason);
     return;
   }
   out.values[f->name] = std::move(c.value);

@@ -181,10 +181,14 @@ class FieldMap {
   void set(std::string_view name, int64_t value);
   void set(std::string_view name, int value) { set(name, static_cast<int64_t>(value)); }
   void set(std::string_view name, std::nullptr_t);
-  // Anything else nlohmann::json is made from (unsigned numbers, arrays).
+  // Anything else nlohmann::json is made from (unsigned numbers, arrays);
+  // text types (a RecordId) as their text, with no json made.
   template <typename T>
   void set(std::string_view name, const T& value) {
-    set(name, nlohmann::json(value));
+    if constexpr (std::is_convertible_v<const T&, std::string_view>)
+      set(name, std::string_view(value));
+    else
+      set(name, nlohmann::json(value));
   }
   // Stores under `name` the value `other` holds, its bytes kept once for
   // both (an inbound report's Name is its payment intent id); nothing when

@@ -16,10 +16,15 @@ namespace json_text_detail {
 
 // Text nlohmann writes as it is: printable ASCII without quote or backslash.
 inline bool plain(const std::string& s) {
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') return false;
-  }
+  struct Table {
+    bool plain[256] = {};
+    constexpr Table() {
+      for (int c = 0x20; c <= 0x7E; ++c) plain[c] = c != '"' && c != '\\';
+    }
+  };
+  static constexpr Table kTable;
+  for (char ch : s)
+    if (!kTable.plain[static_cast<unsigned char>(ch)]) return false;
   return true;
 }
 
@@ -61,16 +66,18 @@ bool write_plain(const Json& j, std::string& out) {
       return true;
     }
     case Type::object: {
+      // The container itself: nlohmann's iterators switch on the type at
+      // every step.
       out += '{';
       bool first = true;
-      for (auto it = j.begin(); it != j.end(); ++it) {
+      for (const auto& [key, value] : j.template get_ref<const typename Json::object_t&>()) {
         if (!first) out += ',';
         first = false;
-        if (!plain(it.key())) return false;
+        if (!plain(key)) return false;
         out += '"';
-        out += it.key();
+        out += key;
         out += "\":";
-        if (!write_plain(it.value(), out)) return false;
+        if (!write_plain(value, out)) return false;
       }
       out += '}';
       return true;
@@ -78,7 +85,7 @@ bool write_plain(const Json& j, std::string& out) {
     case Type::array: {
       out += '[';
       bool first = true;
-      for (const auto& v : j) {
+      for (const auto& v : j.template get_ref<const typename Json::array_t&>()) {
         if (!first) out += ',';
         first = false;
         if (!write_plain(v, out)) return false;
