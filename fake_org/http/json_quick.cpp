@@ -51,11 +51,9 @@ class PlainReader {
   }
 
   bool object(json& out, int depth) {
-    ++p_;
     out = json::object();
     auto& members = out.get_ref<json::object_t&>();
-    skip_space();
-    if (p_ != end_ && *p_ == '}') return ++p_, true;
+    if (opens_empty('}')) return true;
     for (;;) {
       std::string key;
       if (p_ == end_ || *p_ != '"' || !string(key)) return false;
@@ -66,31 +64,44 @@ class PlainReader {
       // A repeated key is for nlohmann's pass to name (json_keys.h).
       auto [at, fresh] = members.emplace(std::move(key), nullptr);
       if (!fresh || !value(at->second, depth)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == '}') return ++p_, true;
-      if (*p_ != ',') return false;
-      ++p_;
-      skip_space();
+      bool closed = false;
+      if (!after_element('}', closed)) return false;
+      if (closed) return true;
     }
   }
 
   bool array(json& out, int depth) {
-    ++p_;
     out = json::array();
     auto& items = out.get_ref<json::array_t&>();
-    skip_space();
-    if (p_ != end_ && *p_ == ']') return ++p_, true;
+    if (opens_empty(']')) return true;
     for (;;) {
       items.emplace_back();
       if (!value(items.back(), depth)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ']') return ++p_, true;
-      if (*p_ != ',') return false;
-      ++p_;
-      skip_space();
+      bool closed = false;
+      if (!after_element(']', closed)) return false;
+      if (closed) return true;
     }
+  }
+
+  // Past an opening bracket; true, past `close` too, when nothing is inside.
+  bool opens_empty(char close) {
+    ++p_;
+    skip_space();
+    if (p_ == end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
+  // After a member or an item: past its container's `close` (closed) or
+  // past a comma to the next one; false on anything else.
+  bool after_element(char close, bool& closed) {
+    skip_space();
+    if (p_ == end_) return false;
+    closed = *p_ == close;
+    if (!closed && *p_ != ',') return false;
+    ++p_;
+    if (!closed) skip_space();
+    return true;
   }
 
   // Text without escapes or control characters, its UTF-8 well formed as
