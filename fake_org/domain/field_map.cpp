@@ -71,7 +71,9 @@ class KnownNames {
  public:
   std::optional<uint32_t> find(std::string_view name) {
     Slot& slot = slot_of(name);
-    if (slot.data == name.data() && FieldNames::name(slot.id) == name) return slot.id;
+    // An empty slot's null address is no name's (a default string_view has it).
+    if (slot.data != nullptr && slot.data == name.data() && FieldNames::name(slot.id) == name)
+      return slot.id;
     probe_.assign(name.data(), name.size());
     auto it = seen_.find(probe_);
     if (it == seen_.end()) return std::nullopt;

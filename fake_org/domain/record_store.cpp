@@ -573,6 +573,9 @@ void RecordStore::commit_pending_locked(PendingCommit& p) {
 
 void RecordStore::lead_batch(PendingCommit& me) {
   std::vector<PendingCommit*> batch;
+  // Room for the members' wake-ups, made before any outcome is decided:
+  // once commits are made nothing may fail to tell their requests.
+  std::vector<std::shared_ptr<util::Wakeup>> to_wake;
   std::exception_ptr failed;
   try {
     Holding holding(this);
@@ -581,15 +584,15 @@ void RecordStore::lead_batch(PendingCommit& me) {
     HoldTimer held(stats_, HoldTimer::kBatch);
     {
       std::lock_guard queue(queue_mu_);
+      to_wake.reserve(queue_.size());
       batch.swap(queue_);
     }
     for (PendingCommit* p : batch) commit_pending_locked(*p);
     ++stats_.batches;
-  } catch (...) {  // the lock itself failed: nothing was taken from the queue
+  } catch (...) {  // the lock or the room failed: nothing was taken from the queue
     failed = std::current_exception();
   }
-  std::vector<std::shared_ptr<util::Wakeup>> to_wake;
-  to_wake.reserve(batch.size() + 1);
+  std::shared_ptr<util::Wakeup> next_leader;
   {
     std::lock_guard queue(queue_mu_);
     if (failed) {  // only the leader's own request fails; the queue goes to the next one
@@ -604,12 +607,13 @@ void RecordStore::lead_batch(PendingCommit& me) {
     leading_ = !queue_.empty();
     if (leading_) {
       queue_.front()->state = PendingCommit::State::kLeading;
-      to_wake.push_back(queue_.front()->wakeup);
+      next_leader = queue_.front()->wakeup;
     }
   }
   // Woken after queue_mu_ is free: a woken thread does not go back to
   // sleep on it at once (two switches per request where one does).
   for (const auto& w : to_wake) w->wake();
+  if (next_leader) next_leader->wake();
 }
 
 bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {

@@ -122,8 +122,6 @@ bool is_secret_header(const std::string& key) {
                      [&key](std::string_view part) { return key.find(part) != std::string::npos; });
 }
 
-}  // namespace
-
 // Whether a header's value is redacted, remembered per thread for the few
 // names clients send (the journal asks for every header of every request).
 bool secret_header_name(std::string_view name) {
@@ -134,6 +132,8 @@ bool secret_header_name(std::string_view name) {
   if (known.size() >= 256) known.clear();  // a client inventing names costs a lookup, no memory
   return known.emplace(probe, is_secret_header(header_key(name))).first->second;
 }
+
+}  // namespace
 
 void redact_header(std::string_view name, const std::string& value, std::string& out) {
   if (!secret_header_name(name)) {
