@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "testing/eventually.h"
+
 using fake_org::http::ConnectionPool;
 using fake_org::http::ConnectionPoolLimits;
 using namespace std::chrono_literals;
@@ -51,12 +53,11 @@ class Gate {
   bool open_ = false;
 };
 
+// A pool's workers start and stop on their own threads: polled, with room
+// for a slow sanitizer build.
 template <typename Pred>
-bool eventually(Pred pred) {
-  for (auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
-       std::this_thread::sleep_for(5ms))
-    if (pred()) return true;
-  return pred();
+bool settles(Pred pred) {
+  return fake_org::testing::eventually(pred, 20s);
 }
 
 }  // namespace
@@ -71,10 +72,10 @@ TEST_CASE("ConnectionPool: a burst of connections gets a worker each, none waits
   for (int i = 0; i < 60; ++i) pool.enqueue([&] { gate.enter(); });
   CHECK(gate.wait_inside(60) == 60);  // every job runs at once: none queued behind another
   // Workers wait ahead of the next connection, made before it comes.
-  CHECK(eventually([&] { return pool.stats().idle >= limits.spare; }));
+  CHECK(settles([&] { return pool.stats().idle >= limits.spare; }));
   const ConnectionPool::Stats busy = pool.stats();
   CHECK(busy.waiting == 0);
-  CHECK(eventually([&] { return pool.stats().peak_workers >= 60; }));
+  CHECK(settles([&] { return pool.stats().peak_workers >= 60; }));
   // Grown by half the pool at a time: never more than twice the connections.
   CHECK(busy.workers <= 2 * 60 + limits.spare);
   gate.open();
@@ -91,7 +92,7 @@ TEST_CASE("ConnectionPool: past the ceiling a connection waits for a worker to f
   ConnectionPool pool(limits);
   for (int i = 0; i < 7; ++i) pool.enqueue([&] { gate.enter(); });
   CHECK(gate.wait_inside(4) == 4);
-  CHECK(eventually([&] { return pool.stats().waiting == 3; }));
+  CHECK(settles([&] { return pool.stats().waiting == 3; }));
   CHECK(pool.stats().workers == 4);
   gate.open();
   CHECK(gate.wait_done(7) == 7);
@@ -110,12 +111,12 @@ TEST_CASE("ConnectionPool: idle workers beyond those kept ready end", "[connecti
   CHECK(pool.stats().workers >= 12);
   gate.open();
   CHECK(gate.wait_done(12) == 12);
-  CHECK(eventually([&] { return pool.stats().workers == limits.ready; }));
+  CHECK(settles([&] { return pool.stats().workers == limits.ready; }));
   CHECK(pool.stats().idle == limits.ready);
   // Still serving after shrinking.
   std::atomic<int> ran{0};
   pool.enqueue([&] { ++ran; });
-  CHECK(eventually([&] { return ran.load() == 1; }));
+  CHECK(settles([&] { return ran.load() == 1; }));
 }
 
 TEST_CASE("ConnectionPool: a job no worker took yet runs at shutdown", "[connection_pool]") {
@@ -146,7 +147,7 @@ TEST_CASE("ConnectionPool: shutdown waits for running jobs and refuses new ones"
       std::this_thread::sleep_for(20ms);
       ++ran;
     });
-  CHECK(eventually([&] { return pool.stats().waiting == 0; }));
+  CHECK(settles([&] { return pool.stats().waiting == 0; }));
   pool.shutdown();
   CHECK(ran.load() == 5);
   pool.enqueue([&] { ++ran; });
