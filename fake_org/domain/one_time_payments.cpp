@@ -101,11 +101,9 @@ Result<IntentResult> new_one_time_payment(OperationContext& op) {
   Record report = new_inbound_report(op, common.report_crm);
   inst.fields[fields::installment::kInboundReport] = report.id;
   link_report(report, inst, payer->contact_id, payer->account_id, common.campaign, *method);
-  const std::string inst_id = inst.id;
-  op.tx.put(std::move(inst));
-  finish_inbound_report(
-      op, std::move(report),
-      {installment_event(op, event_type::kInstallmentCreated, *op.tx.get(inst_id))});
+  const RecordPtr staged = op.tx.put(std::move(inst));
+  finish_inbound_report(op, std::move(report),
+                        {installment_event(op, event_type::kInstallmentCreated, *staged)});
   return IntentResult{intent_response_body(op, *method, redirect), op.payment_intent_id};
 }
 

@@ -186,9 +186,7 @@ void finish_inbound_report(OperationContext& op, Record report,
   if (!notes.empty()) report.fields[f::kNotes] = notes;
   if (status == "Matched") report.fields[f::kProcessedDate] = format_iso8601(op.now);
   report.modified = op.now;
-  const std::string report_id = report.id;
-  op.tx.put(std::move(report));
-  const RecordPtr staged = op.tx.get(report_id);
+  const RecordPtr staged = op.tx.put(std::move(report));
   const char* final_type = status == "Matched"         ? event_type::kIntentProcessed
                            : status == "Guided Review" ? event_type::kIntentInReview
                                                        : event_type::kIntentFailed;

@@ -149,7 +149,7 @@ std::vector<std::string> Transaction::find(std::string_view index,
   return out;
 }
 
-void Transaction::put(Record record) {
+RecordPtr Transaction::put(Record record) {
   if (record.id.size() != 18 || record.object.empty())
     throw std::logic_error("record needs an object and an 18-character id");
   std::string id = record.id;
@@ -178,7 +178,7 @@ void Transaction::put(Record record) {
     }
   }
   record.fields.shrink();
-  staged_[id] = make_record(std::move(record));
+  return staged_[id] = make_record(std::move(record));
 }
 
 Record Transaction::edit(std::string_view id18) const {
@@ -556,18 +556,18 @@ void RecordStore::commit_pending_locked(PendingCommit& p) {
   try {
     if (!unchanged_since_locked(*p.tx, p.seen)) {
       ++stats_.retried;
-      p.outcome = PendingCommit::State::kConflicted;
+      p.state = PendingCommit::State::kConflicted;
       return;
     }
     commit_locked(*p.tx);
     ++stats_.commits;
     ++stats_.optimistic;
-    p.outcome = PendingCommit::State::kCommitted;
+    p.state = PendingCommit::State::kCommitted;
     if (*p.committed) (*p.committed)();
   } catch (...) {
     p.error = std::current_exception();
     // Its waiter must wake even when nothing was committed for it.
-    if (p.outcome == PendingCommit::State::kQueued) p.outcome = PendingCommit::State::kConflicted;
+    if (p.state != PendingCommit::State::kCommitted) p.state = PendingCommit::State::kConflicted;
   }
 }
 
@@ -600,10 +600,8 @@ void RecordStore::lead_batch(PendingCommit& me) {
       me.error = failed;
       me.state = PendingCommit::State::kConflicted;
     }
-    for (PendingCommit* p : batch) {
-      p->state = p->outcome;
+    for (PendingCommit* p : batch)
       if (p != &me) to_wake.push_back(p->wakeup);
-    }
     leading_ = !queue_.empty();
     if (leading_) {
       queue_.front()->state = PendingCommit::State::kLeading;

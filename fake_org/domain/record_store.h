@@ -139,8 +139,9 @@ class Transaction final : public RecordReader {
   // Ids of records matching an index, staged changes included.
   std::vector<std::string> find(std::string_view index,
                                 const std::vector<std::string>& values) const override;
-  // Stages a new or changed record (must have object and 18-char id).
-  void put(Record record);
+  // Stages a new or changed record (must have object and 18-char id) and
+  // gives it back as staged.
+  RecordPtr put(Record record);
   // Convenience: copy of a record for modification; throws if unknown.
   Record edit(std::string_view id18) const;
   const std::vector<std::string>& changed_ids() const { return order_; }
@@ -368,8 +369,10 @@ class RecordStore final : public RecordReader {
     Transaction* tx;
     uint64_t seen;
     const std::function<void()>* committed;
+    // Written by its own thread before it is queued, then by the leader
+    // (under queue_mu_ to lead, under mu_ with its commit); read by its own
+    // thread after its wake-up, which orders those writes before it.
     State state = State::kQueued;
-    State outcome = State::kQueued;
     std::exception_ptr error;
     // Where its thread sleeps while queued: the leader wakes it after
     // releasing queue_mu_, holding a copy, as `this` may be gone by then.
@@ -445,8 +448,8 @@ class RecordStore final : public RecordReader {
   std::deque<CommitWrites> log_;
   size_t log_keys_ = 0;  // keys held in log_
   WriteLockStats stats_;
-  // Guards queue_ and leading_, and each queued PendingCommit's state; taken
-  // after mu_ when both are held, and never while calling out.
+  // Guards queue_ and leading_; taken after mu_ when both are held, and
+  // never while calling out.
   mutable std::mutex queue_mu_;
   std::vector<PendingCommit*> queue_;
   bool leading_ = false;  // a leader is committing or waiting for mu_
