@@ -37,13 +37,18 @@ NameTable& table() {
   return *t;
 }
 
-uint32_t intern_slow(std::string_view name) {
+// The number the shared table has for `name`, if any.
+std::optional<uint32_t> find_shared(std::string_view name) {
   NameTable& t = table();
-  {
-    std::shared_lock lock(t.mu);
-    auto it = t.ids.find(std::string(name));
-    if (it != t.ids.end()) return it->second;
-  }
+  std::shared_lock lock(t.mu);
+  auto it = t.ids.find(std::string(name));
+  if (it == t.ids.end()) return std::nullopt;
+  return it->second;
+}
+
+uint32_t intern_slow(std::string_view name) {
+  if (auto id = find_shared(name)) return *id;
+  NameTable& t = table();
   std::unique_lock lock(t.mu);
   auto [it, fresh] = t.ids.emplace(std::string(name), t.count);
   if (!fresh) return it->second;
@@ -131,13 +136,8 @@ uint32_t FieldNames::intern(std::string_view name) {
 std::optional<uint32_t> FieldNames::lookup(std::string_view name) {
   KnownNames& known = known_names();
   if (auto k = known.find(name)) return k;
-  NameTable& t = table();
-  std::shared_lock lock(t.mu);
-  auto it = t.ids.find(std::string(name));
-  if (it == t.ids.end()) return std::nullopt;
-  const uint32_t id = it->second;
-  lock.unlock();
-  known.add(name, id);
+  auto id = find_shared(name);
+  if (id) known.add(name, *id);
   return id;
 }
 
