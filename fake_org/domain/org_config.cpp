@@ -42,8 +42,38 @@ const char* to_string(MethodKind v) {
 
 // Configuration lists are short (a handful of methods, fields per object in the
 // tens): a linear pass is cheaper than a hash here and keeps fixture order.
+namespace {
+uint64_t folded_hash(std::string_view name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the lower-cased bytes
+  for (char c : name) h = (h ^ static_cast<uint8_t>(ascii_lower(c))) * 1099511628211ull;
+  return h;
+}
+}  // namespace
+
+void ObjectDef::index_fields() {
+  field_table.clear();
+  field_table_for = 0;
+  if (fields.size() >= UINT16_MAX) return;  // walked, as unindexed
+  size_t room = 8;
+  while (room < fields.size() * 2) room *= 2;
+  field_table.assign(room, 0);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    size_t at = folded_hash(fields[i].name) & (room - 1);
+    while (field_table[at] != 0) at = (at + 1) & (room - 1);
+    field_table[at] = static_cast<uint16_t>(i + 1);
+  }
+  field_table_for = fields.size();
+}
+
 const FieldDef* ObjectDef::field(std::string_view name) const {
-  return find_in(fields, [&](const FieldDef& f) { return iequals(f.name, name); });
+  if (field_table.empty() || field_table_for != fields.size())
+    return find_in(fields, [&](const FieldDef& f) { return iequals(f.name, name); });
+  const size_t mask = field_table.size() - 1;
+  for (size_t at = folded_hash(name) & mask; field_table[at] != 0; at = (at + 1) & mask) {
+    const FieldDef& f = fields[field_table[at] - 1];
+    if (iequals(f.name, name)) return &f;
+  }
+  return nullptr;
 }
 const RecordTypeDef* ObjectDef::record_type(std::string_view name) const {
   return find_in(record_types, [&](const RecordTypeDef& r) { return r.name == name; });

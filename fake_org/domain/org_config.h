@@ -2,6 +2,7 @@
 // OrgConfig: everything the spec calls "org configuration", as a fixture
 // declares it (fixture/fixture_loader.h reads YAML into it). Immutable once
 // loaded; shared read-only between threads.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +64,15 @@ struct ObjectDef {
   const FieldDef* field(std::string_view name) const;
   const RecordTypeDef* record_type(std::string_view name) const;
   const RecordTypeDef* default_record_type() const;
+  // Makes field() a hash lookup (a request asks for a dozen fields by name).
+  // Call again after changing `fields`; until then field() walks them.
+  void index_fields();
+
+  // field()'s table: positions in `fields` + 1 by the hash of the lower-cased
+  // name, open addressing; 0 is empty. Kept only while `fields` has the size
+  // it was built for.
+  std::vector<uint16_t> field_table;
+  size_t field_table_for = 0;
 };
 
 // ---- payment methods (spec 2.6, 4.5) --------------------------------------
