@@ -14,6 +14,12 @@ const T* find_in(const std::vector<T>& v, F pred) {
     if (pred(x)) return &x;
   return nullptr;
 }
+
+uint64_t folded_hash(std::string_view name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the lower-cased bytes
+  for (char c : name) h = (h ^ static_cast<uint8_t>(ascii_lower(c))) * 1099511628211ull;
+  return h;
+}
 }  // namespace
 
 const char* to_string(InitialPayment v) {
@@ -40,16 +46,9 @@ const char* to_string(MethodKind v) {
   return "card";
 }
 
-// Configuration lists are short (a handful of methods, fields per object in the
-// tens): a linear pass is cheaper than a hash here and keeps fixture order.
-namespace {
-uint64_t folded_hash(std::string_view name) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the lower-cased bytes
-  for (char c : name) h = (h ^ static_cast<uint8_t>(ascii_lower(c))) * 1099511628211ull;
-  return h;
-}
-}  // namespace
-
+// Configuration lists are short (a handful of methods, targets, record
+// types): a linear pass keeps fixture order. An object's fields are tens and
+// asked for by name several times a request, so they also have a table.
 void ObjectDef::index_fields() {
   field_table.clear();
   field_table_for = 0;
