@@ -165,10 +165,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", load.error_text().c_str());
     return 2;
   }
-  std::printf("%9s %9s %8s %8s %8s %8s %9s %11s %10s %8s %9s %9s %9s %8s %6s %9s %9s\n", "seeded",
-              "records", "requests", "p50 ms", "p90 ms", "p99 ms", "req/s", "bytes/seed",
-              "heap/seed", "RSS MB", "lock p50", "lock p99", "lock max", "retried", "batch",
-              "batch p50", "batch p99");
+  std::printf("%9s %9s %8s %8s %8s %8s %9s %11s %10s %8s %9s %9s %9s %8s\n", "seeded", "records",
+              "requests", "p50 ms", "p90 ms", "p99 ms", "req/s", "bytes/seed", "heap/seed",
+              "RSS MB", "lock p50", "lock p99", "lock max", "retried");
   for (size_t size : sizes) {
     auto org = EmbeddedOrg::start(*load.config);
     Org& o = org->org();
@@ -193,7 +192,6 @@ int main(int argc, char** argv) {
     WriteLockStats lock = o.records().write_lock_stats();
     for (size_t us = 0; us < lock.by_us.size(); ++us) {
       lock.by_us[us] -= before_lock.by_us[us];
-      lock.batch_by_us[us] -= before_lock.batch_by_us[us];
     }
     lock.holds -= before_lock.holds;
     size_t max_us = 0;
@@ -202,16 +200,11 @@ int main(int argc, char** argv) {
     size_t records = o.records().read([](const RecordStore& s) { return s.size(); });
     std::printf(
         "%9zu %9zu %8zu %8.3f %8.3f %8.3f %9.0f %11.0f %10.0f %8.0f %7.0fus %7.0fus %7.0fus "
-        "%8llu %6.2f %7.0fus %7.0fus\n",
+        "%8llu\n",
         size, records, requests, percentile(m.ms, 0.5), percentile(m.ms, 0.9),
         percentile(m.ms, 0.99), requests / m.seconds, per_seed, heap_per_seed, rss_mb,
         lock.percentile_us(0.5), lock.percentile_us(0.99), static_cast<double>(max_us),
-        static_cast<unsigned long long>(lock.retried - before_lock.retried),
-        lock.batches > before_lock.batches
-            ? static_cast<double>(lock.optimistic - before_lock.optimistic) /
-                  static_cast<double>(lock.batches - before_lock.batches)
-            : 0.0,
-        lock.batch_percentile_us(0.5), lock.batch_percentile_us(0.99));
+        static_cast<unsigned long long>(lock.retried - before_lock.retried));
     if (breakdown) print_breakdown(o, size);
   }
   return 0;

@@ -288,8 +288,7 @@ Result<IntentResult> PaymentIntents::create(nlohmann::json body, const IntentCon
 namespace {
 
 // Inside the transaction, after the operation: what its inbound report links.
-IntentRecords records_of(const RecordStore& committed, const Transaction& tx,
-                         const std::string& payment_intent_id) {
+IntentRecords records_of(const Transaction& tx, const std::string& payment_intent_id) {
   namespace f = fields::inbound_report;
   IntentRecords out;
   auto ids = tx.find(index_name::kReportByIntent, {payment_intent_id});
@@ -299,9 +298,9 @@ IntentRecords records_of(const RecordStore& committed, const Transaction& tx,
   out.account_id = report->text(f::kAccount);
   out.installment_id = report->text(f::kInstallment);
   out.recurring_id = report->text(f::kRecurringId);
-  // The store itself (not the transaction) still holds the state before the request.
-  out.contact_existed = !out.contact_id.empty() && committed.get(out.contact_id) != nullptr;
-  out.account_existed = !out.account_id.empty() && committed.get(out.account_id) != nullptr;
+  // The committed records are still the state before the request.
+  out.contact_existed = !out.contact_id.empty() && tx.get_committed(out.contact_id) != nullptr;
+  out.account_existed = !out.account_id.empty() && tx.get_committed(out.account_id) != nullptr;
   if (!out.contact_id.empty())
     if (RecordPtr c = tx.get(out.contact_id)) {
       auto person = c->get("IsPersonAccount");
@@ -347,7 +346,7 @@ Result<IntentResult> PaymentIntents::execute(const PaymentIntentRequest& req,
           return make_error(error_code::kUncategorised, "", "unknown operation");
         }();
         if (r.ok()) {
-          r->records = records_of(org_.records(), tx, pi_id);
+          r->records = records_of(tx, pi_id);
           if (after)
             if (Status s = after(tx, r->records); !s.ok()) return s.errors();
           session = std::move(op.session);

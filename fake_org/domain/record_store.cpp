@@ -85,7 +85,7 @@ uint64_t write_key(uint64_t kind, std::string_view text) {
   return std::hash<std::string_view>{}(text) ^ ((kind + 1) * 0x9E3779B97F4A7C15ull);
 }
 
-double WriteLockStats::percentile_of(const std::array<uint64_t, 1001>& by_us, double share) {
+double WriteLockStats::percentile_us(double share) const {
   uint64_t all = 0;
   for (uint64_t n : by_us) all += n;
   if (all == 0) return 0;
@@ -102,9 +102,8 @@ RecordStore::HoldTimer::~HoldTimer() {
   auto ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::steady_clock::now() - start_)
                                       .count());
-  auto& by_us = what_ == kBatch ? stats_.batch_by_us : stats_.by_us;
-  if (what_ == kRequest) ++stats_.holds;
-  ++by_us[std::min<uint64_t>(ns / 1000, by_us.size() - 1)];
+  ++stats_.holds;
+  ++stats_.by_us[std::min<uint64_t>(ns / 1000, stats_.by_us.size() - 1)];
 }
 
 std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values) {
@@ -118,7 +117,13 @@ std::string index_key(const IndexSpec& spec, const std::vector<std::string>& val
 RecordPtr Transaction::get(std::string_view id18) const {
   auto it = staged_.find(std::string(id18));
   if (it != staged_.end()) return it->second;
+  return get_committed(id18);
+}
+
+RecordPtr Transaction::get_committed(std::string_view id18) const {
   note_read(write_key(0, id18));
+  if (!track_reads_) return store_.get(id18);
+  std::shared_lock lock(store_.mu_);
   return store_.get(id18);
 }
 
@@ -127,6 +132,8 @@ RecordPtr Transaction::get_by_guid(std::string_view guid) const {
   auto it = staged_guids_.find(key);
   if (it != staged_guids_.end()) return get(it->second);
   note_read(write_key(1, key));
+  if (!track_reads_) return store_.get_by_guid(guid);
+  std::shared_lock lock(store_.mu_);
   return store_.get_by_guid(guid);
 }
 
@@ -137,10 +144,16 @@ std::vector<std::string> Transaction::find(std::string_view index,
   std::string want = index_key(*spec, values);
   note_read(write_key(2 + store_.position_of(*spec), want));
   std::vector<std::string> out;
+  {
+    std::shared_lock lock(store_.mu_, std::defer_lock);
+    if (track_reads_) lock.lock();
+    out = store_.find(index, values);
+  }
   // Committed matches unless this transaction changed them, then every staged
   // record that matches now (through the staged records' own index).
-  for (const auto& id : store_.find(index, values))
-    if (staged_.find(id) == staged_.end()) out.push_back(id);
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [&](const std::string& id) { return staged_.count(id) != 0; }),
+            out.end());
   const size_t n = store_.position_of(*spec);
   if (n >= staged_keys_.size()) return out;
   auto hit = staged_keys_[n].find(want);
@@ -422,6 +435,7 @@ void RecordStore::commit_locked(Transaction& tx, bool replaced_all) {
 }
 
 void RecordStore::restore(std::vector<RecordPtr> records) {
+  std::unique_lock no_reader(reset_mu_);
   std::unique_lock lock(mu_);
   clear_locked();
   ++version_;
@@ -531,94 +545,33 @@ void RecordStore::file_index_locked(size_t n) {
   }
 }
 
-bool RecordStore::commit_in_turn(Transaction& tx, uint64_t seen,
-                                 const std::function<void()>& committed) {
-  PendingCommit me(tx, seen, committed);
-  bool leads = false;
-  {
-    std::lock_guard queue(queue_mu_);
-    queue_.push_back(&me);
-    if (!leading_) {
-      me.state = PendingCommit::State::kLeading;
-      leading_ = leads = true;
-    }
-  }
-  // The leader writes state and error under queue_mu_ before it wakes this
-  // thread, and the wake-up orders them before what follows.
-  if (!leads) me.wakeup->wait();
-  if (me.state == PendingCommit::State::kLeading) lead_batch(me);
-  if (me.error) std::rethrow_exception(me.error);
-  return me.state == PendingCommit::State::kCommitted;
+bool RecordStore::read_unchanged(Transaction& tx, uint64_t seen) const {
+  std::sort(tx.reads_.begin(), tx.reads_.end());
+  std::shared_lock lock(mu_);
+  return unchanged_since_locked(tx, seen);
 }
 
-void RecordStore::commit_pending_locked(PendingCommit& p) {
+bool RecordStore::commit_if_unchanged(Transaction& tx, uint64_t seen,
+                                      const std::function<void()>& committed) {
+  std::sort(tx.reads_.begin(), tx.reads_.end());  // before the lock, not under it
+  Holding holding(this);
+  std::unique_lock lock(mu_);
   HoldTimer held(stats_);
-  try {
-    if (!unchanged_since_locked(*p.tx, p.seen)) {
-      ++stats_.retried;
-      p.state = PendingCommit::State::kConflicted;
-      return;
-    }
-    commit_locked(*p.tx);
-    ++stats_.commits;
-    ++stats_.optimistic;
-    p.state = PendingCommit::State::kCommitted;
-    if (*p.committed) (*p.committed)();
-  } catch (...) {
-    p.error = std::current_exception();
-    // Its waiter must wake even when nothing was committed for it.
-    if (p.state != PendingCommit::State::kCommitted) p.state = PendingCommit::State::kConflicted;
+  if (!unchanged_since_locked(tx, seen)) {
+    ++stats_.retried;
+    return false;
   }
+  commit_locked(tx);
+  if (committed) committed();
+  ++stats_.commits;
+  ++stats_.optimistic;
+  return true;
 }
 
-void RecordStore::lead_batch(PendingCommit& me) {
-  std::vector<PendingCommit*> batch;
-  // Room for the members' wake-ups, made before any outcome is decided:
-  // once commits are made nothing may fail to tell their requests.
-  std::vector<std::shared_ptr<util::Wakeup>> to_wake;
-  std::exception_ptr failed;
-  try {
-    Holding holding(this);
-    mu_.lock_patiently(kLeaderPatience);
-    std::unique_lock lock(mu_, std::adopt_lock);
-    HoldTimer held(stats_, HoldTimer::kBatch);
-    {
-      std::lock_guard queue(queue_mu_);
-      to_wake.reserve(queue_.size());
-      batch.swap(queue_);
-    }
-    for (PendingCommit* p : batch) commit_pending_locked(*p);
-    ++stats_.batches;
-  } catch (...) {  // the lock or the room failed: nothing was taken from the queue
-    failed = std::current_exception();
-  }
-  std::shared_ptr<util::Wakeup> next_leader;
-  {
-    std::lock_guard queue(queue_mu_);
-    if (failed) {  // only the leader's own request fails; the queue goes to the next one
-      queue_.erase(std::find(queue_.begin(), queue_.end(), &me));
-      me.error = failed;
-      me.state = PendingCommit::State::kConflicted;
-    }
-    for (PendingCommit* p : batch)
-      if (p != &me) to_wake.push_back(p->wakeup);
-    leading_ = !queue_.empty();
-    if (leading_) {
-      queue_.front()->state = PendingCommit::State::kLeading;
-      next_leader = queue_.front()->wakeup;
-    }
-  }
-  // Woken after queue_mu_ is free: a woken thread does not go back to
-  // sleep on it at once (two switches per request where one does).
-  for (const auto& w : to_wake) w->wake();
-  if (next_leader) next_leader->wake();
-}
-
-bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
+bool RecordStore::unchanged_since_locked(const Transaction& tx, uint64_t seen) const {
   if (version_ == seen) return true;
   if (seen < log_floor_) return false;  // the log no longer reaches back to it
-  auto& reads = tx.reads_;
-  std::sort(reads.begin(), reads.end());
+  const auto& reads = tx.reads_;        // sorted by the caller
   for (auto c = log_.rbegin(); c != log_.rend() && c->version > seen; ++c)
     for (uint64_t key : c->keys)
       if (std::binary_search(reads.begin(), reads.end(), key)) return false;
@@ -626,6 +579,7 @@ bool RecordStore::unchanged_since_locked(Transaction& tx, uint64_t seen) const {
 }
 
 Status RecordStore::replace_all(const std::function<Status(Transaction&)>& fn) {
+  std::unique_lock no_reader(reset_mu_);
   std::unique_lock lock(mu_);
   auto old_slots = std::move(slots_);
   auto old_by_id = std::move(by_id_);

@@ -2,20 +2,21 @@
 // The org's records: typed by object API name, addressed by 18-character
 // record id or GUID, with hash indexes for every lookup a request makes.
 //
-// Locking rule: one std::shared_mutex guards all state. Readers take it shared
-// through read(). A change goes through write(), which holds it exclusive for
-// the whole request, or write_optimistic(), which runs the request holding it
-// shared and takes it exclusive only to validate and commit: it checks that no
-// transaction committed meanwhile wrote an id, GUID or index key the request
-// read, else runs the request again through write(). Optimistic writers
-// that reach their commit together are committed in one exclusive hold by the
-// first of them (queue_mu_ guards that queue; taken after mu_, never before
-// it). Either way a request's
-// checks and writes are serialisable (two concurrent deduplicating creates
-// cannot both miss the same match). Records are immutable once stored
-// (RecordPtr); a transaction stages copies and commit swaps
-// them in, so a failed request leaves nothing. The write-lock statistics are
-// written only while holding the lock exclusive.
+// Locking rule: one reader-writer lock (mu_) guards all state. Readers take
+// it shared through read(). A change goes through write(), which holds it
+// exclusive for the whole request, or write_optimistic(), which runs the
+// request holding no lock at all: each of its reads takes mu_ shared for
+// that read alone, and the commit takes it exclusive only to check that no
+// transaction committed since the request began wrote an id, GUID or index
+// key it read, else runs the request again through write(). Either way a
+// request's checks and writes are serialisable (two concurrent
+// deduplicating creates cannot both miss the same match). Records are
+// immutable once stored (RecordPtr); a transaction stages copies and commit
+// swaps them in, so a failed request leaves nothing. Only replace_all() and
+// restore() drop records, and they first take reset_mu_ exclusive, which an
+// optimistic request holds shared while it runs: an id it found is never
+// gone by its next read. reset_mu_ is taken before mu_, never after. The
+// write-lock statistics are written only while holding mu_ exclusive.
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -42,7 +43,6 @@
 #include "record.h"
 #include "slot_table.h"
 #include "util/shared_mutex.h"
-#include "util/wakeup.h"
 
 namespace fake_org {
 
@@ -142,6 +142,9 @@ class Transaction final : public RecordReader {
   // Stages a new or changed record (must have object and 18-char id) and
   // gives it back as staged.
   RecordPtr put(Record record);
+  // The committed record, whatever this transaction staged for the id (a
+  // request asking whether a record existed before it).
+  RecordPtr get_committed(std::string_view id18) const;
   // Convenience: copy of a record for modification; throws if unknown.
   Record edit(std::string_view id18) const;
   const std::vector<std::string>& changed_ids() const { return order_; }
@@ -155,8 +158,10 @@ class Transaction final : public RecordReader {
     if (track_reads_) reads_.push_back(key);
   }
   const RecordStore& store_;
-  // An optimistic transaction's reads of committed state (ids, GUID keys,
-  // index keys, hashed as in RecordStore::write_key), checked at commit.
+  // An optimistic transaction: it holds no lock between its reads, so each
+  // read takes the store's lock, and its reads of committed state (ids, GUID
+  // keys, index keys, hashed as in RecordStore::write_key) are checked at
+  // commit.
   const bool track_reads_;
   mutable std::vector<uint64_t> reads_;
   std::unordered_map<std::string, RecordPtr> staged_;
@@ -190,19 +195,12 @@ struct WriteLockStats {
   uint64_t commits = 0;     // exclusive holds that committed
   uint64_t optimistic = 0;  // of them: the request ran before the exclusive lock
   uint64_t retried = 0;     // optimistic requests that met a conflicting commit
-  // every request's exclusive hold, failed and conflicting ones too; in a
-  // batch, the part of the batch's hold that checked and committed it
+  // every request's exclusive hold, failed and conflicting ones too
   uint64_t holds = 0;
-  // exclusive holds that committed a batch of optimistic requests
-  uint64_t batches = 0;
   // holds by whole microseconds held; the last bucket is "at least 1 ms"
   std::array<uint64_t, 1001> by_us{};
-  // the same for each batch's whole hold: how long readers were kept out
-  std::array<uint64_t, 1001> batch_by_us{};
   // The hold time (µs) at or under which `share` of the holds fall.
-  double percentile_us(double share) const { return percentile_of(by_us, share); }
-  double batch_percentile_us(double share) const { return percentile_of(batch_by_us, share); }
-  static double percentile_of(const std::array<uint64_t, 1001>& by_us, double share);
+  double percentile_us(double share) const;
 };
 
 class RecordStore final : public RecordReader {
@@ -230,39 +228,50 @@ class RecordStore final : public RecordReader {
     }
     return r;
   }
-  // The same, with fn run holding the lock shared (beside readers and other
-  // optimistic writers); the exclusive lock is held only to check fn's reads
-  // against what committed meanwhile and to commit. fn may run twice: it must
-  // read the store only through the transaction and change nothing but the
-  // transaction and its own locals.
+  // The same, with fn run holding no lock (beside readers and other
+  // writers; each read it makes through the transaction takes the lock
+  // shared for that read); the exclusive lock is held only to check fn's
+  // reads against what committed meanwhile and to commit. fn may run twice:
+  // it must read the store only through the transaction and change nothing
+  // but the transaction and its own locals. Its reads may straddle another
+  // commit: a run that read such a commit's writes, whether it succeeded,
+  // failed or threw, runs again through write(), so only an outcome of one
+  // consistent state is returned.
   template <typename T>
   Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
                              const std::function<void()>& committed = nullptr) {
     {
       std::optional<Holding> holding(std::in_place, this);
-      std::shared_lock shared(mu_);
-      const uint64_t seen = version_;
+      std::shared_lock no_reset(reset_mu_);
+      const uint64_t seen = version_now();
       Transaction tx(*this, true);
-      Result<T> r = fn(tx);
-      shared.unlock();
-      holding.reset();
-      // A failure read one consistent state; it stands without a commit.
-      if (!r.ok()) return r;
-      if (between_phases_) {
-        auto hook = between_phases_;  // the hook may clear itself
-        hook();
+      std::optional<Result<T>> r;
+      try {
+        r.emplace(fn(tx));
+      } catch (...) {
+        if (read_unchanged(tx, seen)) throw;
       }
-      if (commit_in_turn(tx, seen, committed)) return r;
+      no_reset.unlock();
+      holding.reset();
+      if (r && !r->ok() && read_unchanged(tx, seen)) return std::move(*r);
+      if (r && r->ok()) {
+        if (between_phases_) {
+          auto hook = between_phases_;  // the hook may clear itself
+          hook();
+        }
+        if (commit_if_unchanged(tx, seen, committed)) return std::move(*r);
+      }
     }
     return write<T>(fn, committed);
   }
   // For tests: runs in write_optimistic between the request and its commit,
   // holding no lock (another writer may commit there). Set before writers run.
   void set_between_phases_for_test(std::function<void()> fn) { between_phases_ = std::move(fn); }
-  // For tests: optimistic requests waiting for their commit, the leader's included.
-  size_t queued_commits_for_test() const {
-    std::lock_guard queue(queue_mu_);
-    return queue_.size();
+  // For tests: true while a reset waits for optimistic runs or holds them off.
+  bool reset_waiting_for_test() const {
+    if (!reset_mu_.try_lock_shared()) return true;
+    reset_mu_.unlock_shared();
+    return false;
   }
   WriteLockStats write_lock_stats() const {
     std::shared_lock lock(mu_);
@@ -270,7 +279,7 @@ class RecordStore final : public RecordReader {
   }
   // For tests, from a thread other than the writer's: true while a writer
   // holds the lock or turns new readers away while it waits for it (a
-  // reader would have to wait); a batch's leader waiting patiently is not.
+  // reader would have to wait).
   bool is_write_locked() const {
     if (!mu_.try_lock_shared()) return true;
     mu_.unlock_shared();
@@ -325,18 +334,13 @@ class RecordStore final : public RecordReader {
   // so it stops before the lock is released).
   class HoldTimer {
    public:
-    // A request's own hold (or its check and commit in a batch), or a
-    // batch's whole hold.
-    enum What { kRequest, kBatch };
-    explicit HoldTimer(WriteLockStats& s, What what = kRequest)
-        : stats_(s), what_(what), start_(std::chrono::steady_clock::now()) {}
+    explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
     ~HoldTimer();
     HoldTimer(const HoldTimer&) = delete;
     HoldTimer& operator=(const HoldTimer&) = delete;
 
    private:
     WriteLockStats& stats_;
-    What what_;
     std::chrono::steady_clock::time_point start_;
   };
   // What one commit wrote: hashes of ids, GUID keys and index keys (old and new).
@@ -349,49 +353,27 @@ class RecordStore final : public RecordReader {
   // optimistic writer older than the log runs again, which is always safe.
   static constexpr size_t kCommitLogSize = 512;
   static constexpr size_t kCommitLogKeys = 65536;
-  // How long a batch's leader lets new readers in while it waits for the
-  // lock (decision 130): under a steady stream of requests the readers ahead
-  // of it drain within a few hundred microseconds most of the time.
-  static constexpr std::chrono::microseconds kLeaderPatience{1000};
   size_t position_of(const IndexSpec& spec) const {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  // An optimistic request waiting for its commit. Optimistic writers that
-  // finish their requests while one of them waits for the exclusive lock
-  // queue here, and that one (the leader) checks and commits them all in
-  // one hold, in queue order: they do not each wait for the lock and hand
-  // it on, which kept readers out for a wake-up per commit (decision 130).
-  struct PendingCommit {
-    enum class State { kQueued, kLeading, kCommitted, kConflicted };
-    PendingCommit(Transaction& t, uint64_t s, const std::function<void()>& c)
-        : tx(&t), seen(s), committed(&c) {}
-    Transaction* tx;
-    uint64_t seen;
-    const std::function<void()>* committed;
-    // Written by its own thread before it is queued, then by the leader
-    // (under queue_mu_ to lead, under mu_ with its commit); read by its own
-    // thread after its wake-up, which orders those writes before it.
-    State state = State::kQueued;
-    std::exception_ptr error;
-    // Where its thread sleeps while queued: the leader wakes it after
-    // releasing queue_mu_, holding a copy, as `this` may be gone by then.
-    const std::shared_ptr<util::Wakeup>& wakeup = util::Wakeup::mine();
-  };
-  // Queues a request whose run read the store as of `seen` and returns once
-  // it is committed (true) or met a conflicting commit (false).
-  bool commit_in_turn(Transaction& tx, uint64_t seen, const std::function<void()>& committed);
-  // The leader's part (`me` is its own request): commits every queued
-  // request, tells each its outcome and hands the lead to the first request
-  // queued meanwhile.
-  void lead_batch(PendingCommit& me);
-  void commit_pending_locked(PendingCommit& p);
+  // The version an optimistic request begins at.
+  uint64_t version_now() const {
+    std::shared_lock lock(mu_);
+    return version_;
+  }
+  // Whether nothing committed since `seen` wrote what tx read.
+  bool read_unchanged(Transaction& tx, uint64_t seen) const;
+  // Commits tx if nothing committed since `seen` wrote what it read (true);
+  // false, committing nothing, if something did.
+  bool commit_if_unchanged(Transaction& tx, uint64_t seen, const std::function<void()>& committed);
   // What restore() does with the records in slots_: each table filled by
   // one job, the jobs spread over threads; false when two records have one
   // id (nothing is filed then).
   bool file_all_locked();
   void file_index_locked(size_t n);
-  bool unchanged_since_locked(Transaction& tx, uint64_t seen) const;
+  // The same, holding mu_, with tx's reads sorted.
+  bool unchanged_since_locked(const Transaction& tx, uint64_t seen) const;
   void clear_locked();
   std::optional<SlotTable::Slot> slot_of(std::string_view id18) const;
   void index_insert(SlotTable::Slot slot,
@@ -422,7 +404,10 @@ class RecordStore final : public RecordReader {
     const RecordStore* outer_;
     static inline thread_local const RecordStore* held_ = nullptr;
   };
-  mutable util::PatientWriterSharedMutex mu_;
+  mutable util::WriterFirstSharedMutex mu_;
+  // Held shared by optimistic requests while they run, exclusive by what
+  // drops records (see the locking rule).
+  mutable util::WriterFirstSharedMutex reset_mu_;
   // Every record, by creation; a record replaced keeps its slot. The tables
   // below file slots, never copies of ids or keys: a lookup checks each
   // candidate's own id or key, so a hash collision never answers wrongly.
@@ -448,11 +433,6 @@ class RecordStore final : public RecordReader {
   std::deque<CommitWrites> log_;
   size_t log_keys_ = 0;  // keys held in log_
   WriteLockStats stats_;
-  // Guards queue_ and leading_; taken after mu_ when both are held, and
-  // never while calling out.
-  mutable std::mutex queue_mu_;
-  std::vector<PendingCommit*> queue_;
-  bool leading_ = false;  // a leader is committing or waiting for mu_
   std::function<void()> between_phases_;
   CommitObserver observer_;
 };

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
+#include <vector>
 
 #include "testing/eventually.h"
 
@@ -69,40 +70,67 @@ TEST_CASE("WriterFirstSharedMutex lets a waiting writer go before later readers"
   check_writer_goes_before_later_readers(mu, [&] { mu.lock(); });
 }
 
-using fake_org::util::PatientWriterSharedMutex;
+TEST_CASE("WriterFirstSharedMutex wakes readers that slept behind a writer", "[shared_mutex]") {
+  // The writer holds the lock long past the readers' spinning, so they
+  // sleep on the futex; its unlock must wake every one of them.
+  WriterFirstSharedMutex mu;
+  constexpr int kReaders = 8;
+  std::atomic<int> in{0};
+  mu.lock();
+  std::vector<std::thread> readers;
+  for (int i = 0; i < kReaders; ++i)
+    readers.emplace_back([&] {
+      std::shared_lock r(mu);
+      ++in;
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(in == 0);
+  mu.unlock();
+  for (auto& t : readers) t.join();
+  CHECK(in == kReaders);
+}
 
-TEST_CASE("PatientWriterSharedMutex lets readers in while a patient writer waits",
+TEST_CASE("WriterFirstSharedMutex wakes a writer that slept waiting for readers",
           "[shared_mutex]") {
-  PatientWriterSharedMutex mu;
+  WriterFirstSharedMutex mu;
   std::atomic<bool> written{false};
   mu.lock_shared();
+  mu.lock_shared();
   std::thread writer([&] {
-    mu.lock_patiently(std::chrono::seconds(60));
+    std::unique_lock w(mu);
     written = true;
-    mu.unlock();
   });
-  // Readers keep coming in beside the first while the writer waits for them.
-  for (int i = 0; i < 20; ++i) {
-    REQUIRE(mu.try_lock_shared());
-    mu.unlock_shared();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  CHECK_FALSE(written);
-  mu.unlock_shared();  // the last reader leaves: the writer needs no deadline
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  mu.unlock_shared();
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK_FALSE(written);  // one reader is still in
+  mu.unlock_shared();
   writer.join();
   CHECK(written);
 }
 
-TEST_CASE("PatientWriterSharedMutex turns readers away once the patience is spent",
-          "[shared_mutex]") {
-  PatientWriterSharedMutex mu;
-  check_writer_goes_before_later_readers(mu,
-                                         [&] { mu.lock_patiently(std::chrono::milliseconds(1)); });
-}
-
-TEST_CASE("PatientWriterSharedMutex's lock() turns readers away at once", "[shared_mutex]") {
-  // With the 60 s patience of the first test it would let them in for the
-  // 10 s the check waits.
-  PatientWriterSharedMutex mu;
-  check_writer_goes_before_later_readers(mu, [&] { mu.lock(); });
+TEST_CASE("WriterFirstSharedMutex excludes under many threads", "[shared_mutex][concurrency]") {
+  // Writers bump two counters apart; a reader that ever sees them differ
+  // saw a writer's half-done work.
+  WriterFirstSharedMutex mu;
+  long a = 0, b = 0;
+  std::atomic<int> torn{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20000; ++i) {
+        if ((i + t) % 4 == 0) {
+          std::unique_lock w(mu);
+          ++a;
+          ++b;
+        } else {
+          std::shared_lock r(mu);
+          if (a != b) ++torn;
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  CHECK(torn == 0);
+  CHECK(a == b);
+  CHECK(a == 6 * 5000);
 }
