@@ -18,6 +18,7 @@
 // gone by its next read. reset_mu_ is taken before mu_, never after. The
 // write-lock statistics are written only while holding mu_ exclusive.
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -357,11 +358,10 @@ class RecordStore final : public RecordReader {
     return static_cast<size_t>(&spec - specs_.data());
   }
   void commit_locked(Transaction& tx, bool replaced_all = false);
-  // The version an optimistic request begins at.
-  uint64_t version_now() const {
-    std::shared_lock lock(mu_);
-    return version_;
-  }
+  // The version an optimistic request begins at, read without the lock: a
+  // commit under way may have counted itself already, but every read the
+  // request then makes takes the lock and so sees that commit whole.
+  uint64_t version_now() const { return version_.load(std::memory_order_acquire); }
   // Whether nothing committed since `seen` wrote what tx read.
   bool read_unchanged(Transaction& tx, uint64_t seen) const;
   // Commits tx if nothing committed since `seen` wrote what it read (true);
@@ -428,7 +428,7 @@ class RecordStore final : public RecordReader {
   std::vector<std::set<std::pair<std::string, std::string>>> ordered_;
   // Commits counted since construction; the log holds the writes of those
   // after log_floor_, for optimistic writers to check their reads against.
-  uint64_t version_ = 0;
+  std::atomic<uint64_t> version_{0};  // written holding mu_ exclusive
   uint64_t log_floor_ = 0;
   std::deque<CommitWrites> log_;
   size_t log_keys_ = 0;  // keys held in log_
