@@ -28,6 +28,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.port = 0;
   so.threads = options.threads;
   so.keep_alive_seconds = options.keep_alive_seconds;
+  so.max_running_requests = options.max_running_requests;
   so.log_level = options.log_level;
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;

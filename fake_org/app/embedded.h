@@ -17,6 +17,7 @@ struct EmbeddedOptions {
   http::LogLevel log_level = http::LogLevel::kQuiet;
   int threads = 16;
   int keep_alive_seconds = http::kKeepAliveSeconds;
+  int max_running_requests = 0;  // fake-org --max-running-requests
   std::string tls_cert_file, tls_key_file;
   bool check_contracts = true;  // every response and webhook against the strict contracts
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)

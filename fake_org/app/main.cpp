@@ -80,6 +80,11 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "connection is closed after 5 s); more wait for a worker")
       ->capture_default_str()
       ->check(CLI::Range(2, 65536));
+  app.add_option("--max-running-requests", cl.server.max_running_requests,
+                 "Requests whose handlers run at once (0: 4 per core, at least 4); more wait "
+                 "their turn in arrival order, which keeps latency even under many connections")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65536));
   app.add_option("--tls-cert", cl.server.tls_cert_file,
                  "PEM certificate: serve HTTPS instead of HTTP")
       ->check(CLI::ExistingFile);

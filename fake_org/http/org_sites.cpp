@@ -267,7 +267,11 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
     res.status = 413;
     return;
   }
-  dispatch(*site.router, site.guards, req, res);
+  {
+    std::optional<util::RequestGate::Admission> admitted;
+    if (sites.request_gate()) admitted.emplace(*sites.request_gate());
+    dispatch(*site.router, site.guards, req, res);
+  }
   // With a data directory, what the request changed is on disk before the
   // answer leaves (group commit: a concurrent request may have written it).
   if (const auto& state = site.services.org->state()) {

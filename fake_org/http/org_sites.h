@@ -25,6 +25,7 @@
 #include "dispatch.h"
 #include "org_services.h"
 #include "router.h"
+#include "util/request_gate.h"
 
 namespace fake_org::http {
 
@@ -93,6 +94,10 @@ class OrgSites {
   // Adds the site; the reason when it cannot (a name taken, a client id or a
   // user name that already names another org at the login paths).
   std::optional<std::string> add(std::shared_ptr<OrgSite> site);
+  // The gate every request of these orgs passes (decision 133); null: none.
+  // Set before the server starts.
+  void set_request_gate(util::RequestGate* gate) { gate_ = gate; }
+  util::RequestGate* request_gate() const { return gate_; }
   // Removes the site, its client ids and user names; null when there is none.
   std::shared_ptr<OrgSite> remove(std::string_view name);
   std::vector<std::shared_ptr<OrgSite>> list() const;  // by name
@@ -106,6 +111,7 @@ class OrgSites {
   std::optional<std::string> clash_locked(const OrgSite& site) const;
   void list_login_keys_locked(const std::shared_ptr<OrgSite>& site);
   std::shared_ptr<OrgSite> root_;
+  util::RequestGate* gate_ = nullptr;
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_name_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_client_;

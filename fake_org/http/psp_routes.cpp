@@ -11,6 +11,7 @@
 #include "http/request_log.h"
 #include "http/responses.h"
 #include "util/json_text.h"
+#include "util/request_gate.h"
 
 namespace fake_org::http {
 
@@ -170,13 +171,17 @@ std::string form_value(const httplib::Request& req, const char* name) {
 // A real HTTP request to this same server (issue 5: the callback is what a
 // real PSP sends), made from the worker serving the page, which waits for it
 // (psp_simulator's connect/read timeouts bound the wait). Another worker must
-// answer it, so the server never runs with fewer than two (--threads).
+// answer it, so the server never runs with fewer than two (--threads), and
+// this request steps out of the request gate while it waits.
 CallbackAnswer call_org(Org& org, const httplib::Request& req, std::optional<bool> tls,
                         const nlohmann::json& body) {
   std::string host = req.local_addr.empty() ? "127.0.0.1" : req.local_addr;
   if (host == "0.0.0.0" || host == "::") host = "127.0.0.1";
   const std::string& key = org.psp_callback_secret();
   const std::string prefix = request_log_context().org_prefix;  // the org's, on a shared server
+  // The callback needs a place in the request gate: this request gives its
+  // own up while it waits (decision 133).
+  util::RequestGate::StepOut waiting;
   if (tls) return post_psp_callback(host, req.local_port, *tls, body, key, prefix);
   auto a = post_psp_callback(host, req.local_port, false, body, key, prefix);
   if (a.status == 0) a = post_psp_callback(host, req.local_port, true, body, key, prefix);

@@ -86,6 +86,19 @@ TEST_CASE("Pay on the page collects the installment and lands on the SuccessURL"
   CHECK(t.get("/Installment/" + i.installment).json["Payments"].size() == 1);
 }
 
+TEST_CASE("Pay on the page works with one request running at a time", "[psp][request_gate]") {
+  // The page's request waits for the PSP's callback to this same server: it
+  // steps out of the request gate meanwhile, or the callback never runs.
+  EmbeddedOptions options;
+  options.max_running_requests = 1;
+  TestOrg t(fixture("default.yaml"), options);
+  auto i = create(t);
+  auto r = press(t, i.session, "pay", "4242 4242 4242 4242");
+  REQUIRE(r);
+  CHECK(r->status == 303);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+}
+
 TEST_CASE("a declined card keeps the installment open; the payer retries and pays", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);

@@ -363,6 +363,11 @@ void Server::configure() {
   // Every area of contracts/routes.yaml on one router per org; throws
   // MountError when a row has no handler or a handler no row.
   sites_.set_root(make_org_site(options_.org_name, "", services_, site_options()));
+  const int running = options_.max_running_requests > 0
+                          ? options_.max_running_requests
+                          : std::max(4, static_cast<int>(std::thread::hardware_concurrency()) * 4);
+  gate_ = std::make_unique<util::RequestGate>(static_cast<unsigned>(running));
+  sites_.set_request_gate(gate_.get());
   install_request_log(s, sites_, options_.log_level);
   install_journal_and_contract_check(s, sites_);
   serve_sites(s, sites_);

@@ -44,7 +44,10 @@ struct ServerOptions {
   int threads = 0;                             // workers kept ready; 0: sized for the machine
   int max_connections = 4096;                  // served at once (a worker each); more wait
   int keep_alive_seconds = kKeepAliveSeconds;  // an idle connection's life
-  std::string tls_cert_file;                   // both set: HTTPS
+  // Requests whose handlers run at once; more wait their turn (decision 133).
+  // 0: 4 per core, at least 4.
+  int max_running_requests = 0;
+  std::string tls_cert_file;  // both set: HTTPS
   std::string tls_key_file;
   bool admin_open = false;  // answer /__admin from any address, not only loopback
   LogLevel log_level = LogLevel::kInfo;
@@ -87,6 +90,8 @@ class Server {
   OrgServices services_;
   ServerOptions options_;
   std::shared_ptr<OrgDirectory> directory_;
+  // Declared before server_, as sites_: requests pass it until server_ stops.
+  std::unique_ptr<util::RequestGate> gate_;
   OrgSites sites_;  // declared before server_: requests read it until server_ stops
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
