@@ -122,9 +122,13 @@ RecordPtr Transaction::get(std::string_view id18) const {
 
 RecordPtr Transaction::get_committed(std::string_view id18) const {
   note_read(write_key(0, id18));
-  if (!track_reads_) return store_.get(id18);
-  std::shared_lock lock(store_.mu_);
+  auto lock = reading();
   return store_.get(id18);
+}
+
+std::shared_lock<util::WriterFirstSharedMutex> Transaction::reading() const {
+  if (!track_reads_) return {};
+  return std::shared_lock(store_.mu_);
 }
 
 RecordPtr Transaction::get_by_guid(std::string_view guid) const {
@@ -132,8 +136,7 @@ RecordPtr Transaction::get_by_guid(std::string_view guid) const {
   auto it = staged_guids_.find(key);
   if (it != staged_guids_.end()) return get(it->second);
   note_read(write_key(1, key));
-  if (!track_reads_) return store_.get_by_guid(guid);
-  std::shared_lock lock(store_.mu_);
+  auto lock = reading();
   return store_.get_by_guid(guid);
 }
 
@@ -145,8 +148,7 @@ std::vector<std::string> Transaction::find(std::string_view index,
   note_read(write_key(2 + store_.position_of(*spec), want));
   std::vector<std::string> out;
   {
-    std::shared_lock lock(store_.mu_, std::defer_lock);
-    if (track_reads_) lock.lock();
+    auto lock = reading();
     out = store_.find(index, values);
   }
   // Committed matches unless this transaction changed them, then every staged

@@ -158,6 +158,9 @@ class Transaction final : public RecordReader {
   void note_read(uint64_t key) const {
     if (track_reads_) reads_.push_back(key);
   }
+  // What a read of committed state holds: the store's lock shared for an
+  // optimistic transaction, nothing for one inside write() (which holds it).
+  std::shared_lock<util::WriterFirstSharedMutex> reading() const;
   const RecordStore& store_;
   // An optimistic transaction: it holds no lock between its reads, so each
   // read takes the store's lock, and its reads of committed state (ids, GUID

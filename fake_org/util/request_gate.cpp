@@ -1,24 +1,12 @@
 #include "request_gate.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "futex.h"
 
 namespace fake_org::util {
 
 namespace {
 
 thread_local RequestGate::Admission* current = nullptr;
-
-void futex_wait(std::atomic<uint32_t>& word, uint32_t value) {
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, value, nullptr,
-          nullptr, 0);
-}
-
-void futex_wake_one(std::atomic<uint32_t>& word) {
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
-          0);
-}
 
 }  // namespace
 
@@ -52,7 +40,7 @@ void RequestGate::leave() {
   // Waiter (on its stack) end, so nothing of it is read after the store; a
   // wake-up on the address then finds no sleeper.
   next->admitted.store(1, std::memory_order_release);
-  futex_wake_one(next->admitted);
+  futex_wake(next->admitted, 1);
 }
 
 unsigned RequestGate::running_for_test() const {

@@ -1,10 +1,6 @@
 #include "shared_mutex.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <climits>
+#include "futex.h"
 
 namespace fake_org::util {
 
@@ -20,11 +16,6 @@ void cpu_pause() {
 #elif defined(__aarch64__)
   asm volatile("yield");
 #endif
-}
-
-long futex(std::atomic<uint32_t>& word, int op, uint32_t value, uint32_t bits) {
-  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "a futex is 32 bits");
-  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, value, nullptr, nullptr, bits);
 }
 
 }  // namespace
@@ -82,12 +73,12 @@ void WriterFirstSharedMutex::pause_or_sleep(int& spins, uint32_t s, uint32_t who
     s |= kSleepers;
   }
   // Returns at once if the word is no longer `s`.
-  futex(state_, FUTEX_WAIT_BITSET_PRIVATE, s, who);
+  futex_wait(state_, s, who);
   spins = 0;
 }
 
 void WriterFirstSharedMutex::wake(uint32_t who) {
-  futex(state_, FUTEX_WAKE_BITSET_PRIVATE, INT_MAX, who);
+  futex_wake(state_, INT_MAX, who);
 }
 
 }  // namespace fake_org::util
