@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "connection_pool.h"
+#include "connection_server.h"
 #include "content_encoding.h"
 #include "debug_log.h"
 #include "dispatch.h"
@@ -391,7 +392,9 @@ bool Server::start(std::string* error) {
     restrict_tls(ssl->ssl_context());
     server_ = std::move(ssl);
   } else {
-    server_ = std::make_unique<httplib::Server>();
+    auto plain = std::make_unique<ConnectionServer>();
+    plain_ = plain.get();
+    server_ = std::move(plain);
   }
   try {
     configure();
@@ -427,6 +430,7 @@ void Server::stop() {
   // must wait for it or the loop would never end.
   for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (plain_) plain_->interrupt_idle_connections();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

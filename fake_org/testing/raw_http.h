@@ -70,6 +70,25 @@ class RawConnection {
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
 
+  // The server closed the connection (an end of input waits to be read).
+  bool closed_by_server() const {
+    char byte;
+    return ::recv(fd_, &byte, 1, MSG_PEEK) == 0;
+  }
+
+  // Says this side sends nothing more; answers can still come back.
+  void finish_sending() { ::shutdown(fd_, SHUT_WR); }
+
+  // A head with no body after it (an interim "100 Continue"), without its
+  // blank line.
+  std::string read_head() {
+    size_t end;
+    while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) REQUIRE(fill());
+    std::string head = buffer_.substr(0, end);
+    buffer_.erase(0, end + 4);
+    return head;
+  }
+
   void send(const std::string& text) {
     size_t done = 0;
     while (done < text.size()) {
