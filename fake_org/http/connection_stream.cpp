@@ -81,6 +81,10 @@ bool ConnectionStream::fill() {
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
   if (in_pos_ == in_end_ && !fill()) return -1;
+  if (size == 1) {  // httplib reads a request's head a byte at a time
+    *ptr = in_[in_pos_++];
+    return 1;
+  }
   const size_t n = std::min(size, in_end_ - in_pos_);
   std::memcpy(ptr, in_.get() + in_pos_, n);
   in_pos_ += n;
