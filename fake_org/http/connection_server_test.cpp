@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "http/connection_stream.h"
+#include "http/request_framing.h"
 #include "testing/raw_http.h"
 #include "testing/test_org.h"
 
@@ -150,4 +151,95 @@ TEST_CASE("stopping the server ends idle keep-alive connections at once", "[http
   CHECK(conn.closed_by_server());
   // httplib's own loop waited out the keep-alive timeout (600 s here).
   CHECK(waited < std::chrono::seconds(60));
+}
+
+TEST_CASE("what a request's head says of the body after it", "[http][connection]") {
+  using http::declared_body_length;
+  CHECK(declared_body_length("GET / HTTP/1.1\r\nHost: a\r\n\r\n") == 0u);
+  CHECK(declared_body_length("POST / HTTP/1.1\r\ncontent-length:  12 \r\n\r\n") == 12u);
+  CHECK(declared_body_length("POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n") ==
+        2u);
+  // Where the body ends is not plain: the connection cannot go on.
+  CHECK_FALSE(
+      declared_body_length("POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n"));
+  CHECK_FALSE(declared_body_length("POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n"));
+  CHECK_FALSE(declared_body_length("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"));
+  CHECK_FALSE(
+      declared_body_length("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n"));
+  CHECK_FALSE(declared_body_length("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"));
+}
+
+TEST_CASE("a body on a GET is skipped: the next request is answered, not the body",
+          "[http][connection]") {
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  const std::string body = R"({"a":1})";
+  conn.send("GET " + kApi +
+            "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
+            "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  CHECK(conn.read_response().status == 200);
+  // An empty line between requests is allowed too.
+  conn.send("\r\n" + get_head(kApi + "/PaymentMethods", t.token()));
+  auto next = conn.read_response();
+  CHECK(next.status == 200);
+  CHECK(next.json().contains("PaymentMethods"));
+  CHECK(conn.open_and_silent());  // no stray answer to the body's bytes
+}
+
+TEST_CASE("a head longer than what the stream reads at once still frames its body",
+          "[http][connection]") {
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  std::string long_headers;
+  for (int i = 0; i < 4; ++i)
+    long_headers += "X-Long-" + std::to_string(i) + ": " + std::string(7000, 'v') + "\r\n";
+  const std::string body = "ignored";
+  conn.send("GET " + kApi +
+            "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
+            "\r\n" + long_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+            body + get_head(kApi + "/PaymentMethods", t.token()));
+  CHECK(conn.read_response().status == 200);
+  auto next = conn.read_response();
+  CHECK(next.status == 200);
+  CHECK(next.json().contains("PaymentMethods"));
+}
+
+TEST_CASE("a head the server cannot read is answered, then the connection ends",
+          "[http][connection]") {
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  conn.send("FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+            get_head(kApi + "/SourceConnector", t.token()));
+  auto r = conn.read_response();
+  CHECK(r.status == 400);
+  CHECK(r.header("Connection") == "close");
+  CHECK(conn.closed_by_server());  // where the next request starts is unknown
+}
+
+TEST_CASE("the 100th request on a connection is the last, and every answer arrives",
+          "[http][connection]") {
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  std::string many;
+  for (int i = 0; i < 150; ++i) many += get_head(kApi + "/SourceConnector", t.token());
+  conn.send(many);
+  for (int i = 1; i <= 100; ++i) {
+    auto r = conn.read_response();
+    REQUIRE(r.status == 200);
+    CHECK(r.header("Connection") == (i == 100 ? "close" : ""));
+  }
+  // Closed after the last answer, not reset: the 50 unanswered requests were
+  // dropped without the answers before them.
+  CHECK(conn.closed_by_server());
+}
+
+TEST_CASE("stopping the server ends a request that is still arriving", "[http][connection]") {
+  TestOrg t(fixture("default.yaml"));
+  RawConnection conn(t.embedded().port());
+  conn.send("GET " + kApi + "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  const auto before = std::chrono::steady_clock::now();
+  t.embedded().stop();
+  CHECK(conn.reads_to_the_end());  // a 400 for the head cut short, or nothing
+  // It waited for the rest of the head for its read timeout (5 s) before.
+  CHECK(std::chrono::steady_clock::now() - before < std::chrono::seconds(4));
 }

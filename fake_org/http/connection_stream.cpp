@@ -1,5 +1,7 @@
 #include "connection_stream.h"
 
+#include <unistd.h>
+
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -8,6 +10,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "request_framing.h"
 
 namespace fake_org::http {
 
@@ -31,8 +35,8 @@ void name_of(const sockaddr_storage& addr, socklen_t len, std::string& ip, int& 
 
 }  // namespace
 
-ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts)
-    : sock_(sock), timeouts_(timeouts) {
+ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts, int stop_fd)
+    : sock_(sock), timeouts_(timeouts), stop_fd_(stop_fd) {
   sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
   if (getpeername(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
@@ -43,11 +47,16 @@ ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts)
 }
 
 bool ConnectionStream::wait(short events, int timeout_ms) const {
-  pollfd p{sock_, events, 0};
+  pollfd p[2] = {{sock_, events, 0}, {stop_fd_, POLLIN, 0}};
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
-    const int n = poll(&p, 1, timeout_ms);
-    if (n > 0) return true;
-    if (n == 0 || errno != EINTR) return false;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          until - std::chrono::steady_clock::now())
+                          .count();
+    const int n = poll(p, stop_fd_ >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(left, 0)));
+    if (n < 0 && errno == EINTR) continue;
+    // Readable also at the end of input or an error: the next call says which.
+    return n > 0 && (p[1].revents & POLLIN) == 0 && p[0].revents != 0;
   }
 }
 
@@ -59,36 +68,69 @@ bool ConnectionStream::is_writable() const {
   return const_cast<ConnectionStream*>(this)->flush();
 }
 
-bool ConnectionStream::fill() {
-  in_pos_ = in_end_ = 0;
-  for (bool waited = false;;) {
+ConnectionStream::Received ConnectionStream::receive() {
+  for (;;) {
     const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
     if (n > 0) {
+      in_pos_ = 0;
       in_end_ = static_cast<size_t>(n);
-      return true;
+      return Received::kBytes;
     }
-    if (n < 0 && errno == EINTR) continue;
-    // Nothing yet: what this side still owes the client goes first (a
-    // "100 Continue" it waits for before sending the body).
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !waited && flush() &&
-        wait(POLLIN, timeouts_.read_ms)) {
-      waited = true;
-      continue;
+    if (n == 0) {
+      ended_ = true;
+      return Received::kEnd;
     }
-    return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? Received::kNothingYet : Received::kError;
   }
+}
+
+bool ConnectionStream::fill() {
+  // A head that goes on past this buffer: keep what of it the buffer holds.
+  if (!head_whole_ && head_before_.size() < kHeadAtMost)
+    head_before_.append(in_.get() + head_from_, in_end_ - head_from_);
+  head_from_ = 0;
+  Received got = receive();
+  // Nothing yet: what this side still owes the client goes first (a
+  // "100 Continue" it waits for before sending the body).
+  if (got == Received::kNothingYet && flush() && wait(POLLIN, timeouts_.read_ms)) got = receive();
+  return got == Received::kBytes;
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
   if (in_pos_ == in_end_ && !fill()) return -1;
-  if (size == 1) {  // httplib reads a request's head a byte at a time
-    *ptr = in_[in_pos_++];
+  const char* from = in_.get() + in_pos_;
+  if (size == 1 && !head_whole_) {  // httplib reads a request's head a byte at a time
+    *ptr = *from;
+    ++in_pos_;
+    last4_ = (last4_ << 8) | static_cast<unsigned char>(*from);
+    if (last4_ == kBlankLine) head_ends(from + 1, 0);
     return 1;
   }
   const size_t n = std::min(size, in_end_ - in_pos_);
-  std::memcpy(ptr, in_.get() + in_pos_, n);
+  std::memcpy(ptr, from, n);
   in_pos_ += n;
+  if (head_whole_)
+    body_read_ += n;
+  else
+    note(from, n);
   return static_cast<ssize_t>(n);
+}
+
+void ConnectionStream::note(const char* bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    last4_ = (last4_ << 8) | static_cast<unsigned char>(bytes[i]);
+    if (last4_ == kBlankLine) return head_ends(bytes + i + 1, n - i - 1);
+  }
+}
+
+void ConnectionStream::head_ends(const char* end, size_t body_bytes) {
+  head_whole_ = true;
+  body_read_ = body_bytes;
+  if (head_before_.size() >= kHeadAtMost) return;  // declared_ stays unknown
+  const char* head = in_.get() + head_from_;
+  head_before_.append(head, static_cast<size_t>(end - head));
+  declared_ = declared_body_length(head_before_);
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
@@ -118,22 +160,77 @@ bool ConnectionStream::flush() {
   return !broken_;
 }
 
-bool ConnectionStream::wait_for_request(int idle_ms, int stop_fd) {
-  if (in_pos_ < in_end_) return true;
+bool ConnectionStream::wait_for_request(int idle_ms) {
+  head_before_.clear();
+  last4_ = 0;
+  head_whole_ = false;
+  declared_.reset();
+  body_read_ = 0;
   if (!flush()) return false;
-  pollfd p[2] = {{sock_, POLLIN, 0}, {stop_fd, POLLIN, 0}};
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(idle_ms);
   for (;;) {
+    // Empty lines before a request are ignored (RFC 9112, 2.2).
+    while (in_pos_ < in_end_ && (in_[in_pos_] == '\r' || in_[in_pos_] == '\n')) ++in_pos_;
+    head_from_ = in_pos_;
+    if (in_pos_ < in_end_) return true;
+    // Under load the next request has often come while this thread was
+    // preempted after its send: take it without a poll and a sleep.
+    const Received got = receive();
+    if (got == Received::kBytes) continue;
+    if (got != Received::kNothingYet) return got == Received::kEnd;  // read() reports the end
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           until - std::chrono::steady_clock::now())
                           .count();
-    if (left <= 0) return false;
-    const int n = poll(p, stop_fd >= 0 ? 2 : 1, static_cast<int>(left));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0 || (p[1].revents & POLLIN)) return false;
-    // Readable: a request, or the client closed (read() then sees the end).
-    return true;
+    if (left <= 0 || !wait(POLLIN, static_cast<int>(left))) return false;
   }
+}
+
+std::optional<size_t> ConnectionStream::unread_body() const {
+  if (!head_whole_ || !declared_ || *declared_ < body_read_) return std::nullopt;
+  return *declared_ - body_read_;
+}
+
+bool ConnectionStream::discard(size_t n) {
+  while (n > 0) {
+    if (in_pos_ == in_end_ && !fill()) return false;
+    const size_t k = std::min(n, in_end_ - in_pos_);
+    in_pos_ += k;
+    n -= k;
+  }
+  return true;
+}
+
+void ConnectionStream::announce_close() {
+  constexpr std::string_view kClose = "Connection: close\r\n";
+  if (out_.rfind("HTTP/1.1 ", 0) != 0) return;  // sent in part already, or nothing kept
+  const size_t head_end = out_.find("\r\n\r\n");
+  const size_t first = out_.find("\r\n");
+  if (head_end == std::string::npos ||
+      out_.substr(0, head_end + 2).find(kClose) != std::string::npos)
+    return;
+  out_.insert(first + 2, kClose);
+}
+
+void ConnectionStream::close_gracefully() {
+  flush();
+  if (!ended_ && !broken_) {
+    shutdown(sock_, SHUT_WR);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (size_t dropped = 0; dropped < (1u << 20);) {
+      const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
+      if (n > 0) {
+        dropped += static_cast<size_t>(n);
+        continue;
+      }
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            until - std::chrono::steady_clock::now())
+                            .count();
+      if (left <= 0 || !wait(POLLIN, static_cast<int>(left))) break;
+    }
+  }
+  shutdown(sock_, SHUT_RDWR);
+  close(sock_);
 }
 
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {

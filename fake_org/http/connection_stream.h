@@ -11,7 +11,9 @@
 // Locking rule: none; one worker thread owns a connection and its stream.
 #include <httplib.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace fake_org::http {
@@ -23,7 +25,8 @@ struct StreamTimeouts {
 
 class ConnectionStream final : public httplib::Stream {
  public:
-  ConnectionStream(socket_t sock, StreamTimeouts timeouts);
+  // `stop_fd` (or -1): once readable, every wait of the stream ends at once.
+  ConnectionStream(socket_t sock, StreamTimeouts timeouts, int stop_fd = -1);
 
   // httplib::Stream. write() keeps the bytes; read() and is_writable() send
   // what is kept first, so a client waiting for "100 Continue" or a chunk
@@ -38,19 +41,49 @@ class ConnectionStream final : public httplib::Stream {
 
   // Sends every kept byte; false when the client is gone or stopped reading.
   bool flush();
-  // Until the next request's first byte is here (true), the connection
-  // closed, or `idle_ms` passed or `stop_fd` became readable (false).
-  bool wait_for_request(int idle_ms, int stop_fd);
+  // Until the next request's first byte is here (true; empty lines before it
+  // are skipped), the connection closed, or `idle_ms` passed or the stop fd
+  // became readable (false). Then starts noting the request's head.
+  bool wait_for_request(int idle_ms);
+  // The bytes of the last request's body that nobody read, when its head was
+  // read whole and said plainly how long the body is; else nullopt (where the
+  // next request starts is unknown).
+  std::optional<size_t> unread_body() const;
+  // Reads and drops n bytes; false when they do not come.
+  bool discard(size_t n);
+  // Makes the kept response say "Connection: close" (when none of it is sent yet).
+  void announce_close();
+  // Ends the connection without losing what was sent: when the client has not
+  // ended its side, this side ends its own and drops what still comes (for
+  // up to a second) before closing, since closing with input unread resets
+  // the connection and the client may lose the last answers.
+  void close_gracefully();
 
  private:
   static constexpr size_t kReadChunk = 16 * 1024;
-  bool fill();  // reads what the socket has; false on EOF, error or timeout
+  static constexpr size_t kHeadAtMost = 64 * 1024;
+  enum class Received { kBytes, kEnd, kNothingYet, kError };
+  Received receive();  // what the socket has now, without waiting
+  bool fill();         // what the socket has, waiting up to the read timeout
   bool wait(short events, int timeout_ms) const;
+  static constexpr uint32_t kBlankLine = 0x0d0a0d0a;  // "\r\n\r\n", as last4_
+  void note(const char* bytes, size_t n);             // bytes httplib took while in the head
+  void head_ends(const char* end, size_t body_bytes);
 
   socket_t sock_;
   StreamTimeouts timeouts_;
+  int stop_fd_;
   std::unique_ptr<char[]> in_{new char[kReadChunk]};
   size_t in_pos_ = 0, in_end_ = 0;  // unread input: in_[in_pos_, in_end_)
+  bool ended_ = false;              // the client ended its side
+  // The current request: its head starts at in_[head_from_] (what of it an
+  // earlier fill held is in head_before_); last4_ holds its last 4 bytes.
+  size_t head_from_ = 0;
+  std::string head_before_;
+  uint32_t last4_ = 0;
+  bool head_whole_ = false;
+  std::optional<size_t> declared_;  // its body's length, once the head is whole
+  size_t body_read_ = 0;
   std::string out_;
   bool broken_ = false;
   std::string remote_ip_, local_ip_;

@@ -430,7 +430,7 @@ void Server::stop() {
   // must wait for it or the loop would never end.
   for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (plain_) plain_->interrupt_idle_connections();
+  if (plain_) plain_->interrupt_connections();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

@@ -79,6 +79,14 @@ class RawConnection {
   // Says this side sends nothing more; answers can still come back.
   void finish_sending() { ::shutdown(fd_, SHUT_WR); }
 
+  // Reads whatever else comes; true when the server then closed (not reset).
+  bool reads_to_the_end() {
+    while (fill()) {
+    }
+    char byte;
+    return ::recv(fd_, &byte, 1, MSG_PEEK) == 0;
+  }
+
   // A head with no body after it (an interim "100 Continue"), without its
   // blank line.
   std::string read_head() {
