@@ -46,13 +46,11 @@ ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts, int s
     name_of(addr, len, local_ip_, local_port_);
 }
 
-bool ConnectionStream::wait(short events, int timeout_ms) const {
+bool ConnectionStream::wait(short events, Clock::time_point until) const {
   pollfd p[2] = {{sock_, events, 0}, {stop_fd_, POLLIN, 0}};
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          until - std::chrono::steady_clock::now())
-                          .count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
     const int n = poll(p, stop_fd_ >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(left, 0)));
     if (n < 0 && errno == EINTR) continue;
     // Readable also at the end of input or an error: the next call says which.
@@ -60,8 +58,12 @@ bool ConnectionStream::wait(short events, int timeout_ms) const {
   }
 }
 
+ConnectionStream::Clock::time_point ConnectionStream::after(int ms) {
+  return Clock::now() + std::chrono::milliseconds(ms);
+}
+
 bool ConnectionStream::is_readable() const {
-  return in_pos_ < in_end_ || wait(POLLIN, timeouts_.read_ms);
+  return in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
 }
 
 bool ConnectionStream::is_writable() const {
@@ -93,7 +95,8 @@ bool ConnectionStream::fill() {
   Received got = receive();
   // Nothing yet: what this side still owes the client goes first (a
   // "100 Continue" it waits for before sending the body).
-  if (got == Received::kNothingYet && flush() && wait(POLLIN, timeouts_.read_ms)) got = receive();
+  if (got == Received::kNothingYet && flush() && wait(POLLIN, after(timeouts_.read_ms)))
+    got = receive();
   return got == Received::kBytes;
 }
 
@@ -150,7 +153,7 @@ bool ConnectionStream::flush() {
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-               wait(POLLOUT, timeouts_.write_ms)) {
+               wait(POLLOUT, after(timeouts_.write_ms))) {
       continue;
     } else {
       broken_ = true;
@@ -167,7 +170,7 @@ bool ConnectionStream::wait_for_request(int idle_ms) {
   declared_.reset();
   body_read_ = 0;
   if (!flush()) return false;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(idle_ms);
+  const auto until = after(idle_ms);
   for (;;) {
     // Empty lines before a request are ignored (RFC 9112, 2.2).
     while (in_pos_ < in_end_ && (in_[in_pos_] == '\r' || in_[in_pos_] == '\n')) ++in_pos_;
@@ -178,10 +181,7 @@ bool ConnectionStream::wait_for_request(int idle_ms) {
     const Received got = receive();
     if (got == Received::kBytes) continue;
     if (got != Received::kNothingYet) return got == Received::kEnd;  // read() reports the end
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          until - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0 || !wait(POLLIN, static_cast<int>(left))) return false;
+    if (!wait(POLLIN, until)) return false;
   }
 }
 
@@ -215,7 +215,7 @@ void ConnectionStream::close_gracefully() {
   flush();
   if (!ended_ && !broken_) {
     shutdown(sock_, SHUT_WR);
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    const auto until = after(1000);
     for (size_t dropped = 0; dropped < (1u << 20);) {
       const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
       if (n > 0) {
@@ -223,10 +223,7 @@ void ConnectionStream::close_gracefully() {
         continue;
       }
       if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            until - std::chrono::steady_clock::now())
-                            .count();
-      if (left <= 0 || !wait(POLLIN, static_cast<int>(left))) break;
+      if (!wait(POLLIN, until)) break;
     }
   }
   shutdown(sock_, SHUT_RDWR);

@@ -11,6 +11,7 @@
 // Locking rule: none; one worker thread owns a connection and its stream.
 #include <httplib.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,7 +66,11 @@ class ConnectionStream final : public httplib::Stream {
   enum class Received { kBytes, kEnd, kNothingYet, kError };
   Received receive();  // what the socket has now, without waiting
   bool fill();         // what the socket has, waiting up to the read timeout
-  bool wait(short events, int timeout_ms) const;
+  using Clock = std::chrono::steady_clock;
+  static Clock::time_point after(int ms);
+  // Until the socket has `events`, or `until` passed or the stop fd became
+  // readable (false).
+  bool wait(short events, Clock::time_point until) const;
   static constexpr uint32_t kBlankLine = 0x0d0a0d0a;  // "\r\n\r\n", as last4_
   void note(const char* bytes, size_t n);             // bytes httplib took while in the head
   void head_ends(const char* end, size_t body_bytes);

@@ -392,9 +392,7 @@ bool Server::start(std::string* error) {
     restrict_tls(ssl->ssl_context());
     server_ = std::move(ssl);
   } else {
-    auto plain = std::make_unique<ConnectionServer>();
-    plain_ = plain.get();
-    server_ = std::move(plain);
+    server_ = std::make_unique<ConnectionServer>();
   }
   try {
     configure();
@@ -430,7 +428,7 @@ void Server::stop() {
   // must wait for it or the loop would never end.
   for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (plain_) plain_->interrupt_connections();
+  if (auto* plain = dynamic_cast<ConnectionServer*>(server_.get())) plain->interrupt_connections();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

@@ -25,8 +25,6 @@ class ContractMonitor;
 
 namespace fake_org::http {
 
-class ConnectionServer;
-
 // The admin API answers only these callers unless --admin-open: IPv4
 // 127.0.0.0/8, IPv6 ::1 and IPv4-mapped 127.x.
 bool is_loopback(std::string_view remote_addr);
@@ -96,7 +94,6 @@ class Server {
   std::unique_ptr<util::RequestGate> gate_;
   OrgSites sites_;  // declared before server_: requests read it until server_ stops
   std::unique_ptr<httplib::Server> server_;
-  ConnectionServer* plain_ = nullptr;  // server_ when it serves plain HTTP
   std::thread thread_;
   int port_ = 0;
   bool tls_ = false;

@@ -83,8 +83,7 @@ class RawConnection {
   bool reads_to_the_end() {
     while (fill()) {
     }
-    char byte;
-    return ::recv(fd_, &byte, 1, MSG_PEEK) == 0;
+    return closed_by_server();
   }
 
   // A head with no body after it (an interim "100 Continue"), without its
