@@ -76,8 +76,10 @@ void add_options(CLI::App& app, CommandLine& cl) {
                "worker";
       });
   app.add_option("--max-connections", cl.server.max_connections,
-                 "Connections served at once, one worker thread each (an idle keep-alive "
-                 "connection is closed after 5 s); more wait for a worker")
+                 "Connections served on threads of their own at once: over TLS every "
+                 "connection; over plain HTTP a new connection's first request and one still "
+                 "arriving (between requests a connection waits in the keep-alive watch, "
+                 "closed after 5 s idle); more wait for a worker")
       ->capture_default_str()
       ->check(CLI::Range(2, 65536));
   app.add_option("--max-running-requests", cl.server.max_running_requests,

@@ -1,10 +1,12 @@
 #include "connection_server.h"
 
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include "connection_stream.h"
+#include <algorithm>
+#include <thread>
+
+#include "keep_alive_watch.h"
 
 namespace fake_org::http {
 
@@ -16,10 +18,50 @@ constexpr size_t kDiscardAtMost = 64 * 1024;
 
 }  // namespace
 
-ConnectionServer::ConnectionServer() : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+// httplib's task queue for this server: the pool that accepted connections
+// and requests still arriving are served on, and the watch that holds
+// connections between requests.
+class ConnectionServer::Workers final : public httplib::TaskQueue {
+ public:
+  Workers(ConnectionServer& server, ConnectionPoolLimits limits, size_t watchers)
+      : server(server),
+        pool(limits),
+        watch(watchers, std::chrono::milliseconds(server.idle_ms()),
+              [&server](std::unique_ptr<Connection> c) { server.serve_from_watch(std::move(c)); }) {
+  }
+  void enqueue(std::function<void()> job) override { pool.enqueue(std::move(job)); }
+  // The watch's workers end first (what they hand the pool is still
+  // served), then the pool's; what is parked closes last, when nothing can
+  // park any more.
+  void shutdown() override {
+    watch.stop_workers();
+    pool.shutdown();
+    watch.close_parked();
+    server.workers_ = nullptr;  // httplib deletes this next
+  }
+
+  ConnectionServer& server;
+  ConnectionPool pool;
+  KeepAliveWatch watch;
+};
+
+ConnectionServer::ConnectionServer() : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+  new_task_queue = [this] {
+    const size_t watchers =
+        watchers_ > 0 ? watchers_ : std::max(2u, std::thread::hardware_concurrency());
+    auto* workers = new Workers(*this, pool_limits_, watchers);
+    workers_ = workers;
+    return workers;
+  };
+}
 
 ConnectionServer::~ConnectionServer() {
   if (stop_fd_ >= 0) close(stop_fd_);
+}
+
+void ConnectionServer::set_workers(ConnectionPoolLimits pool, size_t watchers) {
+  pool_limits_ = pool;
+  watchers_ = watchers;
 }
 
 void ConnectionServer::interrupt_connections() {
@@ -28,35 +70,93 @@ void ConnectionServer::interrupt_connections() {
   [[maybe_unused]] const ssize_t n = ::write(stop_fd_, &one, sizeof(one));
 }
 
+size_t ConnectionServer::parked_for_test() const {
+  const Workers* w = workers_;
+  return w ? w->watch.parked() : 0;
+}
+
 bool ConnectionServer::process_and_close_socket(socket_t sock) {
   const auto ms = [](time_t sec, time_t usec) {
     return static_cast<int>(sec * 1000 + usec / 1000);
   };
-  ConnectionStream stream(
-      sock,
-      {ms(read_timeout_sec_, read_timeout_usec_), ms(write_timeout_sec_, write_timeout_usec_)},
-      stop_fd_);
-  const int idle_ms = ms(keep_alive_timeout_sec_, 0);
-  bool served = false;
+  auto c = std::make_unique<Connection>(sock,
+                                        StreamTimeouts{ms(read_timeout_sec_, read_timeout_usec_),
+                                                       ms(write_timeout_sec_, write_timeout_usec_)},
+                                        stop_fd_, keep_alive_max_count_);
+  if (c->stream.wait_for_request(idle_ms())) serve_on_thread(std::move(c));
+  return true;
+}
+
+void ConnectionServer::serve_on_thread(std::unique_ptr<Connection> c) {
+  for (;;) {
+    if (!serve_one(*c)) return;
+    switch (c->stream.next_request()) {
+      case ConnectionStream::Arrival::kRequest:
+        continue;
+      case ConnectionStream::Arrival::kGone:
+        return;
+      case ConnectionStream::Arrival::kNothingYet:
+        break;
+    }
+    Workers* w = workers_;
+    if (w && w->watch.watching()) return w->watch.park(std::move(c));
+    // No watch (stopping, or the system gave it no thread): this thread
+    // waits, as httplib's loop does.
+    if (!c->stream.wait_for_request(idle_ms())) return;
+  }
+}
+
+void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
+  for (;;) {
+    switch (c->stream.next_request()) {
+      case ConnectionStream::Arrival::kRequest:
+        break;
+      case ConnectionStream::Arrival::kGone:
+        return;
+      case ConnectionStream::Arrival::kNothingYet:
+        return workers_.load()->watch.park(std::move(c));
+    }
+    if (!c->stream.request_is_whole()) return hand_to_pool(std::move(c));
+    if (!serve_one(*c)) return close_on_pool(std::move(c));
+    // Back to the end of the watch's queue unless the next request is read
+    // already (pipelined): a client that answers fast must not keep this
+    // worker from the others.
+    if (!c->stream.holds_input()) return workers_.load()->watch.park(std::move(c));
+  }
+}
+
+void ConnectionServer::hand_to_pool(std::unique_ptr<Connection> c) {
+  // A std::function must be copyable; a job the pool drops (it is
+  // stopping) closes the connection with its holder.
+  auto held = std::make_shared<std::unique_ptr<Connection>>(std::move(c));
+  workers_.load()->pool.enqueue([this, held] { serve_on_thread(std::move(*held)); });
+}
+
+void ConnectionServer::close_on_pool(std::unique_ptr<Connection> c) {
+  // Closing waits for the client to end its side (up to a second) when it
+  // has not: not on a watch worker, which the other connections need.
+  if (!c->stream.close_may_wait()) return;
+  auto held = std::make_shared<std::unique_ptr<Connection>>(std::move(c));
+  workers_.load()->pool.enqueue([held] { held->reset(); });
+}
+
+bool ConnectionServer::serve_one(Connection& c) {
   // As httplib's loop: at most keep_alive_max_count_ requests, the last
   // answered with "Connection: close".
-  for (size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
-    if (!stream.wait_for_request(idle_ms)) break;
-    bool closed = false;
-    served = process_request(stream, left == 1, closed, nullptr);
-    bool keep = served && !closed && left > 1;
-    // httplib reads no body of a GET and stops at a head it cannot parse:
-    // the next request starts after the body the head declared, or, when
-    // that is unknown or long, the connection ends with this answer.
-    const auto unread = stream.unread_body();
-    if (keep && (!unread || *unread > kDiscardAtMost)) {
-      keep = false;
-      stream.announce_close();
-    }
-    if (!stream.flush() || !keep || !stream.discard(*unread)) break;
+  const bool last = c.requests_left <= 1;
+  --c.requests_left;
+  bool closed = false;
+  const bool served = process_request(c.stream, last, closed, nullptr);
+  bool keep = served && !closed && !last && svr_sock_ != INVALID_SOCKET;
+  // httplib reads no body of a GET and stops at a head it cannot parse:
+  // the next request starts after the body the head declared, or, when
+  // that is unknown or long, the connection ends with this answer.
+  const auto unread = c.stream.unread_body();
+  if (keep && (!unread || *unread > kDiscardAtMost)) {
+    keep = false;
+    c.stream.announce_close();
   }
-  stream.close_gracefully();
-  return served;
+  return c.stream.flush() && keep && c.stream.discard(*unread);
 }
 
 }  // namespace fake_org::http

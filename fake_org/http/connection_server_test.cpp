@@ -36,7 +36,7 @@ struct SocketPair {
   }
 };
 
-const std::string kApi = "/services/apexrest/cpm/v2";
+const std::string kApiPath = "/services/apexrest/cpm/v2";
 
 std::string get_head(const std::string& path, const std::string& token) {
   return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token +
@@ -97,8 +97,8 @@ TEST_CASE("the stream reads ahead, and sends what it owes before it waits to rea
 TEST_CASE("requests sent together on one connection are each answered", "[http][connection]") {
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApi + "/SourceConnector", t.token()) +
-            get_head(kApi + "/PaymentMethods", t.token()));
+  conn.send(get_head(kApiPath + "/SourceConnector", t.token()) +
+            get_head(kApiPath + "/PaymentMethods", t.token()));
   auto first = conn.read_response();
   auto second = conn.read_response();
   CHECK(first.status == 200);
@@ -111,7 +111,7 @@ TEST_CASE("a client that half-closes after its request still gets the answer",
           "[http][connection]") {
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApi + "/SourceConnector", t.token()));
+  conn.send(get_head(kApiPath + "/SourceConnector", t.token()));
   conn.finish_sending();
   // httplib's own stream took the end of input for a peer that was gone and
   // wrote nothing.
@@ -125,7 +125,7 @@ TEST_CASE("a client that asks for 100 Continue gets it before it sends the body"
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   const std::string body = "{}";
-  conn.send("POST " + kApi +
+  conn.send("POST " + kApiPath +
             "/PaymentIntent HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
             "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n" +
             "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
@@ -142,7 +142,7 @@ TEST_CASE("stopping the server ends idle keep-alive connections at once", "[http
   options.keep_alive_seconds = 600;  // far past the test's own timeout
   TestOrg t(fixture("default.yaml"), options);
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApi + "/SourceConnector", t.token()));
+  conn.send(get_head(kApiPath + "/SourceConnector", t.token()));
   CHECK(conn.read_response().status == 200);
   REQUIRE(conn.open_and_silent());
   const auto before = std::chrono::steady_clock::now();
@@ -174,12 +174,12 @@ TEST_CASE("a body on a GET is skipped: the next request is answered, not the bod
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   const std::string body = R"({"a":1})";
-  conn.send("GET " + kApi +
+  conn.send("GET " + kApiPath +
             "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
             "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
   CHECK(conn.read_response().status == 200);
   // An empty line between requests is allowed too.
-  conn.send("\r\n" + get_head(kApi + "/PaymentMethods", t.token()));
+  conn.send("\r\n" + get_head(kApiPath + "/PaymentMethods", t.token()));
   auto next = conn.read_response();
   CHECK(next.status == 200);
   CHECK(next.json().contains("PaymentMethods"));
@@ -194,10 +194,10 @@ TEST_CASE("a head longer than what the stream reads at once still frames its bod
   for (int i = 0; i < 4; ++i)
     long_headers += "X-Long-" + std::to_string(i) + ": " + std::string(7000, 'v') + "\r\n";
   const std::string body = "ignored";
-  conn.send("GET " + kApi +
+  conn.send("GET " + kApiPath +
             "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
             "\r\n" + long_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
-            body + get_head(kApi + "/PaymentMethods", t.token()));
+            body + get_head(kApiPath + "/PaymentMethods", t.token()));
   CHECK(conn.read_response().status == 200);
   auto next = conn.read_response();
   CHECK(next.status == 200);
@@ -209,7 +209,7 @@ TEST_CASE("a head the server cannot read is answered, then the connection ends",
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   conn.send("FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
-            get_head(kApi + "/SourceConnector", t.token()));
+            get_head(kApiPath + "/SourceConnector", t.token()));
   auto r = conn.read_response();
   CHECK(r.status == 400);
   CHECK(r.header("Connection") == "close");
@@ -221,7 +221,7 @@ TEST_CASE("the 100th request on a connection is the last, and every answer arriv
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   std::string many;
-  for (int i = 0; i < 150; ++i) many += get_head(kApi + "/SourceConnector", t.token());
+  for (int i = 0; i < 150; ++i) many += get_head(kApiPath + "/SourceConnector", t.token());
   conn.send(many);
   for (int i = 1; i <= 100; ++i) {
     auto r = conn.read_response();
@@ -236,7 +236,7 @@ TEST_CASE("the 100th request on a connection is the last, and every answer arriv
 TEST_CASE("stopping the server ends a request that is still arriving", "[http][connection]") {
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
-  conn.send("GET " + kApi + "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  conn.send("GET " + kApiPath + "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\n");
   const auto before = std::chrono::steady_clock::now();
   t.embedded().stop();
   CHECK(conn.reads_to_the_end());  // a 400 for the head cut short, or nothing

@@ -163,19 +163,24 @@ bool ConnectionStream::flush() {
   return !broken_;
 }
 
-bool ConnectionStream::wait_for_request(int idle_ms) {
+bool ConnectionStream::begin_request() {
+  // Empty lines before a request are ignored (RFC 9112, 2.2).
+  while (in_pos_ < in_end_ && (in_[in_pos_] == '\r' || in_[in_pos_] == '\n')) ++in_pos_;
+  if (in_pos_ == in_end_) return false;
+  head_from_ = in_pos_;
   head_before_.clear();
   last4_ = 0;
   head_whole_ = false;
   declared_.reset();
   body_read_ = 0;
+  return true;
+}
+
+bool ConnectionStream::wait_for_request(int idle_ms) {
   if (!flush()) return false;
   const auto until = after(idle_ms);
   for (;;) {
-    // Empty lines before a request are ignored (RFC 9112, 2.2).
-    while (in_pos_ < in_end_ && (in_[in_pos_] == '\r' || in_[in_pos_] == '\n')) ++in_pos_;
-    head_from_ = in_pos_;
-    if (in_pos_ < in_end_) return true;
+    if (begin_request()) return true;
     // Under load the next request has often come while this thread was
     // preempted after its send: take it without a poll and a sleep.
     const Received got = receive();
@@ -183,6 +188,30 @@ bool ConnectionStream::wait_for_request(int idle_ms) {
     if (got != Received::kNothingYet) return got == Received::kEnd;  // read() reports the end
     if (!wait(POLLIN, until)) return false;
   }
+}
+
+ConnectionStream::Arrival ConnectionStream::next_request() {
+  if (!flush()) return Arrival::kGone;
+  for (;;) {
+    if (begin_request()) return Arrival::kRequest;
+    switch (receive()) {
+      case Received::kBytes:
+        continue;
+      case Received::kNothingYet:
+        return Arrival::kNothingYet;
+      default:
+        return Arrival::kGone;
+    }
+  }
+}
+
+bool ConnectionStream::request_is_whole() const {
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  const size_t blank = buffered.find("\r\n\r\n");
+  if (blank == std::string_view::npos) return false;
+  const size_t head = blank + 4;
+  const auto body = declared_body_length(buffered.substr(0, head));
+  return body && *body <= buffered.size() - head;
 }
 
 std::optional<size_t> ConnectionStream::unread_body() const {
@@ -212,6 +241,7 @@ void ConnectionStream::announce_close() {
 }
 
 void ConnectionStream::close_gracefully() {
+  if (closed_) return;
   flush();
   if (!ended_ && !broken_) {
     shutdown(sock_, SHUT_WR);
@@ -228,6 +258,13 @@ void ConnectionStream::close_gracefully() {
   }
   shutdown(sock_, SHUT_RDWR);
   close(sock_);
+  closed_ = true;
+}
+
+void ConnectionStream::close_idle() {
+  if (closed_) return;
+  close(sock_);
+  closed_ = true;
 }
 
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {

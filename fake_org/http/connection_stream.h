@@ -46,6 +46,16 @@ class ConnectionStream final : public httplib::Stream {
   // are skipped), the connection closed, or `idle_ms` passed or the stop fd
   // became readable (false). Then starts noting the request's head.
   bool wait_for_request(int idle_ms);
+  // The same without waiting: whether a request has begun (and is now
+  // noted), nothing has come yet, or the client is gone.
+  enum class Arrival { kRequest, kNothingYet, kGone };
+  Arrival next_request();
+  // Whether bytes read ahead wait to be taken.
+  bool holds_input() const { return in_pos_ < in_end_; }
+  // Whether the request begun is here whole: its head, and the body its
+  // Content-Length declares (never a chunked one). Serving it then reads
+  // nothing from the socket.
+  bool request_is_whole() const;
   // The bytes of the last request's body that nobody read, when its head was
   // read whole and said plainly how long the body is; else nullopt (where the
   // next request starts is unknown).
@@ -59,6 +69,11 @@ class ConnectionStream final : public httplib::Stream {
   // up to a second) before closing, since closing with input unread resets
   // the connection and the client may lose the last answers.
   void close_gracefully();
+  // Whether close_gracefully() may wait for the client (it has not ended its side).
+  bool close_may_wait() const { return !closed_ && !ended_ && !broken_; }
+  // Ends a connection waiting for its next request at once: it owes nothing
+  // and holds nothing unread, so a plain close loses nothing.
+  void close_idle();
 
  private:
   static constexpr size_t kReadChunk = 16 * 1024;
@@ -74,6 +89,9 @@ class ConnectionStream final : public httplib::Stream {
   static constexpr uint32_t kBlankLine = 0x0d0a0d0a;  // "\r\n\r\n", as last4_
   void note(const char* bytes, size_t n);             // bytes httplib took while in the head
   void head_ends(const char* end, size_t body_bytes);
+  // Past empty lines; true when a request's first byte is buffered, and then
+  // starts noting its head.
+  bool begin_request();
 
   socket_t sock_;
   StreamTimeouts timeouts_;
@@ -91,6 +109,7 @@ class ConnectionStream final : public httplib::Stream {
   size_t body_read_ = 0;
   std::string out_;
   bool broken_ = false;
+  bool closed_ = false;
   std::string remote_ip_, local_ip_;
   int remote_port_ = 0, local_port_ = 0;
 };

@@ -99,6 +99,26 @@ TEST_CASE("Pay on the page works with one request running at a time", "[psp][req
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
 }
 
+TEST_CASE("a page pressed on a kept-alive connection gets its callback answered", "[psp]") {
+  // The press is the connection's second request, so a keep-alive watch
+  // worker serves it (decision 135) while it waits for the callback, which
+  // comes on a new connection; with the fewest threads and one request
+  // running at a time.
+  EmbeddedOptions options;
+  options.threads = 2;
+  options.max_running_requests = 1;
+  TestOrg t(fixture("default.yaml"), options);
+  auto i = create(t);
+  auto browser = t.page_client();
+  browser.set_keep_alive(true);
+  REQUIRE(browser.Get(("/psp/checkout/" + i.session).c_str())->status == 200);
+  auto r = browser.Post(("/psp/checkout/" + i.session).c_str(),
+                        httplib::Params{{"action", "pay"}, {"card_number", "4242 4242 4242 4242"}});
+  REQUIRE(r);
+  CHECK(r->status == 303);
+  CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
+}
+
 TEST_CASE("a declined card keeps the installment open; the payer retries and pays", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);

@@ -249,7 +249,10 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
           : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8));
   limits.ceiling =
       std::max(limits.ready, static_cast<size_t>(std::max(2, options.max_connections)));
-  s.new_task_queue = [limits] { return new ConnectionPool(limits); };
+  if (auto* plain = dynamic_cast<ConnectionServer*>(&s))
+    plain->set_workers(limits);  // the pool, and the keep-alive watch beside it
+  else
+    s.new_task_queue = [limits] { return new ConnectionPool(limits); };
   // A connection yields its worker after 100 requests, and an idle one is
   // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
   // without a byte (its read timeout).
