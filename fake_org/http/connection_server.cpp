@@ -90,16 +90,12 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
 void ConnectionServer::serve_on_thread(std::unique_ptr<Connection> c) {
   for (;;) {
     if (!serve_one(*c)) return;
-    switch (c->stream.next_request()) {
-      case ConnectionStream::Arrival::kRequest:
-        continue;
-      case ConnectionStream::Arrival::kGone:
-        return;
-      case ConnectionStream::Arrival::kNothingYet:
-        break;
-    }
+    // The next request goes to the watch unless it is read already
+    // (pipelined): a pool thread that kept a fast client, whose next request
+    // is often there at once, ran beside the watch's workers and spread
+    // their latency.
     Workers* w = workers_;
-    if (w && w->watch.watching()) return w->watch.park(std::move(c));
+    if (!c->stream.holds_input() && w && w->watch.watching()) return w->watch.park(std::move(c));
     // No watch (stopping, or the system gave it no thread): this thread
     // waits, as httplib's loop does.
     if (!c->stream.wait_for_request(idle_ms())) return;
