@@ -57,10 +57,10 @@ void add_options(CLI::App& app, CommandLine& cl) {
   // from the worker serving the page, which waits for the answer: with
   // one worker the callback could never be served, so one is not enough.
   app.add_option("--threads", cl.server.threads,
-                 "Worker threads kept ready (0: 8 per core, at least 32); more start while "
-                 "every worker holds a connection, up to --max-connections; at least 2, "
-                 "because a PSP page's worker waits for the PSP's callback to this same "
-                 "server, which another worker must answer")
+                 "Pool worker threads kept ready (0: 8 per core, at least 32); more start "
+                 "while every one is busy, up to --max-connections; at least 2, because a "
+                 "PSP page's worker waits for the PSP's callback to this same server, which "
+                 "another worker must answer")
       ->capture_default_str()
       ->check([](const std::string& v) -> std::string {
         int n = 0;

@@ -5,6 +5,7 @@
 // watch, a worker of either), one at a time.
 //
 // Locking rule: none; whoever holds the unique_ptr owns it.
+#include <chrono>
 #include <cstddef>
 
 #include "connection_stream.h"
@@ -21,6 +22,7 @@ struct Connection {
   ConnectionStream stream;
   size_t requests_left;  // the last is answered with "Connection: close"
   bool watched = false;  // in the keep-alive watch's epoll set since first parked
+  std::chrono::steady_clock::time_point answered_at;  // the last answer's end: idle since
 };
 
 }  // namespace fake_org::http

@@ -88,8 +88,15 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
 }
 
 void ConnectionServer::serve_on_thread(std::unique_ptr<Connection> c) {
+  c->stream.set_wait_to_write(true);
+  const bool keep = serve_one(*c);
+  continue_on_thread(std::move(c), keep);
+}
+
+void ConnectionServer::continue_on_thread(std::unique_ptr<Connection> c, bool keep) {
+  c->stream.set_wait_to_write(true);
   for (;;) {
-    if (!serve_one(*c)) return;
+    if (!c->stream.flush() || !keep) return;
     // The next request goes to the watch unless it is read already
     // (pipelined): a pool thread that kept a fast client, whose next request
     // is often there at once, ran beside the watch's workers and spread
@@ -99,10 +106,15 @@ void ConnectionServer::serve_on_thread(std::unique_ptr<Connection> c) {
     // No watch (stopping, or the system gave it no thread): this thread
     // waits, as httplib's loop does.
     if (!c->stream.wait_for_request(idle_ms())) return;
+    keep = serve_one(*c);
   }
 }
 
 void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
+  // The whole answer is kept and sent without waiting: a client slower to
+  // read than this side writes must not hold up every connection the watch
+  // serves.
+  c->stream.set_wait_to_write(false);
   for (;;) {
     switch (c->stream.next_request()) {
       case ConnectionStream::Arrival::kRequest:
@@ -110,10 +122,23 @@ void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
       case ConnectionStream::Arrival::kGone:
         return;
       case ConnectionStream::Arrival::kNothingYet:
+        // Empty lines alone do not make a connection less idle.
+        if (std::chrono::steady_clock::now() - c->answered_at >=
+            std::chrono::milliseconds(idle_ms()))
+          return c->stream.close_idle();
         return workers_.load()->watch.park(std::move(c));
     }
     if (!c->stream.request_is_whole()) return hand_to_pool(std::move(c));
-    if (!serve_one(*c)) return close_on_pool(std::move(c));
+    const bool keep = serve_one(*c);
+    switch (c->stream.send_kept()) {
+      case ConnectionStream::Sent::kBroken:
+        return;
+      case ConnectionStream::Sent::kPart:
+        return finish_on_pool(std::move(c), keep);
+      case ConnectionStream::Sent::kAll:
+        break;
+    }
+    if (!keep) return close_on_pool(std::move(c));
     // Back to the end of the watch's queue unless the next request is read
     // already (pipelined): a client that answers fast must not keep this
     // worker from the others.
@@ -121,19 +146,32 @@ void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
   }
 }
 
+namespace {
+
+// A std::function must be copyable; a job the pool drops (it is stopping)
+// closes the connection with its holder.
+using Held = std::shared_ptr<std::unique_ptr<Connection>>;
+Held hold(std::unique_ptr<Connection> c) {
+  return std::make_shared<std::unique_ptr<Connection>>(std::move(c));
+}
+
+}  // namespace
+
 void ConnectionServer::hand_to_pool(std::unique_ptr<Connection> c) {
-  // A std::function must be copyable; a job the pool drops (it is
-  // stopping) closes the connection with its holder.
-  auto held = std::make_shared<std::unique_ptr<Connection>>(std::move(c));
-  workers_.load()->pool.enqueue([this, held] { serve_on_thread(std::move(*held)); });
+  workers_.load()->pool.enqueue(
+      [this, held = hold(std::move(c))] { serve_on_thread(std::move(*held)); });
+}
+
+void ConnectionServer::finish_on_pool(std::unique_ptr<Connection> c, bool keep) {
+  workers_.load()->pool.enqueue(
+      [this, keep, held = hold(std::move(c))] { continue_on_thread(std::move(*held), keep); });
 }
 
 void ConnectionServer::close_on_pool(std::unique_ptr<Connection> c) {
   // Closing waits for the client to end its side (up to a second) when it
   // has not: not on a watch worker, which the other connections need.
   if (!c->stream.close_may_wait()) return;
-  auto held = std::make_shared<std::unique_ptr<Connection>>(std::move(c));
-  workers_.load()->pool.enqueue([held] { held->reset(); });
+  workers_.load()->pool.enqueue([held = hold(std::move(c))] { held->reset(); });
 }
 
 bool ConnectionServer::serve_one(Connection& c) {
@@ -143,6 +181,7 @@ bool ConnectionServer::serve_one(Connection& c) {
   --c.requests_left;
   bool closed = false;
   const bool served = process_request(c.stream, last, closed, nullptr);
+  c.answered_at = std::chrono::steady_clock::now();
   bool keep = served && !closed && !last && svr_sock_ != INVALID_SOCKET;
   // httplib reads no body of a GET and stops at a head it cannot parse:
   // the next request starts after the body the head declared, or, when
@@ -152,7 +191,7 @@ bool ConnectionServer::serve_one(Connection& c) {
     keep = false;
     c.stream.announce_close();
   }
-  return c.stream.flush() && keep && c.stream.discard(*unread);
+  return keep && c.stream.discard(*unread);
 }
 
 }  // namespace fake_org::http

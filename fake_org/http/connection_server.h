@@ -55,11 +55,16 @@ class ConnectionServer : public httplib::Server {
   bool process_and_close_socket(socket_t sock) override;
   // A connection whose next request has begun, on a pool thread.
   void serve_on_thread(std::unique_ptr<Connection> c);
+  // On a pool thread: sends what the last answer still owes, then, when
+  // `keep`, serves the requests already read and parks the connection.
+  void continue_on_thread(std::unique_ptr<Connection> c, bool keep);
   // A parked connection with bytes (or an end), on a watch worker.
   void serve_from_watch(std::unique_ptr<Connection> c);
   void hand_to_pool(std::unique_ptr<Connection> c);
+  void finish_on_pool(std::unique_ptr<Connection> c, bool keep);
   void close_on_pool(std::unique_ptr<Connection> c);
-  // Serves the request begun; false when the connection is to end.
+  // Serves the request begun, its answer kept in the stream; false when the
+  // connection is to end after the answer.
   bool serve_one(Connection& c);
   int idle_ms() const { return static_cast<int>(keep_alive_timeout_sec_ * 1000); }
 

@@ -67,7 +67,7 @@ bool ConnectionStream::is_readable() const {
 }
 
 bool ConnectionStream::is_writable() const {
-  return const_cast<ConnectionStream*>(this)->flush();
+  return wait_to_write_ ? const_cast<ConnectionStream*>(this)->flush() : !broken_;
 }
 
 ConnectionStream::Received ConnectionStream::receive() {
@@ -139,7 +139,7 @@ void ConnectionStream::head_ends(const char* end, size_t body_bytes) {
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
   if (broken_) return -1;
   out_.append(ptr, size);
-  if (out_.size() > kKeepAtMost && !flush()) return -1;
+  if (wait_to_write_ && out_.size() > kKeepAtMost && !flush()) return -1;
   return static_cast<ssize_t>(size);
 }
 
@@ -174,6 +174,25 @@ bool ConnectionStream::begin_request() {
   declared_.reset();
   body_read_ = 0;
   return true;
+}
+
+ConnectionStream::Sent ConnectionStream::send_kept() {
+  size_t sent = 0;
+  while (!broken_ && sent < out_.size()) {
+    const ssize_t n =
+        send(sock_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0)
+      sent += static_cast<size_t>(n);
+    else if (n < 0 && errno == EINTR)
+      continue;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      break;
+    else
+      broken_ = true;
+  }
+  out_.erase(0, sent);
+  if (broken_) out_.clear();
+  return broken_ ? Sent::kBroken : out_.empty() ? Sent::kAll : Sent::kPart;
 }
 
 bool ConnectionStream::wait_for_request(int idle_ms) {

@@ -42,6 +42,15 @@ class ConnectionStream final : public httplib::Stream {
 
   // Sends every kept byte; false when the client is gone or stopped reading.
   bool flush();
+  // What send_kept() managed: everything kept, part of it (the client reads
+  // slower than this side writes), or nothing more ever (the client is gone).
+  enum class Sent { kAll, kPart, kBroken };
+  // Sends what the socket takes now, without waiting.
+  Sent send_kept();
+  // Whether writing may wait for the client to read: when false (a keep-alive
+  // watch worker, which others wait for), the whole answer is kept and
+  // is_writable() never waits; the caller sends it with send_kept().
+  void set_wait_to_write(bool may) { wait_to_write_ = may; }
   // Until the next request's first byte is here (true; empty lines before it
   // are skipped), the connection closed, or `idle_ms` passed or the stop fd
   // became readable (false). Then starts noting the request's head.
@@ -110,6 +119,7 @@ class ConnectionStream final : public httplib::Stream {
   std::string out_;
   bool broken_ = false;
   bool closed_ = false;
+  bool wait_to_write_ = true;
   std::string remote_ip_, local_ip_;
   int remote_port_ = 0, local_port_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "keep_alive_watch.h"
 
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -104,7 +105,16 @@ void KeepAliveWatch::expire() {
     set_timer();
     arm(epoll_fd_, EPOLL_CTL_MOD, timer_fd_, kTimerEvent);
   }
-  for (auto& c : idled) c->stream.close_idle();
+  for (auto& c : idled) {
+    // A request that came before the timeout but waits behind busy workers
+    // (its event queued after the timer's) is not idleness: it is watched
+    // again, and served at once since its bytes are there.
+    char byte;
+    if (recv(c->stream.socket(), &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
+      park(std::move(c));
+    else
+      c->stream.close_idle();
+  }
 }
 
 uint32_t KeepAliveWatch::occupy(std::unique_ptr<Connection> c) {

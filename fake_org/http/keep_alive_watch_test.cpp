@@ -123,6 +123,42 @@ TEST_CASE("a request only starting does not count as idle", "[http][watch]") {
   CHECK_FALSE(c->stream.request_is_whole());
 }
 
+TEST_CASE("a request that came before its timeout is served, though the workers were busy",
+          "[http][watch]") {
+  // One worker, held by A's request past B's timeout. B's request comes
+  // before B's timeout, but after the timer that A's timeout had set fired:
+  // the worker sees the timer first.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  Handed handed;
+  auto to_handed = handed.serve();
+  KeepAliveWatch watch(1, std::chrono::seconds(1), [&](std::unique_ptr<Connection> c) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return release; });
+    lock.unlock();
+    to_handed(std::move(c));
+  });
+  Peer a, b;
+  watch.park(connection_to(a));  // the timer: A's timeout, in 1 s
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  watch.park(connection_to(b));  // B's timeout: in 1.5 s
+  REQUIRE(send(a.fd, "G", 1, 0) == 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // past A's timeout
+  const std::string request = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+  REQUIRE(send(b.fd, request.data(), request.size(), 0) > 0);   // 0.3 s before B's
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // past B's
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  handed.next();  // A
+  auto got = handed.next();
+  CHECK(got->stream.next_request() == ConnectionStream::Arrival::kRequest);
+  CHECK(got->stream.request_is_whole());
+}
+
 TEST_CASE("stopping the watch closes what is parked, and what is parked after", "[http][watch]") {
   Handed handed;
   KeepAliveWatch watch(2, std::chrono::seconds(600), handed.serve());
@@ -141,16 +177,24 @@ TEST_CASE("stopping the watch closes what is parked, and what is parked after", 
 
 namespace {
 
-// A ConnectionServer with two routes, on a free port, and two watch workers.
+// More than a connection's kernel buffers hold: the server's send buffer
+// grows to 4 MiB (net.ipv4.tcp_wmem), the client's is fixed at 256 KiB.
+constexpr size_t kBigBody = 8 << 20;
+
+// A ConnectionServer with three routes, on a free port, and two watch workers.
 struct SmallServer {
   ConnectionServer server;
   int port = 0;
   std::thread thread;
-  SmallServer() {
+  explicit SmallServer(time_t keep_alive_seconds = 5) {
     ConnectionPoolLimits limits;
     limits.ready = 4;
     server.set_workers(limits, 2);
     server.set_keep_alive_max_count(100);
+    server.set_keep_alive_timeout(keep_alive_seconds);
+    server.Get("/big", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(std::string(kBigBody, 'b'), "text/plain");
+    });
     server.Get("/hello", [](const httplib::Request&, httplib::Response& res) {
       res.set_content("hello", "text/plain");
     });
@@ -265,5 +309,50 @@ TEST_CASE("the 100th request from the watch is the last", "[http][watch][connect
     REQUIRE(r.status == 200);
     CHECK((r.header("Connection") == "close") == (i == 100));
   }
+  CHECK(conn.closed_by_server());
+}
+
+TEST_CASE("clients that do not read their answers do not hold up the others",
+          "[http][watch][connection]") {
+  SmallServer s;
+  // As many such clients as the watch has workers; each asks for more than
+  // the socket buffers hold, after a first request that parked it.
+  std::vector<std::unique_ptr<RawConnection>> stalled;
+  for (int i = 0; i < 2; ++i) {
+    stalled.push_back(std::make_unique<RawConnection>(s.port));
+    stalled.back()->set_receive_buffer(256 << 10);
+    stalled.back()->send(kHello);
+    REQUIRE(stalled.back()->read_response().status == 200);
+  }
+  RawConnection quick(s.port);
+  quick.send(kHello);
+  REQUIRE(quick.read_response().status == 200);
+  REQUIRE(s.parked(3));
+  for (auto& c : stalled) c->send("GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // both answers begun
+  quick.send(echo("quick"));
+  CHECK(quick.read_response().body == "quick");
+  // Before the write timeout (5 s) could end theirs: each answer arrives
+  // whole (read at once, so neither waits for the other's).
+  std::vector<size_t> got(stalled.size());
+  std::vector<std::thread> readers;
+  for (size_t i = 0; i < stalled.size(); ++i)
+    readers.emplace_back([&, i] { got[i] = stalled[i]->read_body_size(); });
+  for (auto& t : readers) t.join();
+  for (size_t n : got) CHECK(n == kBigBody);
+}
+
+TEST_CASE("empty lines do not keep an idle connection open", "[http][watch][connection]") {
+  SmallServer s(1);
+  RawConnection conn(s.port);
+  conn.send(kHello);
+  REQUIRE(conn.read_response().status == 200);
+  // An empty line every 200 ms for up to 4 s: the connection has been idle
+  // for its 1 s once an empty line comes after that, and is closed then.
+  for (int i = 0; i < 20 && conn.open_and_silent(); ++i) {
+    conn.send("\r\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  CHECK_FALSE(conn.open_and_silent());
   CHECK(conn.closed_by_server());
 }
