@@ -306,8 +306,6 @@ constexpr size_t kFirstRoom = 512;
 // Maps with at most this many fields are searched by name number, entry by
 // entry; larger ones by name, halving.
 constexpr uint32_t kScanned = 32;
-// Replaced values' bytes shrink() leaves in a map rather than copy it.
-constexpr size_t kGapKept = 16;
 // Shorter texts are rarely worth packing (the mark and a code or two).
 constexpr size_t kPackFrom = 24;
 
@@ -682,18 +680,19 @@ void FieldMap::shrink() {
     *this = FieldMap();
     return;
   }
-  const size_t laid = count_ * entry_size() + used_;
-  if (laid - live <= kGapKept) {
-    // Nothing replaced left a gap (a map just read or built), or a few
-    // bytes did (a status set twice while the record was built): trimmed in
-    // place rather than copied.
-    if (laid == cap_) return;
-    if (char* trimmed = static_cast<char*>(std::realloc(buf_, laid))) {
+  if (count_ * entry_size() + used_ == live) {
+    // Nothing replaced left a gap (a map just read or built): trimmed in place.
+    if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) {
       buf_ = trimmed;
-      cap_ = static_cast<uint32_t>(laid);
+      cap_ = static_cast<uint32_t>(live);
     }
     return;
   }
+  // A replaced value left a gap, even of a byte (an inbound report's status,
+  // set to New and then Matched): copied into a block of its own. Trimmed in
+  // place, such a map left the tail of the block it was built in free between
+  // live records, where malloc reused little of it: a million one-time
+  // intents took 1,892 MB of RSS instead of 1,468 for the same heap.
   FieldMap copy(*this);
   *this = std::move(copy);
 }
