@@ -38,11 +38,6 @@ struct SocketPair {
 
 const std::string kApiPath = "/services/apexrest/cpm/v2";
 
-std::string get_head(const std::string& path, const std::string& token) {
-  return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token +
-         "\r\n\r\n";
-}
-
 }  // namespace
 
 TEST_CASE("the stream keeps what is written until flushed, then sends it all",
@@ -97,8 +92,8 @@ TEST_CASE("the stream reads ahead, and sends what it owes before it waits to rea
 TEST_CASE("requests sent together on one connection are each answered", "[http][connection]") {
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApiPath + "/SourceConnector", t.token()) +
-            get_head(kApiPath + "/PaymentMethods", t.token()));
+  conn.send(request_head("GET", kApiPath + "/SourceConnector", t.token()) +
+            request_head("GET", kApiPath + "/PaymentMethods", t.token()));
   auto first = conn.read_response();
   auto second = conn.read_response();
   CHECK(first.status == 200);
@@ -111,7 +106,7 @@ TEST_CASE("a client that half-closes after its request still gets the answer",
           "[http][connection]") {
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApiPath + "/SourceConnector", t.token()));
+  conn.send(request_head("GET", kApiPath + "/SourceConnector", t.token()));
   conn.finish_sending();
   // httplib's own stream took the end of input for a peer that was gone and
   // wrote nothing.
@@ -142,7 +137,7 @@ TEST_CASE("stopping the server ends idle keep-alive connections at once", "[http
   options.keep_alive_seconds = 600;  // far past the test's own timeout
   TestOrg t(fixture("default.yaml"), options);
   RawConnection conn(t.embedded().port());
-  conn.send(get_head(kApiPath + "/SourceConnector", t.token()));
+  conn.send(request_head("GET", kApiPath + "/SourceConnector", t.token()));
   CHECK(conn.read_response().status == 200);
   REQUIRE(conn.open_and_silent());
   const auto before = std::chrono::steady_clock::now();
@@ -179,7 +174,7 @@ TEST_CASE("a body on a GET is skipped: the next request is answered, not the bod
             "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
   CHECK(conn.read_response().status == 200);
   // An empty line between requests is allowed too.
-  conn.send("\r\n" + get_head(kApiPath + "/PaymentMethods", t.token()));
+  conn.send("\r\n" + request_head("GET", kApiPath + "/PaymentMethods", t.token()));
   auto next = conn.read_response();
   CHECK(next.status == 200);
   CHECK(next.json().contains("PaymentMethods"));
@@ -197,7 +192,7 @@ TEST_CASE("a head longer than what the stream reads at once still frames its bod
   conn.send("GET " + kApiPath +
             "/SourceConnector HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + t.token() +
             "\r\n" + long_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
-            body + get_head(kApiPath + "/PaymentMethods", t.token()));
+            body + request_head("GET", kApiPath + "/PaymentMethods", t.token()));
   CHECK(conn.read_response().status == 200);
   auto next = conn.read_response();
   CHECK(next.status == 200);
@@ -209,7 +204,7 @@ TEST_CASE("a head the server cannot read is answered, then the connection ends",
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   conn.send("FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
-            get_head(kApiPath + "/SourceConnector", t.token()));
+            request_head("GET", kApiPath + "/SourceConnector", t.token()));
   auto r = conn.read_response();
   CHECK(r.status == 400);
   CHECK(r.header("Connection") == "close");
@@ -221,7 +216,8 @@ TEST_CASE("the 100th request on a connection is the last, and every answer arriv
   TestOrg t(fixture("default.yaml"));
   RawConnection conn(t.embedded().port());
   std::string many;
-  for (int i = 0; i < 150; ++i) many += get_head(kApiPath + "/SourceConnector", t.token());
+  for (int i = 0; i < 150; ++i)
+    many += request_head("GET", kApiPath + "/SourceConnector", t.token());
   conn.send(many);
   for (int i = 1; i <= 100; ++i) {
     auto r = conn.read_response();

@@ -144,23 +144,20 @@ ssize_t ConnectionStream::write(const char* ptr, size_t size) {
 }
 
 bool ConnectionStream::flush() {
-  size_t sent = 0;
-  while (!broken_ && sent < out_.size()) {
-    const ssize_t n =
-        send(sock_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) {
-      sent += static_cast<size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-               wait(POLLOUT, after(timeouts_.write_ms))) {
-      continue;
-    } else {
-      broken_ = true;
+  for (;;) {
+    switch (send_kept()) {
+      case Sent::kAll:
+        return true;
+      case Sent::kBroken:
+        return false;
+      case Sent::kPart:
+        if (wait(POLLOUT, after(timeouts_.write_ms))) continue;
+        broken_ = true;  // the client stopped reading, or the server stops
+        out_.clear();
+        out_sent_ = 0;
+        return false;
     }
   }
-  out_.clear();
-  return !broken_;
 }
 
 bool ConnectionStream::begin_request() {
@@ -177,22 +174,21 @@ bool ConnectionStream::begin_request() {
 }
 
 ConnectionStream::Sent ConnectionStream::send_kept() {
-  size_t sent = 0;
-  while (!broken_ && sent < out_.size()) {
+  while (!broken_ && out_sent_ < out_.size()) {
     const ssize_t n =
-        send(sock_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        send(sock_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0)
-      sent += static_cast<size_t>(n);
+      out_sent_ += static_cast<size_t>(n);
     else if (n < 0 && errno == EINTR)
       continue;
     else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-      break;
+      return Sent::kPart;
     else
       broken_ = true;
   }
-  out_.erase(0, sent);
-  if (broken_) out_.clear();
-  return broken_ ? Sent::kBroken : out_.empty() ? Sent::kAll : Sent::kPart;
+  out_.clear();
+  out_sent_ = 0;
+  return broken_ ? Sent::kBroken : Sent::kAll;
 }
 
 bool ConnectionStream::wait_for_request(int idle_ms) {
@@ -250,7 +246,7 @@ bool ConnectionStream::discard(size_t n) {
 
 void ConnectionStream::announce_close() {
   constexpr std::string_view kClose = "Connection: close\r\n";
-  if (out_.rfind("HTTP/1.1 ", 0) != 0) return;  // sent in part already, or nothing kept
+  if (out_sent_ > 0 || out_.rfind("HTTP/1.1 ", 0) != 0) return;  // sent in part, or nothing kept
   const size_t head_end = out_.find("\r\n\r\n");
   const size_t first = out_.find("\r\n");
   if (head_end == std::string::npos ||

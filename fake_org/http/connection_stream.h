@@ -117,6 +117,7 @@ class ConnectionStream final : public httplib::Stream {
   std::optional<size_t> declared_;  // its body's length, once the head is whole
   size_t body_read_ = 0;
   std::string out_;
+  size_t out_sent_ = 0;  // of out_, what a send that did not take it all took
   bool broken_ = false;
   bool closed_ = false;
   bool wait_to_write_ = true;

@@ -1,16 +1,11 @@
 #include "request_framing.h"
 
 #include "util/ascii.h"
+#include "util/text.h"
 
 namespace fake_org::http {
 
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<size_t> number(std::string_view s) {
   if (s.empty() || s.size() > 18) return std::nullopt;
@@ -34,8 +29,8 @@ std::optional<size_t> declared_body_length(std::string_view head) {
     at = end;
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string_view name = trimmed(line.substr(0, colon));
-    const std::string_view value = trimmed(line.substr(colon + 1));
+    const std::string_view name = text::trim(line.substr(0, colon));
+    const std::string_view value = text::trim(line.substr(colon + 1));
     if (iequals(name, "Transfer-Encoding")) return std::nullopt;
     if (!iequals(name, "Content-Length")) continue;
     const auto n = number(value);

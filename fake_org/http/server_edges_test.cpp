@@ -12,13 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string request_head(const std::string& method, const std::string& path,
-                         const std::string& token, const std::string& extra = "") {
-  std::string head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
-  if (!token.empty()) head += "Authorization: Bearer " + token + "\r\n";
-  return head + extra + "\r\n";
-}
-
 const std::string kApi = "/services/apexrest/cpm/v2";
 
 }  // namespace

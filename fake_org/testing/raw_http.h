@@ -166,6 +166,15 @@ class RawConnection {
   std::string buffer_;
 };
 
+// A request's head as a raw client writes it, with a bearer token unless
+// `token` is empty and `extra` header lines (each ending in CRLF).
+inline std::string request_head(const std::string& method, const std::string& path,
+                                const std::string& token, const std::string& extra = "") {
+  std::string head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  if (!token.empty()) head += "Authorization: Bearer " + token + "\r\n";
+  return head + extra + "\r\n";
+}
+
 // One request on a connection of its own, closed after the response; the
 // body goes as a form unless another type is named.
 inline RawResponse raw_request(
