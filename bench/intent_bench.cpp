@@ -17,8 +17,8 @@
 #include <thread>
 
 #include "app/embedded.h"
-#include "domain/field_values.h"
-#include "domain/payment_intents.h"
+#include "domain/payments/payment_intents.h"
+#include "domain/store/field_values.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/org.h"
+#include "domain/org/org.h"
 
 namespace fake_org::bench {
 

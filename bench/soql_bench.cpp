@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "domain/soql.h"
+#include "domain/soql/soql.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "app/org_factory.h"
-#include "domain/fields.h"
-#include "domain/payment_intents.h"
+#include "domain/core/fields.h"
+#include "domain/payments/payment_intents.h"
 #include "durable/org_database.h"
 #include "durable/saved_orgs.h"
 #include "testing/intent_body.h"

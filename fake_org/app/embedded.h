@@ -7,7 +7,7 @@
 
 #include "app/org_factory.h"
 #include "app/org_registry.h"
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "http/server.h"
 
 namespace fake_org {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "durable/org_database.h"
 #include "events/webhook_sender.h"
 #include "http/org_services.h"

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "domain/clock.h"
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
+#include "domain/core/clock.h"
 
 namespace fake_org {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 #include "util/rsa.h"
 
 namespace fake_org {

@@ -40,10 +40,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "domain/clock.h"
-#include "domain/ids.h"
-#include "domain/org_config.h"
-#include "domain/org_state.h"
+#include "domain/config/org_config.h"
+#include "domain/core/clock.h"
+#include "domain/core/ids.h"
+#include "domain/store/org_state.h"
 #include "util/rsa.h"
 
 namespace fake_org {

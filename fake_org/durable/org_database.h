@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "domain/org_state.h"
+#include "domain/store/org_state.h"
 #include "durable/sqlite.h"
 
 namespace fake_org::durable {

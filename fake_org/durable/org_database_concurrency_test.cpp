@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 

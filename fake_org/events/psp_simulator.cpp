@@ -5,7 +5,7 @@
 #include <cctype>
 #include <random>
 
-#include "domain/luhn.h"
+#include "domain/core/luhn.h"
 #include "events/psp_signature.h"
 #include "util/crypto.h"
 #include "util/json_text.h"

@@ -26,7 +26,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/psp_sessions.h"
+#include "domain/org/psp_sessions.h"
 
 namespace fake_org {
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
 
 namespace fake_org {
 

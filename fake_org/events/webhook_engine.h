@@ -34,10 +34,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "domain/clock.h"
-#include "domain/ids.h"
-#include "domain/org_config.h"
-#include "domain/org_state.h"
+#include "domain/config/org_config.h"
+#include "domain/core/clock.h"
+#include "domain/core/ids.h"
+#include "domain/store/org_state.h"
 #include "events/remote_sites.h"
 #include "events/webhook_sender.h"
 

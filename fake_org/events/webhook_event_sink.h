@@ -5,8 +5,8 @@
 #include <deque>
 #include <mutex>
 
-#include "domain/events.h"
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
+#include "domain/core/events.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 

@@ -1,4 +1,4 @@
-// The webhook log as a data directory keeps it (domain/org_state.h): one
+// The webhook log as a data directory keeps it (domain/store/org_state.h): one
 // entry per event, rewritten at each change of its state.
 #include "events/webhook_engine.h"
 #include "util/json_text.h"

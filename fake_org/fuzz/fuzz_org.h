@@ -20,12 +20,12 @@
 #include "checker/route_table.h"
 #include "checker/yaml_input.h"
 #include "fixture/fixture_loader.h"
-#include "http/content_encoding.h"
 #include "http/dispatch.h"
 #include "http/fault_injector.h"
 #include "http/request_journal.h"
 #include "http/request_log.h"
 #include "http/routes.h"
+#include "net/content_encoding.h"
 
 namespace fake_org::fuzz {
 
@@ -74,7 +74,7 @@ class FuzzOrg {
     ctx.payment_intent_id.clear();
     ctx.injected_fault = false;
     ctx.routed = true;
-    http::take_content_encoding(req);
+    ctx.content_encoding = net::take_content_encoding(req);
     httplib::Response res;
     http::dispatch(*router_, guards_, req, res);
     if (res.status == -1) res.status = 200;

@@ -5,9 +5,9 @@
 // strict contracts.
 #include <catch2/catch.hpp>
 
-#include "domain/events.h"
-#include "domain/fields.h"
-#include "domain/views.h"
+#include "domain/core/events.h"
+#include "domain/core/fields.h"
+#include "domain/payments/views.h"
 #include "testing/test_org.h"
 
 using namespace fake_org;

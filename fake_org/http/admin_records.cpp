@@ -1,7 +1,7 @@
 #include "admin_records.h"
 
-#include "domain/fields.h"
-#include "domain/record_create.h"
+#include "domain/core/fields.h"
+#include "domain/data/record_create.h"
 #include "fixture/record_fields.h"
 #include "util/json_text.h"
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "domain/org.h"
+#include "domain/org/org.h"
 
 namespace fake_org::http {
 

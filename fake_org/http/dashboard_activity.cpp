@@ -2,8 +2,8 @@
 // webhook log and fault injection.
 #include <algorithm>
 
-#include "domain/fields.h"
-#include "domain/views.h"
+#include "domain/core/fields.h"
+#include "domain/payments/views.h"
 #include "events/webhook_engine.h"
 #include "http/dashboard.h"
 #include "http/fault_injector.h"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "domain/sobject_read.h"
+#include "domain/data/sobject_read.h"
 #include "events/contract_monitor.h"
 #include "http/admin_records.h"
 #include "http/dashboard.h"

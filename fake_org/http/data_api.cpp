@@ -1,6 +1,6 @@
 #include "data_api.h"
 
-#include "domain/data_versions.h"
+#include "domain/config/data_versions.h"
 #include "responses.h"
 #include "util/json_text.h"
 

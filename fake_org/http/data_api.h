@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "domain/data_errors.h"
-#include "domain/org.h"
+#include "domain/data/data_errors.h"
+#include "domain/org/org.h"
 #include "router.h"
 
 namespace fake_org::http {

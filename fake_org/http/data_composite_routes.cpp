@@ -1,8 +1,8 @@
 // The REST data API's sObject collections: POST, PATCH and DELETE
 // composite/sobjects, 200 with a save result per record.
 #include "data_api.h"
-#include "domain/composite_sobjects.h"
-#include "domain/sobject_read.h"
+#include "domain/data/composite_sobjects.h"
+#include "domain/data/sobject_read.h"
 
 namespace fake_org::http {
 

@@ -3,11 +3,11 @@
 #include <cctype>
 
 #include "data_api.h"
-#include "domain/data_limits.h"
-#include "domain/data_versions.h"
-#include "domain/sobject_describe.h"
-#include "domain/sobject_read.h"
-#include "domain/soql.h"
+#include "domain/config/data_versions.h"
+#include "domain/data/data_limits.h"
+#include "domain/data/sobject_describe.h"
+#include "domain/data/sobject_read.h"
+#include "domain/soql/soql.h"
 
 namespace fake_org::http {
 

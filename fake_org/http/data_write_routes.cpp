@@ -1,7 +1,7 @@
 // The REST data API's single-record writes: POST sobjects/{Type} (201 with
 // the platform's save result), PATCH and DELETE sobjects/{Type}/{Id} (204).
 #include "data_api.h"
-#include "domain/sobject_write.h"
+#include "domain/data/sobject_write.h"
 
 namespace fake_org::http {
 

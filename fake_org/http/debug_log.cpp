@@ -1,8 +1,8 @@
 #include "debug_log.h"
 
-#include "domain/luhn.h"
-#include "json_depth.h"
+#include "domain/core/luhn.h"
 #include "util/ascii.h"
+#include "util/json_depth.h"
 #include "util/json_text.h"
 
 #include <httplib.h>

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "events/psp_signature.h"
-#include "http/json_depth.h"
 #include "http/request_journal.h"
 #include "testing/test_org.h"
+#include "util/json_depth.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;

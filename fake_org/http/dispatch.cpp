@@ -1,6 +1,6 @@
 #include "dispatch.h"
 
-#include "content_encoding.h"
+#include "net/content_encoding.h"
 #include "oauth_routes.h"
 #include "request_log.h"
 #include "responses.h"
@@ -104,13 +104,14 @@ bool pass_content_encoding(const Guards& g, const Router::Match& m, const httpli
   const std::string& encoding = request_log_context().content_encoding;
   if (encoding.empty() || req.body.empty()) return true;
   // The worker's own request object: handlers are given a const view of it.
-  BodyDecoding d = decode_body(encoding, const_cast<httplib::Request&>(req).body, g.max_body_bytes);
-  if (d == BodyDecoding::kDone) return true;
-  if (d == BodyDecoding::kTooLarge) {
+  net::BodyDecoding d =
+      net::decode_body(encoding, const_cast<httplib::Request&>(req).body, g.max_body_bytes);
+  if (d == net::BodyDecoding::kDone) return true;
+  if (d == net::BodyDecoding::kTooLarge) {
     res.status = 413;  // the error handler writes the same answer as for any too large body
     return false;
   }
-  if (d == BodyDecoding::kUnsupported)
+  if (d == net::BodyDecoding::kUnsupported)
     send_refusal(m, res, 415, "UNSUPPORTED_MEDIA_TYPE",
                  "Content-Encoding '" + encoding +
                      "' is not supported: send the body as is, or with gzip or deflate");

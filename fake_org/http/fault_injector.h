@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/errors.h"
+#include "domain/core/errors.h"
 
 namespace fake_org::http {
 

@@ -8,7 +8,7 @@
 #include <httplib.h>
 
 #include "auth/identity.h"
-#include "domain/ids.h"
+#include "domain/core/ids.h"
 #include "http/oauth_routes.h"
 #include "http/responses.h"
 #include "http/router.h"

@@ -1,4 +1,4 @@
-#include "domain/org_config_json.h"
+#include "domain/config/org_config_json.h"
 #include "responses.h"
 #include "routes.h"
 #include "util/json_text.h"

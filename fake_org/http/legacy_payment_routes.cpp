@@ -1,7 +1,7 @@
 // POST /Payment and GET /Payment/{ID} (spec 4.7): the older interface answers
 // HTTP 200 either way and reports its outcome in the body (spec 7.6), so a
 // body that is not even JSON is a failure body too.
-#include "domain/legacy_payment.h"
+#include "domain/payments/legacy_payment.h"
 #include "request_log.h"
 #include "responses.h"
 #include "routes.h"

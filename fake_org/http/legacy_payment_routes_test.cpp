@@ -3,8 +3,8 @@
 // in the body with HTTP 200 (spec 7.6), and GET /Payment/{ID}.
 #include <catch2/catch.hpp>
 
-#include "domain/fields.h"
-#include "domain/views.h"
+#include "domain/core/fields.h"
+#include "domain/payments/views.h"
 #include "testing/test_org.h"
 
 using namespace fake_org;

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "domain/ids.h"
+#include "domain/core/ids.h"
 #include "testing/oauth_server.h"
 #include "testing/test_org.h"
 #include "util/crypto.h"

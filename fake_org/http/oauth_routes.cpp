@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "domain/data_versions.h"
-#include "domain/ids.h"
+#include "domain/config/data_versions.h"
+#include "domain/core/ids.h"
 #include "http/dispatch.h"
 #include "http/oauth_pages.h"
 #include "http/request_log.h"

@@ -33,7 +33,7 @@
 #include <httplib.h>
 
 #include "auth/token_store.h"
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
 #include "http/router.h"
 
 namespace fake_org::http {

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "auth/token_store.h"
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 

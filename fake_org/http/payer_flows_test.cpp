@@ -2,7 +2,7 @@
 // inline direct debit, and what the PSP returns for each kind of method.
 #include <catch2/catch.hpp>
 
-#include "domain/collections.h"
+#include "domain/payments/collections.h"
 #include "events/psp_signature.h"
 #include "events/psp_simulator.h"
 #include "testing/intent_body.h"

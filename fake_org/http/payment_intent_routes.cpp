@@ -1,5 +1,5 @@
-#include "domain/package_layouts.h"
-#include "domain/payment_intents.h"
+#include "domain/config/package_layouts.h"
+#include "domain/payments/payment_intents.h"
 #include "request_log.h"
 #include "responses.h"
 #include "routes.h"

@@ -7,7 +7,7 @@
 // #challenge-fail, #merchant, #amount, ...) are what the browser test clicks.
 #include <string>
 
-#include "domain/psp_sessions.h"
+#include "domain/org/psp_sessions.h"
 #include "http/html.h"
 
 namespace fake_org::http {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "domain/collections.h"
+#include "domain/payments/collections.h"
 #include "events/psp_signature.h"
 #include "events/psp_simulator.h"
 #include "http/psp_pages.h"

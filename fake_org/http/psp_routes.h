@@ -11,7 +11,7 @@
 //   POST /psp/{session}/complete   {"outcome":"success"|"failure"|"cancel", card fields...}
 //                                  the headless driver: same callback path; answers
 //                                  {session, status, redirect}; 404 / 400 / 409.
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "http/router.h"
 
 namespace fake_org::http {

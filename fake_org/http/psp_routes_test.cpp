@@ -3,7 +3,7 @@
 // collected, payment record, payment profile, installment.status_change).
 #include <catch2/catch.hpp>
 
-#include "domain/collections.h"
+#include "domain/payments/collections.h"
 #include "events/psp_simulator.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"

@@ -1,4 +1,4 @@
-#include "domain/recurring.h"
+#include "domain/payments/recurring.h"
 #include "responses.h"
 #include "routes.h"
 

@@ -2,7 +2,7 @@
 // source connector under every InitialPaymentonRecurring value, updates per
 // connector, spec 4.1 rule 3 (mandate and profile parameters) and package
 // actions (spec 2.8) in the recurring and one-time flows.
-#include "domain/fields.h"
+#include "domain/core/fields.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 

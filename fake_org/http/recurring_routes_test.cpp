@@ -3,7 +3,7 @@
 // codes 201 to 206, over real HTTP.
 #include <catch2/catch.hpp>
 
-#include "domain/fields.h"
+#include "domain/core/fields.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 

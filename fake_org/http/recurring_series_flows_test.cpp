@@ -5,8 +5,8 @@
 // clock has moved months ahead.
 #include <catch2/catch.hpp>
 
-#include "domain/collections.h"
-#include "domain/fields.h"
+#include "domain/core/fields.h"
+#include "domain/payments/collections.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 #include "testing/webhook_fakes.h"

@@ -4,7 +4,7 @@
 #include <atomic>
 
 #include "debug_log.h"
-#include "json_depth.h"
+#include "util/json_depth.h"
 
 namespace fake_org::http {
 

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 
 namespace fake_org::http {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 
 namespace fake_org::http {
 

@@ -2,10 +2,10 @@
 
 #include <functional>
 
-#include "json_depth.h"
-#include "json_keys.h"
-#include "json_quick.h"
 #include "request_log.h"
+#include "util/json_depth.h"
+#include "util/json_keys.h"
+#include "util/json_quick.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {

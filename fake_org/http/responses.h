@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "domain/errors.h"
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
+#include "domain/core/errors.h"
 
 namespace fake_org::http {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The handlers of every endpoint group, registered by operationId (the rows
 // of contracts/routes.yaml). Handlers are thin: parse, one domain call, to_json.
-#include "domain/org.h"
+#include "domain/org/org.h"
 #include "org_services.h"
 #include "router.h"
 

@@ -10,13 +10,13 @@
 #include <iostream>
 #include <mutex>
 
-#include "connection_pool.h"
-#include "connection_server.h"
-#include "content_encoding.h"
 #include "debug_log.h"
 #include "dispatch.h"
 #include "events/contract_monitor.h"
 #include "fault_injector.h"
+#include "net/connection_pool.h"
+#include "net/connection_server.h"
+#include "net/content_encoding.h"
 #include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
@@ -242,17 +242,17 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
   });
   // At least 2 whatever the caller asked (main refuses 1 with a message): a
   // PSP page's worker waits for the PSP's callback to this server (psp_routes).
-  ConnectionPoolLimits limits;
+  net::ConnectionPoolLimits limits;
   limits.ready = static_cast<size_t>(
       options.threads > 0
           ? std::max(2, options.threads)
           : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8));
   limits.ceiling =
       std::max(limits.ready, static_cast<size_t>(std::max(2, options.max_connections)));
-  if (auto* plain = dynamic_cast<ConnectionServer*>(&s))
+  if (auto* plain = dynamic_cast<net::ConnectionServer*>(&s))
     plain->set_workers(limits);  // the pool, and the keep-alive watch beside it
   else
-    s.new_task_queue = [limits] { return new ConnectionPool(limits); };
+    s.new_task_queue = [limits] { return new net::ConnectionPool(limits); };
   // A connection yields its worker after 100 requests, and an idle one is
   // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
   // without a byte (its read timeout).
@@ -275,7 +275,7 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     ctx.injected_fault = false;
     ctx.routed = true;
     declare_empty_body_if_unframed(req);
-    take_content_encoding(req);
+    ctx.content_encoding = net::take_content_encoding(req);
     return serve_if_bodiless(sites, req, res) ? httplib::Server::HandlerResponse::Handled
                                               : httplib::Server::HandlerResponse::Unhandled;
   });
@@ -395,7 +395,7 @@ bool Server::start(std::string* error) {
     restrict_tls(ssl->ssl_context());
     server_ = std::move(ssl);
   } else {
-    server_ = std::make_unique<ConnectionServer>();
+    server_ = std::make_unique<net::ConnectionServer>();
   }
   try {
     configure();
@@ -431,7 +431,8 @@ void Server::stop() {
   // must wait for it or the loop would never end.
   for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (auto* plain = dynamic_cast<ConnectionServer*>(server_.get())) plain->interrupt_connections();
+  if (auto* plain = dynamic_cast<net::ConnectionServer*>(server_.get()))
+    plain->interrupt_connections();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "domain/collections.h"
+#include "domain/payments/collections.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 #include "testing/webhook_fakes.h"

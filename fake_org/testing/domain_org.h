@@ -8,8 +8,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "domain/org.h"
-#include "domain/payer.h"
+#include "domain/org/org.h"
+#include "domain/payers/payer.h"
 #include "fixture/fixture_loader.h"
 
 namespace fake_org::testing {

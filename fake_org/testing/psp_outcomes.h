@@ -1,6 +1,6 @@
 #pragma once
 // What the simulated PSP reports when a test's payer pays.
-#include "domain/collections.h"
+#include "domain/payments/collections.h"
 
 namespace fake_org::testing {
 

@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "domain/soql.h"
+#include "domain/soql/soql.h"
 #include "testing/domain_org.h"
 
 namespace fake_org::testing {

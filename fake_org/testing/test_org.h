@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/embedded.h"
-#include "domain/catalogue_check.h"
+#include "domain/data/catalogue_check.h"
 #include "events/contract_monitor.h"
 #include "testing/fixtures.h"
 

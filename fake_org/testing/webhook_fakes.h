@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "domain/ids.h"
+#include "domain/core/ids.h"
 #include "events/webhook_engine.h"
 #include "events/webhook_sender.h"
 #include "testing/eventually.h"

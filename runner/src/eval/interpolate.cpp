@@ -4,7 +4,7 @@
 #include <random>
 #include <regex>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 #include "scenario/yaml_json.h"
 
 namespace runner {

@@ -1,6 +1,6 @@
 #include "record/value_kinds.h"
 
-#include "domain/luhn.h"
+#include "domain/core/luhn.h"
 #include "util/ascii.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 #include "eval/interpolate.h"
 #include "util/text.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 #include "eval/interpolate.h"
 #include "eval/json_path.h"
 #include "eval/matchers.h"

@@ -2,7 +2,7 @@
 // ephemeral loopback port, configured by the scenario's fixture. Scenarios
 // never share records, so they run in parallel.
 #include "app/embedded.h"
-#include "domain/catalogue_check.h"
+#include "domain/data/catalogue_check.h"
 #include "events/contract_monitor.h"
 #include "net/curl.h"
 #include "report/failure_text.h"

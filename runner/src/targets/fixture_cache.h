@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/org_config.h"
+#include "domain/config/org_config.h"
 #include "scenario/loader.h"
 #include "targets/token_provider.h"
 

@@ -1,6 +1,6 @@
 #include "targets/org_session.h"
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 
 namespace runner {
 

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <optional>
 
-#include "domain/clock.h"
+#include "domain/core/clock.h"
 #include "net/curl.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"

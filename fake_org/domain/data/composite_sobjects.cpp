@@ -1,0 +1,134 @@
+#include "composite_sobjects.h"
+
+#include <functional>
+
+#include "domain/core/ids.h"
+#include "sobject_write.h"
+
+namespace fake_org::data {
+
+namespace {
+
+using Stage = std::function<SaveResult(Transaction&)>;
+
+// A failed record's result: its id when it is one (null otherwise).
+SaveResult result_of(const DataErrors& errors, const std::string& id = {}) {
+  return SaveResult{to_id18(id) ? id : std::string(), false, errors};
+}
+
+// One record of a POST or PATCH, staged into `tx`.
+SaveResult stage_record(Org& org, Transaction& tx, CollectionOp op, const nlohmann::json& record) {
+  if (!record.is_object())
+    return result_of({data_error(code::kJsonParserError, "Each record must be a JSON object")});
+  const nlohmann::json* attributes =
+      record.contains("attributes") ? &record["attributes"] : nullptr;
+  const ObjectDef* def = nullptr;
+  if (attributes && attributes->is_object() && attributes->contains("type") &&
+      (*attributes)["type"].is_string())
+    def = org.config().object((*attributes)["type"].get<std::string>());
+  if (!def && op == CollectionOp::kCreate)
+    return result_of({data_error(code::kInvalidType, "Must send a concrete entity type.")});
+  if (op == CollectionOp::kCreate) {
+    auto id = stage_create(org, tx, *def, record);
+    return id.ok() ? SaveResult{*id, true, {}} : result_of(id.errors());
+  }
+  nlohmann::json fields = record;
+  std::string id;
+  for (const char* key : {"id", "Id", "ID"})
+    if (fields.contains(key)) {
+      if (fields[key].is_string()) id = fields[key].get<std::string>();
+      fields.erase(key);
+    }
+  if (id.empty())
+    return result_of({data_error(code::kMissingArgument, "Id not specified in an update call")});
+  auto done = stage_update(org, tx, def, id, fields);
+  if (!done.ok()) return result_of(done.errors(), id);
+  return SaveResult{*to_id18(id), true, {}};
+}
+
+SaveResult stage_removal(Org& org, Transaction& tx, const std::string& id) {
+  auto done = stage_delete(org, tx, nullptr, id);
+  return done.ok() ? SaveResult{*to_id18(id), true, {}} : result_of(done.errors(), id);
+}
+
+// Each stage in one transaction (allOrNone) or its own.
+std::vector<SaveResult> run_stages(Org& org, const std::vector<Stage>& stages, bool all_or_none) {
+  std::vector<SaveResult> results;
+  auto attempt = [&](size_t from, size_t to) {
+    org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+      bool failed = false;
+      for (size_t i = from; i < to; ++i) {
+        results.push_back(stages[i](tx));
+        failed = failed || !results.back().success;
+      }
+      if (!failed) return Ok{};
+      return make_error(error_code::kUncategorised, "", "rolled back");
+    });
+  };
+  if (!all_or_none) {
+    for (size_t i = 0; i < stages.size(); ++i) attempt(i, i + 1);
+    return results;
+  }
+  attempt(0, stages.size());
+  bool failed = false;
+  for (const auto& r : results) failed = failed || !r.success;
+  if (!failed) return results;
+  for (auto& r : results) {
+    if (!r.success) continue;
+    r.success = false;
+    r.id.clear();
+    r.errors = {data_error(code::kAllOrNoneRolledBack,
+                           "Record rolled back because not all records were valid and the "
+                           "request was using AllOrNone header")};
+  }
+  return results;
+}
+
+}  // namespace
+
+nlohmann::ordered_json save_results_json(const std::vector<SaveResult>& results) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& r : results) {
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    for (const auto& e : r.errors)
+      errors.push_back({{"statusCode", e.code}, {"message", e.message}, {"fields", e.fields}});
+    out.push_back(
+        {{"id", r.id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.id)},
+         {"success", r.success},
+         {"errors", std::move(errors)}});
+  }
+  return out;
+}
+
+DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
+                                                    const nlohmann::json& body) {
+  if (!body.is_object() || !body.contains("records") || !body["records"].is_array())
+    return data_error(code::kJsonParserError,
+                      "The body must be a JSON object with a \"records\" array");
+  const nlohmann::json& records = body["records"];
+  if (records.size() > kMaxCollectionRecords)
+    return data_error(code::kExceededIdLimit,
+                      "record limit reached. cannot submit more than 200 records into this call");
+  const nlohmann::json* flag = body.contains("allOrNone") ? &body["allOrNone"] : nullptr;
+  if (flag && !flag->is_boolean())
+    return data_error(code::kJsonParserError, "allOrNone must be true or false");
+  std::vector<Stage> stages;
+  for (const auto& record : records)
+    stages.push_back(
+        [&org, op, &record](Transaction& tx) { return stage_record(org, tx, op, record); });
+  return run_stages(org, stages, flag && flag->get<bool>());
+}
+
+DataResult<std::vector<SaveResult>> delete_collection(Org& org, const std::vector<std::string>& ids,
+                                                      bool all_or_none) {
+  if (ids.empty()) return data_error(code::kMissingArgument, "ids must name at least one record");
+  if (ids.size() > kMaxCollectionRecords)
+    return data_error(code::kExceededIdLimit,
+                      "record limit reached. cannot submit more than 200 records into this call");
+  std::vector<Stage> stages;
+  for (const auto& id : ids)
+    stages.push_back([&org, &id](Transaction& tx) { return stage_removal(org, tx, id); });
+  return run_stages(org, stages, all_or_none);
+}
+
+}  // namespace fake_org::data

@@ -1,0 +1,107 @@
+#include "soql.h"
+
+#include <algorithm>
+
+#include "domain/org/soql_cursors.h"
+#include "soql_parser.h"
+
+namespace fake_org::soql {
+
+namespace {
+
+TimePoint now_of(const Org& org, const QueryOptions& options) {
+  return options.now ? *options.now : org.clock_ptr()->now();
+}
+
+std::string version_of(const Org& org, const QueryOptions& options) {
+  return options.api_version.empty() ? org.config().org.api_version : options.api_version;
+}
+
+// Shows rows [start, start + batch) and, when more follow, names them.
+QueryPage page_of(const Org& org, const QueryCursor& cursor, const std::string& cursor_id,
+                  size_t start, const std::string& api_version) {
+  QueryPage page;
+  page.total_size = cursor.rows.size();
+  const size_t end = std::min(cursor.rows.size(), start + cursor.batch_size);
+  org.records().read([&](const RecordStore& store) {
+    for (size_t i = start; i < end; ++i)
+      page.records.push_back(show_record(*cursor.query, *cursor.rows[i], store, api_version));
+    return 0;
+  });
+  page.done = end >= cursor.rows.size();
+  if (!page.done) {
+    page.locator = cursor_id + "-" + std::to_string(end);
+    page.next_records_url = "/services/data/v" + api_version + "/query/" + page.locator;
+  }
+  return page;
+}
+
+SoqlError bad_locator() {
+  return plain_error(soql_code::kInvalidLocator, "invalid query locator");
+}
+
+}  // namespace
+
+nlohmann::ordered_json QueryPage::to_json() const {
+  nlohmann::ordered_json j = {{"totalSize", total_size}, {"done", done}};
+  if (!done) j["nextRecordsUrl"] = next_records_url;
+  j["records"] = records;
+  return j;
+}
+
+SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
+                                const QueryOptions& options) {
+  auto parsed = parse_soql(soql);
+  if (!parsed) return parsed.error();
+  const TimePoint now = now_of(org, options);
+  auto bound = bind_query(org.config_ptr(), soql, *parsed, now);
+  if (!bound) return bound.error();
+  bound->include_deleted = options.include_deleted;
+  auto query = std::make_shared<const BoundQuery>(std::move(bound.value()));
+  const std::string api_version = version_of(org, options);
+
+  auto cursor = std::make_shared<QueryCursor>();
+  cursor->query = query;
+  cursor->api_version = api_version;
+  cursor->batch_size = std::clamp(options.batch_size, kMinBatchSize, kMaxBatchSize);
+  QueryPlan plan;
+  QueryPage page;
+  // The first batch is shown under the same lock that found the rows, so
+  // its parents are those of the same moment.
+  org.records().read([&](const RecordStore& store) {
+    cursor->rows = evaluate(*query, store, plan);
+    if (query->count) return 0;
+    const size_t end = std::min(cursor->rows.size(), cursor->batch_size);
+    for (size_t i = 0; i < end; ++i)
+      page.records.push_back(show_record(*query, *cursor->rows[i], store, api_version));
+    return 0;
+  });
+  page.plan = plan;
+  page.total_size = cursor->rows.size();
+  if (query->count || cursor->rows.size() <= cursor->batch_size) return page;
+  page.done = false;
+  const std::string id = org.query_cursors().open(cursor, now);
+  page.locator = id + "-" + std::to_string(cursor->batch_size);
+  page.next_records_url = "/services/data/v" + api_version + "/query/" + page.locator;
+  return page;
+}
+
+SoqlResult<QueryPage> next_page(const Org& org, std::string_view locator,
+                                const QueryOptions& options) {
+  const size_t dash = locator.rfind('-');
+  if (dash == std::string_view::npos || dash + 1 >= locator.size() || locator.size() - dash > 10)
+    return bad_locator();
+  size_t start = 0;
+  for (char c : locator.substr(dash + 1)) {
+    if (c < '0' || c > '9') return bad_locator();
+    start = start * 10 + static_cast<size_t>(c - '0');
+  }
+  const std::string id(locator.substr(0, dash));
+  auto cursor = org.query_cursors().find(id, now_of(org, options));
+  if (!cursor || start == 0 || start >= cursor->rows.size()) return bad_locator();
+  const std::string api_version =
+      options.api_version.empty() ? cursor->api_version : options.api_version;
+  return page_of(org, *cursor, id, start, api_version);
+}
+
+}  // namespace fake_org::soql

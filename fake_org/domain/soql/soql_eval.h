@@ -1,0 +1,136 @@
+#pragma once
+// The SOQL engine behind soql.h: binds a parsed query to the org's
+// catalogue (names, types, relationships), plans how to find candidate
+// records (an index when a top-level conjunct allows one, else a scan of the
+// object), evaluates the WHERE clause, orders, and shows records as the
+// platform's query result does. Stateless; callers hold the store's read
+// lock around plan, evaluate and show.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "domain/config/org_config.h"
+#include "domain/store/record_store.h"
+#include "soql_ast.h"
+
+namespace fake_org::soql {
+
+// How values of a column compare.
+enum class ValueType { kText, kMultiPicklist, kId, kNumber, kBoolean, kDate, kDateTime };
+
+// A column of an object: a catalogue field, or one the platform gives every
+// object (Id, IsDeleted, CreatedDate, LastModifiedDate, SystemModstamp).
+struct Column {
+  enum class Source { kField, kId, kIsDeleted, kCreated, kModified, kGuid, kContactName };
+  Source source = Source::kField;
+  std::string name;  // the catalogue's spelling
+  ValueType type = ValueType::kText;
+  bool filterable = true;  // long text areas are neither filtered nor sorted
+  bool sortable = true;
+};
+
+// One relationship crossed by a field path: the reference field and the
+// name the path and the result use for it ("cpm__Contact__r", "Account").
+struct Hop {
+  std::string field;
+  std::string relationship;
+  const ObjectDef* target = nullptr;
+};
+
+struct Path {
+  std::vector<Hop> hops;
+  Column column;
+  std::string text() const;  // as the catalogue spells it: "cpm__Contact__r.LastName"
+};
+
+// A value read from a record for comparing or ordering.
+struct Value {
+  enum class Kind { kNull, kText, kNumber, kInteger };  // integer: booleans, days, milliseconds
+  Kind kind = Kind::kNull;
+  std::string text;
+  double number = 0;
+  int64_t integer = 0;
+  bool null() const { return kind == Kind::kNull; }
+};
+
+// A literal made into the column's type: a point value, a range (a date
+// literal; inclusive bounds in days or milliseconds), or a set of
+// multi-select picklist items (lower case, sorted).
+struct Operand {
+  bool null = false;
+  Value value;
+  bool range = false;
+  int64_t low = 0;
+  int64_t high = 0;
+  std::vector<std::string> items;
+  std::vector<bool> escaped;  // LIKE: characters that are not wildcards
+};
+
+struct BoundComparison {
+  Path path;
+  CompareOp op = CompareOp::kEq;
+  std::vector<Operand> operands;
+};
+
+struct BoundCondition {
+  Condition::Kind kind = Condition::Kind::kComparison;
+  BoundComparison comparison;
+  std::vector<BoundCondition> children;
+};
+
+struct BoundOrder {
+  Path path;
+  bool descending = false;
+  bool nulls_last = false;
+};
+
+struct BoundQuery {
+  std::shared_ptr<const OrgConfig> config;  // keeps `object` and the hops' targets alive
+  const ObjectDef* object = nullptr;
+  bool count = false;
+  std::vector<Path> select;
+  std::optional<BoundCondition> where;
+  std::vector<BoundOrder> order_by;
+  std::optional<int64_t> limit;
+  std::optional<int64_t> offset;
+  bool include_deleted = false;  // queryAll: deleted records answer too
+};
+
+// Checks the query against the catalogue: INVALID_TYPE for an unknown
+// object, INVALID_FIELD for an unknown field or relationship,
+// INVALID_QUERY_FILTER_OPERATOR for a value or operator the field's type
+// does not take, MALFORMED_QUERY for a field selected twice. `now` is the
+// org's "today" for date literals.
+SoqlResult<BoundQuery> bind_query(std::shared_ptr<const OrgConfig> config, std::string_view text,
+                                  const Query& query, TimePoint now);
+
+// How the candidate records were found.
+struct QueryPlan {
+  enum class Kind { kScan, kId, kGuid, kIndex };
+  Kind kind = Kind::kScan;
+  std::string index;      // the store index used (kIndex)
+  size_t candidates = 0;  // records read before filtering
+};
+const char* to_string(QueryPlan::Kind kind);  // "scan" | "id" | "guid" | "index"
+
+// Every record of the query's object that matches, in result order, after
+// OFFSET and LIMIT. Call inside RecordStore::read.
+std::vector<RecordPtr> evaluate(const BoundQuery& query, const RecordStore& store, QueryPlan& plan);
+
+// A record as the query result shows it: attributes, the selected fields,
+// parents as nested objects. `api_version` goes into the record URLs.
+nlohmann::ordered_json show_record(const BoundQuery& query, const Record& record,
+                                   const RecordReader& records, const std::string& api_version);
+
+// The platform's spelling of an instant: 2027-03-01T09:00:00.000+0000.
+std::string format_soql_datetime(TimePoint t);
+
+// Indexes the planner can use beyond the domain's own: every reference
+// field, and every email field no one-field deduplication rule covers.
+// Every org keeps them (org_modules.cpp).
+void add_query_indexes(const OrgConfig& config, std::vector<IndexSpec>& out);
+
+}  // namespace fake_org::soql

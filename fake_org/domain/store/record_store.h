@@ -1,0 +1,447 @@
+#pragma once
+// The org's records: typed by object API name, addressed by 18-character
+// record id or GUID, with hash indexes for every lookup a request makes.
+//
+// Locking rule: one reader-writer lock (mu_) guards all state. Readers take
+// it shared through read(). A change goes through write(), which holds it
+// exclusive for the whole request, or write_optimistic(), which runs the
+// request holding no lock at all: each of its reads takes mu_ shared for
+// that read alone, and the commit takes it exclusive only to check that no
+// transaction committed since the request began wrote an id, GUID or index
+// key it read, else runs the request again through write(). Either way a
+// request's checks and writes are serialisable (two concurrent
+// deduplicating creates cannot both miss the same match). Records are
+// immutable once stored (RecordPtr); a transaction stages copies and commit
+// swaps them in, so a failed request leaves nothing. Only replace_all() and
+// restore() drop records, and they first take reset_mu_ exclusive, which an
+// optimistic request holds shared while it runs: an id it found is never
+// gone by its next read. reset_mu_ is taken before mu_, never after. The
+// write-lock statistics are written only while holding mu_ exclusive.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "domain/core/clock.h"
+#include "domain/core/errors.h"
+#include "field_map.h"
+#include "record.h"
+#include "slot_table.h"
+#include "util/shared_mutex.h"
+
+namespace fake_org {
+
+// A secondary index: records of `object` keyed by the normalised values of
+// `fields`. Records missing any of the fields are not indexed (an empty value
+// never matches, as in the platform's matching rules).
+struct IndexSpec {
+  std::string name;  // unique, e.g. "dedup:Contact:0", "Installment.PaymentIntentId"
+  std::string object;
+  std::vector<std::string> fields;
+  bool case_insensitive = true;  // lower-case and trim text before keying
+  // Partial index: only records this accepts are indexed (empty: all), so a
+  // scheduler's "what is due" never walks records that can no longer be due.
+  std::function<bool(const Record&)> when = nullptr;
+  // Also kept in key order for range reads (up_to); keys compare as text, so
+  // YYYY-MM-DD dates sort by day.
+  bool ordered = false;
+  // `fields` as FieldNames numbers, filled by the store that keeps the index.
+  std::vector<uint32_t> field_ids = {};
+};
+
+// Normalised key of values for an index (exposed for tests and lookups).
+std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values);
+
+class RecordStore;
+
+// The ids of one object's records in creation order, read through the
+// store's own slots, so no id is copied (4 bytes a record). Valid while the
+// store is unchanged (inside read() or write()).
+class IdList {
+ public:
+  using Slots = std::vector<SlotTable::Slot>;
+  using Records = std::vector<RecordPtr>;
+  class const_iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = RecordId;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const RecordId*;
+    using reference = const RecordId&;
+    const_iterator(Slots::const_iterator at, const Records* records) : at_(at), records_(records) {}
+    reference operator*() const { return (*records_)[*at_]->id; }
+    const_iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    const_iterator& operator--() {
+      --at_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
+    bool operator!=(const const_iterator& o) const { return at_ != o.at_; }
+
+   private:
+    Slots::const_iterator at_;
+    const Records* records_;
+  };
+  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+
+  IdList(const Slots& slots, const Records& records) : slots_(&slots), records_(&records) {}
+  size_t size() const { return slots_->size(); }
+  bool empty() const { return slots_->empty(); }
+  const RecordId& operator[](size_t i) const { return record(i)->id; }
+  // The record itself, without a lookup by id.
+  const RecordPtr& record(size_t i) const { return (*records_)[(*slots_)[i]]; }
+  const_iterator begin() const { return const_iterator(slots_->begin(), records_); }
+  const_iterator end() const { return const_iterator(slots_->end(), records_); }
+  const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
+  const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
+  std::vector<std::string> to_vector() const;
+
+ private:
+  const Slots* slots_;
+  const Records* records_;
+};
+
+// Read access shared by the committed store and a transaction, so views and
+// rules work the same on both.
+class RecordReader {
+ public:
+  virtual ~RecordReader() = default;
+  virtual RecordPtr get(std::string_view id18) const = 0;
+  virtual RecordPtr get_by_guid(std::string_view guid) const = 0;
+  virtual std::vector<std::string> find(std::string_view index,
+                                        const std::vector<std::string>& values) const = 0;
+};
+
+// What one request changes. Reads see the committed state plus this
+// transaction's own staged changes.
+class Transaction final : public RecordReader {
+ public:
+  RecordPtr get(std::string_view id18) const override;
+  RecordPtr get_by_guid(std::string_view guid) const override;
+  // Ids of records matching an index, staged changes included.
+  std::vector<std::string> find(std::string_view index,
+                                const std::vector<std::string>& values) const override;
+  // Stages a new or changed record (must have object and 18-char id) and
+  // gives it back as staged.
+  RecordPtr put(Record record);
+  // The committed record, whatever this transaction staged for the id (a
+  // request asking whether a record existed before it).
+  RecordPtr get_committed(std::string_view id18) const;
+  // Convenience: copy of a record for modification; throws if unknown.
+  Record edit(std::string_view id18) const;
+  const std::vector<std::string>& changed_ids() const { return order_; }
+  size_t size() const { return staged_.size(); }
+
+ private:
+  friend class RecordStore;
+  explicit Transaction(const RecordStore& store, bool track_reads = false)
+      : store_(store), track_reads_(track_reads) {}
+  void note_read(uint64_t key) const {
+    if (track_reads_) reads_.push_back(key);
+  }
+  // What a read of committed state holds: the store's lock shared for an
+  // optimistic transaction, nothing for one inside write() (which holds it).
+  std::shared_lock<util::WriterFirstSharedMutex> reading() const;
+  const RecordStore& store_;
+  // An optimistic transaction: it holds no lock between its reads, so each
+  // read takes the store's lock, and its reads of committed state (ids, GUID
+  // keys, index keys, hashed as in RecordStore::write_key) are checked at
+  // commit.
+  const bool track_reads_;
+  mutable std::vector<uint64_t> reads_;
+  std::unordered_map<std::string, RecordPtr> staged_;
+  std::unordered_map<std::string, std::string> staged_guids_;  // guid_key -> id
+  std::vector<std::string> order_;
+  // The staged records' index keys, so find() never walks every staged record
+  // (a collection run stages thousands in one transaction): by the index's
+  // position in the store, key -> positions in order_ (ascending: staging
+  // order, as callers see it); and per position, the index positions and
+  // keys (in staged_keys_' own nodes, which do not move) it is filed under,
+  // to move it on re-put.
+  using StagedKeys = std::unordered_map<std::string, std::vector<uint32_t>>;
+  std::vector<StagedKeys> staged_keys_;
+  std::unordered_map<std::string, size_t> position_;
+  std::vector<std::vector<std::pair<uint32_t, const std::string*>>> filed_;
+};
+
+// Where one object's records keep their bytes (intent-bench's breakdown):
+// their own blocks, and their share of the store's tables (the lookups by id
+// and GUID and the slot array by record, each index by its entries).
+struct ObjectMemory {
+  std::string object;
+  size_t records = 0;
+  size_t record_bytes = 0;  // each record's block, fields and GUID
+  size_t index_bytes = 0;   // its share of the tables
+};
+
+// How long writers held the store's lock exclusive, and how optimistic
+// writes fared (intent-bench prints it).
+struct WriteLockStats {
+  uint64_t commits = 0;     // exclusive holds that committed
+  uint64_t optimistic = 0;  // of them: the request ran before the exclusive lock
+  uint64_t retried = 0;     // optimistic requests that met a conflicting commit
+  // every request's exclusive hold, failed and conflicting ones too
+  uint64_t holds = 0;
+  // holds by whole microseconds held; the last bucket is "at least 1 ms"
+  std::array<uint64_t, 1001> by_us{};
+  // The hold time (µs) at or under which `share` of the holds fall.
+  double percentile_us(double share) const;
+};
+
+class RecordStore final : public RecordReader {
+ public:
+  explicit RecordStore(std::vector<IndexSpec> indexes = {});
+
+  // Runs fn inside an exclusive transaction; commits when fn returns ok.
+  // After a commit, `committed` (when given) runs still holding the lock:
+  // what it announces (events, sessions) is then ordered as the transactions
+  // are, so a later transaction's announcements cannot overtake this one's.
+  // It must only take leaf locks (see org.h), touch no file or console, and
+  // must not fail; slower follow-up work runs after write() returns.
+  template <typename T>
+  Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
+                  const std::function<void()>& committed = nullptr) {
+    Holding holding(this);
+    std::unique_lock lock(mu_);
+    HoldTimer held(stats_);
+    Transaction tx(*this);
+    Result<T> r = fn(tx);
+    if (r.ok()) {
+      commit_locked(tx);
+      if (committed) committed();
+      ++stats_.commits;
+    }
+    return r;
+  }
+  // The same, with fn run holding no lock (beside readers and other
+  // writers; each read it makes through the transaction takes the lock
+  // shared for that read); the exclusive lock is held only to check fn's
+  // reads against what committed meanwhile and to commit. fn may run twice:
+  // it must read the store only through the transaction and change nothing
+  // but the transaction and its own locals. Its reads may straddle another
+  // commit: a run that read such a commit's writes, whether it succeeded,
+  // failed or threw, runs again through write(), so only an outcome of one
+  // consistent state is returned.
+  template <typename T>
+  Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
+                             const std::function<void()>& committed = nullptr) {
+    {
+      std::optional<Holding> holding(std::in_place, this);
+      std::shared_lock no_reset(reset_mu_);
+      const uint64_t seen = version_now();
+      Transaction tx(*this, true);
+      std::optional<Result<T>> r;
+      try {
+        r.emplace(fn(tx));
+      } catch (...) {
+        if (read_unchanged(tx, seen)) throw;
+      }
+      no_reset.unlock();
+      holding.reset();
+      if (r && !r->ok() && read_unchanged(tx, seen)) return std::move(*r);
+      if (r && r->ok()) {
+        if (between_phases_) {
+          auto hook = between_phases_;  // the hook may clear itself
+          hook();
+        }
+        if (commit_if_unchanged(tx, seen, committed)) return std::move(*r);
+      }
+    }
+    return write<T>(fn, committed);
+  }
+  // For tests: runs in write_optimistic between the request and its commit,
+  // holding no lock (another writer may commit there). Set before writers run.
+  void set_between_phases_for_test(std::function<void()> fn) { between_phases_ = std::move(fn); }
+  // For tests: true while a reset waits for optimistic runs or holds them off.
+  bool reset_waiting_for_test() const {
+    if (!reset_mu_.try_lock_shared()) return true;
+    reset_mu_.unlock_shared();
+    return false;
+  }
+  WriteLockStats write_lock_stats() const {
+    std::shared_lock lock(mu_);
+    return stats_;
+  }
+  // For tests, from a thread other than the writer's: true while a writer
+  // holds the lock or turns new readers away while it waits for it (a
+  // reader would have to wait).
+  bool is_write_locked() const {
+    if (!mu_.try_lock_shared()) return true;
+    mu_.unlock_shared();
+    return false;
+  }
+  template <typename F>
+  auto read(F&& fn) const {
+    Holding holding(this);
+    std::shared_lock lock(mu_);
+    return fn(static_cast<const RecordStore&>(*this));
+  }
+
+  // Unlocked accessors: call inside read()/write() or where no writer runs.
+  RecordPtr get(std::string_view id18) const;
+  RecordPtr get_by_guid(std::string_view guid) const;
+  std::vector<std::string> find(std::string_view index,
+                                const std::vector<std::string>& values) const;
+  // Ids of one object in creation order (admin listing).
+  IdList ids_of(std::string_view object) const;
+  // Ids of an ordered index whose key is at most `value` (inclusive), in key
+  // order; at most `limit`. Committed state only.
+  std::vector<std::string> up_to(std::string_view index, const std::string& value,
+                                 size_t limit = SIZE_MAX) const;
+  std::vector<std::string> objects() const;
+  // Bytes by object, walking every record: for benchmarks, not requests.
+  std::vector<ObjectMemory> memory_by_object() const;
+  size_t size() const { return slots_.size(); }
+  // Bumped by every commit and restore: equal versions mean equal records
+  // (answers built from them may be reused).
+  uint64_t version() const { return version_; }
+  const IndexSpec* index_spec(std::string_view name) const;
+  // Every index kept (a query planner picks from them).
+  const std::vector<IndexSpec>& indexes() const { return specs_; }
+
+  // Replaces every record with what fn stages into an empty store (the admin
+  // reset and the initial seed); on failure the old records stay.
+  Status replace_all(const std::function<Status(Transaction&)>& fn);
+  // Fills an empty store with records saved earlier (a data directory at
+  // start-up), indexing them as commits would; tells no commit observer.
+  // The lookup tables are filled in parallel, one thread to a table.
+  void restore(std::vector<RecordPtr> records);
+
+  // Told of every commit while the lock is still held exclusive, in commit
+  // order: the records it wrote, and whether they replaced every record
+  // (replace_all). It must only queue (see org_state.h). Set before writers run.
+  using CommitObserver = std::function<void(const std::vector<RecordPtr>&, bool replaced_all)>;
+  void set_commit_observer(CommitObserver observer) { observer_ = std::move(observer); }
+
+ private:
+  friend class Transaction;
+  // Times one exclusive hold into the statistics (declared after the lock,
+  // so it stops before the lock is released).
+  class HoldTimer {
+   public:
+    explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
+    ~HoldTimer();
+    HoldTimer(const HoldTimer&) = delete;
+    HoldTimer& operator=(const HoldTimer&) = delete;
+
+   private:
+    WriteLockStats& stats_;
+    std::chrono::steady_clock::time_point start_;
+  };
+  // What one commit wrote: hashes of ids, GUID keys and index keys (old and new).
+  struct CommitWrites {
+    uint64_t version;
+    std::vector<uint64_t> keys;
+  };
+  // The log keeps the last 512 commits' writes, or fewer when they wrote more
+  // than 65,536 keys together (a seed or collection run writes thousands): an
+  // optimistic writer older than the log runs again, which is always safe.
+  static constexpr size_t kCommitLogSize = 512;
+  static constexpr size_t kCommitLogKeys = 65536;
+  size_t position_of(const IndexSpec& spec) const {
+    return static_cast<size_t>(&spec - specs_.data());
+  }
+  void commit_locked(Transaction& tx, bool replaced_all = false);
+  // The version an optimistic request begins at, read without the lock: a
+  // commit under way may have counted itself already, but every read the
+  // request then makes takes the lock and so sees that commit whole.
+  uint64_t version_now() const { return version_.load(std::memory_order_acquire); }
+  // Whether nothing committed since `seen` wrote what tx read.
+  bool read_unchanged(Transaction& tx, uint64_t seen) const;
+  // Commits tx if nothing committed since `seen` wrote what it read (true);
+  // false, committing nothing, if something did.
+  bool commit_if_unchanged(Transaction& tx, uint64_t seen, const std::function<void()>& committed);
+  // What restore() does with the records in slots_: each table filled by
+  // one job, the jobs spread over threads; false when two records have one
+  // id (nothing is filed then).
+  bool file_all_locked();
+  void file_index_locked(size_t n);
+  // The same, holding mu_, with tx's reads sorted.
+  bool unchanged_since_locked(const Transaction& tx, uint64_t seen) const;
+  void clear_locked();
+  std::optional<SlotTable::Slot> slot_of(std::string_view id18) const;
+  void index_insert(SlotTable::Slot slot,
+                    const std::vector<std::pair<uint32_t, const std::string*>>& keys,
+                    std::vector<uint64_t>& written);
+  void index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written);
+  std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
+  static uint32_t slot_hash(std::string_view key) {
+    return SlotTable::hash_of(std::hash<std::string_view>{}(key));
+  }
+
+  // The lock lets no new reader in while a writer waits (decision 122), so
+  // it is not reentrant: a thread asking for it again while it holds it
+  // would wait behind a writer that waits for that thread. Such a nested
+  // read, or a read inside a write, fails at once instead.
+  class Holding {
+   public:
+    explicit Holding(const RecordStore* store) : outer_(held_) {
+      if (held_ == store)
+        throw std::logic_error("RecordStore: this thread already holds the store's lock");
+      held_ = store;
+    }
+    ~Holding() { held_ = outer_; }
+    Holding(const Holding&) = delete;
+    Holding& operator=(const Holding&) = delete;
+
+   private:
+    const RecordStore* outer_;
+    static inline thread_local const RecordStore* held_ = nullptr;
+  };
+  mutable util::WriterFirstSharedMutex mu_;
+  // Held shared by optimistic requests while they run, exclusive by what
+  // drops records (see the locking rule).
+  mutable util::WriterFirstSharedMutex reset_mu_;
+  // Every record, by creation; a record replaced keeps its slot. The tables
+  // below file slots, never copies of ids or keys: a lookup checks each
+  // candidate's own id or key, so a hash collision never answers wrongly.
+  std::vector<RecordPtr> slots_;
+  SlotTable by_id_;    // hash of the id
+  SlotTable by_guid_;  // hash of guid_key
+  // per object, its records' slots by creation
+  std::map<std::string, IdList::Slots, std::less<>> ids_by_object_;
+  std::vector<IndexSpec> specs_;
+  std::map<std::string, size_t, std::less<>> spec_by_name_;  // name -> position in specs_
+  // per object (the address of its interned name), the positions in specs_
+  // of its indexes: a write keys a record for its own object's indexes only.
+  std::unordered_map<const std::string*, std::vector<uint32_t>> specs_by_object_;
+  const std::vector<uint32_t>& specs_of(const ObjectName& object) const;
+  // per index (position in specs_): hash of the index key -> slots
+  std::vector<SlotTable> indexes_;
+  // per ordered index (position in specs_; empty for the others): (key, id)
+  std::vector<std::set<std::pair<std::string, std::string>>> ordered_;
+  // Commits counted since construction; the log holds the writes of those
+  // after log_floor_, for optimistic writers to check their reads against.
+  std::atomic<uint64_t> version_{0};  // written holding mu_ exclusive
+  uint64_t log_floor_ = 0;
+  std::deque<CommitWrites> log_;
+  size_t log_keys_ = 0;  // keys held in log_
+  WriteLockStats stats_;
+  std::function<void()> between_phases_;
+  CommitObserver observer_;
+};
+
+// The key an id, GUID key or index key has in read and write sets: kind 0 is
+// an id, 1 a GUID key, 2 + n a key of index n.
+uint64_t write_key(uint64_t kind, std::string_view text);
+
+}  // namespace fake_org

@@ -1,0 +1,77 @@
+#pragma once
+// httplib's server with its keep-alive loop replaced (decisions 134, 135).
+//
+// - A connection is served through a ConnectionStream: one send per
+//   response, reading ahead, the addresses learnt once.
+// - Between requests a connection waits in the keep-alive watch (one epoll
+//   set, about one worker per core), not on a thread of its own: a request
+//   that arrives whole is served by the watch's worker that saw it; one
+//   still arriving (a slow client, a chunked body, a client waiting for
+//   "100 Continue") goes to a pool thread, which may wait for it.
+// - A new connection's first request is awaited on the pool thread that
+//   accepted it, so a PSP page waiting for its callback (which comes on a
+//   new connection) never waits for a watch worker.
+// - Waits end when the server stops, where httplib polls an idle connection
+//   every 10 ms for the whole keep-alive timeout.
+// - Since it reads ahead, the loop skips a body httplib left unread, and
+//   ends the connection when where the next request starts is unknown.
+//
+// Routing, parsing and writing stay httplib's: process_request is the same
+// function httplib's own loop calls.
+//
+// Locking rule: stop_fd_ is made before the server starts and closed after
+// it stops; interrupt_connections() only writes to it, from any thread.
+// workers_ is set by httplib's accept loop before it accepts, and cleared
+// after every thread that reads it has ended.
+#include "httplib_seam.h"
+
+#include <atomic>
+#include <memory>
+
+#include "connection.h"
+#include "connection_pool.h"
+
+namespace fake_org::net {
+
+class ConnectionServer : public httplib::Server {
+ public:
+  ConnectionServer();
+  ~ConnectionServer() override;
+  ConnectionServer(const ConnectionServer&) = delete;
+  ConnectionServer& operator=(const ConnectionServer&) = delete;
+
+  // Before listening: the pool's limits, and the watch's workers (0: one per
+  // core, at least 2).
+  void set_workers(ConnectionPoolLimits pool, size_t watchers = 0);
+  // Ends every connection's waits now (an idle one, a request still
+  // arriving, an answer the client does not read): for stopping without
+  // waiting out keep-alive and read timeouts.
+  void interrupt_connections();
+  // For tests: connections waiting in the watch for their next request.
+  size_t parked_for_test() const;
+
+ private:
+  class Workers;
+  bool process_and_close_socket(socket_t sock) override;
+  // A connection whose next request has begun, on a pool thread.
+  void serve_on_thread(std::unique_ptr<Connection> c);
+  // On a pool thread: sends what the last answer still owes, then, when
+  // `keep`, serves the requests already read and parks the connection.
+  void continue_on_thread(std::unique_ptr<Connection> c, bool keep);
+  // A parked connection with bytes (or an end), on a watch worker.
+  void serve_from_watch(std::unique_ptr<Connection> c);
+  void hand_to_pool(std::unique_ptr<Connection> c);
+  void finish_on_pool(std::unique_ptr<Connection> c, bool keep);
+  void close_on_pool(std::unique_ptr<Connection> c);
+  // Serves the request begun, its answer kept in the stream; false when the
+  // connection is to end after the answer.
+  bool serve_one(Connection& c);
+  int idle_ms() const { return static_cast<int>(keep_alive_timeout_sec_ * 1000); }
+
+  int stop_fd_;  // an eventfd, readable once interrupt_connections() ran
+  ConnectionPoolLimits pool_limits_;
+  size_t watchers_ = 0;
+  std::atomic<Workers*> workers_{nullptr};  // httplib's task queue, while listening
+};
+
+}  // namespace fake_org::net

@@ -1,0 +1,295 @@
+#include "connection_stream.h"
+
+#include <unistd.h>
+
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "request_framing.h"
+
+namespace fake_org::net {
+
+namespace {
+
+// Kept output past this is sent at once: a large body need not sit whole in
+// memory twice.
+constexpr size_t kKeepAtMost = 64 * 1024;
+
+void name_of(const sockaddr_storage& addr, socklen_t len, std::string& ip, int& port) {
+  char host[NI_MAXHOST];
+  if (getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), nullptr, 0,
+                  NI_NUMERICHOST) != 0)
+    return;
+  ip = host;
+  if (addr.ss_family == AF_INET)
+    port = ntohs(reinterpret_cast<const sockaddr_in&>(addr).sin_port);
+  else if (addr.ss_family == AF_INET6)
+    port = ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port);
+}
+
+}  // namespace
+
+ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts, int stop_fd)
+    : sock_(sock), timeouts_(timeouts), stop_fd_(stop_fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (getpeername(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    name_of(addr, len, remote_ip_, remote_port_);
+  len = sizeof(addr);
+  if (getsockname(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    name_of(addr, len, local_ip_, local_port_);
+}
+
+bool ConnectionStream::wait(short events, Clock::time_point until) const {
+  pollfd p[2] = {{sock_, events, 0}, {stop_fd_, POLLIN, 0}};
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+    const int n = poll(p, stop_fd_ >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(left, 0)));
+    if (n < 0 && errno == EINTR) continue;
+    // Readable also at the end of input or an error: the next call says which.
+    return n > 0 && (p[1].revents & POLLIN) == 0 && p[0].revents != 0;
+  }
+}
+
+ConnectionStream::Clock::time_point ConnectionStream::after(int ms) {
+  return Clock::now() + std::chrono::milliseconds(ms);
+}
+
+bool ConnectionStream::is_readable() const {
+  return in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
+}
+
+bool ConnectionStream::is_writable() const {
+  return wait_to_write_ ? const_cast<ConnectionStream*>(this)->flush() : !broken_;
+}
+
+ConnectionStream::Received ConnectionStream::receive() {
+  for (;;) {
+    const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
+    if (n > 0) {
+      in_pos_ = 0;
+      in_end_ = static_cast<size_t>(n);
+      return Received::kBytes;
+    }
+    if (n == 0) {
+      ended_ = true;
+      return Received::kEnd;
+    }
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? Received::kNothingYet : Received::kError;
+  }
+}
+
+bool ConnectionStream::fill() {
+  // A head that goes on past this buffer: keep what of it the buffer holds.
+  if (!head_whole_ && head_before_.size() < kHeadAtMost)
+    head_before_.append(in_.get() + head_from_, in_end_ - head_from_);
+  head_from_ = 0;
+  Received got = receive();
+  // Nothing yet: what this side still owes the client goes first (a
+  // "100 Continue" it waits for before sending the body).
+  if (got == Received::kNothingYet && flush() && wait(POLLIN, after(timeouts_.read_ms)))
+    got = receive();
+  return got == Received::kBytes;
+}
+
+ssize_t ConnectionStream::read(char* ptr, size_t size) {
+  if (in_pos_ == in_end_ && !fill()) return -1;
+  const char* from = in_.get() + in_pos_;
+  if (size == 1 && !head_whole_) {  // httplib reads a request's head a byte at a time
+    *ptr = *from;
+    ++in_pos_;
+    last4_ = (last4_ << 8) | static_cast<unsigned char>(*from);
+    if (last4_ == kBlankLine) head_ends(from + 1, 0);
+    return 1;
+  }
+  const size_t n = std::min(size, in_end_ - in_pos_);
+  std::memcpy(ptr, from, n);
+  in_pos_ += n;
+  if (head_whole_)
+    body_read_ += n;
+  else
+    note(from, n);
+  return static_cast<ssize_t>(n);
+}
+
+void ConnectionStream::note(const char* bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    last4_ = (last4_ << 8) | static_cast<unsigned char>(bytes[i]);
+    if (last4_ == kBlankLine) return head_ends(bytes + i + 1, n - i - 1);
+  }
+}
+
+void ConnectionStream::head_ends(const char* end, size_t body_bytes) {
+  head_whole_ = true;
+  body_read_ = body_bytes;
+  if (head_before_.size() >= kHeadAtMost) return;  // declared_ stays unknown
+  const char* head = in_.get() + head_from_;
+  head_before_.append(head, static_cast<size_t>(end - head));
+  declared_ = declared_body_length(head_before_);
+}
+
+ssize_t ConnectionStream::write(const char* ptr, size_t size) {
+  if (broken_) return -1;
+  out_.append(ptr, size);
+  if (wait_to_write_ && out_.size() > kKeepAtMost && !flush()) return -1;
+  return static_cast<ssize_t>(size);
+}
+
+bool ConnectionStream::flush() {
+  for (;;) {
+    switch (send_kept()) {
+      case Sent::kAll:
+        return true;
+      case Sent::kBroken:
+        return false;
+      case Sent::kPart:
+        if (wait(POLLOUT, after(timeouts_.write_ms))) continue;
+        broken_ = true;  // the client stopped reading, or the server stops
+        out_.clear();
+        out_sent_ = 0;
+        return false;
+    }
+  }
+}
+
+bool ConnectionStream::begin_request() {
+  // Empty lines before a request are ignored (RFC 9112, 2.2).
+  while (in_pos_ < in_end_ && (in_[in_pos_] == '\r' || in_[in_pos_] == '\n')) ++in_pos_;
+  if (in_pos_ == in_end_) return false;
+  head_from_ = in_pos_;
+  head_before_.clear();
+  last4_ = 0;
+  head_whole_ = false;
+  declared_.reset();
+  body_read_ = 0;
+  return true;
+}
+
+ConnectionStream::Sent ConnectionStream::send_kept() {
+  while (!broken_ && out_sent_ < out_.size()) {
+    const ssize_t n =
+        send(sock_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0)
+      out_sent_ += static_cast<size_t>(n);
+    else if (n < 0 && errno == EINTR)
+      continue;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return Sent::kPart;
+    else
+      broken_ = true;
+  }
+  out_.clear();
+  out_sent_ = 0;
+  return broken_ ? Sent::kBroken : Sent::kAll;
+}
+
+bool ConnectionStream::wait_for_request(int idle_ms) {
+  if (!flush()) return false;
+  const auto until = after(idle_ms);
+  for (;;) {
+    if (begin_request()) return true;
+    // Under load the next request has often come while this thread was
+    // preempted after its send: take it without a poll and a sleep.
+    const Received got = receive();
+    if (got == Received::kBytes) continue;
+    if (got != Received::kNothingYet) return got == Received::kEnd;  // read() reports the end
+    if (!wait(POLLIN, until)) return false;
+  }
+}
+
+ConnectionStream::Arrival ConnectionStream::next_request() {
+  if (!flush()) return Arrival::kGone;
+  for (;;) {
+    if (begin_request()) return Arrival::kRequest;
+    switch (receive()) {
+      case Received::kBytes:
+        continue;
+      case Received::kNothingYet:
+        return Arrival::kNothingYet;
+      default:
+        return Arrival::kGone;
+    }
+  }
+}
+
+bool ConnectionStream::request_is_whole() const {
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  const size_t blank = buffered.find("\r\n\r\n");
+  if (blank == std::string_view::npos) return false;
+  const size_t head = blank + 4;
+  const auto body = declared_body_length(buffered.substr(0, head));
+  return body && *body <= buffered.size() - head;
+}
+
+std::optional<size_t> ConnectionStream::unread_body() const {
+  if (!head_whole_ || !declared_ || *declared_ < body_read_) return std::nullopt;
+  return *declared_ - body_read_;
+}
+
+bool ConnectionStream::discard(size_t n) {
+  while (n > 0) {
+    if (in_pos_ == in_end_ && !fill()) return false;
+    const size_t k = std::min(n, in_end_ - in_pos_);
+    in_pos_ += k;
+    n -= k;
+  }
+  return true;
+}
+
+void ConnectionStream::announce_close() {
+  constexpr std::string_view kClose = "Connection: close\r\n";
+  if (out_sent_ > 0 || out_.rfind("HTTP/1.1 ", 0) != 0) return;  // sent in part, or nothing kept
+  const size_t head_end = out_.find("\r\n\r\n");
+  const size_t first = out_.find("\r\n");
+  if (head_end == std::string::npos ||
+      out_.substr(0, head_end + 2).find(kClose) != std::string::npos)
+    return;
+  out_.insert(first + 2, kClose);
+}
+
+void ConnectionStream::close_gracefully() {
+  if (closed_) return;
+  flush();
+  if (!ended_ && !broken_) {
+    shutdown(sock_, SHUT_WR);
+    const auto until = after(1000);
+    for (size_t dropped = 0; dropped < (1u << 20);) {
+      const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
+      if (n > 0) {
+        dropped += static_cast<size_t>(n);
+        continue;
+      }
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
+      if (!wait(POLLIN, until)) break;
+    }
+  }
+  shutdown(sock_, SHUT_RDWR);
+  close(sock_);
+  closed_ = true;
+}
+
+void ConnectionStream::close_idle() {
+  if (closed_) return;
+  close(sock_);
+  closed_ = true;
+}
+
+void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
+  ip = remote_ip_;
+  port = remote_port_;
+}
+
+void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
+  ip = local_ip_;
+  port = local_port_;
+}
+
+}  // namespace fake_org::net
