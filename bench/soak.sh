@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak: cycles of 20 s of POST /PaymentIntent (a new payer each, wrk -c8),
 # 40 concurrent GET /__admin/webhooks and /__admin/requests, then a reset;
-# prints RSS before and after each reset (issue 18: bounded memory).
+# prints RSS before and after each reset: memory must stay bounded (decision 95).
 #   bench/soak.sh build/bin/fake-org 30
 BIN=$1; MINUTES=${2:-10}
 $BIN --port 0 --log-level quiet > ${TMPDIR:-/tmp}/soak.out 2>&1 &

@@ -1,6 +1,6 @@
 // SOQL latency against orgs of growing size: equality on an indexed field
 // (Email, the default fixture's first deduplication rule) reads the index,
-// so its p50 stays flat from 1,000 to 1,000,000 contacts (issue 14); a scan
+// so its p50 stays flat from 1,000 to 1,000,000 contacts; a scan
 // of the same object is shown beside it for contrast. In-process: the
 // domain's run_query, no HTTP.
 //

@@ -2,7 +2,7 @@
 // (parse_route_table, every problem with its line) and writes it as the
 // constant arrays of checker/route_table_data.h. Run by the build, so a
 // broken table fails the build rather than fake-org's start, and start-up
-// reads data instead of parsing YAML (issue 16).
+// reads data instead of parsing YAML (decision 112).
 #include <cstdio>
 #include <fstream>
 #include <iostream>

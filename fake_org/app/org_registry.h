@@ -4,7 +4,10 @@
 // under /orgs/{name}. The registry owns how an org comes to be (a fixture by
 // name, path or inline object, built with app/org_factory.h, served as a
 // site of the server) and how it goes; the server's OrgSites is the table
-// requests are routed with. A durable store would hook in here (issue 17).
+// requests are routed with. With a data directory (--data-dir) each org it
+// builds keeps its state in its own database (durable/org_database.h), and
+// the orgs POST /__admin/orgs creates are listed in durable/saved_orgs.h,
+// so a restart serves them again (restore_saved_orgs()).
 //
 // Locking rule: mu_ serialises create() and remove() (the name check, the
 // cap and the add or removal of a site happen as one step; creations are

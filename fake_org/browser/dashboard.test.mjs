@@ -1,4 +1,4 @@
-// The dashboard at /__admin/ui in a real browser (issue 19): headless Chromium
+// The dashboard at /__admin/ui in a real browser (decision 100): headless Chromium
 // from Debian's packages, driven by playwright-core, one launch for all.
 //
 //   node fake_org/browser/dashboard.test.mjs --fake-org build/bin/fake-org [--screenshots docs]

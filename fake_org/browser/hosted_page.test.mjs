@@ -1,4 +1,4 @@
-// The simulated PSP's hosted payment page in a real browser (issue 5): headless
+// The simulated PSP's hosted payment page in a real browser, as a payer sees it: headless
 // Chromium from Debian's packages, driven by playwright-core over CDP.
 //
 //   node fake_org/browser/hosted_page.test.mjs --fake-org build/bin/fake-org [--screenshots DIR]

@@ -1,5 +1,5 @@
 // jsforce 3, the JavaScript client most integrations use, pointed at fake-org
-// as it is pointed at a real org (issue 14): nothing in here knows it talks
+// as it is pointed at a real org: nothing in here knows it talks
 // to a fake, except the two /__admin calls that move the org's clock.
 //
 //   node fake_org/clients/jsforce.test.mjs --fake-org build/bin/fake-org

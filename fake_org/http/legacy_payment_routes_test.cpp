@@ -291,7 +291,7 @@ TEST_CASE("GET /Payment/{ID} by installment id or GUID; recurring and unknown id
   CHECK(by_id.json["Payment"]["Status"] == "Outstanding");
   CHECK(by_id.json["Payment"]["Amount"] == 12.5);
   CHECK(by_id.json["Payment"]["CurrencyISOCode"] == "EUR");
-  // Issue 4's list has RecordTypeName: the same value GET /Installment shows.
+  // RecordTypeName is always there (decisions row 45): as GET /Installment shows it.
   CHECK(by_id.json["Payment"]["RecordTypeName"] == "Master");
   CHECK(t.get("/Installment/" + inst).json["RecordTypeName"] == "Master");
 

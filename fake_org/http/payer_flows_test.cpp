@@ -1,4 +1,4 @@
-// Payer flows the review found missing (issue 5): the mandate of a one-time
+// Payer flows a review of the fake found missing: the mandate of a one-time
 // inline direct debit, and what the PSP returns for each kind of method.
 #include <catch2/catch.hpp>
 
@@ -406,7 +406,7 @@ TEST_CASE(
     "a fixture whose failed status is Cancelled: a returned direct debit is Cancelled, "
     "and can still be paid by card",
     "[collections][psp]") {
-  // Issue 5 lists Cancelled among the statuses used; only this fixture
+  // Cancelled is in the catalog's installment status picklist; only this fixture
   // setting produces it (decisions.md, installment transitions).
   // A token that outlives the clock moves, so the reads go through the API.
   TestOrg t(

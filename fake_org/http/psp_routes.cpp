@@ -168,7 +168,7 @@ std::string form_value(const httplib::Request& req, const char* name) {
 }
 
 // The PSP calls the org back; with no TLS hint it tries HTTP, then HTTPS.
-// A real HTTP request to this same server (issue 5: the callback is what a
+// A real HTTP request to this same server (the callback is what a
 // real PSP sends), made from the worker serving the page, which waits for it
 // (psp_simulator's connect/read timeouts bound the wait). Another worker must
 // answer it, so the server never runs with fewer than two (--threads), and

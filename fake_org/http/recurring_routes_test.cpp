@@ -365,7 +365,7 @@ TEST_CASE("update from card to direct debit: new mandate and profile, old mandat
   CHECK(t.record(again.text("cpm__Payment_Profile__c")).text("cpm__Account_Holder_Name__c") ==
         "A. Lovelace");
 
-  // A new bank account (issue 4): validated, a new mandate and a new profile;
+  // A new bank account (decisions row 26): validated, a new mandate and profile;
   // the old mandate and profile end, the old profile keeps the old account.
   auto other =
       IntentBody::update_recurring(id, kSepaGoCardless).parameter("IBAN", "DE89370400440532013001");

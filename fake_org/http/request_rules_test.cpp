@@ -1,5 +1,5 @@
-// Issue 15's requests the fake answered wrongly: one type rule for every
-// field (decisions 12), the bank statement `description` for every method
+// Requests the fake once answered wrongly: one type rule for every
+// field (decisions 70), the bank statement `description` for every method
 // (spec 2.6), SEPA in euro only, one rule for a malformed id in a path and a
 // body (decisions 20), and the nonprofit package's household for a
 // contact-only payer (decisions 19). A refused request changes nothing.

@@ -1,4 +1,4 @@
-// Issue 5, "Done when": every webhook event type reaches a real receiver on
+// Every webhook event type reaches a real receiver on
 // loopback with the body of spec 6.3, for the payer flows and for collections
 // on the org clock. The org runs with --check-contracts (TestOrg), so every
 // body also satisfies the strict webhook schemas.

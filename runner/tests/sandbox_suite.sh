@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The "done when" for the scenario suite, end to end through the real
+# What the scenario suite must do, end to end through the real
 # binaries (CTest: scenarios.sandbox):
 #   1. one fake-org per fixture the suite needs runs as a separate process
 #      serving HTTPS with a certificate made here, and scenario-runner reaches

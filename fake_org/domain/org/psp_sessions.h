@@ -119,7 +119,7 @@ class PspSessionStore {
   // then Outcome's kStatus and kLastOutcome.
   static constexpr size_t kCoded = 9;
   // A session as held: about 190 bytes with its index entries, where a
-  // PspSession in a map was about 1 KB (issue 16).
+  // PspSession in a map was about 1 KB (decision 119).
   struct Stored {
     PackedTexts fixed;    // id, installment id and what the page shows (Fixed)
     PackedTexts outcome;  // status, last outcome, payment id (Outcome)

@@ -1,7 +1,7 @@
 #pragma once
 // A record's fields in one block of memory: field names interned once per
 // process, values encoded back to back, so a Contact costs about a hundred
-// bytes instead of a std::map node and strings per field (issue 16).
+// bytes instead of a std::map node and strings per field (decision 116).
 //
 // Locking rule: FieldNames is process-wide and safe from any thread (a new
 // name is added under its mutex; a name's text never moves once added). A

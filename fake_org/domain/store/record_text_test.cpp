@@ -62,7 +62,7 @@ TEST_CASE("a GUID costs one pointer when absent and copies as a value", "[record
 }
 
 TEST_CASE("a record is one block of at most 88 bytes, shared with a count inside it", "[record]") {
-  // 88 bytes and glibc's 8-byte header fill one 96-byte chunk (issue 16).
+  // 88 bytes and glibc's 8-byte header fill one 96-byte chunk (decision 118).
   static_assert(sizeof(Record) <= 88);
   static_assert(sizeof(RecordPtr) == sizeof(void*));
   Record r;
