@@ -17,8 +17,10 @@
 #include <thread>
 
 #include "app/embedded.h"
+#include "domain/org/psp_sessions.h"
 #include "domain/payments/payment_intents.h"
 #include "domain/store/field_values.h"
+#include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
 

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "domain/config/org_config.h"
+#include "domain/core/ids.h"
 #include "domain/org/org.h"
+#include "domain/store/record_store.h"
 
 namespace fake_org::bench {
 

@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "domain/soql/soql.h"
+#include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
 

@@ -6,8 +6,11 @@
 #include <filesystem>
 
 #include "app/org_factory.h"
+#include "domain/core/events.h"
 #include "domain/core/fields.h"
+#include "domain/org/psp_sessions.h"
 #include "domain/payments/payment_intents.h"
+#include "domain/store/idempotency.h"
 #include "durable/org_database.h"
 #include "durable/saved_orgs.h"
 #include "testing/intent_body.h"

@@ -1,5 +1,8 @@
 #include "app/org_factory.h"
 
+#include "domain/org/psp_sessions.h"
+#include "domain/store/idempotency.h"
+#include "domain/store/record_store.h"
 #include "events/webhook_event_sink.h"
 
 namespace fake_org::app {

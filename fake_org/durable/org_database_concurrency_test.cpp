@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "domain/core/ids.h"
 #include "domain/org/org.h"
+#include "domain/store/record_store.h"
 #include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 

@@ -19,6 +19,7 @@
 #include "app/org_factory.h"
 #include "checker/route_table.h"
 #include "checker/yaml_input.h"
+#include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "http/dispatch.h"
 #include "http/fault_injector.h"

@@ -8,6 +8,7 @@
 #include "domain/core/events.h"
 #include "domain/core/fields.h"
 #include "domain/payments/views.h"
+#include "domain/store/record_store.h"
 #include "testing/test_org.h"
 
 using namespace fake_org;

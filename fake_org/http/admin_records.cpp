@@ -2,6 +2,7 @@
 
 #include "domain/core/fields.h"
 #include "domain/data/record_create.h"
+#include "domain/store/record_store.h"
 #include "fixture/record_fields.h"
 #include "util/json_text.h"
 

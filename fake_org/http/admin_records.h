@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
+#include "domain/store/record.h"
 
 namespace fake_org::http {
 

@@ -5,6 +5,7 @@
 
 #include "admin_records.h"
 #include "dashboard.h"
+#include "domain/store/record_store.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
 #include "fault_injector.h"

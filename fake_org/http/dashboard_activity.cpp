@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "domain/core/fields.h"
+#include "domain/org/psp_sessions.h"
 #include "domain/payments/views.h"
+#include "domain/store/record_store.h"
 #include "events/webhook_engine.h"
 #include "http/dashboard.h"
 #include "http/fault_injector.h"

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "domain/data/sobject_read.h"
+#include "domain/store/record_store.h"
 #include "events/contract_monitor.h"
 #include "http/admin_records.h"
 #include "http/dashboard.h"

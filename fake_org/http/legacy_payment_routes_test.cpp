@@ -5,6 +5,8 @@
 
 #include "domain/core/fields.h"
 #include "domain/payments/views.h"
+#include "domain/store/idempotency.h"
+#include "domain/store/record_store.h"
 #include "testing/test_org.h"
 
 using namespace fake_org;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/yaml_input.h"
+#include "domain/store/record_store.h"
 #include "testing/test_org.h"
 
 using namespace fake_org;

@@ -5,6 +5,8 @@
 #include <set>
 #include <thread>
 
+#include "domain/org/psp_sessions.h"
+#include "domain/store/idempotency.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 

@@ -7,6 +7,7 @@
 #include <future>
 #include <vector>
 
+#include "domain/org/psp_sessions.h"
 #include "domain/payments/collections.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"

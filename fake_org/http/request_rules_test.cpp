@@ -5,6 +5,7 @@
 // contact-only payer (decisions 19). A refused request changes nothing.
 #include <catch2/catch.hpp>
 
+#include "domain/store/idempotency.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 

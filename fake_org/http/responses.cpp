@@ -24,8 +24,6 @@ int error_status(const OrgConfig& config, const ApiErrors& errors) {
   switch (e.kind) {
     case ErrorKind::kNotFound:
       return 404;
-    case ErrorKind::kMalformedId:
-      return 400;
     case ErrorKind::kConflict:
       return 409;
     case ErrorKind::kBadJson:

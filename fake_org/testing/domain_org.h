@@ -10,6 +10,7 @@
 
 #include "domain/org/org.h"
 #include "domain/payers/payer.h"
+#include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 
 namespace fake_org::testing {

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "domain/soql/soql.h"
+#include "domain/store/record_store.h"
 #include "testing/domain_org.h"
 
 namespace fake_org::testing {

@@ -11,6 +11,7 @@
 
 #include "app/embedded.h"
 #include "domain/data/catalogue_check.h"
+#include "domain/store/record_store.h"
 #include "events/contract_monitor.h"
 #include "testing/fixtures.h"
 

@@ -29,7 +29,6 @@ inline constexpr const char* kUncategorised = "999";
 enum class ErrorKind {
   kSpec,         // status from the code (fixture-configurable mapping)
   kNotFound,     // an id that names no record: 404
-  kMalformedId,  // an id that is neither record id nor GUID: 400
   kConflict,     // idempotency key reused with another body: 409
   kBadJson,      // body is not JSON: 400
 };

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "domain/config/crm_fields_values.h"
+#include "domain/store/record_store.h"
 #include "util/json_text.h"
 
 namespace fake_org {

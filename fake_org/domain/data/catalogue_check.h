@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
 
 namespace fake_org {

@@ -2,7 +2,9 @@
 
 #include <functional>
 
+#include "domain/config/org_config.h"
 #include "domain/core/ids.h"
+#include "domain/store/record_store.h"
 #include "sobject_write.h"
 
 namespace fake_org::data {

@@ -1,6 +1,9 @@
 #include "record_create.h"
 
+#include "domain/config/org_config.h"
 #include "domain/core/fields.h"
+#include "domain/core/ids.h"
+#include "domain/store/record.h"
 
 namespace fake_org {
 

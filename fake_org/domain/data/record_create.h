@@ -7,7 +7,9 @@
 // record, so the payment API's deduplication finds it.
 #include <nlohmann/json.hpp>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
+#include "domain/store/record.h"
 
 namespace fake_org {
 

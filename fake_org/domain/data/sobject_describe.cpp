@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include "domain/config/org_config.h"
 #include "domain/core/fields.h"
+#include "domain/core/ids.h"
+#include "domain/store/record_store.h"
 
 namespace fake_org::data {
 

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "data_errors.h"
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
+#include "domain/store/field_map.h"
 
 namespace fake_org::data {
 

@@ -2,8 +2,10 @@
 
 #include <strings.h>
 
+#include "domain/core/ids.h"
 #include "domain/soql/soql_eval.h"
 #include "domain/soql/soql_parser.h"
+#include "domain/store/record_store.h"
 #include "sobject_describe.h"
 #include "util/text.h"
 

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "domain/core/ids.h"
+#include "domain/store/record_store.h"
 #include "record_create.h"
 #include "record_values.h"
 

@@ -4,6 +4,7 @@
 
 #include "composite_sobjects.h"
 #include "domain/soql/soql.h"
+#include "domain/store/record_store.h"
 #include "sobject_read.h"
 #include "testing/domain_org.h"
 

@@ -1,7 +1,16 @@
 #include "org.h"
 
+#include "domain/config/org_config.h"
+#include "domain/core/clock.h"
+#include "domain/core/events.h"
 #include "domain/core/fields.h"
+#include "domain/core/ids.h"
+#include "domain/store/idempotency.h"
+#include "domain/store/org_state.h"
+#include "domain/store/record_store.h"
 #include "org_modules.h"
+#include "psp_sessions.h"
+#include "soql_cursors.h"
 #include "util/crypto.h"
 
 namespace fake_org {
@@ -32,7 +41,7 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
                                    std::make_shared<IdGenerator>(deps.random)));
   if (deps.state) org->keep_state_in(deps.state);
   if (deps.saved) {
-    org->store_.restore(std::move(deps.saved->records));
+    org->store_->restore(std::move(deps.saved->records));
     deps.saved->records.clear();
     org->ids_->restore_sequence(deps.saved->id_sequence);
     org->clock_->set_offset(Millis(deps.saved->clock_offset_ms));
@@ -44,15 +53,15 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
 
 void Org::keep_state_in(std::shared_ptr<OrgStateSink> sink) {
   state_ = std::move(sink);
-  store_.set_commit_observer(
+  store_->set_commit_observer(
       [sink = state_, ids = ids_](const std::vector<RecordPtr>& written, bool replaced_all) {
         if (replaced_all)
           sink->records_replaced(written, ids->sequence());
         else
           sink->records_committed(written, ids->sequence());
       });
-  idempotency_.set_state_sink(state_);
-  psp_sessions_.set_state_sink(state_);
+  idempotency_->set_state_sink(state_);
+  psp_sessions_->set_state_sink(state_);
 }
 
 void Org::save_clock_offset() {
@@ -65,8 +74,10 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
     : config_(std::move(config)),
       clock_(std::move(clock)),
       ids_(std::move(ids)),
-      store_(org_indexes(*config_)),
-      psp_sessions_(clock_, config_->org.psp_session_expiry),
+      store_(std::make_unique<RecordStore>(org_indexes(*config_))),
+      idempotency_(std::make_unique<IdempotencyStore>()),
+      psp_sessions_(std::make_unique<PspSessionStore>(clock_, config_->org.psp_session_expiry)),
+      query_cursors_(std::make_unique<soql::QueryCursorStore>()),
       events_(std::make_shared<RecordingEventSink>()) {
   org_id_ = config_->org.org_id.empty() ? std::string("00D5J0000000Fak") : config_->org.org_id;
   if (auto id18 = to_id18(org_id_)) org_id_ = *id18;
@@ -74,6 +85,27 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
   OsRandom().fill(key, sizeof key);
   psp_callback_secret_ =
       crypto::hex_encode(std::string_view(reinterpret_cast<const char*>(key), sizeof key));
+}
+
+Org::~Org() = default;
+
+void Org::write_publishing_untyped(
+    const std::function<bool(Transaction&, std::vector<DomainEvent>&)>& change,
+    const std::function<void()>& on_commit, Locking locking) {
+  std::vector<DomainEvent> events;
+  const std::function<bool(Transaction&)> run = [&](Transaction& tx) {
+    events.clear();
+    return change(tx, events);
+  };
+  const std::function<void()> committed = [&] {
+    if (on_commit) on_commit();
+    if (!events.empty()) events_->publish(std::move(events));
+  };
+  if (locking == Locking::kOptimistic)
+    store_->write_optimistic_untyped(run, committed);
+  else
+    store_->write_untyped(run, committed);
+  events_->flush();  // the lock is released: the slow part of publishing
 }
 
 void Org::clock_changed() {
@@ -87,16 +119,16 @@ void Org::reset() {
   events_->on_reset();
   clock_->reset();
   save_clock_offset();
-  idempotency_.reset();
-  psp_sessions_.reset();
-  query_cursors_.clear();
+  idempotency_->reset();
+  psp_sessions_->reset();
+  query_cursors_->clear();
   // Seeds were validated when the org was created, so reseeding cannot fail.
   (void)seed();
 }
 
 Status Org::seed() {
   TimePoint now = clock_->now();
-  return store_.replace_all([&](Transaction& tx) -> Status {
+  return store_->replace_all([&](Transaction& tx) -> Status {
     ids_->reset_sequence();
     ApiErrors errors;
     for (const auto& s : config_->seed) {
@@ -145,7 +177,7 @@ std::string Org::record_url(const Record& r) const {
 }
 
 Result<RecordPtr> Org::find_record(std::string_view id_or_guid, std::string_view what) const {
-  return store_.read([&](const RecordStore& s) { return find_record(s, id_or_guid, what); });
+  return store_->read([&](const RecordStore& s) { return find_record(s, id_or_guid, what); });
 }
 
 Result<RecordPtr> Org::find_record(const RecordReader& records, std::string_view id_or_guid,

@@ -24,19 +24,39 @@
 // under it (IdempotencyStore's mutex is a leaf too).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
-#include "domain/config/org_config.h"
-#include "domain/core/clock.h"
-#include "domain/core/events.h"
-#include "domain/core/ids.h"
-#include "domain/store/idempotency.h"
-#include "domain/store/org_state.h"
-#include "domain/store/record_store.h"
-#include "psp_sessions.h"
-#include "soql_cursors.h"
+#include "domain/core/errors.h"
 
 namespace fake_org {
+
+// The org holds its stores by pointer and names them here only: a change to
+// one of them (record_store.h, most often) rebuilds what uses that store,
+// not everything that reads the org. Include the store's own header to use
+// it.
+class AdjustableClock;
+class Clock;
+class EventSink;
+class IdGenerator;
+class IdempotencyStore;
+class PspSessionStore;
+class RandomSource;
+struct Record;
+class RecordPtr;
+class RecordReader;
+class RecordStore;
+class Transaction;
+class OrgStateSink;
+struct DomainEvent;
+struct IndexSpec;
+struct OrgConfig;
+struct SavedOrg;
+namespace soql {
+class QueryCursorStore;
+}
 
 struct OrgDeps {
   std::shared_ptr<const Clock> base_clock;  // default: SystemClock
@@ -62,14 +82,14 @@ class Org {
   std::shared_ptr<AdjustableClock> clock_ptr() const { return clock_; }
   IdGenerator& ids() { return *ids_; }
   std::shared_ptr<IdGenerator> ids_ptr() const { return ids_; }
-  RecordStore& records() { return store_; }
-  const RecordStore& records() const { return store_; }
+  RecordStore& records() { return *store_; }
+  const RecordStore& records() const { return *store_; }
   const std::string& org_id() const { return org_id_; }
-  IdempotencyStore& idempotency() { return idempotency_; }
-  PspSessionStore& psp_sessions() { return psp_sessions_; }
+  IdempotencyStore& idempotency() { return *idempotency_; }
+  PspSessionStore& psp_sessions() { return *psp_sessions_; }
   // Open SOQL query locators (soql.h). A query reads the org yet opens a
   // cursor, so a const org hands it out; the store locks itself.
-  soql::QueryCursorStore& query_cursors() const { return query_cursors_; }
+  soql::QueryCursorStore& query_cursors() const { return *query_cursors_; }
   // The simulated PSP's key for signing its callbacks (events/psp_signature.h):
   // random at each start, from the OS (not the possibly seeded id generator),
   // never shown; a reset keeps it.
@@ -79,6 +99,9 @@ class Org {
   // RecordingEventSink until then.
   EventSink& events() { return *events_; }
   void set_event_sink(std::shared_ptr<EventSink> sink) { events_ = std::move(sink); }
+  ~Org();
+  Org(const Org&) = delete;
+  Org& operator=(const Org&) = delete;
 
   // One change whose webhook events must queue in commit order: `change`
   // fills `events`; once it commits, `on_commit` and then the events' publish
@@ -92,20 +115,19 @@ class Org {
   Result<T> write_publishing(
       const std::function<Result<T>(Transaction&, std::vector<DomainEvent>&)>& change,
       const std::function<void()>& on_commit = nullptr, Locking locking = Locking::kExclusive) {
-    std::vector<DomainEvent> events;
-    const std::function<Result<T>(Transaction&)> run = [&](Transaction& tx) {
-      events.clear();
-      return change(tx, events);
-    };
-    const std::function<void()> committed = [&] {
-      if (on_commit) on_commit();
-      if (!events.empty()) events_->publish(std::move(events));
-    };
-    auto result = locking == Locking::kOptimistic ? store_.write_optimistic<T>(run, committed)
-                                                  : store_.write<T>(run, committed);
-    events_->flush();  // the lock is released: the slow part of publishing
-    return result;
+    std::optional<Result<T>> out;
+    write_publishing_untyped(
+        [&](Transaction& tx, std::vector<DomainEvent>& events) {
+          out.emplace(change(tx, events));
+          return out->ok();
+        },
+        on_commit, locking);
+    return std::move(*out);
   }
+  // The same without a result type: `change` tells whether to commit.
+  void write_publishing_untyped(
+      const std::function<bool(Transaction&, std::vector<DomainEvent>&)>& change,
+      const std::function<void()>& on_commit, Locking locking);
   // The org clock moved (admin API): work that came due runs now.
   void clock_changed();
   // The data directory's sink, or null (org_state.h).
@@ -138,11 +160,11 @@ class Org {
   std::shared_ptr<const OrgConfig> config_;
   std::shared_ptr<AdjustableClock> clock_;
   std::shared_ptr<IdGenerator> ids_;
-  RecordStore store_;
+  std::unique_ptr<RecordStore> store_;
   std::string org_id_;
-  IdempotencyStore idempotency_;
-  PspSessionStore psp_sessions_;
-  mutable soql::QueryCursorStore query_cursors_;
+  std::unique_ptr<IdempotencyStore> idempotency_;
+  std::unique_ptr<PspSessionStore> psp_sessions_;
+  std::unique_ptr<soql::QueryCursorStore> query_cursors_;
   std::string psp_callback_secret_;
   std::shared_ptr<EventSink> events_;
   std::shared_ptr<OrgStateSink> state_;

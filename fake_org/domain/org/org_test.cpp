@@ -11,6 +11,7 @@
 #include "domain/payments/collection_run.h"
 #include "domain/payments/collections.h"
 #include "domain/payments/payment_intents.h"
+#include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "testing/domain_org.h"
 #include "testing/intent_body.h"

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "domain/core/ids.h"
+#include "domain/store/slot_table.h"
 
 namespace fake_org::soql {
 

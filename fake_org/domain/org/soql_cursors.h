@@ -17,7 +17,8 @@
 
 #include "domain/config/org_config.h"
 #include "domain/core/clock.h"
-#include "domain/store/record_store.h"
+#include "domain/store/record.h"
+#include "domain/store/slot_table.h"
 
 namespace fake_org::soql {
 

@@ -35,7 +35,7 @@
 #include "domain/core/clock.h"
 #include "domain/core/errors.h"
 #include "domain/core/ids.h"
-#include "domain/store/record_store.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 

@@ -8,7 +8,9 @@
 #include "connectors.h"
 #include "domain/banking/bank_account.h"
 #include "domain/core/fields.h"
+#include "domain/core/ids.h"
 #include "domain/core/schedule.h"
+#include "domain/store/record_store.h"
 #include "views.h"
 
 namespace fake_org {

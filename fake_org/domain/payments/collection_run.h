@@ -21,7 +21,9 @@
 // installment.created before installment.status_change of each installment.
 #include <vector>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 

@@ -5,6 +5,9 @@
 #include "domain/banking/bank_account.h"
 #include "domain/core/events.h"
 #include "domain/core/fields.h"
+#include "domain/core/ids.h"
+#include "domain/org/psp_sessions.h"
+#include "domain/store/record_store.h"
 #include "views.h"
 
 namespace fake_org {

@@ -22,6 +22,8 @@
 
 #include "domain/core/events.h"
 #include "domain/org/org.h"
+#include "domain/org/psp_sessions.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 

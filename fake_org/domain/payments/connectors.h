@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/config/org_config.h"
-#include "domain/store/record_store.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 

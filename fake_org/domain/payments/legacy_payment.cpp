@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "domain/config/org_config.h"
 #include "domain/core/fields.h"
+#include "domain/store/record.h"
 #include "views.h"
 
 namespace fake_org {

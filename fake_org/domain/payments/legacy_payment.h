@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "domain/config/org_config.h"
 #include "domain/core/errors.h"
 #include "domain/org/org.h"
 #include "payment_intent_request.h"

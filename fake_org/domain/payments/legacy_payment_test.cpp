@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "domain/store/idempotency.h"
 #include "fixture/fixture_loader.h"
 
 using namespace fake_org;

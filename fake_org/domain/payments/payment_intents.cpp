@@ -8,6 +8,8 @@
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
 #include "domain/payments/internal/payment_intent_ops.h"
+#include "domain/store/idempotency.h"
+#include "domain/store/record_store.h"
 #include "util/json_text.h"
 #include "views.h"
 

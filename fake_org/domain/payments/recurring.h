@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
 
 namespace fake_org {

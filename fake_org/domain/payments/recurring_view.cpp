@@ -1,6 +1,7 @@
 // GET /Recurring/{ID} (spec 2.11, 4.4); decisions in recurring.h.
 #include "connectors.h"
 #include "domain/core/fields.h"
+#include "domain/store/record_store.h"
 #include "recurring.h"
 #include "util/ascii.h"
 #include "views.h"

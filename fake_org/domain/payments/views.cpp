@@ -2,6 +2,7 @@
 
 #include "domain/config/package_layouts.h"
 #include "domain/core/fields.h"
+#include "domain/store/record.h"
 
 namespace fake_org {
 

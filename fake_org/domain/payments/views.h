@@ -4,7 +4,9 @@
 // the read endpoint it stands for.
 #include <nlohmann/json.hpp>
 
+#include "domain/config/org_config.h"
 #include "domain/org/org.h"
+#include "domain/store/record.h"
 
 namespace fake_org {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "domain/org/soql_cursors.h"
+#include "domain/store/record_store.h"
 #include "soql_parser.h"
 
 namespace fake_org::soql {

@@ -8,6 +8,7 @@
 
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/store/record_store.h"
 #include "util/ascii.h"
 
 namespace fake_org::soql {

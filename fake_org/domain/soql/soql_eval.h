@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/config/org_config.h"
-#include "domain/store/record_store.h"
+#include "domain/store/transaction.h"
 #include "soql_ast.h"
 
 namespace fake_org::soql {

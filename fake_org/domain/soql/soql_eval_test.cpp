@@ -5,6 +5,7 @@
 #include <set>
 
 #include "domain/org/soql_cursors.h"
+#include "domain/store/record_store.h"
 #include "testing/soql_records.h"
 
 using namespace fake_org;

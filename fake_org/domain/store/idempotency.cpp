@@ -1,5 +1,6 @@
 #include "idempotency.h"
 
+#include "slot_table.h"
 #include "util/crypto.h"
 #include "util/json_text.h"
 

@@ -26,6 +26,7 @@
 
 #include "domain/core/clock.h"
 #include "org_state.h"
+#include "slot_table.h"
 
 namespace fake_org {
 

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/core/errors.h"
-#include "record_store.h"
+#include "record.h"
 
 namespace fake_org {
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -96,6 +97,89 @@ double WriteLockStats::percentile_us(double share) const {
     if (static_cast<double>(seen) >= want) return static_cast<double>(us);
   }
   return static_cast<double>(by_us.size() - 1);
+}
+
+// Times one exclusive hold into the statistics (declared after the lock,
+// so it stops before the lock is released).
+class RecordStore::HoldTimer {
+ public:
+  explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
+  ~HoldTimer();
+  HoldTimer(const HoldTimer&) = delete;
+  HoldTimer& operator=(const HoldTimer&) = delete;
+
+ private:
+  WriteLockStats& stats_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The lock lets no new reader in while a writer waits (decision 122), so
+// it is not reentrant: a thread asking for it again while it holds it
+// would wait behind a writer that waits for that thread. Such a nested
+// read, or a read inside a write, fails at once instead.
+class RecordStore::Holding {
+ public:
+  explicit Holding(const RecordStore* store) : outer_(held_) {
+    if (held_ == store)
+      throw std::logic_error("RecordStore: this thread already holds the store's lock");
+    held_ = store;
+  }
+  ~Holding() { held_ = outer_; }
+  Holding(const Holding&) = delete;
+  Holding& operator=(const Holding&) = delete;
+
+ private:
+  const RecordStore* outer_;
+  static inline thread_local const RecordStore* held_ = nullptr;
+};
+
+void RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
+                                const std::function<void()>& committed) {
+  Holding holding(this);
+  std::unique_lock lock(mu_);
+  HoldTimer held(stats_);
+  Transaction tx(*this);
+  if (fn(tx)) {
+    commit_locked(tx);
+    if (committed) committed();
+    ++stats_.commits;
+  }
+}
+
+bool RecordStore::try_optimistic(const std::function<bool(Transaction&)>& fn,
+                                 const std::function<void()>& committed) {
+  std::optional<Holding> holding(std::in_place, this);
+  std::shared_lock no_reset(reset_mu_);
+  const uint64_t seen = version_now();
+  Transaction tx(*this, true);
+  std::optional<bool> ok;
+  try {
+    ok = fn(tx);
+  } catch (...) {
+    if (read_unchanged(tx, seen)) throw;
+  }
+  no_reset.unlock();
+  holding.reset();
+  if (ok && !*ok && read_unchanged(tx, seen)) return true;
+  if (ok && *ok) {
+    if (between_phases_) {
+      auto hook = between_phases_;  // the hook may clear itself
+      hook();
+    }
+    if (commit_if_unchanged(tx, seen, committed)) return true;
+  }
+  return false;
+}
+
+void RecordStore::write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
+                                           const std::function<void()>& committed) {
+  if (!try_optimistic(fn, committed)) write_untyped(fn, committed);
+}
+
+void RecordStore::read_untyped(const std::function<void(const RecordStore&)>& fn) const {
+  Holding holding(this);
+  std::shared_lock lock(mu_);
+  fn(*this);
 }
 
 RecordStore::HoldTimer::~HoldTimer() {

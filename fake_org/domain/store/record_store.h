@@ -33,6 +33,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -40,148 +41,9 @@
 
 #include "domain/core/clock.h"
 #include "domain/core/errors.h"
-#include "field_map.h"
-#include "record.h"
-#include "slot_table.h"
-#include "util/shared_mutex.h"
+#include "transaction.h"
 
 namespace fake_org {
-
-// A secondary index: records of `object` keyed by the normalised values of
-// `fields`. Records missing any of the fields are not indexed (an empty value
-// never matches, as in the platform's matching rules).
-struct IndexSpec {
-  std::string name;  // unique, e.g. "dedup:Contact:0", "Installment.PaymentIntentId"
-  std::string object;
-  std::vector<std::string> fields;
-  bool case_insensitive = true;  // lower-case and trim text before keying
-  // Partial index: only records this accepts are indexed (empty: all), so a
-  // scheduler's "what is due" never walks records that can no longer be due.
-  std::function<bool(const Record&)> when = nullptr;
-  // Also kept in key order for range reads (up_to); keys compare as text, so
-  // YYYY-MM-DD dates sort by day.
-  bool ordered = false;
-  // `fields` as FieldNames numbers, filled by the store that keeps the index.
-  std::vector<uint32_t> field_ids = {};
-};
-
-// Normalised key of values for an index (exposed for tests and lookups).
-std::string index_key(const IndexSpec& spec, const std::vector<std::string>& values);
-
-class RecordStore;
-
-// The ids of one object's records in creation order, read through the
-// store's own slots, so no id is copied (4 bytes a record). Valid while the
-// store is unchanged (inside read() or write()).
-class IdList {
- public:
-  using Slots = std::vector<SlotTable::Slot>;
-  using Records = std::vector<RecordPtr>;
-  class const_iterator {
-   public:
-    using iterator_category = std::bidirectional_iterator_tag;
-    using value_type = RecordId;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const RecordId*;
-    using reference = const RecordId&;
-    const_iterator(Slots::const_iterator at, const Records* records) : at_(at), records_(records) {}
-    reference operator*() const { return (*records_)[*at_]->id; }
-    const_iterator& operator++() {
-      ++at_;
-      return *this;
-    }
-    const_iterator& operator--() {
-      --at_;
-      return *this;
-    }
-    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
-    bool operator!=(const const_iterator& o) const { return at_ != o.at_; }
-
-   private:
-    Slots::const_iterator at_;
-    const Records* records_;
-  };
-  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
-
-  IdList(const Slots& slots, const Records& records) : slots_(&slots), records_(&records) {}
-  size_t size() const { return slots_->size(); }
-  bool empty() const { return slots_->empty(); }
-  const RecordId& operator[](size_t i) const { return record(i)->id; }
-  // The record itself, without a lookup by id.
-  const RecordPtr& record(size_t i) const { return (*records_)[(*slots_)[i]]; }
-  const_iterator begin() const { return const_iterator(slots_->begin(), records_); }
-  const_iterator end() const { return const_iterator(slots_->end(), records_); }
-  const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
-  const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
-  std::vector<std::string> to_vector() const;
-
- private:
-  const Slots* slots_;
-  const Records* records_;
-};
-
-// Read access shared by the committed store and a transaction, so views and
-// rules work the same on both.
-class RecordReader {
- public:
-  virtual ~RecordReader() = default;
-  virtual RecordPtr get(std::string_view id18) const = 0;
-  virtual RecordPtr get_by_guid(std::string_view guid) const = 0;
-  virtual std::vector<std::string> find(std::string_view index,
-                                        const std::vector<std::string>& values) const = 0;
-};
-
-// What one request changes. Reads see the committed state plus this
-// transaction's own staged changes.
-class Transaction final : public RecordReader {
- public:
-  RecordPtr get(std::string_view id18) const override;
-  RecordPtr get_by_guid(std::string_view guid) const override;
-  // Ids of records matching an index, staged changes included.
-  std::vector<std::string> find(std::string_view index,
-                                const std::vector<std::string>& values) const override;
-  // Stages a new or changed record (must have object and 18-char id) and
-  // gives it back as staged.
-  RecordPtr put(Record record);
-  // The committed record, whatever this transaction staged for the id (a
-  // request asking whether a record existed before it).
-  RecordPtr get_committed(std::string_view id18) const;
-  // Convenience: copy of a record for modification; throws if unknown.
-  Record edit(std::string_view id18) const;
-  const std::vector<std::string>& changed_ids() const { return order_; }
-  size_t size() const { return staged_.size(); }
-
- private:
-  friend class RecordStore;
-  explicit Transaction(const RecordStore& store, bool track_reads = false)
-      : store_(store), track_reads_(track_reads) {}
-  void note_read(uint64_t key) const {
-    if (track_reads_) reads_.push_back(key);
-  }
-  // What a read of committed state holds: the store's lock shared for an
-  // optimistic transaction, nothing for one inside write() (which holds it).
-  std::shared_lock<util::WriterFirstSharedMutex> reading() const;
-  const RecordStore& store_;
-  // An optimistic transaction: it holds no lock between its reads, so each
-  // read takes the store's lock, and its reads of committed state (ids, GUID
-  // keys, index keys, hashed as in RecordStore::write_key) are checked at
-  // commit.
-  const bool track_reads_;
-  mutable std::vector<uint64_t> reads_;
-  std::unordered_map<std::string, RecordPtr> staged_;
-  std::unordered_map<std::string, std::string> staged_guids_;  // guid_key -> id
-  std::vector<std::string> order_;
-  // The staged records' index keys, so find() never walks every staged record
-  // (a collection run stages thousands in one transaction): by the index's
-  // position in the store, key -> positions in order_ (ascending: staging
-  // order, as callers see it); and per position, the index positions and
-  // keys (in staged_keys_' own nodes, which do not move) it is filed under,
-  // to move it on re-put.
-  using StagedKeys = std::unordered_map<std::string, std::vector<uint32_t>>;
-  std::vector<StagedKeys> staged_keys_;
-  std::unordered_map<std::string, size_t> position_;
-  std::vector<std::vector<std::pair<uint32_t, const std::string*>>> filed_;
-};
 
 // Where one object's records keep their bytes (intent-bench's breakdown):
 // their own blocks, and their share of the store's tables (the lookups by id
@@ -220,17 +82,14 @@ class RecordStore final : public RecordReader {
   template <typename T>
   Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
                   const std::function<void()>& committed = nullptr) {
-    Holding holding(this);
-    std::unique_lock lock(mu_);
-    HoldTimer held(stats_);
-    Transaction tx(*this);
-    Result<T> r = fn(tx);
-    if (r.ok()) {
-      commit_locked(tx);
-      if (committed) committed();
-      ++stats_.commits;
-    }
-    return r;
+    std::optional<Result<T>> out;
+    write_untyped(
+        [&](Transaction& tx) {
+          out.emplace(fn(tx));
+          return out->ok();
+        },
+        committed);
+    return std::move(*out);
   }
   // The same, with fn run holding no lock (beside readers and other
   // writers; each read it makes through the transaction takes the lock
@@ -244,30 +103,21 @@ class RecordStore final : public RecordReader {
   template <typename T>
   Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
                              const std::function<void()>& committed = nullptr) {
-    {
-      std::optional<Holding> holding(std::in_place, this);
-      std::shared_lock no_reset(reset_mu_);
-      const uint64_t seen = version_now();
-      Transaction tx(*this, true);
-      std::optional<Result<T>> r;
-      try {
-        r.emplace(fn(tx));
-      } catch (...) {
-        if (read_unchanged(tx, seen)) throw;
-      }
-      no_reset.unlock();
-      holding.reset();
-      if (r && !r->ok() && read_unchanged(tx, seen)) return std::move(*r);
-      if (r && r->ok()) {
-        if (between_phases_) {
-          auto hook = between_phases_;  // the hook may clear itself
-          hook();
-        }
-        if (commit_if_unchanged(tx, seen, committed)) return std::move(*r);
-      }
-    }
-    return write<T>(fn, committed);
+    std::optional<Result<T>> out;
+    write_optimistic_untyped(
+        [&](Transaction& tx) {
+          out.emplace(fn(tx));
+          return out->ok();
+        },
+        committed);
+    return std::move(*out);
   }
+  // write() and write_optimistic() without a result type: fn tells whether
+  // to commit (the typed forms keep fn's result in their own frame).
+  void write_untyped(const std::function<bool(Transaction&)>& fn,
+                     const std::function<void()>& committed = nullptr);
+  void write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
+                                const std::function<void()>& committed = nullptr);
   // For tests: runs in write_optimistic between the request and its commit,
   // holding no lock (another writer may commit there). Set before writers run.
   void set_between_phases_for_test(std::function<void()> fn) { between_phases_ = std::move(fn); }
@@ -289,12 +139,19 @@ class RecordStore final : public RecordReader {
     mu_.unlock_shared();
     return false;
   }
+  // Runs fn holding the lock shared and returns what it returns.
   template <typename F>
   auto read(F&& fn) const {
-    Holding holding(this);
-    std::shared_lock lock(mu_);
-    return fn(static_cast<const RecordStore&>(*this));
+    using R = std::invoke_result_t<F&, const RecordStore&>;
+    if constexpr (std::is_void_v<R>) {
+      read_untyped([&](const RecordStore& store) { fn(store); });
+    } else {
+      std::optional<R> out;
+      read_untyped([&](const RecordStore& store) { out.emplace(fn(store)); });
+      return std::move(*out);
+    }
   }
+  void read_untyped(const std::function<void(const RecordStore&)>& fn) const;
 
   // Unlocked accessors: call inside read()/write() or where no writer runs.
   RecordPtr get(std::string_view id18) const;
@@ -334,19 +191,15 @@ class RecordStore final : public RecordReader {
 
  private:
   friend class Transaction;
-  // Times one exclusive hold into the statistics (declared after the lock,
-  // so it stops before the lock is released).
-  class HoldTimer {
-   public:
-    explicit HoldTimer(WriteLockStats& s) : stats_(s), start_(std::chrono::steady_clock::now()) {}
-    ~HoldTimer();
-    HoldTimer(const HoldTimer&) = delete;
-    HoldTimer& operator=(const HoldTimer&) = delete;
-
-   private:
-    WriteLockStats& stats_;
-    std::chrono::steady_clock::time_point start_;
-  };
+  // Times one exclusive hold into the statistics; a thread's guard against
+  // taking the lock twice (both in record_store.cpp).
+  class HoldTimer;
+  class Holding;
+  // The optimistic run of write_optimistic_untyped: true when it decided the
+  // outcome (committed, or failed on a consistent state), false when fn must
+  // run again under the exclusive lock.
+  bool try_optimistic(const std::function<bool(Transaction&)>& fn,
+                      const std::function<void()>& committed);
   // What one commit wrote: hashes of ids, GUID keys and index keys (old and new).
   struct CommitWrites {
     uint64_t version;
@@ -388,25 +241,6 @@ class RecordStore final : public RecordReader {
     return SlotTable::hash_of(std::hash<std::string_view>{}(key));
   }
 
-  // The lock lets no new reader in while a writer waits (decision 122), so
-  // it is not reentrant: a thread asking for it again while it holds it
-  // would wait behind a writer that waits for that thread. Such a nested
-  // read, or a read inside a write, fails at once instead.
-  class Holding {
-   public:
-    explicit Holding(const RecordStore* store) : outer_(held_) {
-      if (held_ == store)
-        throw std::logic_error("RecordStore: this thread already holds the store's lock");
-      held_ = store;
-    }
-    ~Holding() { held_ = outer_; }
-    Holding(const Holding&) = delete;
-    Holding& operator=(const Holding&) = delete;
-
-   private:
-    const RecordStore* outer_;
-    static inline thread_local const RecordStore* held_ = nullptr;
-  };
   mutable util::WriterFirstSharedMutex mu_;
   // Held shared by optimistic requests while they run, exclusive by what
   // drops records (see the locking rule).
