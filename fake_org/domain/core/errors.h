@@ -27,10 +27,10 @@ inline constexpr const char* kUncategorised = "999";
 
 // Why a request failed beyond its code: the HTTP layer maps code+kind to a status.
 enum class ErrorKind {
-  kSpec,         // status from the code (fixture-configurable mapping)
-  kNotFound,     // an id that names no record: 404
-  kConflict,     // idempotency key reused with another body: 409
-  kBadJson,      // body is not JSON: 400
+  kSpec,      // status from the code (fixture-configurable mapping)
+  kNotFound,  // an id that names no record: 404
+  kConflict,  // idempotency key reused with another body: 409
+  kBadJson,   // body is not JSON: 400
 };
 
 struct ApiError {

@@ -8,6 +8,7 @@
 #include "domain/config/org_config.h"
 #include "domain/core/fields.h"
 #include "domain/store/record.h"
+#include "domain/store/transaction.h"
 #include "views.h"
 
 namespace fake_org {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "domain/org/org.h"
+#include "domain/store/transaction.h"
 #include "domain/store/versioned_cache.h"
 
 namespace fake_org {

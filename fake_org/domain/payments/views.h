@@ -7,6 +7,7 @@
 #include "domain/config/org_config.h"
 #include "domain/org/org.h"
 #include "domain/store/record.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 

@@ -13,6 +13,7 @@
 #include "domain/payments/payment_intent_request.h"
 #include "domain/payments/payment_intents.h"
 #include "domain/payments/payment_method_resolution.h"
+#include "domain/store/transaction.h"
 
 namespace fake_org {
 
