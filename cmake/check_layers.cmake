@@ -6,16 +6,16 @@
 #   cmake -DROOT=<fake_org dir> [-DSTAMP=<file to touch on success>] -P check_layers.cmake
 #
 # A quoted include "x/y.h" names layer x when x is a layer folder, "checker/"
-# the contract checker, a bare "y.h" the including file's own folder;
-# <httplib.h>, <yaml-cpp/...> and <sqlite3.h> count as the layers that may speak
-# HTTP, read YAML and write SQLite.
+# the contract checker, "yaml/" the YAML reader (common/yaml), a bare "y.h"
+# the including file's own folder; <httplib.h>, <yaml-cpp/...> and <sqlite3.h>
+# count as the layers that may speak HTTP, read YAML and write SQLite.
 cmake_minimum_required(VERSION 3.18)
 set(LAYERS util domain auth events fixture durable http app testing)
 set(ALLOWED_util util)
 set(ALLOWED_domain util domain)
 set(ALLOWED_auth util domain auth)
 set(ALLOWED_events util domain events checker httplib)
-set(ALLOWED_fixture util domain fixture yaml fixtures_embedded checker)
+set(ALLOWED_fixture util domain fixture yaml fixtures_embedded)
 set(ALLOWED_durable util domain durable sqlite)
 set(ALLOWED_http util domain auth events fixture http checker httplib)
 set(ALLOWED_app util domain auth events fixture durable http app checker httplib yaml)

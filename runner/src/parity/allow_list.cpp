@@ -1,5 +1,5 @@
 #include "parity/allow_list.h"
-#include "checker/yaml_input.h"
+#include "yaml/yaml_input.h"
 
 #include <fstream>
 #include <set>
@@ -37,7 +37,7 @@ AllowList AllowList::load_file(const std::string& path) {
 }
 
 AllowList AllowList::load_text(const std::string& text, const std::string& file) {
-  contracts::YamlDocument doc = contracts::load_yaml_document(text);
+  common::YamlDocument doc = common::load_yaml_document(text);
   if (doc.error)
     throw AllowListError(file + ":" + std::to_string(doc.error->line) + ":" +
                          std::to_string(doc.error->column) + ": " + doc.error->message);

@@ -9,9 +9,9 @@
 
 #include "targets/fixture_cache.h"
 
-#include "checker/yaml_input.h"
 #include "run/plan.h"
 #include "run/suite_runner.h"
+#include "yaml/yaml_input.h"
 
 namespace runner::parity {
 namespace {
@@ -54,7 +54,7 @@ std::vector<std::string> lineage(const std::string& fixture) {
     std::ifstream in(at);
     std::stringstream text;
     text << in.rdbuf();
-    contracts::YamlDocument doc = contracts::load_yaml_document(text.str());
+    common::YamlDocument doc = common::load_yaml_document(text.str());
     if (doc.error) break;  // the fixture loader reports it when the side prepares
     const YAML::Node root = doc.root;
     if (!root.IsMap() || !root["extends"] || !root["extends"].IsScalar()) break;

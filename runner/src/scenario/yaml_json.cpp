@@ -1,6 +1,6 @@
 #include "scenario/yaml_json.h"
 
-#include "checker/yaml_input.h"
+#include "yaml/yaml_input.h"
 
 namespace runner {
 
@@ -27,7 +27,7 @@ nlohmann::json yaml_to_json(const YAML::Node& node, PositionMap* positions,
     case YAML::NodeType::Scalar:
       // yaml-cpp tags plain scalars "?" and quoted ones "!".
       if (node.Tag() == "?") {
-        if (auto v = contracts::plain_yaml_scalar(node.Scalar(), true)) return *v;
+        if (auto v = common::plain_yaml_scalar(node.Scalar(), true)) return *v;
         if (issues)
           issues->push_back({position_of(node), "the number " + node.Scalar() +
                                                     " is out of range (no double holds it): "

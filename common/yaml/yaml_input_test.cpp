@@ -2,11 +2,11 @@
 // never a hang, a throw or a signal.
 #include <catch2/catch.hpp>
 
-#include "checker/yaml_input.h"
+#include "yaml/yaml_input.h"
 
-using contracts::first_invalid_utf8;
-using contracts::load_yaml_document;
-using contracts::plain_yaml_scalar;
+using common::first_invalid_utf8;
+using common::load_yaml_document;
+using common::plain_yaml_scalar;
 
 TEST_CASE("yaml input: a file of one comma is a syntax error at its place, not a hang") {
   // yaml-cpp 0.7's LoadAll never returns on this text.

@@ -14,7 +14,7 @@
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
-namespace contracts {
+namespace common {
 
 struct YamlInputError {
   int line = 0;  // 1-based; 0 when the problem has no place
@@ -51,4 +51,4 @@ size_t first_invalid_utf8(std::string_view text);
 // so, and error codes are). nullopt: a number no double holds (1e309).
 std::optional<nlohmann::json> plain_yaml_scalar(const std::string& text, bool leading_zero_is_text);
 
-}  // namespace contracts
+}  // namespace common

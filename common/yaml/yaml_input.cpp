@@ -1,4 +1,4 @@
-#include "yaml_input.h"
+#include "yaml/yaml_input.h"
 
 #include <yaml-cpp/eventhandler.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace contracts {
+namespace common {
 
 namespace {
 
@@ -277,4 +277,4 @@ std::optional<nlohmann::json> plain_yaml_scalar(const std::string& s, bool leadi
   return d;
 }
 
-}  // namespace contracts
+}  // namespace common
