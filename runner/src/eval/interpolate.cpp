@@ -4,7 +4,7 @@
 #include <random>
 #include <regex>
 
-#include "scenario/yaml_json.h"
+#include "json/yaml_json.h"
 #include "util/calendar.h"
 
 namespace runner {

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "checker/explain.h"
+#include "json/yaml_json.h"
 #include "record/value_kinds.h"
-#include "scenario/yaml_json.h"
 
 namespace runner::parity {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner::parity {
 

@@ -5,11 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "json/yaml_json.h"
 #include "record/generaliser.h"
 #include "record/write_scenario.h"
 #include "record/yaml_emit.h"
 #include "scenario/loader.h"
-#include "scenario/yaml_json.h"
 #include "testing/temp_dir.h"
 
 using namespace runner;

@@ -1,4 +1,4 @@
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner {
 

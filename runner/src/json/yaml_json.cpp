@@ -1,4 +1,4 @@
-#include "scenario/yaml_json.h"
+#include "json/yaml_json.h"
 
 #include "yaml/yaml_input.h"
 
