@@ -8,7 +8,8 @@
 # A quoted include "x/y.h" names layer x when x is a layer folder, "checker/"
 # the contract checker, "yaml/" the YAML reader (common/yaml), a bare "y.h"
 # the including file's own folder; <httplib.h>, <yaml-cpp/...> and <sqlite3.h>
-# count as the layers that may speak HTTP, read YAML and write SQLite.
+# count as the layers that may speak HTTP, read YAML and write SQLite
+# (cmake/include_direction.cmake reads includes so for the runner's rooms too).
 cmake_minimum_required(VERSION 3.18)
 set(LAYERS util domain auth events fixture durable http app testing)
 set(ALLOWED_util util)
@@ -23,56 +24,13 @@ set(ALLOWED_app util domain auth events fixture durable http app checker httplib
 if(NOT ROOT)
   message(FATAL_ERROR "check_layers.cmake: pass -DROOT=<the fake_org folder>")
 endif()
-set(violations "")
-foreach(layer ${LAYERS})
-  if(layer STREQUAL "testing")
-    continue()
-  endif()
-  file(GLOB_RECURSE files ${ROOT}/${layer}/*.cpp ${ROOT}/${layer}/*.h)
-  foreach(file ${files})
-    get_filename_component(name ${file} NAME)
-    if(name MATCHES "_test\\.cpp$")
-      continue()
-    endif()
-    file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
-    foreach(line ${lines})
-      set(target "")
-      if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
-        set(inc ${CMAKE_MATCH_1})
-        if(inc MATCHES "^([A-Za-z_]+)/")
-          set(target ${CMAKE_MATCH_1})
-        elseif(inc STREQUAL "fixtures_embedded.h")
-          set(target fixtures_embedded)
-        else()
-          set(target ${layer})
-        endif()
-      elseif(line MATCHES "#[ \t]*include[ \t]*<httplib\\.h>")
-        set(target httplib)
-      elseif(line MATCHES "#[ \t]*include[ \t]*<yaml-cpp/")
-        set(target yaml)
-      elseif(line MATCHES "#[ \t]*include[ \t]*<sqlite3\\.h>")
-        set(target sqlite)
-      endif()
-      if(target STREQUAL "")
-        continue()
-      endif()
-      if(NOT target IN_LIST ALLOWED_${layer})
-        string(REPLACE ";" ", " allowed "${ALLOWED_${layer}}")
-        file(RELATIVE_PATH rel ${ROOT} ${file})
-        string(STRIP "${line}" shown)
-        string(APPEND violations
-               "  fake_org/${rel}: ${shown} (layer '${layer}' may use: ${allowed})\n")
-      endif()
-    endforeach()
-  endforeach()
-endforeach()
-if(NOT violations STREQUAL "")
-  message(FATAL_ERROR
-          "An include against the layers' direction (util <- domain <- auth, events, fixture "
-          "<- http <- app; docs/architecture.md):\n${violations}"
-          "Move the code to the lower layer, or give the lower layer an interface the upper "
-          "one implements (as domain/events.h does for webhooks).")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/include_direction.cmake)
+check_include_direction(
+  ROOT ${ROOT} SHOWN "fake_org/" WORD layer LAYERS ${LAYERS}
+  BARE fixtures_embedded.h=fixtures_embedded
+  ORDER "util <- domain <- auth, events, fixture <- http <- app" DOC docs/architecture.md
+  HINT "Move the code to the lower layer, or give the lower layer an interface the upper one \
+implements (as domain/events.h does for webhooks).")
 if(STAMP)
   file(TOUCH ${STAMP})
 endif()
