@@ -10,9 +10,11 @@
 #   cmake -DROOT=<fake_org dir> [-DSTAMP=<file to touch on success>] -P check_layers.cmake
 #
 # A quoted include "x/y.h" names layer x when x is a layer folder, "checker/"
-# the contract checker, a bare "y.h" the including file's own folder;
-# "domain/r/..." names the domain's room r; <httplib.h>, <yaml-cpp/...> and
-# <sqlite3.h> count as the layers that may speak HTTP, read YAML and write SQLite.
+# the contract checker, "yaml/" the YAML reader (common/yaml), a bare "y.h"
+# the including file's own folder; "domain/r/..." names the domain's room r;
+# <httplib.h>, <yaml-cpp/...> and <sqlite3.h> count as the layers that may
+# speak HTTP, read YAML and write SQLite. (The runner's rooms have a simpler
+# check of the same kind: cmake/check_runner_rooms.cmake.)
 cmake_minimum_required(VERSION 3.18)
 set(LAYERS util net domain auth events fixture durable http app testing)
 set(ALLOWED_util util)
@@ -20,7 +22,7 @@ set(ALLOWED_net util net httplib)
 set(ALLOWED_domain util domain)
 set(ALLOWED_auth util domain auth)
 set(ALLOWED_events util domain events checker httplib)
-set(ALLOWED_fixture util domain fixture yaml fixtures_embedded checker)
+set(ALLOWED_fixture util domain fixture yaml fixtures_embedded)
 set(ALLOWED_durable util domain durable sqlite)
 set(ALLOWED_http util net domain auth events fixture http checker httplib)
 set(ALLOWED_app util net domain auth events fixture durable http app checker httplib yaml)

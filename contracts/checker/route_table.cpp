@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "yaml_input.h"
+#include "yaml/yaml_input.h"
 
 namespace contracts {
 namespace {
@@ -265,7 +265,7 @@ RouteTable route_table_of(const YAML::Node& doc, const std::string& source) {
 }  // namespace
 
 RouteTable parse_route_table(std::string_view yaml, const std::string& source) {
-  YamlDocument loaded = load_yaml_document(yaml);
+  common::YamlDocument loaded = common::load_yaml_document(yaml);
   if (loaded.error)
     throw RouteTableError(source + ":" + std::to_string(loaded.error->line) + ":" +
                           std::to_string(loaded.error->column) + ": " + loaded.error->message);

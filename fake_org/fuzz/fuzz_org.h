@@ -18,7 +18,6 @@
 
 #include "app/org_factory.h"
 #include "checker/route_table.h"
-#include "checker/yaml_input.h"
 #include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "http/dispatch.h"
@@ -27,6 +26,7 @@
 #include "http/request_log.h"
 #include "http/routes.h"
 #include "net/content_encoding.h"
+#include "yaml/yaml_input.h"
 
 namespace fake_org::fuzz {
 
@@ -109,7 +109,7 @@ class FuzzOrg {
     const std::string what = req.method + " " + req.path.substr(0, 200);
     if (res.status >= 500)
       broken_promise(what + " answered " + std::to_string(res.status), res.body);
-    if (contracts::first_invalid_utf8(res.body) != std::string::npos)
+    if (common::first_invalid_utf8(res.body) != std::string::npos)
       broken_promise(what + " answered bytes that are not UTF-8", res.body);
     const std::string type = res.get_header_value("Content-Type");
     if (type.find("json") != std::string::npos && !res.body.empty() &&

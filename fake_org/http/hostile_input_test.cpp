@@ -8,10 +8,10 @@
 #include <memory>
 #include <vector>
 
-#include "checker/yaml_input.h"
 #include "testing/intent_body.h"
 #include "testing/raw_http.h"
 #include "testing/test_org.h"
+#include "yaml/yaml_input.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -47,7 +47,7 @@ std::string post_head(const std::string& path, const std::string& token, size_t 
 // Valid JSON, valid UTF-8 throughout: what every answer must be.
 void check_clean_json(const std::string& body) {
   INFO(body);
-  CHECK(contracts::first_invalid_utf8(body) == std::string::npos);
+  CHECK(common::first_invalid_utf8(body) == std::string::npos);
   CHECK_FALSE(json::parse(body, nullptr, false).is_discarded());
 }
 
@@ -256,6 +256,6 @@ TEST_CASE("an HTML page quoting bytes that are not UTF-8 shows U+FFFD", "[http][
       "&redirect_uri=http://x/%FF%C3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   auto r = conn.read_response();
   CHECK(r.status == 400);
-  CHECK(contracts::first_invalid_utf8(r.body) == std::string::npos);
+  CHECK(common::first_invalid_utf8(r.body) == std::string::npos);
   CHECK(r.body.find("http://x/\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
 }

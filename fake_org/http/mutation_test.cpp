@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/yaml_input.h"
 #include "domain/store/record_store.h"
 #include "testing/test_org.h"
+#include "yaml/yaml_input.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -124,7 +124,7 @@ TEST_CASE("mutated bodies never get a 5xx, always clean JSON, and change nothing
                                               nlohmann::json::error_handler_t::replace));
     INFO("answer " << r.status << ": " << r.body.substr(0, 400));
     REQUIRE(r.status < 500);
-    REQUIRE(contracts::first_invalid_utf8(r.body) == std::string::npos);
+    REQUIRE(common::first_invalid_utf8(r.body) == std::string::npos);
     REQUIRE_FALSE(r.json.is_discarded());
     const bool refused_here =
         r.status >= 400 ||

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "har/har_reader.h"
-#include "record/generaliser.h"
+#include "commands/har/har_reader.h"
+#include "commands/record/generaliser.h"
 #include "scenario/loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,11 +8,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/init_command.h"
-#include "cli/run_command.h"
-#include "har/import_har_command.h"
-#include "parity/parity_command.h"
-#include "record/record_command.h"
+#include "commands/cli/init_command.h"
+#include "commands/cli/run_command.h"
+#include "commands/har/import_har_command.h"
+#include "commands/parity/parity_command.h"
+#include "commands/record/record_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Replays scenario files against the Payment Intent Service API (fake or sandbox)",

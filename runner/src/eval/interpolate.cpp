@@ -4,8 +4,8 @@
 #include <random>
 #include <regex>
 
-#include "domain/core/clock.h"
-#include "scenario/yaml_json.h"
+#include "json/yaml_json.h"
+#include "util/calendar.h"
 
 namespace runner {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "eval/interpolate.h"
-#include "scenario/yaml_json.h"
+#include "json/yaml_json.h"
 
 namespace runner {
 namespace {

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner {
 

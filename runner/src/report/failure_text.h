@@ -2,7 +2,7 @@
 // Failure and step descriptions shared by the console and JUnit reports.
 #include <string>
 
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner {
 

@@ -3,7 +3,7 @@
 // failures (structured mismatches included), request, response and curl.
 #include <nlohmann/json.hpp>
 
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner {
 

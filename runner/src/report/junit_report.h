@@ -4,7 +4,7 @@
 // a test case per step.
 #include <string>
 
-#include "run/results.h"
+#include "report/results.h"
 
 namespace runner {
 

@@ -4,7 +4,7 @@
 // not run).
 #include "checker/checker.h"
 #include "net/webhook_receiver.h"
-#include "run/results.h"
+#include "report/results.h"
 #include "targets/target.h"
 
 namespace runner {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "checker/checker.h"
-#include "run/results.h"
+#include "report/results.h"
 #include "targets/target.h"
 
 namespace runner {

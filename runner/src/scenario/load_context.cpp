@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "domain/core/clock.h"
 #include "eval/interpolate.h"
+#include "util/calendar.h"
 #include "util/text.h"
 
 namespace runner {

@@ -9,8 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "json/yaml_json.h"
 #include "scenario/loader.h"
-#include "scenario/yaml_json.h"
 
 namespace runner {
 

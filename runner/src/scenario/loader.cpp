@@ -6,10 +6,10 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "checker/yaml_input.h"
 #include "eval/interpolate.h"
 #include "scenario/load_context.h"
 #include "scenario/step_loader.h"
+#include "yaml/yaml_input.h"
 
 namespace runner {
 namespace fs = std::filesystem;
@@ -54,7 +54,7 @@ LoadResult load_scenario_text(const std::string& text, const std::string& file,
                               const std::string& base_dir) {
   LoadResult result;
   LoadContext ctx(file, base_dir);
-  contracts::YamlDocument doc = contracts::load_yaml_document(text);
+  common::YamlDocument doc = common::load_yaml_document(text);
   if (doc.error) {
     result.errors.push_back({{file, doc.error->line, doc.error->column}, doc.error->message});
     return result;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "checker/checker.h"
+#include "json/yaml_json.h"
 #include "scenario/loader.h"
-#include "scenario/yaml_json.h"
 #include "testing/temp_dir.h"
 
 using namespace runner;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <regex>
 
-#include "domain/core/clock.h"
 #include "eval/interpolate.h"
 #include "eval/json_path.h"
 #include "eval/matchers.h"
+#include "util/calendar.h"
 
 namespace runner {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "eval/interpolate.h"
 #include "net/http_types.h"
-#include "run/results.h"
+#include "report/results.h"
 #include "scenario/model.h"
 
 namespace runner {

@@ -7,7 +7,7 @@
 #include "checker/checker.h"
 #include "eval/interpolate.h"
 #include "net/webhook_receiver.h"
-#include "run/results.h"
+#include "report/results.h"
 #include "targets/org_session.h"
 
 namespace runner {

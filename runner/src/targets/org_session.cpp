@@ -1,6 +1,6 @@
 #include "targets/org_session.h"
 
-#include "domain/core/clock.h"
+#include "util/calendar.h"
 
 namespace runner {
 

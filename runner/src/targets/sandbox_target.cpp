@@ -23,11 +23,11 @@
 #include <regex>
 #include <sstream>
 
-#include "checker/yaml_input.h"
 #include "eval/interpolate.h"
 #include "net/curl.h"
 #include "scenario/load_context.h"
 #include "targets/target.h"
+#include "yaml/yaml_input.h"
 
 namespace runner {
 namespace {
@@ -56,7 +56,7 @@ YAML::Node parse_config_file(const std::string& file) {
   if (!in) throw TargetError("cannot read the sandbox configuration " + file);
   std::stringstream ss;
   ss << in.rdbuf();
-  contracts::YamlDocument doc = contracts::load_yaml_document(ss.str());
+  common::YamlDocument doc = common::load_yaml_document(ss.str());
   if (doc.error)
     throw TargetError(file + ":" + std::to_string(doc.error->line) + ":" +
                       std::to_string(doc.error->column) + ": " + doc.error->message);

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <optional>
 
-#include "domain/core/clock.h"
 #include "net/curl.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
