@@ -4,16 +4,12 @@
 #include <optional>
 
 #include "admin/admin.h"
-#include "dashboard.h"
 #include "events/contract_monitor.h"
-#include "events/webhook_engine.h"
 #include "fault_injector.h"
-#include "psp_routes.h"
 #include "request_journal.h"
 #include "responses.h"
 #include "routes.h"
 #include "util/json_text.h"
-#include "webhook_admin_routes.h"
 
 namespace fake_org::http {
 
@@ -183,15 +179,15 @@ void get_record(const admin::Admin& admin, Call& c) {
 
 }  // namespace
 
-void add_admin_handlers(Handlers& handlers, const OrgServices& services, RequestJournal& journal,
-                        FaultInjector& faults) {
-  auto admin = std::make_shared<admin::Admin>(services.org);
-  const ContractMonitor* monitor = services.monitor.get();
-  add_webhook_admin_handlers(handlers, *services.webhooks);
-  add_psp_admin_handlers(handlers, *services.org);
-  add_journal_admin_handlers(handlers, journal);
-  add_fault_admin_handlers(handlers, faults, admin->config().base_path());
-  add_dashboard_handlers(handlers, services, admin, journal, faults);
+// /__admin: health, contracts, reset, clock, records (the fake's own API, not
+// the spec's). The reset clears the journal and faults too. The webhooks,
+// the PSP driver, the journal, faults, orgs and the dashboard are groups of
+// their own files.
+FAKE_ORG_HANDLERS(admin) {
+  const std::shared_ptr<admin::Admin> admin = context.admin;
+  const ContractMonitor* monitor = context.services.monitor.get();
+  RequestJournal& journal = context.journal;
+  FaultInjector& faults = context.faults;
   handlers.on("getAdminHealth", [admin, monitor](Call& c) { get_health(*admin, monitor, c); });
   handlers.on("getAdminContracts", [monitor](Call& c) { get_contracts(monitor, c); });
   handlers.on("postAdminReset",

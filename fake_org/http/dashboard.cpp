@@ -5,6 +5,7 @@
 
 #include "http/html.h"
 #include "http/request_log.h"
+#include "http/routes.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -188,9 +189,11 @@ void send_problem(httplib::Response& res, int status, std::string_view message) 
 
 }  // namespace dashboard
 
-void add_dashboard_handlers(Handlers& handlers, const OrgServices& services,
-                            std::shared_ptr<admin::Admin> admin, RequestJournal& journal,
-                            FaultInjector& faults) {
+FAKE_ORG_HANDLERS(dashboard) {
+  const std::shared_ptr<admin::Admin> admin = context.admin;
+  const OrgServices& services = context.services;
+  RequestJournal& journal = context.journal;
+  FaultInjector& faults = context.faults;
   WebhookEngine& engine = *services.webhooks;
   const ContractMonitor* monitor = services.monitor.get();
   handlers.on("getAdminUi",

@@ -22,9 +22,7 @@ namespace fake_org::http {
 class RequestJournal;
 class FaultInjector;
 
-void add_dashboard_handlers(Handlers& handlers, const OrgServices& services,
-                            std::shared_ptr<admin::Admin> admin, RequestJournal& journal,
-                            FaultInjector& faults);
+// The pages are the group dashboard (http/routes.h).
 
 namespace dashboard {
 
