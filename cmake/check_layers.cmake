@@ -1,6 +1,6 @@
 # Script mode: fails when a source of fake_org/ includes a header of a layer
 # above its own (docs/architecture.md: util <- net; util <- domain <- auth,
-# events, fixture, durable <- http <- app), or when a source of the domain
+# events, fixture, durable <- http <- app; domain, fixture <- admin <- http), or when a source of the domain
 # includes a header of a room above its own (core <- store <- config <- org
 # <- payers, banking <- payments; soql <- data beside payments; the files at
 # domain/'s top, which wire the rooms, above them all), or a header in
@@ -16,7 +16,7 @@
 # speak HTTP, read YAML and write SQLite. (The runner's rooms have a simpler
 # check of the same kind: cmake/check_runner_rooms.cmake.)
 cmake_minimum_required(VERSION 3.18)
-set(LAYERS util net domain auth events fixture durable http app testing)
+set(LAYERS util net domain auth events fixture durable admin http app testing)
 set(ALLOWED_util util)
 set(ALLOWED_net util net httplib)
 set(ALLOWED_domain util domain)
@@ -24,8 +24,9 @@ set(ALLOWED_auth util domain auth)
 set(ALLOWED_events util domain events checker httplib)
 set(ALLOWED_fixture util domain fixture yaml fixtures_embedded)
 set(ALLOWED_durable util domain durable sqlite)
-set(ALLOWED_http util net domain auth events fixture http checker httplib)
-set(ALLOWED_app util net domain auth events fixture durable http app checker httplib yaml)
+set(ALLOWED_admin util domain fixture admin)
+set(ALLOWED_http util net domain auth events fixture admin http checker httplib)
+set(ALLOWED_app util net domain auth events fixture durable admin http app checker httplib yaml)
 
 set(ROOMS core store config org payers banking payments soql data)
 set(ROOM_core core)
@@ -117,7 +118,8 @@ endforeach()
 if(NOT violations STREQUAL "")
   message(FATAL_ERROR
           "An include against the layers' direction (util <- net; util <- domain <- auth, "
-          "events, fixture, durable <- http <- app; docs/architecture.md):\n${violations}"
+          "events, fixture, durable <- http <- app; domain, fixture <- admin <- http; "
+          "docs/architecture.md):\n${violations}"
           "Move the code to the lower layer, or give the lower layer an interface the upper "
           "one implements (as domain/core/events.h does for webhooks).")
 endif()

@@ -58,7 +58,7 @@ class Checker {
   // The schemas compiled into the binary; one instance per profile, built on
   // first use. Throws std::runtime_error if a schema is no JSON or has the
   // wrong "$id". Each schema is compiled when first validated against, so a
-  // process that checks a few bodies does not pay for all 35; one that does
+  // process that checks a few bodies does not pay for them all; one that does
   // not compile (the contracts tests compile every one) gives a violation
   // with keyword "schema" instead of throwing in a request's thread.
   static std::shared_ptr<const Checker> embedded(Profile profile);

@@ -5,7 +5,9 @@
 
 namespace fake_org::http {
 
-void add_fault_admin_handlers(Handlers& handlers, FaultInjector& faults, std::string api_base) {
+FAKE_ORG_HANDLERS(fault_admin) {
+  FaultInjector& faults = context.faults;
+  const std::string api_base = context.org.config().base_path();
   handlers.on("getAdminFaults", [&faults](Call& c) {
     send_json(c.res, 200, {{"faults", faults.list()}});
   });

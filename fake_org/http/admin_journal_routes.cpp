@@ -34,7 +34,8 @@ void get_requests(RequestJournal& journal, Call& c) {
 
 }  // namespace
 
-void add_journal_admin_handlers(Handlers& handlers, RequestJournal& journal) {
+FAKE_ORG_HANDLERS(journal_admin) {
+  RequestJournal& journal = context.journal;
   handlers.on("getAdminRequests", [&journal](Call& c) { get_requests(journal, c); });
   handlers.on("deleteAdminRequests", [&journal](Call& c) {
     journal.clear();

@@ -5,6 +5,7 @@
 
 #include "http/html.h"
 #include "http/request_log.h"
+#include "http/routes.h"
 #include "util/json_text.h"
 
 namespace fake_org::http {
@@ -188,17 +189,22 @@ void send_problem(httplib::Response& res, int status, std::string_view message) 
 
 }  // namespace dashboard
 
-void add_dashboard_handlers(Handlers& handlers, const OrgServices& services,
-                            RequestJournal& journal, FaultInjector& faults) {
-  Org& org = *services.org;
+FAKE_ORG_HANDLERS(dashboard) {
+  const std::shared_ptr<admin::Admin> admin = context.admin;
+  const OrgServices& services = context.services;
+  RequestJournal& journal = context.journal;
+  FaultInjector& faults = context.faults;
   WebhookEngine& engine = *services.webhooks;
-  handlers.on("getAdminUi", [services](Call& c) { dashboard::overview_page(services, c); });
-  handlers.on("getAdminUiRecords", [&org](Call& c) { dashboard::records_page(org, c); });
-  handlers.on("getAdminUiRecord", [&org](Call& c) { dashboard::record_page(org, c); });
-  handlers.on("getAdminUiIntent",
-              [services, &journal](Call& c) { dashboard::intent_page(services, journal, c); });
+  const ContractMonitor* monitor = services.monitor.get();
+  handlers.on("getAdminUi",
+              [admin, monitor](Call& c) { dashboard::overview_page(*admin, monitor, c); });
+  handlers.on("getAdminUiRecords", [admin](Call& c) { dashboard::records_page(*admin, c); });
+  handlers.on("getAdminUiRecord", [admin](Call& c) { dashboard::record_page(*admin, c); });
+  handlers.on("getAdminUiIntent", [admin, webhooks = services.webhooks, &journal](Call& c) {
+    dashboard::intent_page(*admin, *webhooks, journal, c);
+  });
   handlers.on("getAdminUiRequests", [&journal](Call& c) { dashboard::requests_page(journal, c); });
-  handlers.on("getAdminUiPsp", [&org](Call& c) { dashboard::psp_page(org, c); });
+  handlers.on("getAdminUiPsp", [admin](Call& c) { dashboard::psp_page(*admin, c); });
   handlers.on("getAdminUiWebhooks", [&engine](Call& c) { dashboard::webhooks_page(engine, c); });
   handlers.on("getAdminUiFaults", [&faults](Call& c) { dashboard::faults_page(faults, c); });
 }

@@ -4,14 +4,16 @@
 // buttons and forms make (a little JavaScript, served inline: no build step,
 // nothing from a CDN). Loopback only, like the rest of /__admin.
 //
-// Stateless: each page reads through the parts' own locks (the record store's
-// read(), the journal's and webhook engine's copies) and renders after.
+// Stateless: each page reads the org through its admin::Admin (which holds
+// the store's lock only to copy what a page shows) and the journal's and
+// webhook engine's copies, and renders after.
 #include <string>
 #include <string_view>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "admin/admin.h"
 #include "org_services.h"
 #include "router.h"
 
@@ -20,8 +22,7 @@ namespace fake_org::http {
 class RequestJournal;
 class FaultInjector;
 
-void add_dashboard_handlers(Handlers& handlers, const OrgServices& services,
-                            RequestJournal& journal, FaultInjector& faults);
+// The pages are the group dashboard (http/routes.h).
 
 namespace dashboard {
 
@@ -52,12 +53,13 @@ std::string query_param(const httplib::Request& req, const char* name);
 bool size_query_param(const httplib::Request& req, const char* name, size_t fallback, size_t& out);
 
 // Pages (dashboard_records.cpp, dashboard_activity.cpp).
-void overview_page(const OrgServices& services, Call& c);
-void records_page(Org& org, Call& c);
-void record_page(Org& org, Call& c);
-void intent_page(const OrgServices& services, RequestJournal& journal, Call& c);
+void overview_page(const admin::Admin& admin, const ContractMonitor* monitor, Call& c);
+void records_page(const admin::Admin& admin, Call& c);
+void record_page(const admin::Admin& admin, Call& c);
+void intent_page(const admin::Admin& admin, WebhookEngine& engine, RequestJournal& journal,
+                 Call& c);
 void requests_page(RequestJournal& journal, Call& c);
-void psp_page(Org& org, Call& c);
+void psp_page(const admin::Admin& admin, Call& c);
 void webhooks_page(WebhookEngine& engine, Call& c);
 void faults_page(FaultInjector& faults, Call& c);
 

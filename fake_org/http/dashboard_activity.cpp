@@ -3,9 +3,6 @@
 #include <algorithm>
 
 #include "domain/core/fields.h"
-#include "domain/org/psp_sessions.h"
-#include "domain/payments/views.h"
-#include "domain/store/record_store.h"
 #include "events/webhook_engine.h"
 #include "http/dashboard.h"
 #include "http/fault_injector.h"
@@ -73,44 +70,12 @@ std::string webhook_event_block(const nlohmann::json& e) {
          "<details><summary>body</summary>" + json_block(member(e, "body")) + "</details></div>";
 }
 
-struct TimelineRecords {
-  std::vector<RecordPtr> reports, installments, payments;
-  std::vector<RecordPtr> named;  // what the inbound report names: payer, mandate, profile, series
-};
-
-// The records an inbound report's fields name by 18-character id.
-void add_named_records(const RecordStore& s, const Record& report, TimelineRecords& out) {
-  for (const auto& [k, v] : report.fields.items()) {
-    if (!v.is_string() || v.str().size() != 18) continue;
-    if (auto r = s.get(v.str())) out.named.push_back(r);
-  }
-}
-
-TimelineRecords intent_records(Org& org, const std::string& pi) {
-  TimelineRecords out;
-  org.records().read([&](const RecordStore& s) {
-    for (const auto& id : s.find(index_name::kReportByIntent, {pi}))
-      if (auto r = s.get(id)) {
-        out.reports.push_back(r);
-        add_named_records(s, *r, out);
-      }
-    for (const auto& id : s.find(index_name::kInstallmentByIntent, {pi}))
-      if (auto r = s.get(id)) {
-        out.installments.push_back(r);
-        for (const auto& pid : s.find(index_name::kPaymentByInstallment, {id}))
-          if (auto p = s.get(pid)) out.payments.push_back(p);
-      }
-    return 0;
-  });
-  return out;
-}
-
 std::string field_text(const Record& r, const char* field) {
   auto v = r.get(field);
   return v ? cell_text(v->json()) : std::string();
 }
 
-std::string records_written(const TimelineRecords& rs) {
+std::string records_written(const admin::IntentRecords& rs) {
   std::string h =
       "<table id=\"intent-records\"><tr><th>Object</th><th>Id</th><th>Status</th><th>Amount</th>"
       "<th>Date</th></tr>";
@@ -152,20 +117,20 @@ std::string psp_sessions_table(const std::vector<PspSession>& sessions, bool wit
 
 }  // namespace
 
-void intent_page(const OrgServices& services, RequestJournal& journal, Call& c) {
+void intent_page(const admin::Admin& admin, WebhookEngine& engine, RequestJournal& journal,
+                 Call& c) {
   const std::string pi = query_param(c.req, "id");
   if (pi.empty()) return send_problem(c.res, 400, "Give the payment intent: ?id=pi_...");
-  Org& org = *services.org;
-  const TimelineRecords rs = intent_records(org, pi);
+  const admin::IntentRecords rs = admin.intent_records(pi);
   JournalFilter f;
   f.payment_intent = pi;
   const auto entries = journal.list(f);
-  const WebhookEngine::LogPage hooks = services.webhooks->log_page(pi, 0, kIntentWebhooks);
+  const WebhookEngine::LogPage hooks = engine.log_page(pi, 0, kIntentWebhooks);
   if (rs.reports.empty() && rs.installments.empty() && entries.empty() && hooks.total == 0)
     return send_problem(c.res, 404, "No payment intent '" + pi + "' in this org");
   std::vector<PspSession> sessions;
   for (const auto& inst : rs.installments)
-    if (auto s = org.psp_sessions().find_by_installment(inst->id)) sessions.push_back(*s);
+    if (auto s = admin.psp_session_of_installment(inst->id)) sessions.push_back(*s);
   std::string body = "<h2>1. Requests</h2>" + journal_table(entries) +
                      "<h2>2. Records written</h2>" + records_written(rs) +
                      "<h2>3. Hosted payment page (PSP session)</h2>" +
@@ -203,17 +168,8 @@ void requests_page(RequestJournal& journal, Call& c) {
   send_page(c.res, 200, "Request journal", body + journal_table(entries));
 }
 
-void psp_page(Org& org, Call& c) {
-  std::vector<std::string> installments;
-  org.records().read([&](const RecordStore& s) {
-    const auto& ids = s.ids_of(objects::kInstallment);
-    for (auto it = ids.rbegin(); it != ids.rend() && installments.size() < kPspInstallments; ++it)
-      installments.push_back(*it);
-    return 0;
-  });
-  std::vector<PspSession> sessions;
-  for (const auto& id : installments)
-    if (auto s = org.psp_sessions().find_by_installment(id)) sessions.push_back(*s);
+void psp_page(const admin::Admin& admin, Call& c) {
+  const std::vector<PspSession> sessions = admin.newest_psp_sessions(kPspInstallments);
   send_page(c.res, 200, "PSP sessions",
             "<p class=\"muted\">The hosted payment pages of the newest " +
                 std::to_string(kPspInstallments) + " installments; a session opens its page.</p>" +

@@ -2,10 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "domain/data/sobject_read.h"
-#include "domain/store/record_store.h"
 #include "events/contract_monitor.h"
-#include "http/admin_records.h"
 #include "http/dashboard.h"
 #include "util/json_text.h"
 
@@ -38,14 +35,13 @@ std::string clock_controls() {
   return h;
 }
 
-std::string org_table(Org& org, const ContractMonitor* monitor) {
-  const OrgConfig& cfg = org.config();
+std::string org_table(const admin::OrgSummary& org, const ContractMonitor* monitor) {
   std::string h =
-      "<table id=\"org\"><tr><th>Name</th><td>" + esc(cfg.org.name) +
-      "</td></tr><tr><th>Org id</th><td>" + esc(org.org_id()) +
-      "</td></tr><tr><th>Fixture</th><td>" + esc(cfg.source_name) +
-      "</td></tr><tr><th>Environment</th><td>" + (cfg.org.sandbox ? "sandbox" : "production") +
-      "</td></tr><tr><th>Org clock</th><td id=\"clock\">" + esc(format_iso8601(org.clock().now())) +
+      "<table id=\"org\"><tr><th>Name</th><td>" + esc(org.name) +
+      "</td></tr><tr><th>Org id</th><td>" + esc(org.org_id) + "</td></tr><tr><th>Fixture</th><td>" +
+      esc(org.fixture) + "</td></tr><tr><th>Environment</th><td>" +
+      (org.sandbox ? "sandbox" : "production") +
+      "</td></tr><tr><th>Org clock</th><td id=\"clock\">" + esc(format_iso8601(org.now)) +
       "</td></tr><tr><th>Contract violations</th><td id=\"violations\">";
   h += monitor
            ? std::to_string(monitor->violations()) + " (<a href=\"/__admin/contracts\">details</a>)"
@@ -55,71 +51,34 @@ std::string org_table(Org& org, const ContractMonitor* monitor) {
 
 }  // namespace
 
-void overview_page(const OrgServices& services, Call& c) {
-  Org& org = *services.org;
-  std::string body = org_table(org, services.monitor.get()) + "<h2>Clock</h2>" + clock_controls();
+void overview_page(const admin::Admin& admin, const ContractMonitor* monitor, Call& c) {
+  const admin::OrgSummary org = admin.summary();
+  std::string body = org_table(org, monitor) + "<h2>Clock</h2>" + clock_controls();
   body += "<h2>Records</h2><table id=\"record-counts\"><tr><th>Object</th><th>Records</th></tr>";
-  org.records().read([&](const RecordStore& s) {
-    for (const auto& o : s.objects())
-      body += "<tr><td>" + link("/__admin/ui/records/" + url_part(o), o) +
-              "</td><td class=\"num\">" + std::to_string(s.ids_of(o).size()) + "</td></tr>";
-    return 0;
-  });
+  for (const auto& o : admin.object_counts())
+    body += "<tr><td>" + link("/__admin/ui/records/" + url_part(o.object), o.object) +
+            "</td><td class=\"num\">" + std::to_string(o.records) + "</td></tr>";
   body += "</table>";
-  send_page(c.res, 200, org.config().org.name, body);
+  send_page(c.res, 200, org.name, body);
 }
 
 namespace {
-
-bool dashboard_matches(const nlohmann::json& sobject, const std::string& needle_lower) {
-  for (const auto& [k, v] : sobject.items()) {
-    if (k == "attributes") continue;
-    std::string t = cell_text(v);
-    std::transform(t.begin(), t.end(), t.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (t.find(needle_lower) != std::string::npos) return true;
-  }
-  return false;
-}
 
 struct RecordsView {
   std::vector<nlohmann::json> rows;  // sObjects of the page
   size_t total = 0;                  // records (or matches) in all
 };
 
-// A page of the object's records; with `q`, the records whose id or GUID is
-// q, or any of whose values contains it (case-insensitive): a scan of the
-// object's records, which an admin page may make.
-RecordsView read_records(Org& org, const std::string& type, const std::string& q, size_t offset,
-                         size_t limit) {
+// A page of the object's records; with `q`, the record whose id or GUID is
+// q, or those any of whose values contains it (case-insensitive): a scan of
+// the object's records, which an admin page may make (on a copy of the
+// record list: it holds no lock while it reads).
+RecordsView read_records(const admin::Admin& admin, const std::string& type, const std::string& q,
+                         size_t offset, size_t limit) {
+  const admin::RecordPage page = admin.search_records(type, q, offset, limit);
   RecordsView v;
-  if (!q.empty()) {
-    auto exact = org.find_record(q, type);
-    if (exact.ok() && (*exact)->object == type) {
-      v.total = 1;
-      if (offset == 0) v.rows.push_back(sobject_json(org, **exact));
-      return v;
-    }
-  }
-  std::string needle = q;
-  std::transform(needle.begin(), needle.end(), needle.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  org.records().read([&](const RecordStore& s) {
-    const auto& ids = s.ids_of(type);
-    for (const auto& id : ids) {
-      if (q.empty() && (v.total < offset || v.total >= offset + limit)) {
-        ++v.total;
-        continue;
-      }
-      auto r = s.get(id);
-      if (!r) continue;
-      nlohmann::json j = sobject_json(org, *r);
-      if (!q.empty() && !dashboard_matches(j, needle)) continue;
-      if (v.total >= offset && v.total < offset + limit) v.rows.push_back(std::move(j));
-      ++v.total;
-    }
-    return 0;
-  });
+  v.total = page.total;
+  for (const auto& r : page.records) v.rows.push_back(admin.sobject(*r));
   return v;
 }
 
@@ -159,9 +118,9 @@ std::string records_pager(const std::string& type, const std::string& q, size_t 
 
 }  // namespace
 
-void records_page(Org& org, Call& c) {
+void records_page(const admin::Admin& admin, Call& c) {
   const std::string type = c.params["Type"];
-  if (!org.config().object(type))
+  if (!admin.config().object(type))
     return send_problem(c.res, 404, "Object '" + type + "' does not exist in this org");
   size_t offset = 0, limit = kRecordsPage;
   if (!size_query_param(c.req, "offset", 0, offset) ||
@@ -170,7 +129,7 @@ void records_page(Org& org, Call& c) {
     return send_problem(c.res, 400,
                         "'offset' must be a whole number and 'limit' one from 1 to 500");
   const std::string q = query_param(c.req, "q");
-  const RecordsView v = read_records(org, type, q, offset, limit);
+  const RecordsView v = read_records(admin, type, q, offset, limit);
   std::string body =
       "<form class=\"inline\" method=\"get\"><input name=\"q\" value=\"" + esc(q) +
       "\" placeholder=\"id, GUID or a field value\" size=\"36\" aria-label=\"Search\">"
@@ -182,18 +141,19 @@ void records_page(Org& org, Call& c) {
 namespace {
 
 // The record a value names when it is a record id of this org.
-RecordPtr referenced_record(Org& org, const nlohmann::json& v) {
+RecordPtr referenced_record(const admin::Admin& admin, const nlohmann::json& v) {
   if (!v.is_string()) return nullptr;
   const std::string s = v.get<std::string>();
   if (s.size() != 15 && s.size() != 18) return nullptr;
   if (!std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isalnum(ch); }))
     return nullptr;
-  auto r = org.find_record(s, "");
+  auto r = admin.find_record(s);
   return r.ok() ? *r : nullptr;
 }
 
-std::string field_cell(Org& org, const std::string& name, const nlohmann::json& v) {
-  if (RecordPtr ref = referenced_record(org, v))
+std::string field_cell(const admin::Admin& admin, const std::string& name,
+                       const nlohmann::json& v) {
+  if (RecordPtr ref = referenced_record(admin, v))
     return link(record_href(ref->object, ref->id), ref->id) + " <span class=\"pill\">" +
            esc(ref->object) + "</span>";
   const std::string t = cell_text(v);
@@ -203,30 +163,15 @@ std::string field_cell(Org& org, const std::string& name, const nlohmann::json& 
 }
 
 // Records whose fields name this one (contact -> installments -> payments).
-std::string referenced_by(Org& org, const Record& target) {
-  const std::string id18 = target.id, id15 = target.id.substr(0, 15);
-  std::vector<RecordPtr> found;
-  size_t read = 0;
-  org.records().read([&](const RecordStore& s) {
-    for (const auto& object : s.objects())
-      for (const auto& id : s.ids_of(object)) {
-        if (read++ >= kReverseScanBudget || found.size() >= kReverseShown) return 0;
-        auto r = s.get(id);
-        if (!r || r->id == id18) continue;
-        for (const auto& [k, v] : r->fields.items())
-          if (v.is_string() && (v == id18 || v == id15)) {
-            found.push_back(r);
-            break;
-          }
-      }
-    return 0;
-  });
+std::string referenced_by(const admin::Admin& admin, const Record& target) {
+  const admin::ReferenceScan scan =
+      admin.records_referencing(target, kReverseScanBudget, kReverseShown);
   std::string h = "<table id=\"referenced-by\"><tr><th>Object</th><th>Id</th></tr>";
-  for (const auto& r : found)
+  for (const auto& r : scan.found)
     h += "<tr><td>" + esc(r->object) + "</td><td>" + link(record_href(r->object, r->id), r->id) +
          "</td></tr>";
   h += "</table>";
-  if (read > kReverseScanBudget || found.size() >= kReverseShown)
+  if (scan.stopped)
     h += "<p class=\"muted\">Stopped after " + std::to_string(kReverseScanBudget) +
          " records read or " + std::to_string(kReverseShown) + " found.</p>";
   return h;
@@ -234,23 +179,23 @@ std::string referenced_by(Org& org, const Record& target) {
 
 }  // namespace
 
-void record_page(Org& org, Call& c) {
+void record_page(const admin::Admin& admin, Call& c) {
   const std::string type = c.params["Type"];
-  auto found = org.find_record(c.params["Id"], type);
-  if (!found.ok() || (*found)->object != type)
+  auto found = admin.get_record(type, c.params["Id"]);
+  if (!found.ok())
     return send_problem(c.res, 404,
                         "No " + type + " record has the id or GUID '" + c.params["Id"] + "'");
   const RecordPtr r = *found;
-  const nlohmann::json sobject = sobject_json(org, *r);
+  const nlohmann::json sobject = admin.sobject(*r);
   std::string body = "<p>" + link("/__admin/ui/records/" + url_part(type), "All " + type) +
                      "</p><table id=\"fields\"><tr><th>Field</th><th>Value</th></tr>";
   for (const auto& [k, v] : sobject.items())
     if (k != "attributes")
-      body += "<tr><th>" + esc(k) + "</th><td>" + field_cell(org, k, v) + "</td></tr>";
-  body += "</table><h2>Referenced by</h2>" + referenced_by(org, *r);
-  body += "<h2>As the data API returns it</h2><p class=\"muted\">GET " + esc(org.record_url(*r)) +
+      body += "<tr><th>" + esc(k) + "</th><td>" + field_cell(admin, k, v) + "</td></tr>";
+  body += "</table><h2>Referenced by</h2>" + referenced_by(admin, *r);
+  body += "<h2>As the data API returns it</h2><p class=\"muted\">GET " + esc(admin.record_url(*r)) +
           "</p>";
-  auto data = data::read_sobject(org, type, r->id, {}, org.config().org.api_version);
+  auto data = admin.data_api_record(type, r->id);
   body += data.ok()
               ? json_block(nlohmann::json(*data))
               : "<p class=\"muted\">Not served by the data API: " +

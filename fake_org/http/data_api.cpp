@@ -35,6 +35,10 @@ data::DataResult<nlohmann::json> data_body(const httplib::Request& req) {
   return std::move(*parsed);
 }
 
+DataContext data_context(const HandlerContext& context) {
+  return DataContext{&context.org, context.api_usage};
+}
+
 void with_version(const DataContext& ctx, Call& c,
                   const std::function<void(const std::string&)>& fn) {
   auto version = data::api_version_of(ctx.org->config(), c.params["version"]);

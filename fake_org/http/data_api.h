@@ -17,6 +17,7 @@
 #include "domain/data/data_errors.h"
 #include "domain/org/org.h"
 #include "router.h"
+#include "routes.h"
 
 namespace fake_org::http {
 
@@ -46,16 +47,7 @@ void with_version(const DataContext& ctx, Call& c,
 // The request's JSON body; JSON_PARSER_ERROR when it is missing or malformed.
 data::DataResult<nlohmann::json> data_body(const httplib::Request& req);
 
-// GET /services/data/vNN.0 (resources), sobjects, describe, a
-// record, query, queryAll, query locators, limits.
-// (GET /services/data itself, the versions, is an oauth-area row:
-// add_oauth_handlers.)
-void add_data_read_handlers(Handlers& handlers, const DataContext& ctx);
-
-// POST sobjects/{Type}, PATCH and DELETE sobjects/{Type}/{Id}.
-void add_data_write_handlers(Handlers& handlers, const DataContext& ctx);
-
-// POST, PATCH and DELETE composite/sobjects.
-void add_data_composite_handlers(Handlers& handlers, const DataContext& ctx);
+// What the data groups' handlers share: the org and its usage count.
+DataContext data_context(const HandlerContext& context);
 
 }  // namespace fake_org::http

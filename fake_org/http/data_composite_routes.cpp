@@ -27,7 +27,9 @@ void on_save(Handlers& handlers, const DataContext& ctx, const char* operation,
 
 }  // namespace
 
-void add_data_composite_handlers(Handlers& handlers, const DataContext& ctx) {
+// POST, PATCH and DELETE composite/sobjects.
+FAKE_ORG_HANDLERS(data_composite) {
+  const DataContext ctx = data_context(context);
   on_save(handlers, ctx, "postCompositeSObjects", data::CollectionOp::kCreate);
   on_save(handlers, ctx, "patchCompositeSObjects", data::CollectionOp::kUpdate);
   handlers.on("deleteCompositeSObjects", [ctx](Call& c) {

@@ -64,7 +64,11 @@ void add_query_handlers(Handlers& handlers, const DataContext& ctx) {
 
 }  // namespace
 
-void add_data_read_handlers(Handlers& handlers, const DataContext& ctx) {
+// GET /services/data/vNN.0 (resources), sobjects, describe, a record,
+// query, queryAll, query locators, limits. (GET /services/data itself, the
+// versions, is an oauth-area row.)
+FAKE_ORG_HANDLERS(data_read) {
+  const DataContext ctx = data_context(context);
   handlers.on("getDataResources", [ctx](Call& c) {
     with_version(
         ctx, c, [&](const std::string& v) { send_data_json(c.res, 200, data::resources_json(v)); });

@@ -5,7 +5,9 @@
 
 namespace fake_org::http {
 
-void add_data_write_handlers(Handlers& handlers, const DataContext& ctx) {
+// POST sobjects/{Type}, PATCH and DELETE sobjects/{Type}/{Id}.
+FAKE_ORG_HANDLERS(data_write) {
+  const DataContext ctx = data_context(context);
   handlers.on("postSObject", [ctx](Call& c) {
     with_version(ctx, c, [&](const std::string&) {
       auto body = data_body(c.req);

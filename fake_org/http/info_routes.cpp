@@ -19,8 +19,9 @@ Handler send_text(std::string body) {
 
 }  // namespace
 
-void add_info_handlers(Handlers& handlers, Org& org) {
-  const OrgConfig& config = org.config();
+// GET /PaymentMethods, /SourceConnector, /PackageActions (spec 4.5, 4.6).
+FAKE_ORG_HANDLERS(info) {
+  const OrgConfig& config = context.org.config();
   handlers.on("getPaymentMethods", send_text(text::json_text(payment_methods_body(config))));
   handlers.on("getSourceConnectors", send_text(text::json_text(source_connectors_body(config))));
   handlers.on("getPackageActions", send_text(text::json_text(package_actions_body(config))));

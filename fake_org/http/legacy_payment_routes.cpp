@@ -20,8 +20,9 @@ void post_payment(LegacyPayments& service, bool tls, Call& c) {
 
 }  // namespace
 
-void add_legacy_payment_handlers(Handlers& handlers, Org& org, bool tls) {
-  auto service = std::make_shared<LegacyPayments>(org);
+FAKE_ORG_HANDLERS(legacy_payment) {
+  const bool tls = context.tls;
+  auto service = std::make_shared<LegacyPayments>(context.org);
   handlers.on("postPayment", [service, tls](Call& c) { post_payment(*service, tls, c); });
   handlers.on("getPayment",
               [service](Call& c) { send_json(c.res, 200, service->get(c.params["ID"])); });

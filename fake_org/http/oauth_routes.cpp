@@ -17,6 +17,7 @@
 #include "http/request_log.h"
 #include "http/responses.h"
 #include "http/router.h"
+#include "http/routes.h"
 #include "util/crypto.h"
 #include "util/json_text.h"
 #include "util/text.h"
@@ -487,6 +488,13 @@ void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
   // that need no token), so wherever the area is served, this is too.
   handlers.on("getDataVersions",
               [ctx](Call& c) { send_json(c.res, 200, data::versions_json(*ctx.config)); });
+}
+
+FAKE_ORG_HANDLERS(oauth) {
+  add_oauth_handlers(handlers, OAuthContext{&context.org.config(), context.services.tokens.get(),
+                                            [tls = context.tls](const httplib::Request& r) {
+                                              return origin_of(r, tls);
+                                            }});
 }
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {

@@ -64,7 +64,11 @@ std::string basic_user(const httplib::Request& req) {
 
 }  // namespace
 
-void add_org_admin_handlers(Handlers& handlers, std::shared_ptr<OrgDirectory> directory, bool tls) {
+// GET, POST /__admin/orgs, DELETE /__admin/orgs/{name}; with no directory
+// (an embedded single org) they answer 404 saying so.
+FAKE_ORG_HANDLERS(org_admin) {
+  const std::shared_ptr<OrgDirectory> directory = context.orgs;
+  const bool tls = context.tls;
   handlers.on("getAdminOrgs", [directory, tls](Call& c) {
     if (!directory) return send_no_directory(c.res);
     send_directory_answer(c.res, directory->list(server_origin_of(c.req, tls)));

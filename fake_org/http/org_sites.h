@@ -63,10 +63,6 @@ class OrgDirectory {
   virtual Answer remove(const std::string& name) = 0;
 };
 
-// The admin rows of the orgs (GET, POST /__admin/orgs, DELETE /__admin/orgs/{name});
-// with no directory (an embedded single org) they answer 404 saying so.
-void add_org_admin_handlers(Handlers& handlers, std::shared_ptr<OrgDirectory> directory, bool tls);
-
 struct SiteOptions {
   bool tls = false;
   bool admin_open = false;

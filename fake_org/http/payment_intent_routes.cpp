@@ -36,7 +36,10 @@ void get_installment(Org& org, PaymentIntents& service, Call& c) {
 
 }  // namespace
 
-void add_payment_intent_handlers(Handlers& handlers, Org& org, bool tls) {
+// POST /PaymentIntent, GET /PaymentIntent/{ID}, GET /Installment/{ID} (spec 4.1-4.3).
+FAKE_ORG_HANDLERS(payment_intent) {
+  Org& org = context.org;
+  const bool tls = context.tls;
   auto service = std::make_shared<PaymentIntents>(org);
   handlers.on("postPaymentIntent",
               [&org, service, tls](Call& c) { post_payment_intent(org, *service, tls, c); });

@@ -1,4 +1,16 @@
-#include "http/psp_routes.h"
+// The simulated PSP on the fake's own server (spec 1, 3, 6.2):
+//   GET  /psp/checkout/{session}   the hosted payment page (HTML, no auth, as a PSP page)
+//   POST /psp/checkout/{session}   the payer's form: action=pay|decline|cancel, card_number;
+//                                  the PSP calls back POST /psp/callback over HTTP, then
+//                                  303 to SuccessURL/FailureURL?payment_intent=pi_...
+//   POST /psp/callback             the PSP -> org callback: applies complete/decline/cancel;
+//                                  only when signed by the org's PSP (X-PSP-Signature,
+//                                  events/psp_signature.h), else 401 with Errors, no change
+// and on the admin API (mounted under /__admin):
+//   POST /psp/{session}/complete   {"outcome":"success"|"failure"|"cancel", card fields...}
+//                                  the headless driver: same callback path; answers
+//                                  {session, status, redirect}; 404 / 400 / 409.
+// Their handlers are the groups psp_pages and psp_admin.
 
 #include <climits>
 #include <cstdint>
@@ -10,6 +22,7 @@
 #include "http/psp_pages.h"
 #include "http/request_log.h"
 #include "http/responses.h"
+#include "http/routes.h"
 #include "util/json_text.h"
 #include "util/request_gate.h"
 
@@ -339,15 +352,20 @@ void complete_session(Org& org, Call& c) {
 
 }  // namespace
 
-void add_psp_page_handlers(Handlers& handlers, Org& org, bool tls) {
+// The pages and the callback (area psp of contracts/routes.yaml); `tls`:
+// how the PSP calls the org back.
+FAKE_ORG_HANDLERS(psp_pages) {
+  Org& org = context.org;
+  const bool tls = context.tls;
   handlers.on("getPspCheckout", [&org](Call& c) { get_checkout(org, c); });
   handlers.on("postPspCheckout", [&org, tls](Call& c) { post_checkout(org, tls, c); });
   handlers.on("postPspChallenge", [&org, tls](Call& c) { post_challenge(org, tls, c); });
   handlers.on("postPspCallback", [&org](Call& c) { handle_callback(org, c.req, c.res); });
 }
 
-void add_psp_admin_handlers(Handlers& handlers, Org& org) {
-  handlers.on("postAdminPspComplete", [&org](Call& c) { complete_session(org, c); });
+// The headless driver (area admin).
+FAKE_ORG_HANDLERS(psp_admin) {
+  handlers.on("postAdminPspComplete", [&org = context.org](Call& c) { complete_session(org, c); });
 }
 
 }  // namespace fake_org::http

@@ -4,7 +4,9 @@
 
 namespace fake_org::http {
 
-void add_recurring_handlers(Handlers& handlers, Org& org) {
+// GET /Recurring/{ID} (spec 2.11, 4.4).
+FAKE_ORG_HANDLERS(recurring) {
+  Org& org = context.org;
   handlers.on("getRecurring", [&org](Call& c) {
     auto r = recurring_view(org, c.params["ID"]);
     if (!r.ok()) return send_errors(c.res, org.config(), r.errors());

@@ -1,44 +1,76 @@
 #pragma once
-// The handlers of every endpoint group, registered by operationId (the rows
-// of contracts/routes.yaml). Handlers are thin: parse, one domain call, to_json.
-#include "domain/org/org.h"
+// Every handler the org's server mounts, by operationId (the rows of
+// contracts/routes.yaml). Handlers are thin: parse, one domain call, to_json.
+//
+// A handler file registers its group itself, in namespace fake_org::http:
+//
+//   FAKE_ORG_HANDLERS(mandate) {
+//     handlers.on("getMandate", [&org = context.org](Call& c) { ... });
+//   }
+//
+// and nothing else lists it: the build writes handler_groups() from every
+// FAKE_ORG_HANDLERS that starts a line of http/*.cpp
+// (cmake/handler_groups.cmake), and all_handlers() runs each group. That
+// list names each group's function, so the linker keeps every handler file.
+// A row of the table that no handler registers stops the mount (router.h),
+// so a handler not written, or registered under another name, keeps the
+// server from starting rather than dropping a route.
+#include <memory>
+#include <vector>
+
 #include "org_services.h"
 #include "router.h"
+
+namespace fake_org::admin {
+class Admin;
+}
 
 namespace fake_org::http {
 
 class RequestJournal;
 class FaultInjector;
 class OrgDirectory;
+struct ApiUsage;
+
+// What a group is given while the site's router is built. Its handlers may
+// keep references to the org, journal and faults (the site owns them and
+// outlives its router) and copies of the shared pointers, but not to the
+// context itself, which lives only while the groups register.
+struct HandlerContext {
+  const OrgServices& services;
+  Org& org;
+  RequestJournal& journal;
+  FaultInjector& faults;
+  bool tls;  // the server's scheme, for the URLs it hands out
+  // What /__admin/orgs creates, lists and deletes orgs with (null: one org).
+  std::shared_ptr<OrgDirectory> orgs;
+  // The admin API's and the dashboard's way into the org.
+  std::shared_ptr<admin::Admin> admin;
+  // The REST data API's request count, one per org.
+  std::shared_ptr<ApiUsage> api_usage;
+};
+
+struct HandlerGroup {
+  const char* name;
+  const char* file;  // the source that defines it, relative to fake_org/
+  void (*add)(Handlers&, const HandlerContext&);
+};
+
+// Every group of http/*.cpp, by file and then by line (the build's list).
+const std::vector<HandlerGroup>& handler_groups();
 
 // Every handler the org's server mounts: the API, OAuth, the PSP's pages and
-// the admin API. `tls`: the server's scheme, for the URLs it hands out.
-// `orgs`: what /__admin/orgs creates, lists and deletes orgs with (none: one org).
+// the admin API, each group's.
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
                       bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr);
 
-// GET /PaymentMethods, /SourceConnector, /PackageActions (spec 4.5, 4.6).
-void add_info_handlers(Handlers& handlers, Org& org);
-
-// POST /PaymentIntent, GET /PaymentIntent/{ID}, GET /Installment/{ID} (spec 4.1-4.3).
-void add_payment_intent_handlers(Handlers& handlers, Org& org, bool tls);
-
-// POST /Payment, GET /Payment/{ID}: the older interface (spec 4.7).
-void add_legacy_payment_handlers(Handlers& handlers, Org& org, bool tls);
-
-// GET /Recurring/{ID} (spec 2.11, 4.4).
-void add_recurring_handlers(Handlers& handlers, Org& org);
-
-// /__admin: health, reset, clock, records, webhooks, the PSP driver, the
-// request journal, faults (the fake's own API, not the spec's). The reset
-// clears the journal and faults too.
-void add_admin_handlers(Handlers& handlers, const OrgServices& services, RequestJournal& journal,
-                        FaultInjector& faults);
-
-// GET and DELETE /__admin/requests (admin_journal_routes.cpp).
-void add_journal_admin_handlers(Handlers& handlers, RequestJournal& journal);
-
-// GET, POST and DELETE /__admin/faults (admin_fault_routes.cpp).
-void add_fault_admin_handlers(Handlers& handlers, FaultInjector& faults, std::string api_base);
-
 }  // namespace fake_org::http
+
+// Defines the handler group `name` (lower case: [a-z][a-z0-9_]*), a function
+// of `handlers` (what it registers into) and `context`. Write it at the start
+// of a line, inside namespace fake_org::http.
+#define FAKE_ORG_HANDLERS(name)                                                    \
+  void handler_group_##name(::fake_org::http::Handlers& handlers,                  \
+                            const ::fake_org::http::HandlerContext& context);      \
+  void handler_group_##name([[maybe_unused]] ::fake_org::http::Handlers& handlers, \
+                            [[maybe_unused]] const ::fake_org::http::HandlerContext& context)

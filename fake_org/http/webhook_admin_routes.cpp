@@ -1,6 +1,7 @@
 #include "http/webhook_admin_routes.h"
 
 #include "http/responses.h"
+#include "http/routes.h"
 
 namespace fake_org::http {
 
@@ -85,6 +86,10 @@ void add_webhook_admin_handlers(Handlers& handlers, WebhookEngine& engine) {
   handlers.on("getAdminWebhooks", [&engine](Call& c) { get_webhooks(engine, c); });
   handlers.on("getAdminWebhook", [&engine](Call& c) { get_webhook(engine, c); });
   handlers.on("postAdminWebhookResend", [&engine](Call& c) { resend_webhook(engine, c); });
+}
+
+FAKE_ORG_HANDLERS(webhook_admin) {
+  add_webhook_admin_handlers(handlers, *context.services.webhooks);
 }
 
 }  // namespace fake_org::http

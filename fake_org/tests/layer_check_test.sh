@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layer check (cmake/check_layers.cmake) passes on the tree and fails, naming
 # the file and the include, on a copy where the domain includes the HTTP layer,
-# where the util layer includes the domain, where the domain or the transport
+# where the util layer includes the domain, where the admin layer includes the
+# HTTP layer, where the domain or the transport
 # includes a layer it may not, where a domain room includes a room above it,
 # where a file outside a room includes the room's internal/ headers, and where
 # a domain folder is no room.
@@ -25,6 +26,7 @@ expect_refused domain/payments views.cpp '#include <httplib.h>' 'fake_org/domain
 expect_refused events sink.cpp '#include "fixture/fixture_loader.h"' 'fake_org/events/sink.cpp'
 expect_refused net connection_stream.cpp '#include "http/request_log.h"' "layer 'net' may use: util, net, httplib"
 expect_refused domain net.cpp '#include "net/connection_server.h"' "layer 'domain' may use: util, domain"
+expect_refused admin admin.cpp '#include "http/responses.h"' "layer 'admin' may use: util, domain, fixture, admin"
 # The domain's rooms: core <- store <- config <- org <- payers, banking <- payments; org <- soql <- data.
 expect_refused domain/store record_store.cpp '#include "domain/config/org_config.h"' "room 'store' may use: core, store"
 expect_refused domain/org org.cpp '#include "domain/payments/collection_run.h"' "fake_org/domain/org/org.cpp: #include \"domain/payments/collection_run.h\" (room 'org' may use: core, store, config, org)"
@@ -45,4 +47,4 @@ printf '#include "domain/payments/views.h"\n#include "domain/data/sobject_read.h
 rm -rf "$tmp/fake_org" && mkdir -p "$tmp/fake_org/domain"
 printf '#include "http/server.h"\n' >"$tmp/fake_org/domain/org_test.cpp"
 "$cmake_bin" -DROOT="$tmp/fake_org" -P "$script"
-echo "layer check: passes on the tree, refuses 14 wrong-direction includes"
+echo "layer check: passes on the tree, refuses 15 wrong-direction includes"
