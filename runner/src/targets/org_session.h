@@ -52,7 +52,6 @@ class OrgSession {
              std::shared_ptr<void> keepalive = nullptr);
 
   const SessionConfig& config() const { return config_; }
-  bool has_admin() const { return config_.admin; }
   // api_base + path, or instance_url + path for /services/... and /__admin paths.
   std::string url_for(const std::string& path) const;
 
