@@ -81,6 +81,8 @@ std::optional<Column> column_of(const ObjectDef& object, std::string_view name) 
     // The platform's long text areas (more than 255 characters).
     if (f->type == FieldType::kTextArea && f->length > 255) c.filterable = c.sortable = false;
     if (f->type == FieldType::kMultiPicklist) c.sortable = false;
+    if (f->type == FieldType::kPicklist || f->type == FieldType::kMultiPicklist)
+      c.picklist = &f->picklist_values;
     if (iequals(f->name, fields::kGuid)) c.source = Column::Source::kGuid;
     if (object.api_name == objects::kContact && f->name == fields::kName)
       c.source = Column::Source::kContactName;
@@ -897,6 +899,46 @@ bool matches(const BoundCondition& c, const Record& r, const RecordReader& recor
   return false;
 }
 
+// A picklist orders by its defined values, not their text: the value's
+// place in the list (values the list lacks after it, by text).
+Value order_key(const Column& c, Value v) {
+  if (!c.picklist || c.type != ValueType::kText || v.null()) return v;
+  const auto& values = *c.picklist;
+  size_t at = 0;
+  while (at < values.size() && collate(values[at], v.text) != 0) ++at;
+  v.kind = Value::Kind::kNumber;
+  v.number = static_cast<double>(at);
+  return v;
+}
+
+int compare_order(const Column& c, const Value& a, const Value& b) {
+  if (!c.picklist || c.type != ValueType::kText) return compare(a, b, c.type);
+  if (a.number != b.number) return a.number < b.number ? -1 : 1;
+  return collate(a.text, b.text);
+}
+
+// A multi-select's items in the picklist's defined order (undefined ones
+// after, as written), as the platform reads them back.
+std::string defined_order(const std::vector<std::string>& defined, std::string_view text) {
+  std::vector<std::string_view> items;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  auto rank = [&](std::string_view item) {
+    size_t at = 0;
+    while (at < defined.size() && collate(defined[at], item) != 0) ++at;
+    return at;
+  };
+  std::stable_sort(items.begin(), items.end(),
+                   [&](std::string_view a, std::string_view b) { return rank(a) < rank(b); });
+  std::string out;
+  for (auto item : items) out += (out.empty() ? "" : ";") + std::string(item);
+  return out;
+}
+
 // ---- planning --------------------------------------------------------------
 
 // Comparisons every matching record must pass: the WHERE clause itself or
@@ -1038,6 +1080,8 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
   if (!j || (j->is_string() && j->str().empty())) return nullptr;
   if (c.type == ValueType::kDateTime && j->is_string())
     if (auto t = parse_iso8601(j->str())) return format_soql_datetime(*t);
+  if (c.type == ValueType::kMultiPicklist && c.picklist && j->is_string())
+    return defined_order(*c.picklist, j->str());
   return nlohmann::ordered_json(j->json());
 }
 
@@ -1139,7 +1183,8 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
     rows.reserve(out.size());
     for (auto& r : out) {
       Row row{std::move(r), {}};
-      for (const auto& o : q.order_by) row.keys.push_back(path_value(o.path, *row.record, store));
+      for (const auto& o : q.order_by)
+        row.keys.push_back(order_key(o.path.column, path_value(o.path, *row.record, store)));
       rows.push_back(std::move(row));
     }
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
@@ -1150,7 +1195,7 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
         if (x.null() && y.null()) continue;
         if (x.null()) return !o.nulls_last;
         if (y.null()) return o.nulls_last;
-        const int c = compare(x, y, o.path.column.type);
+        const int c = compare_order(o.path.column, x, y);
         if (c != 0) return o.descending ? c > 0 : c < 0;
       }
       return false;

@@ -30,6 +30,10 @@ struct Column {
   ValueType type = ValueType::kText;
   bool filterable = true;  // long text areas are neither filtered nor sorted
   bool sortable = true;
+  // A picklist's or multi-select's defined values (the catalogue's, which
+  // the bound query's config keeps alive): ORDER BY follows their order,
+  // and a multi-select reads back in it.
+  const std::vector<std::string>* picklist = nullptr;
 };
 
 // One relationship crossed by a field path: the reference field and the

@@ -185,6 +185,12 @@ std::vector<Accepted> accepted() {
       {"SELECT LastName FROM Contact WHERE MailingCity = '' AND FirstName = 'Grace'", "Hopper"},
       {"SELECT FIELDS(STANDARD) FROM Contact WHERE Id = '" + kAda + "'", kAda},
       {"SELECT FIELDS(ALL) FROM Contact WHERE LastName = 'Doe' LIMIT 200", kJane},
+      {"SELECT LastName FROM Contact WHERE Donor_Level__c != null ORDER BY Donor_Level__c",
+       "Hopper,Doe,Lovelace"},
+      {"SELECT LastName FROM Contact WHERE Donor_Level__c != null "
+       "ORDER BY Donor_Level__c DESC",
+       "Lovelace,Doe,Hopper"},
+      {"SELECT Skills__c FROM Contact WHERE Id = '" + kGrace + "'", "Math;Navy"},
       {"SELECT COUNT(Id) FROM Contact", "6"},
       {"SELECT COUNT(Lifetime_Giving__c) FROM Contact", "3"},
       {"SELECT SUM(Lifetime_Giving__c) FROM Contact", "1750.5"},
