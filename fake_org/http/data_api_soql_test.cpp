@@ -48,9 +48,9 @@ TEST_CASE("data API: an aggregate query answers AggregateResult rows", "[http][d
   REQUIRE(r.status == 200);
   CHECK(r.json["totalSize"] == 3);
   CHECK(r.json["done"] == true);
-  const json& row = r.json["records"][0];
-  CHECK(row.dump() ==
-        R"({"attributes":{"type":"AggregateResult"},"LastName":"Grp2","expr0":10,"people":10})");
+  // The body's own key order: attributes first, then the select list's.
+  CHECK(r.body.find(R"("records":[{"attributes":{"type":"AggregateResult"},"LastName":"Grp2",)"
+                    R"("expr0":10,"people":10},)") != std::string::npos);
 
   auto one = query(t, "SELECT COUNT(Id) FROM Contact WHERE LastName = 'Nobody'");
   REQUIRE(one.status == 200);
