@@ -8,34 +8,39 @@
 namespace fake_org::soql {
 
 namespace {
-bool expired(TimePoint last_used, TimePoint now) {
-  return now - last_used > QueryCursorStore::kIdleTimeout;
+bool expired(TimePoint opened_at, TimePoint now) {
+  return now - opened_at > QueryCursorStore::kLifetime;
 }
 }  // namespace
 
+size_t QueryCursorStore::cursor_bytes(const QueryCursor& cursor) {
+  // The map entries and the cursor itself are a few hundred bytes; the rows
+  // are what grows.
+  constexpr size_t kOverhead = 512;
+  return kOverhead + cursor.rows.capacity() * sizeof(RecordPtr) + cursor.api_version.capacity();
+}
+
 std::string QueryCursorStore::open(std::shared_ptr<const QueryCursor> cursor, TimePoint now) {
   std::lock_guard lock(mu_);
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    if (expired(it->second.last_used, now)) evict_locked(it->first);
-    it = next;
+  // The oldest lead by_age_, so the expired are a prefix of it.
+  while (!by_age_.empty()) {
+    auto it = cursors_.find(by_age_.begin()->second);
+    if (!expired(it->second.opened_at, now)) break;
+    evict_locked(it->first);
   }
-  const size_t rows = cursor->rows.size();
-  while (!cursors_.empty() && (cursors_.size() >= kMaxCursors || rows_ + rows > kMaxRows)) {
-    auto lru = cursors_.begin();
-    for (auto it = cursors_.begin(); it != cursors_.end(); ++it)
-      if (it->second.last_used < lru->second.last_used ||
-          (it->second.last_used == lru->second.last_used && it->second.opened < lru->second.opened))
-        lru = it;
-    evict_locked(lru->first);
+  const size_t bytes = cursor_bytes(*cursor);
+  while (!by_age_.empty() && bytes_ + bytes > kMemoryBudget) {
+    const std::string oldest = by_age_.begin()->second;
+    evict_locked(oldest);
   }
   // Never reused, not even after clear(): an old locator cannot name a new answer.
   char digits[16];
   std::snprintf(digits, sizeof digits, "%012llu",
                 static_cast<unsigned long long>(++sequence_ % 1000000000000ull));
   std::string id = *to_id18(std::string("01g") + digits);
-  rows_ += rows;
-  cursors_[id] = Entry{std::move(cursor), now, sequence_};
+  bytes_ += bytes;
+  by_age_[sequence_] = id;
+  cursors_[id] = Entry{std::move(cursor), now, bytes, sequence_};
   return id;
 }
 
@@ -43,18 +48,18 @@ std::shared_ptr<const QueryCursor> QueryCursorStore::find(std::string_view id, T
   std::lock_guard lock(mu_);
   auto it = cursors_.find(id);
   if (it == cursors_.end()) return nullptr;
-  if (expired(it->second.last_used, now)) {
+  if (expired(it->second.opened_at, now)) {
     evict_locked(it->first);
     return nullptr;
   }
-  it->second.last_used = std::max(it->second.last_used, now);
   return it->second.cursor;
 }
 
 void QueryCursorStore::clear() {
   std::lock_guard lock(mu_);
   cursors_.clear();
-  rows_ = 0;
+  by_age_.clear();
+  bytes_ = 0;
 }
 
 size_t QueryCursorStore::size() const {
@@ -62,10 +67,16 @@ size_t QueryCursorStore::size() const {
   return cursors_.size();
 }
 
+size_t QueryCursorStore::bytes() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
+}
+
 void QueryCursorStore::evict_locked(const std::string& id) {
   auto it = cursors_.find(id);
   if (it == cursors_.end()) return;
-  rows_ -= it->second.cursor->rows.size();
+  bytes_ -= it->second.bytes;
+  by_age_.erase(it->second.sequence);
   cursors_.erase(it);
 }
 

@@ -36,32 +36,39 @@ struct QueryCursor {
 
 class QueryCursorStore {
  public:
-  // As the platform: a cursor idle for 15 minutes (org time) is gone.
-  static constexpr Millis kIdleTimeout{15 * 60 * 1000};
-  // Open cursors are capped by count and by the records they hold (a
-  // pointer each); past either cap the least recently used go first.
-  static constexpr size_t kMaxCursors = 50;
-  static constexpr size_t kMaxRows = 5'000'000;
+  // As the platform since API 56.0: a cursor and its results live two days
+  // (org time) from the query that opened it, however often it is read, and
+  // any number may be open.
+  static constexpr Millis kLifetime{2LL * 24 * 60 * 60 * 1000};
+  // What the fake can afford instead of a count: the bytes the open cursors
+  // hold (cursor_bytes). Past it the oldest go first; the records themselves
+  // are shared with the store, so only the pointers count.
+  static constexpr size_t kMemoryBudget = size_t{256} << 20;
+  static size_t cursor_bytes(const QueryCursor& cursor);
 
   // The new cursor's id: 18 characters with the platform's key prefix 01g.
   std::string open(std::shared_ptr<const QueryCursor> cursor, TimePoint now);
-  // The cursor, its idle time restarted; null when unknown or expired.
+  // The cursor; null when unknown, evicted or expired.
   std::shared_ptr<const QueryCursor> find(std::string_view id, TimePoint now);
   // An admin reset: record ids restart, so no old cursor may survive it.
   void clear();
   size_t size() const;
+  size_t bytes() const;
 
  private:
   struct Entry {
     std::shared_ptr<const QueryCursor> cursor;
-    TimePoint last_used{};
-    uint64_t opened = 0;
+    TimePoint opened_at{};
+    size_t bytes = 0;
+    uint64_t sequence = 0;
   };
   void evict_locked(const std::string& id);
 
   mutable std::mutex mu_;
   std::map<std::string, Entry, std::less<>> cursors_;
-  size_t rows_ = 0;
+  // Ids in the order opened: the front is the oldest (ids never repeat).
+  std::map<uint64_t, std::string> by_age_;
+  size_t bytes_ = 0;
   uint64_t sequence_ = 0;
 };
 

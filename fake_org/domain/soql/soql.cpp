@@ -37,6 +37,23 @@ QueryPage page_of(const Org& org, const QueryCursor& cursor, const std::string& 
   return page;
 }
 
+// AggregateResult rows: one batch, never a cursor.
+SoqlResult<QueryPage> run_aggregate(const Org& org, const BoundQuery& query, QueryPage page) {
+  std::optional<SoqlError> error;
+  org.records().read([&](const RecordStore& store) {
+    auto rows = evaluate_aggregate(query, store, page.plan);
+    if (!rows) {
+      error = rows.error();
+      return 0;
+    }
+    for (auto& row : *rows) page.records.push_back(std::move(row));
+    return 0;
+  });
+  if (error) return *error;
+  page.total_size = page.records.size();
+  return page;
+}
+
 SoqlError bad_locator() {
   return plain_error(soql_code::kInvalidLocator, "invalid query locator");
 }
@@ -67,6 +84,7 @@ SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
   cursor->batch_size = std::clamp(options.batch_size, kMinBatchSize, kMaxBatchSize);
   QueryPlan plan;
   QueryPage page;
+  if (query->aggregate) return run_aggregate(org, *query, std::move(page));
   // The first batch is shown under the same lock that found the rows, so
   // its parents are those of the same moment.
   org.records().read([&](const RecordStore& store) {

@@ -4,6 +4,7 @@
 // text, so every later refusal can point at the part it refuses.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ inline constexpr const char* kInvalidType = "INVALID_TYPE";
 inline constexpr const char* kInvalidFilter = "INVALID_QUERY_FILTER_OPERATOR";
 inline constexpr const char* kOutOfRange = "NUMBER_OUTSIDE_VALID_RANGE";
 inline constexpr const char* kInvalidLocator = "INVALID_QUERY_LOCATOR";
+inline constexpr const char* kExceededIdLimit = "EXCEEDED_ID_LIMIT";
 }  // namespace soql_code
 
 inline constexpr size_t kNoPosition = static_cast<size_t>(-1);
@@ -86,11 +88,25 @@ struct Literal {
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kLike, kIn, kNotIn, kIncludes, kExcludes };
 const char* to_string(CompareOp op);  // as SOQL writes it: "=", "!=", "NOT IN", ...
 
+struct Query;
+
+// An aggregate function of a field: COUNT(Id), COUNT_DISTINCT(x), SUM(x),
+// AVG(x), MIN(x), MAX(x), in SELECT, HAVING or ORDER BY.
+struct Aggregate {
+  std::string function;  // upper case
+  FieldRef field;
+  size_t position = 0;
+};
+
 struct Comparison {
+  std::optional<Aggregate> aggregate;  // HAVING SUM(x) > 1: of the aggregate, not `field`
   FieldRef field;
   CompareOp op = CompareOp::kEq;
   size_t op_position = 0;
   std::vector<Literal> values;  // one, or the list of IN / NOT IN / INCLUDES / EXCLUDES
+  // IN / NOT IN (SELECT idField FROM ... [WHERE ...]): a semi- or anti-join,
+  // in place of `values`.
+  std::shared_ptr<const Query> subquery;
 };
 
 // A WHERE tree: AND and OR hold two or more children, NOT one. SOQL refuses
@@ -104,19 +120,36 @@ struct Condition {
 };
 
 struct OrderItem {
+  std::optional<Aggregate> aggregate;  // ORDER BY COUNT(Id): in place of `field`
   FieldRef field;
   bool descending = false;
   std::optional<bool> nulls_last;  // unset: the platform's default for the direction
 };
 
+// One item of the SELECT list: a field or an aggregate, maybe aliased.
+struct SelectItem {
+  std::optional<Aggregate> aggregate;
+  // FIELDS(ALL | STANDARD | CUSTOM): the word, upper case; `field` is empty.
+  std::string fields_function;
+  size_t fields_position = 0;
+  FieldRef field;
+  std::string alias;
+  size_t alias_position = 0;
+};
+
 struct Query {
   bool count = false;  // SELECT COUNT()
   size_t count_position = 0;
-  std::vector<FieldRef> fields;
+  std::vector<FieldRef> fields;  // the plain fields of `items`
+  std::vector<SelectItem> items;
   std::string object;
   size_t object_position = 0;
   std::string alias;
   std::optional<Condition> where;
+  std::vector<FieldRef> group_by;
+  size_t group_by_position = 0;
+  std::optional<Condition> having;
+  size_t having_position = 0;
   std::vector<OrderItem> order_by;
   size_t order_by_position = 0;
   std::optional<int64_t> limit;

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
 #include "domain/store/record_store.h"
+#include "soql_collation.h"
 #include "util/ascii.h"
 
 namespace fake_org::soql {
@@ -17,16 +20,6 @@ namespace {
 
 bool ends_with_ci(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
-}
-
-int compare_ci(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<unsigned char>(ascii_lower(a[i]));
-    const auto y = static_cast<unsigned char>(ascii_lower(b[i]));
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
 // The name a path uses for a reference field: cpm__Contact__c is reached as
@@ -88,6 +81,8 @@ std::optional<Column> column_of(const ObjectDef& object, std::string_view name) 
     // The platform's long text areas (more than 255 characters).
     if (f->type == FieldType::kTextArea && f->length > 255) c.filterable = c.sortable = false;
     if (f->type == FieldType::kMultiPicklist) c.sortable = false;
+    if (f->type == FieldType::kPicklist || f->type == FieldType::kMultiPicklist)
+      c.picklist = &f->picklist_values;
     if (iequals(f->name, fields::kGuid)) c.source = Column::Source::kGuid;
     if (object.api_name == objects::kContact && f->name == fields::kName)
       c.source = Column::Source::kContactName;
@@ -211,10 +206,28 @@ std::vector<std::string> picklist_items(std::string_view text) {
 
 // ---- binding ---------------------------------------------------------------
 
+// FIELDS(ALL) and FIELDS(CUSTOM) need a LIMIT of at most this.
+constexpr int64_t kMaxFieldsLimit = 200;
+
+// A LIKE pattern in collation code points; the escapes the parser marked
+// per byte are marked per code point (\% and \_ are one byte each).
+void like_pattern(const Literal& lit, Operand& o) {
+  o.value.text = lit.text;
+  o.pattern = collation_key(lit.text);
+  if (lit.escaped.empty()) return;
+  size_t at = 0;
+  for (size_t i = 0; i < lit.text.size(); ++i) {
+    if ((static_cast<unsigned char>(lit.text[i]) & 0xC0) == 0x80) continue;
+    o.escaped.push_back(i < lit.escaped.size() && lit.escaped[i]);
+    ++at;
+  }
+  o.escaped.resize(at);
+}
+
 class Binder {
  public:
   Binder(std::shared_ptr<const OrgConfig> config, std::string_view text, TimePoint now)
-      : config_(std::move(config)), text_(text), today_(date_of(now)) {}
+      : config_(std::move(config)), text_(text), now_(now), today_(date_of(now)) {}
 
   SoqlResult<BoundQuery> run(const Query& q) {
     BoundQuery b;
@@ -229,41 +242,205 @@ class Binder {
               "describe call for the appropriate names.");
     alias_ = q.alias;
     b.count = q.count;
-    std::set<std::string> seen;
-    for (const auto& f : q.fields) {
-      Path p;
-      if (!resolve(*b.object, f, p)) return *err_;
-      if (!seen.insert(ascii_lower(p.text())).second)
-        return positioned_error(text_, f.position(), soql_code::kMalformedQuery,
-                                "duplicate field selected: " + f.text());
-      b.select.push_back(std::move(p));
-    }
+    const bool aggregate =
+        !q.group_by.empty() || std::any_of(q.items.begin(), q.items.end(),
+                                           [](const SelectItem& i) { return i.aggregate; });
+    if (aggregate ? !bind_aggregate_query(q, b) : !bind_select(q, b)) return *err_;
     if (q.where) {
       BoundCondition c;
       if (!bind_condition(*b.object, *q.where, c)) return *err_;
       b.where = std::move(c);
     }
-    for (const auto& o : q.order_by) {
-      if (q.count)
-        return positioned_error(text_, o.field.position(), soql_code::kMalformedQuery,
-                                "Ordered field must be grouped or aggregated: " + o.field.text());
-      BoundOrder bo;
-      if (!resolve(*b.object, o.field, bo.path)) return *err_;
-      if (!bo.path.column.sortable)
-        return positioned_error(
-            text_, o.field.positions.back(), soql_code::kInvalidField,
-            "field '" + bo.path.column.name + "' can not be sorted in a query call");
-      bo.descending = o.descending;
-      // The platform's defaults: nulls first ascending, last descending.
-      bo.nulls_last = o.nulls_last.value_or(o.descending);
-      b.order_by.push_back(std::move(bo));
-    }
+    if (!aggregate && !bind_order_by(q, b)) return *err_;
     b.limit = q.limit;
     b.offset = q.offset;
     return b;
   }
 
  private:
+  // The columns FIELDS(kind) stands for: the platform's own then the
+  // catalogue's, custom ones (__c) only for CUSTOM and ALL.
+  static std::vector<Column> fields_of(const ObjectDef& object, const std::string& kind) {
+    std::vector<Column> out;
+    if (kind != "CUSTOM")
+      for (const char* name :
+           {"Id", "IsDeleted", "CreatedDate", "LastModifiedDate", "SystemModstamp"})
+        out.push_back(*column_of(object, name));
+    for (const auto& f : object.fields) {
+      const bool custom = ends_with_ci(f.name, "__c");
+      if (kind == "ALL" || custom == (kind == "CUSTOM")) out.push_back(*column_of(object, f.name));
+    }
+    return out;
+  }
+
+  bool bind_fields_function(const Query& q, const SelectItem& item, BoundQuery& b,
+                            std::set<std::string>& seen) {
+    // The platform bounds what FIELDS(ALL) and FIELDS(CUSTOM) may read.
+    if (item.fields_function != "STANDARD" && (!q.limit || *q.limit > kMaxFieldsLimit))
+      return fail(item.fields_position, soql_code::kMalformedQuery,
+                  "The SOQL FIELDS function must have a LIMIT of at most 200");
+    for (auto& column : fields_of(*b.object, item.fields_function)) {
+      if (!seen.insert(ascii_lower(column.name)).second)
+        return fail(item.fields_position, soql_code::kMalformedQuery,
+                    "duplicate field selected: " + column.name);
+      Path p;
+      p.column = std::move(column);
+      b.select.push_back(std::move(p));
+    }
+    return true;
+  }
+
+  bool bind_select(const Query& q, BoundQuery& b) {
+    std::set<std::string> seen;
+    for (const auto& item : q.items) {
+      if (!item.fields_function.empty()) {
+        if (!bind_fields_function(q, item, b, seen)) return false;
+        continue;
+      }
+      if (!item.alias.empty())
+        return fail(item.alias_position, soql_code::kMalformedQuery,
+                    "Only aggregate expressions use field aliasing");
+      Path p;
+      if (!resolve(*b.object, item.field, p)) return false;
+      if (!seen.insert(ascii_lower(p.text())).second)
+        return fail(item.field.position(), soql_code::kMalformedQuery,
+                    "duplicate field selected: " + item.field.text());
+      b.select.push_back(std::move(p));
+    }
+    return true;
+  }
+
+  bool bind_order_by(const Query& q, BoundQuery& b) {
+    for (const auto& o : q.order_by) {
+      if (q.count || o.aggregate)
+        return fail(o.field.position(), soql_code::kMalformedQuery,
+                    "Ordered field must be grouped or aggregated: " + o.field.text());
+      BoundOrder bo;
+      if (!resolve(*b.object, o.field, bo.path)) return false;
+      if (!bo.path.column.sortable)
+        return fail(o.field.positions.back(), soql_code::kInvalidField,
+                    "field '" + bo.path.column.name + "' can not be sorted in a query call");
+      bo.descending = o.descending;
+      // The platform's defaults: nulls first ascending, last descending.
+      bo.nulls_last = o.nulls_last.value_or(o.descending);
+      b.order_by.push_back(std::move(bo));
+    }
+    return true;
+  }
+
+  // ---- aggregate queries ----
+
+  bool bind_aggregate_query(const Query& q, BoundQuery& b) {
+    auto agg = std::make_shared<AggregateQuery>();
+    for (const auto& g : q.group_by) {
+      Path p;
+      if (!resolve(*b.object, g, p)) return false;
+      const Column& col = p.column;
+      if (!col.filterable || col.type == ValueType::kNumber ||
+          col.type == ValueType::kMultiPicklist || col.type == ValueType::kDateTime)
+        return fail(g.positions.back(), soql_code::kInvalidField,
+                    "field '" + col.name + "' can not be grouped in a query call");
+      agg->group_by.push_back(std::move(p));
+    }
+    int unnamed = 0;
+    std::set<std::string> names;
+    for (const auto& item : q.items) {
+      BoundItem bi;
+      if (!item.fields_function.empty())
+        return fail(item.fields_position, soql_code::kMalformedQuery,
+                    "FIELDS() cannot be used in an aggregate query");
+      if (item.aggregate) {
+        if (!bind_aggregate(*b.object, *item.aggregate, *agg, bi.slot)) return false;
+        bi.name = item.alias.empty() ? "expr" + std::to_string(unnamed++) : item.alias;
+      } else {
+        if (!group_slot(*b.object, item.field, *agg, bi.slot)) return false;
+        bi.name = item.alias.empty() ? agg->group_by[bi.slot].column.name : item.alias;
+      }
+      if (!names.insert(ascii_lower(bi.name)).second)
+        return fail(item.alias.empty() ? item.field.position() : item.alias_position,
+                    soql_code::kMalformedQuery, "duplicate alias: " + bi.name);
+      agg->items.push_back(std::move(bi));
+    }
+    if (q.having) {
+      BoundCondition c;
+      if (!bind_having(*b.object, *q.having, *agg, c)) return false;
+      agg->having = std::move(c);
+    }
+    for (const auto& o : q.order_by) {
+      BoundOrder bo;
+      if (o.aggregate ? !bind_aggregate(*b.object, *o.aggregate, *agg, bo.slot)
+                      : !group_slot(*b.object, o.field, *agg, bo.slot))
+        return false;
+      bo.descending = o.descending;
+      bo.nulls_last = o.nulls_last.value_or(o.descending);
+      b.order_by.push_back(std::move(bo));
+    }
+    b.aggregate = std::move(agg);
+    return true;
+  }
+
+  // The slot of a grouped field; a field neither grouped nor aggregated is refused.
+  bool group_slot(const ObjectDef& object, const FieldRef& f, const AggregateQuery& agg,
+                  int& slot) {
+    Path p;
+    if (!resolve(object, f, p)) return false;
+    for (size_t i = 0; i < agg.group_by.size(); ++i)
+      if (iequals(agg.group_by[i].text(), p.text())) {
+        slot = static_cast<int>(i);
+        return true;
+      }
+    return fail(f.position(), soql_code::kMalformedQuery,
+                "Field must be grouped or aggregated: " + f.text());
+  }
+
+  bool bind_aggregate(const ObjectDef& object, const Aggregate& a, AggregateQuery& agg, int& slot) {
+    BoundAggregate ba;
+    ba.function = a.function;
+    if (!resolve(object, a.field, ba.path)) return false;
+    const ValueType type = ba.path.column.type;
+    const bool numeric = a.function == "SUM" || a.function == "AVG";
+    const bool extreme = a.function == "MIN" || a.function == "MAX";
+    if (!ba.path.column.filterable || (numeric && type != ValueType::kNumber) ||
+        (extreme && (type == ValueType::kBoolean || type == ValueType::kMultiPicklist)))
+      return fail(
+          a.field.positions.back(), soql_code::kInvalidField,
+          "field " + ba.path.column.name + " does not support aggregate operator " + a.function);
+    ba.result = extreme ? type : ValueType::kNumber;
+    const int first = static_cast<int>(agg.group_by.size());
+    for (size_t i = 0; i < agg.aggregates.size(); ++i)
+      if (agg.aggregates[i].function == ba.function &&
+          agg.aggregates[i].path.text() == ba.path.text()) {
+        slot = first + static_cast<int>(i);
+        return true;
+      }
+    slot = first + static_cast<int>(agg.aggregates.size());
+    agg.aggregates.push_back(std::move(ba));
+    return true;
+  }
+
+  bool bind_having(const ObjectDef& object, const Condition& c, AggregateQuery& agg,
+                   BoundCondition& out) {
+    out.kind = c.kind;
+    if (c.kind != Condition::Kind::kComparison) {
+      for (const auto& child : c.children)
+        if (!bind_having(object, child, agg, out.children.emplace_back())) return false;
+      return true;
+    }
+    const Comparison& cmp = c.comparison;
+    BoundComparison& bc = out.comparison;
+    if (cmp.subquery)
+      return fail(cmp.op_position, soql_code::kMalformedQuery,
+                  "semi join sub selects are not allowed in HAVING");
+    if (cmp.aggregate ? !bind_aggregate(object, *cmp.aggregate, agg, bc.slot)
+                      : !group_slot(object, cmp.field, agg, bc.slot))
+      return false;
+    bc.path = Path{};
+    bc.path.column.name = cmp.aggregate ? cmp.aggregate->function : cmp.field.text();
+    bc.path.column.type = agg.slot_type(bc.slot);
+    bc.op = cmp.op;
+    return bind_predicate(cmp, bc);
+  }
+
   bool fail(size_t pos, const char* code, std::string detail) {
     if (!err_) err_ = positioned_error(text_, pos, code, std::move(detail));
     return false;
@@ -320,6 +497,13 @@ class Binder {
       return fail(c.field.positions.back(), soql_code::kInvalidField,
                   "field '" + col.name + "' can not be filtered in a query call");
     out.op = c.op;
+    if (c.subquery) return bind_semi_join(c, out);
+    return bind_predicate(c, out);
+  }
+
+  // The operator and values against `out.path.column`.
+  bool bind_predicate(const Comparison& c, BoundComparison& out) {
+    const Column& col = out.path.column;
     const bool ordering = c.op == CompareOp::kLt || c.op == CompareOp::kLe ||
                           c.op == CompareOp::kGt || c.op == CompareOp::kGe;
     if (c.op == CompareOp::kLike && col.type != ValueType::kText)
@@ -340,6 +524,27 @@ class Binder {
       if (!bind_operand(col, c.op, lit, o)) return false;
       out.operands.push_back(std::move(o));
     }
+    return true;
+  }
+
+  // The platform joins on ids only: both sides an Id or a reference field.
+  bool bind_semi_join(const Comparison& c, BoundComparison& out) {
+    if (out.path.column.type != ValueType::kId)
+      return fail(c.field.positions.back(), soql_code::kInvalidField,
+                  "semi join sub selects are only supported on id or reference fields, cannot "
+                  "use: '" +
+                      c.field.text() + "'");
+    auto inner = Binder(config_, text_, now_).run(*c.subquery);
+    if (!inner) {
+      err_ = inner.error();
+      return false;
+    }
+    const FieldRef& selected = c.subquery->fields.front();
+    if (inner->select.front().column.type != ValueType::kId || !inner->select.front().hops.empty())
+      return fail(
+          selected.position(), soql_code::kMalformedQuery,
+          "semi join sub selects can only query id fields, cannot use: '" + selected.text() + "'");
+    out.subquery = std::make_shared<const BoundQuery>(std::move(inner.value()));
     return true;
   }
 
@@ -371,8 +576,7 @@ class Binder {
         if (lit.kind != LK::kString) return type_mismatch(col, lit);
         o.value.kind = Value::Kind::kText;
         if (op == CompareOp::kLike) {
-          o.value.text = ascii_lower(lit.text);
-          o.escaped = lit.escaped;
+          like_pattern(lit, o);
         } else {
           o.value.text = lit.text;
         }
@@ -421,6 +625,7 @@ class Binder {
 
   std::shared_ptr<const OrgConfig> config_;
   std::string_view text_;
+  TimePoint now_;
   Date today_;
   std::string alias_;
   std::optional<SoqlError> err_;
@@ -552,7 +757,7 @@ int compare(const Value& a, const Value& b, ValueType type) {
   switch (type) {
     case ValueType::kText:
     case ValueType::kMultiPicklist:
-      return compare_ci(a.text, b.text);
+      return collate(a.text, b.text);
     case ValueType::kId:
       return a.text.compare(b.text) < 0 ? -1 : (a.text == b.text ? 0 : 1);
     case ValueType::kNumber:
@@ -562,26 +767,23 @@ int compare(const Value& a, const Value& b, ValueType type) {
   }
 }
 
-size_t utf8_length(unsigned char lead) {
-  return lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-}
-
 // LIKE: % any run, _ one character, both as themselves where escaped;
-// without regard to case.
+// without regard to case, as the collation compares.
 bool like(std::string_view text, const Operand& o) {
-  const std::string& pat = o.value.text;
+  const std::u32string str = collation_key(text);
+  const std::u32string& pat = o.pattern;
   auto escaped = [&](size_t p) { return p < o.escaped.size() && o.escaped[p]; };
-  auto any_run = [&](size_t p) { return pat[p] == '%' && !escaped(p); };
-  auto one = [&](size_t p) { return pat[p] == '_' && !escaped(p); };
-  size_t s = 0, p = 0, star = std::string::npos, resume = 0;
-  while (s < text.size()) {
-    if (p < pat.size() && !any_run(p) && (one(p) || ascii_lower(text[s]) == pat[p])) {
-      s += one(p) ? utf8_length(static_cast<unsigned char>(text[s])) : 1;
+  auto any_run = [&](size_t p) { return pat[p] == U'%' && !escaped(p); };
+  auto one = [&](size_t p) { return pat[p] == U'_' && !escaped(p); };
+  size_t s = 0, p = 0, star = std::u32string::npos, resume = 0;
+  while (s < str.size()) {
+    if (p < pat.size() && !any_run(p) && (one(p) || str[s] == pat[p])) {
+      ++s;
       ++p;
     } else if (p < pat.size() && any_run(p)) {
       star = p++;
       resume = s;
-    } else if (star != std::string::npos) {
+    } else if (star != std::u32string::npos) {
       p = star + 1;
       s = ++resume;
     } else {
@@ -596,8 +798,25 @@ bool includes_all(const std::vector<std::string>& have, const std::vector<std::s
   return std::includes(have.begin(), have.end(), want.begin(), want.end());
 }
 
-bool matches(const BoundComparison& c, const Record& r, const RecordReader& records) {
-  const Value v = path_value(c.path, r, records);
+bool matches_value(const BoundComparison& c, const Value& v);
+
+// Per semi- or anti-join of a WHERE clause, the ids its sub-select answers
+// (sorted), found once before the outer query reads a record.
+using JoinIds = std::map<const BoundComparison*, std::vector<std::string>>;
+
+bool matches(const BoundComparison& c, const Record& r, const RecordReader& records,
+             const JoinIds& joins) {
+  if (c.subquery) {
+    const Value v = path_value(c.path, r, records);
+    const auto& ids = joins.at(&c);
+    const bool in = !v.null() && std::binary_search(ids.begin(), ids.end(), v.text);
+    return c.op == CompareOp::kIn ? in : !in;
+  }
+  return matches_value(c, path_value(c.path, r, records));
+}
+
+// Evaluates the comparison on the value it reads.
+bool matches_value(const BoundComparison& c, const Value& v) {
   const ValueType type = c.path.column.type;
   auto equals = [&](const Operand& o) {
     if (o.null) return v.null();
@@ -661,22 +880,63 @@ bool matches(const BoundComparison& c, const Record& r, const RecordReader& reco
   }
 }
 
-bool matches(const BoundCondition& c, const Record& r, const RecordReader& records) {
+bool matches(const BoundCondition& c, const Record& r, const RecordReader& records,
+             const JoinIds& joins) {
   switch (c.kind) {
     case Condition::Kind::kComparison:
-      return matches(c.comparison, r, records);
+      return matches(c.comparison, r, records, joins);
     case Condition::Kind::kNot:
-      return !matches(c.children.front(), r, records);
+      return !matches(c.children.front(), r, records, joins);
     case Condition::Kind::kAnd:
       for (const auto& child : c.children)
-        if (!matches(child, r, records)) return false;
+        if (!matches(child, r, records, joins)) return false;
       return true;
     case Condition::Kind::kOr:
       for (const auto& child : c.children)
-        if (matches(child, r, records)) return true;
+        if (matches(child, r, records, joins)) return true;
       return false;
   }
   return false;
+}
+
+// A picklist orders by its defined values, not their text: the value's
+// place in the list (values the list lacks after it, by text).
+Value order_key(const Column& c, Value v) {
+  if (!c.picklist || c.type != ValueType::kText || v.null()) return v;
+  const auto& values = *c.picklist;
+  size_t at = 0;
+  while (at < values.size() && collate(values[at], v.text) != 0) ++at;
+  v.kind = Value::Kind::kNumber;
+  v.number = static_cast<double>(at);
+  return v;
+}
+
+int compare_order(const Column& c, const Value& a, const Value& b) {
+  if (!c.picklist || c.type != ValueType::kText) return compare(a, b, c.type);
+  if (a.number != b.number) return a.number < b.number ? -1 : 1;
+  return collate(a.text, b.text);
+}
+
+// A multi-select's items in the picklist's defined order (undefined ones
+// after, as written), as the platform reads them back.
+std::string defined_order(const std::vector<std::string>& defined, std::string_view text) {
+  std::vector<std::string_view> items;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  auto rank = [&](std::string_view item) {
+    size_t at = 0;
+    while (at < defined.size() && collate(defined[at], item) != 0) ++at;
+    return at;
+  };
+  std::stable_sort(items.begin(), items.end(),
+                   [&](std::string_view a, std::string_view b) { return rank(a) < rank(b); });
+  std::string out;
+  for (auto item : items) out += (out.empty() ? "" : ";") + std::string(item);
+  return out;
 }
 
 // ---- planning --------------------------------------------------------------
@@ -691,9 +951,11 @@ void conjuncts(const BoundCondition& c, std::vector<const BoundComparison*>& out
 
 // The values a conjunct requires of its own field (= or IN), if it
 // requires any an index holds: a null one matches records no index keeps.
-std::optional<std::vector<std::string>> required_values(const BoundComparison& c) {
+std::optional<std::vector<std::string>> required_values(const BoundComparison& c,
+                                                        const JoinIds& joins) {
   if (!c.path.hops.empty() || (c.op != CompareOp::kEq && c.op != CompareOp::kIn))
     return std::nullopt;
+  if (c.subquery) return joins.at(&c);
   std::vector<std::string> out;
   for (const auto& o : c.operands) {
     if (o.null || o.range || o.value.kind != Value::Kind::kText) return std::nullopt;
@@ -708,7 +970,7 @@ constexpr size_t kMaxIndexProbes = 1000;
 
 // Candidate records from the cheapest usable lookup, or nullopt: scan.
 std::optional<std::vector<RecordPtr>> plan_candidates(const BoundQuery& q, const RecordStore& store,
-                                                      QueryPlan& plan) {
+                                                      const JoinIds& joins, QueryPlan& plan) {
   if (!q.where) return std::nullopt;
   std::vector<const BoundComparison*> conj;
   conjuncts(*q.where, conj);
@@ -720,7 +982,7 @@ std::optional<std::vector<RecordPtr>> plan_candidates(const BoundQuery& q, const
     best_ids = std::move(ids);
   };
   for (const auto* c : conj) {
-    auto values = required_values(*c);
+    auto values = required_values(*c, joins);
     if (!values) continue;
     if (c->path.column.source == Column::Source::kId) {
       offer(QueryPlan::Kind::kId, "", *values);
@@ -747,14 +1009,23 @@ std::optional<std::vector<RecordPtr>> plan_candidates(const BoundQuery& q, const
         if (col.source != Column::Source::kField || !iequals(col.name, field)) continue;
         if (col.type != ValueType::kId && !(col.type == ValueType::kText && spec.case_insensitive))
           continue;
-        if ((values = required_values(*c))) break;
+        // The store folds only ASCII case; the collation folds more.
+        if ((values = required_values(*c, joins)) &&
+            std::all_of(values->begin(), values->end(),
+                        [](const std::string& v) { return ascii_only(v); }))
+          break;
+        values.reset();
       }
       if (!values) break;
       probes *= std::max<size_t>(values->size(), 1);
       per_field.push_back(std::move(*values));
-      if (probes > kMaxIndexProbes) break;
+      if (probes > kMaxIndexProbes && spec.fields.size() > 1) break;
     }
-    if (per_field.size() != spec.fields.size() || probes > kMaxIndexProbes) continue;
+    // One field's values are probed one each, never a product: a lookup
+    // per value (a semi-join's thousands) still beats reading the object.
+    if (per_field.size() != spec.fields.size() ||
+        (probes > kMaxIndexProbes && spec.fields.size() > 1))
+      continue;
     std::vector<std::string> ids;
     std::vector<size_t> at(per_field.size(), 0);
     const bool none =
@@ -809,6 +1080,8 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
   if (!j || (j->is_string() && j->str().empty())) return nullptr;
   if (c.type == ValueType::kDateTime && j->is_string())
     if (auto t = parse_iso8601(j->str())) return format_soql_datetime(*t);
+  if (c.type == ValueType::kMultiPicklist && c.picklist && j->is_string())
+    return defined_order(*c.picklist, j->str());
   return nlohmann::ordered_json(j->json());
 }
 
@@ -845,19 +1118,38 @@ SoqlResult<BoundQuery> bind_query(std::shared_ptr<const OrgConfig> config, std::
   return Binder(std::move(config), text, now).run(query);
 }
 
-std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, QueryPlan& plan) {
+namespace {
+
+void find_joins(const BoundCondition& c, const RecordStore& store, JoinIds& out) {
+  for (const auto& child : c.children) find_joins(child, store, out);
+  const BoundComparison& cmp = c.comparison;
+  if (c.kind != Condition::Kind::kComparison || !cmp.subquery) return;
+  // The sub-select goes through the same planner as any query.
+  QueryPlan inner_plan;
+  const Path& column = cmp.subquery->select.front();
+  std::vector<std::string> ids;
+  for (const auto& r : evaluate(*cmp.subquery, store, inner_plan)) {
+    Value v = path_value(column, *r, store);
+    if (!v.null()) ids.push_back(std::move(v.text));
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  out[&cmp] = std::move(ids);
+}
+
+// The first `enough` records that match the WHERE clause, in plan order.
+std::vector<RecordPtr> collect(const BoundQuery& q, const RecordStore& store, QueryPlan& plan,
+                               size_t enough) {
   plan = QueryPlan{};
-  auto candidates = plan_candidates(q, store, plan);
-  const size_t offset = static_cast<size_t>(q.offset.value_or(0));
-  // Without ORDER BY the first OFFSET + LIMIT matches are the answer.
-  const size_t enough = q.order_by.empty() && q.limit ? offset + static_cast<size_t>(*q.limit)
-                                                      : std::numeric_limits<size_t>::max();
+  JoinIds joins;
+  if (q.where) find_joins(*q.where, store, joins);
+  auto candidates = plan_candidates(q, store, joins, plan);
   std::vector<RecordPtr> out;
   auto consider = [&](const RecordPtr& r) {
     ++plan.candidates;
     if (!r || r->object != q.object->api_name) return true;
     if (r->deleted && !q.include_deleted) return true;
-    if (q.where && !matches(*q.where, *r, store)) return true;
+    if (q.where && !matches(*q.where, *r, store, joins)) return true;
     out.push_back(r);
     return out.size() < enough;
   };
@@ -871,6 +1163,17 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
         if (!consider(all.record(i))) break;
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, QueryPlan& plan) {
+  const size_t offset = static_cast<size_t>(q.offset.value_or(0));
+  // Without ORDER BY the first OFFSET + LIMIT matches are the answer.
+  const size_t enough = q.order_by.empty() && q.limit ? offset + static_cast<size_t>(*q.limit)
+                                                      : std::numeric_limits<size_t>::max();
+  std::vector<RecordPtr> out = collect(q, store, plan, enough);
   if (!q.order_by.empty()) {
     struct Row {
       RecordPtr record;
@@ -880,7 +1183,8 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
     rows.reserve(out.size());
     for (auto& r : out) {
       Row row{std::move(r), {}};
-      for (const auto& o : q.order_by) row.keys.push_back(path_value(o.path, *row.record, store));
+      for (const auto& o : q.order_by)
+        row.keys.push_back(order_key(o.path.column, path_value(o.path, *row.record, store)));
       rows.push_back(std::move(row));
     }
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
@@ -891,7 +1195,7 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
         if (x.null() && y.null()) continue;
         if (x.null()) return !o.nulls_last;
         if (y.null()) return o.nulls_last;
-        const int c = compare(x, y, o.path.column.type);
+        const int c = compare_order(o.path.column, x, y);
         if (c != 0) return o.descending ? c > 0 : c < 0;
       }
       return false;
@@ -947,6 +1251,188 @@ void add_query_indexes(const OrgConfig& config, std::vector<IndexSpec>& out) {
       // Ids have one spelling; emails compare without case, as their index.
       out.push_back({"soql:" + name + "." + f.name, name, {f.name}, !reference});
     }
+}
+
+// ---- aggregate queries -----------------------------------------------------
+
+ValueType AggregateQuery::slot_type(int slot) const {
+  const auto at = static_cast<size_t>(slot);
+  return at < group_by.size() ? group_by[at].column.type : aggregates[at - group_by.size()].result;
+}
+
+namespace {
+
+// A value as a grouping key: text by its collation (groups ignore case, as
+// comparisons do), the rest by their bits.
+void append_key(std::string& key, const Value& v) {
+  key += static_cast<char>('0' + static_cast<int>(v.kind));
+  if (v.kind == Value::Kind::kText) {
+    const std::u32string folded = collation_key(v.text);
+    key.append(reinterpret_cast<const char*>(folded.data()), folded.size() * sizeof(char32_t));
+  } else if (v.kind == Value::Kind::kNumber) {
+    key.append(reinterpret_cast<const char*>(&v.number), sizeof v.number);
+  } else if (v.kind == Value::Kind::kInteger) {
+    key.append(reinterpret_cast<const char*>(&v.integer), sizeof v.integer);
+  }
+  key += '\x1f';
+}
+
+// One aggregate's running state within one group.
+struct Accumulator {
+  int64_t count = 0;
+  double sum = 0;
+  Value extreme;
+  std::unordered_set<std::string> distinct;
+
+  void add(const BoundAggregate& a, const Value& v) {
+    if (v.null()) return;
+    ++count;
+    if (a.function == "SUM" || a.function == "AVG") {
+      sum += v.number;
+    } else if (a.function == "COUNT_DISTINCT") {
+      std::string key;
+      append_key(key, v);
+      distinct.insert(std::move(key));
+    } else if (a.function == "MIN" || a.function == "MAX") {
+      const int c = extreme.null() ? 0 : compare(v, extreme, a.path.column.type);
+      if (extreme.null() || (a.function == "MIN" ? c < 0 : c > 0)) extreme = v;
+    }
+  }
+
+  Value result(const BoundAggregate& a) const {
+    Value v;
+    v.kind = Value::Kind::kNumber;
+    if (a.function == "COUNT") {
+      v.number = static_cast<double>(count);
+    } else if (a.function == "COUNT_DISTINCT") {
+      v.number = static_cast<double>(distinct.size());
+    } else if (count == 0 || a.function == "MIN" || a.function == "MAX") {
+      return count == 0 ? Value{} : extreme;
+    } else {
+      v.number = a.function == "AVG" ? sum / static_cast<double>(count) : sum;
+    }
+    return v;
+  }
+};
+
+struct Group {
+  std::vector<Value> keys;
+  std::vector<Accumulator> accumulators;
+};
+
+bool matches_row(const BoundCondition& c, const std::vector<Value>& row) {
+  switch (c.kind) {
+    case Condition::Kind::kComparison:
+      return matches_value(c.comparison, row[static_cast<size_t>(c.comparison.slot)]);
+    case Condition::Kind::kNot:
+      return !matches_row(c.children.front(), row);
+    case Condition::Kind::kAnd:
+      for (const auto& child : c.children)
+        if (!matches_row(child, row)) return false;
+      return true;
+    case Condition::Kind::kOr:
+      for (const auto& child : c.children)
+        if (matches_row(child, row)) return true;
+      return false;
+  }
+  return false;
+}
+
+nlohmann::ordered_json show_value(const Value& v, ValueType type, bool whole) {
+  if (v.null()) return nullptr;
+  switch (type) {
+    case ValueType::kNumber:
+      if (whole) return static_cast<int64_t>(v.number);
+      return v.number;
+    case ValueType::kBoolean:
+      return v.integer != 0;
+    case ValueType::kDate:
+      return format_date(civil_from_days(v.integer));
+    case ValueType::kDateTime:
+      return format_soql_datetime(TimePoint(Millis(v.integer)));
+    default:
+      return v.text;
+  }
+}
+
+// Every group of the matching records (one, when nothing is grouped).
+std::vector<Group> group_records(const BoundQuery& q, const RecordStore& store, QueryPlan& plan) {
+  const AggregateQuery& agg = *q.aggregate;
+  std::vector<Group> groups;
+  std::unordered_map<std::string, size_t> index;
+  if (agg.group_by.empty()) {
+    groups.push_back({{}, std::vector<Accumulator>(agg.aggregates.size())});
+    index.emplace("", 0);
+  }
+  std::vector<Value> keys;
+  std::string key;
+  for (const auto& r : collect(q, store, plan, std::numeric_limits<size_t>::max())) {
+    keys.clear();
+    key.clear();
+    for (const auto& g : agg.group_by) {
+      keys.push_back(path_value(g, *r, store));
+      append_key(key, keys.back());
+    }
+    auto [it, added] = index.try_emplace(key, groups.size());
+    if (added) groups.push_back({keys, std::vector<Accumulator>(agg.aggregates.size())});
+    Group& group = groups[it->second];
+    for (size_t i = 0; i < agg.aggregates.size(); ++i)
+      group.accumulators[i].add(agg.aggregates[i], path_value(agg.aggregates[i].path, *r, store));
+  }
+  return groups;
+}
+
+}  // namespace
+
+SoqlResult<std::vector<nlohmann::ordered_json>> evaluate_aggregate(const BoundQuery& q,
+                                                                   const RecordStore& store,
+                                                                   QueryPlan& plan) {
+  const AggregateQuery& agg = *q.aggregate;
+  std::vector<std::vector<Value>> rows;
+  for (auto& g : group_records(q, store, plan)) {
+    std::vector<Value> row = std::move(g.keys);
+    for (size_t i = 0; i < agg.aggregates.size(); ++i)
+      row.push_back(g.accumulators[i].result(agg.aggregates[i]));
+    if (!agg.having || matches_row(*agg.having, row)) rows.push_back(std::move(row));
+  }
+  // Without ORDER BY, groups in the order of their keys, so answers repeat.
+  std::vector<BoundOrder> order = q.order_by;
+  if (order.empty())
+    for (size_t i = 0; i < agg.group_by.size(); ++i)
+      order.emplace_back().slot = static_cast<int>(i);
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    for (const auto& o : order) {
+      const auto at = static_cast<size_t>(o.slot);
+      if (a[at].null() && b[at].null()) continue;
+      if (a[at].null()) return !o.nulls_last;
+      if (b[at].null()) return o.nulls_last;
+      const int c = compare(a[at], b[at], agg.slot_type(o.slot));
+      if (c != 0) return o.descending ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  const size_t offset = std::min(rows.size(), static_cast<size_t>(q.offset.value_or(0)));
+  rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(offset));
+  if (q.limit && rows.size() > static_cast<size_t>(*q.limit))
+    rows.resize(static_cast<size_t>(*q.limit));
+  if (rows.size() > kMaxAggregateRows)
+    return plain_error(soql_code::kExceededIdLimit,
+                       "Aggregate query does not support queryMore(), use LIMIT to restrict the "
+                       "results to a single batch");
+  std::vector<nlohmann::ordered_json> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    nlohmann::ordered_json j;
+    j["attributes"] = {{"type", "AggregateResult"}};
+    for (const auto& item : agg.items) {
+      const auto at = static_cast<size_t>(item.slot);
+      const bool counted = at >= agg.group_by.size() &&
+                           agg.aggregates[at - agg.group_by.size()].function.rfind("COUNT", 0) == 0;
+      j[item.name] = show_value(row[at], agg.slot_type(item.slot), counted);
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
 }
 
 }  // namespace fake_org::soql

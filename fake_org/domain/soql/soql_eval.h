@@ -30,6 +30,10 @@ struct Column {
   ValueType type = ValueType::kText;
   bool filterable = true;  // long text areas are neither filtered nor sorted
   bool sortable = true;
+  // A picklist's or multi-select's defined values (the catalogue's, which
+  // the bound query's config keeps alive): ORDER BY follows their order,
+  // and a multi-select reads back in it.
+  const std::vector<std::string>* picklist = nullptr;
 };
 
 // One relationship crossed by a field path: the reference field and the
@@ -66,13 +70,22 @@ struct Operand {
   int64_t low = 0;
   int64_t high = 0;
   std::vector<std::string> items;
-  std::vector<bool> escaped;  // LIKE: characters that are not wildcards
+  // LIKE: the pattern as collation code points, and which of them are
+  // not wildcards.
+  std::u32string pattern;
+  std::vector<bool> escaped;
 };
+
+struct BoundQuery;
 
 struct BoundComparison {
   Path path;
   CompareOp op = CompareOp::kEq;
   std::vector<Operand> operands;
+  // A semi- or anti-join: the ids its one column answers stand for the list.
+  std::shared_ptr<const BoundQuery> subquery;
+  // HAVING: the group row's value it compares (AggregateQuery::slot), not `path`.
+  int slot = -1;
 };
 
 struct BoundCondition {
@@ -82,9 +95,33 @@ struct BoundCondition {
 };
 
 struct BoundOrder {
+  int slot = -1;  // an aggregate query orders its group rows: the value at this slot
   Path path;
   bool descending = false;
   bool nulls_last = false;
+};
+
+// COUNT(x), COUNT_DISTINCT(x), SUM(x), AVG(x), MIN(x), MAX(x).
+struct BoundAggregate {
+  std::string function;
+  Path path;
+  ValueType result = ValueType::kNumber;  // MIN and MAX: the field's type
+};
+
+// One key of an AggregateResult record: a grouped field or an aggregate.
+struct BoundItem {
+  int slot = 0;
+  std::string name;  // the alias, else the field's name or expr0, expr1, ...
+};
+
+// GROUP BY and aggregate functions: each group is a row of slots, the
+// grouped fields' values then the aggregates'.
+struct AggregateQuery {
+  std::vector<Path> group_by;
+  std::vector<BoundAggregate> aggregates;
+  std::vector<BoundItem> items;
+  std::optional<BoundCondition> having;
+  ValueType slot_type(int slot) const;
 };
 
 struct BoundQuery {
@@ -96,7 +133,8 @@ struct BoundQuery {
   std::vector<BoundOrder> order_by;
   std::optional<int64_t> limit;
   std::optional<int64_t> offset;
-  bool include_deleted = false;  // queryAll: deleted records answer too
+  bool include_deleted = false;                     // queryAll: deleted records answer too
+  std::shared_ptr<const AggregateQuery> aggregate;  // set: AggregateResult rows
 };
 
 // Checks the query against the catalogue: INVALID_TYPE for an unknown
@@ -119,6 +157,17 @@ const char* to_string(QueryPlan::Kind kind);  // "scan" | "id" | "guid" | "index
 // Every record of the query's object that matches, in result order, after
 // OFFSET and LIMIT. Call inside RecordStore::read.
 std::vector<RecordPtr> evaluate(const BoundQuery& query, const RecordStore& store, QueryPlan& plan);
+
+// The platform answers at most this many AggregateResult rows, in one
+// batch: an aggregate query has no query locator.
+inline constexpr size_t kMaxAggregateRows = 2000;
+
+// An aggregate query's AggregateResult records, grouped, filtered by
+// HAVING, ordered, after OFFSET and LIMIT; EXCEEDED_ID_LIMIT past 2,000.
+// Call inside RecordStore::read.
+SoqlResult<std::vector<nlohmann::ordered_json>> evaluate_aggregate(const BoundQuery& query,
+                                                                   const RecordStore& store,
+                                                                   QueryPlan& plan);
 
 // A record as the query result shows it: attributes, the selected fields,
 // parents as nested objects. `api_version` goes into the record URLs.

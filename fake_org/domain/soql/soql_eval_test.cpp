@@ -243,11 +243,14 @@ TEST_CASE("more than one batch pages through a query locator", "[soql]") {
   CHECK(rest->records[0]["attributes"]["url"].get<std::string>().rfind(
             "/services/data/v50.0/sobjects/Contact/", 0) == 0);
 
-  // A cursor idle for 15 minutes of org time is gone; so is every cursor at a reset.
-  org.org().clock().advance(std::chrono::minutes(14));
+  // A cursor lives two days of org time from its query, read or not; every
+  // cursor goes at a reset.
+  org.org().clock().advance(std::chrono::hours(47));
   CHECK(soql::next_page(org.org(), first->locator).ok());
-  org.org().clock().advance(std::chrono::minutes(16));
-  CHECK_FALSE(soql::next_page(org.org(), first->locator).ok());
+  org.org().clock().advance(std::chrono::minutes(61));
+  auto gone = soql::next_page(org.org(), first->locator);
+  REQUIRE_FALSE(gone.ok());
+  CHECK(gone.error().error_code == "INVALID_QUERY_LOCATOR");
   CHECK(soql::next_page(org.org(), paged->locator).ok() == false);
   auto fresh = org.query("SELECT Id FROM Contact");
   REQUIRE(fresh.ok());
@@ -308,27 +311,139 @@ TEST_CASE("date literals count from the org clock", "[soql]") {
   CHECK(page->records[0]["LastName"] == "Lovelace");
 }
 
-TEST_CASE("the cursor store caps cursors and forgets the least recently used", "[soql]") {
+TEST_CASE("the cursor store keeps to a memory budget, oldest out first", "[soql]") {
   soql::QueryCursorStore store;
   const TimePoint t0 = at("2027-03-01T09:00:00Z");
   auto cursor = std::make_shared<soql::QueryCursor>();
-  cursor->rows.resize(10);
+  cursor->rows.resize(100000);
+  const size_t each = soql::QueryCursorStore::cursor_bytes(*cursor);
+  const size_t fit = soql::QueryCursorStore::kMemoryBudget / each;
+  // No count caps them: far more than the old 50 stay open while they fit.
+  REQUIRE(fit > 50);
   std::vector<std::string> ids;
-  for (size_t i = 0; i < soql::QueryCursorStore::kMaxCursors; ++i)
-    ids.push_back(store.open(cursor, t0 + std::chrono::seconds(i)));
-  CHECK(store.size() == soql::QueryCursorStore::kMaxCursors);
+  for (size_t i = 0; i < fit; ++i) ids.push_back(store.open(cursor, t0 + std::chrono::seconds(i)));
+  CHECK(store.size() == fit);
+  CHECK(store.bytes() == fit * each);
   CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == ids.size());
-  REQUIRE(store.find(ids[0], t0 + std::chrono::minutes(2)));  // now the most recent
-  store.open(cursor, t0 + std::chrono::minutes(3));
-  CHECK(store.size() == soql::QueryCursorStore::kMaxCursors);
-  CHECK(store.find(ids[0], t0 + std::chrono::minutes(3)));
-  CHECK_FALSE(store.find(ids[1], t0 + std::chrono::minutes(3)));
-  // Past the idle timeout, all go at the next open.
-  store.open(cursor, t0 + std::chrono::hours(1));
+  // Reading the oldest does not save it: the next open over budget evicts it.
+  REQUIRE(store.find(ids[0], t0 + std::chrono::minutes(20)));
+  store.open(cursor, t0 + std::chrono::minutes(21));
+  CHECK(store.size() == fit);
+  CHECK_FALSE(store.find(ids[0], t0 + std::chrono::minutes(21)));
+  CHECK(store.find(ids[1], t0 + std::chrono::minutes(21)));
+  // Two days on, all go at the next open.
+  store.open(cursor, t0 + std::chrono::hours(49));
   CHECK(store.size() == 1);
-  // Rows count against their own cap.
-  auto huge = std::make_shared<soql::QueryCursor>();
-  huge->rows.resize(soql::QueryCursorStore::kMaxRows);
-  store.open(huge, t0 + std::chrono::hours(1));
-  CHECK(store.size() == 1);
+  CHECK(store.bytes() == each);
+  CHECK_FALSE(store.find(ids[1], t0 + std::chrono::hours(49)));
+}
+
+TEST_CASE("a semi-join's ids are looked up, the sub-select planned as any query", "[soql]") {
+  SoqlOrg org;
+  add_contacts(org, 50);
+  // Id IN (...): the ids themselves.
+  auto page = org.query(
+      "SELECT LastName FROM Contact WHERE Id IN (SELECT cpm__Contact__c FROM cpm__Installment__c "
+      "WHERE cpm__Amount__c > 20)");
+  REQUIRE(page.ok());
+  CHECK(page->plan.kind == QueryPlan::Kind::kId);
+  CHECK(page->plan.candidates == 1);
+  // A reference field IN (...): its index, once per id.
+  page = org.query(
+      "SELECT Name FROM cpm__Installment__c WHERE cpm__Contact__c IN (SELECT Id FROM Contact "
+      "WHERE Email = 'jane.doe@example.org')");
+  REQUIRE(page.ok());
+  CHECK(page->plan.kind == QueryPlan::Kind::kIndex);
+  CHECK(page->plan.candidates == 1);
+  REQUIRE(page->total_size == 1);
+  CHECK(page->records[0]["Name"] == "INST-2");
+  // More ids than the probe cap of a multi-field index still use a one-field index.
+  page = org.query(
+      "SELECT COUNT() FROM cpm__Installment__c WHERE cpm__Contact__c IN (SELECT Id FROM Contact)");
+  REQUIRE(page.ok());
+  CHECK(page->total_size == 2);
+  CHECK(page->plan.kind == QueryPlan::Kind::kIndex);
+  // An anti-join cannot narrow the candidates: every record is read.
+  page = org.query(
+      "SELECT COUNT() FROM Contact WHERE Id NOT IN (SELECT cpm__Contact__c FROM "
+      "cpm__Installment__c)");
+  REQUIRE(page.ok());
+  CHECK(page->total_size == 54);
+  CHECK(page->plan.kind == QueryPlan::Kind::kScan);
+}
+
+TEST_CASE("an aggregate query answers AggregateResult records in one batch", "[soql]") {
+  SoqlOrg org;
+  auto page = org.query(
+      "SELECT LastName, COUNT(Id), MAX(Lifetime_Giving__c) top, COUNT(Email) FROM Contact "
+      "WHERE LastName IN ('Taylor', 'Hopper') GROUP BY LastName");
+  REQUIRE(page.ok());
+  CHECK(page->to_json().dump() ==
+        R"({"totalSize":2,"done":true,"records":[)"
+        R"({"attributes":{"type":"AggregateResult"},"LastName":"Hopper","expr0":1,"top":250.0,)"
+        R"("expr1":1},)"
+        R"({"attributes":{"type":"AggregateResult"},"LastName":"Taylor","expr0":2,"top":null,)"
+        R"("expr1":2}]})");
+  // Groups ignore case as comparisons do; the first spelling met names the group.
+  org.add({record("Contact", testing::new_id("003", 995), {{"LastName", "TAYLOR"}},
+                  at("2027-03-01T09:00:00Z"))});
+  page = org.query("SELECT COUNT(Id) FROM Contact GROUP BY LastName HAVING COUNT(Id) > 2");
+  REQUIRE(page.ok());
+  REQUIRE(page->total_size == 1);
+  CHECK(page->records[0]["expr0"] == 3);
+}
+
+TEST_CASE("an aggregate query past 2,000 groups is refused, as it cannot page", "[soql]") {
+  SoqlOrg org;
+  add_contacts(org, 2500);
+  auto page = org.query("SELECT LastName, COUNT(Id) FROM Contact GROUP BY LastName");
+  REQUIRE_FALSE(page.ok());
+  CHECK(page.error().error_code == "EXCEEDED_ID_LIMIT");
+  CHECK(page.error().message ==
+        "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a "
+        "single batch");
+  const size_t open = org.org().query_cursors().size();
+  page = org.query("SELECT LastName, COUNT(Id) FROM Contact GROUP BY LastName LIMIT 2000");
+  REQUIRE(page.ok());
+  CHECK(page->total_size == 2000);
+  CHECK(page->done);
+  CHECK(page->records.size() == 2000);
+  CHECK(org.org().query_cursors().size() == open);
+  // HAVING narrows before the limit counts.
+  page =
+      org.query("SELECT LastName FROM Contact GROUP BY LastName HAVING LastName LIKE 'Bulk000%'");
+  REQUIRE(page.ok());
+  CHECK(page->total_size == 100);
+}
+
+TEST_CASE("FIELDS() selects the platform's columns and the catalogue's", "[soql]") {
+  SoqlOrg org;
+  auto keys = [&](const std::string& soql) {
+    auto page = org.query(soql);
+    REQUIRE(page.ok());
+    REQUIRE(page->records.size() == 1);
+    std::set<std::string> out;
+    for (auto it = page->records[0].begin(); it != page->records[0].end(); ++it)
+      out.insert(it.key());
+    return out;
+  };
+  const std::string ada = " FROM Contact WHERE Id = '" + kAda + "'";
+  auto all = keys("SELECT FIELDS(ALL)" + ada + " LIMIT 1");
+  auto standard = keys("SELECT FIELDS(STANDARD)" + ada);
+  auto custom = keys("SELECT FIELDS(CUSTOM)" + ada + " LIMIT 200");
+  for (const char* k : {"Id", "IsDeleted", "CreatedDate", "SystemModstamp", "LastName", "Email"}) {
+    CHECK(all.count(k) == 1);
+    CHECK(standard.count(k) == 1);
+    CHECK(custom.count(k) == 0);
+  }
+  for (const char* k : {"Lifetime_Giving__c", "Donor_Level__c"}) {
+    CHECK(all.count(k) == 1);
+    CHECK(standard.count(k) == 0);
+    CHECK(custom.count(k) == 1);
+  }
+  CHECK(all.size() + 1 == standard.size() + custom.size());  // "attributes" in both
+  // Beside named fields, as long as none repeats.
+  auto mixed = keys("SELECT Account.Name, FIELDS(CUSTOM)" + ada + " LIMIT 10");
+  CHECK(mixed.count("Account") == 1);
+  CHECK(mixed.count("Lifetime_Giving__c") == 1);
 }

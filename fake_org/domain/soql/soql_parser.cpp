@@ -473,8 +473,19 @@ class Parser {
       q.where = std::move(c);
     }
     if (kw("WITH")) return unsupported(peek(), "WITH");
-    if (kw("GROUP")) return unsupported(peek(), "GROUP BY");
-    if (kw("HAVING")) return unsupported(peek(), "HAVING");
+    if (kw("GROUP")) {
+      if (!parse_group_by(q)) return false;
+    }
+    if (kw("HAVING")) {
+      if (q.group_by.empty()) return unexpected(peek());
+      q.having_position = take().pos;
+      Condition c;
+      in_having_ = true;
+      const bool ok = parse_condition(c, 0);
+      in_having_ = false;
+      if (!ok) return false;
+      q.having = std::move(c);
+    }
     if (kw("ORDER")) {
       q.order_by_position = take().pos;
       if (!kw("BY")) return unexpected(peek());
@@ -504,6 +515,64 @@ class Parser {
     return true;
   }
 
+  bool parse_group_by(Query& q) {
+    q.group_by_position = take().pos;
+    if (!kw("BY")) return unexpected(peek());
+    take();
+    if (q.count) return unsupported(toks_[at_ - 2], "GROUP BY with COUNT()");
+    if ((kw("ROLLUP") || kw("CUBE")) && peek(1).kind == K::kLParen)
+      return unsupported(peek(), "GROUP BY " + upper(peek().raw));
+    while (true) {
+      FieldRef f;
+      if (!parse_operand_field(f, "GROUP BY")) return false;
+      q.group_by.push_back(std::move(f));
+      if (peek().kind != K::kComma) return true;
+      take();
+    }
+  }
+
+  static bool aggregate_function(std::string_view w) {
+    for (const char* k : {"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
+      if (iequals(w, k)) return true;
+    return false;
+  }
+
+  // NAME(field) for an aggregate NAME; the caller saw NAME and "(".
+  bool parse_aggregate(Aggregate& a) {
+    const Token& name = take();
+    a.function = upper(name.raw);
+    a.position = name.pos;
+    take();  // (
+    if (peek().kind == K::kRParen)
+      return fail(peek().pos, soql_code::kMalformedQuery,
+                  a.function + "() takes a field: " + a.function + "(field)");
+    if (!parse_field(a.field)) return false;
+    if (peek().kind != K::kRParen) return unexpected(peek());
+    take();
+    return true;
+  }
+
+  // FIELDS(ALL), FIELDS(STANDARD), FIELDS(CUSTOM); the caller saw FIELDS and "(".
+  bool parse_fields_function(SelectItem& item) {
+    item.fields_position = take().pos;
+    take();  // (
+    if (!kw("ALL") && !kw("STANDARD") && !kw("CUSTOM")) return unexpected(peek());
+    item.fields_function = upper(take().raw);
+    if (peek().kind != K::kRParen) return unexpected(peek());
+    take();
+    return true;
+  }
+
+  // An alias after a SELECT item: a word that is not reserved, followed by
+  // "," or FROM (so a misspelt FROM stays the token refused).
+  void parse_alias(SelectItem& item) {
+    if (peek().kind == K::kIdent && !reserved(peek().raw) &&
+        (peek(1).kind == K::kComma || kw("FROM", 1))) {
+      item.alias_position = peek().pos;
+      item.alias = std::string(take().raw);
+    }
+  }
+
   static bool clause_word(std::string_view w) {
     for (const char* k : {"WHERE", "ORDER", "LIMIT", "OFFSET", "WITH", "GROUP", "HAVING", "FOR",
                           "UPDATE", "USING", "ALL"})
@@ -521,7 +590,7 @@ class Parser {
       }
       if (peek(1).kind == K::kLParen) {
         if (iequals(t.raw, "COUNT") && peek(2).kind == K::kRParen) {
-          if (q.count || !q.fields.empty())
+          if (q.count || !q.items.empty())
             return unsupported(t, "COUNT() beside other items of the SELECT list");
           q.count = true;
           q.count_position = t.pos;
@@ -529,15 +598,23 @@ class Parser {
           take();
           take();
         } else if (iequals(t.raw, "FIELDS")) {
-          return unsupported(t, "FIELDS()");
+          if (q.count) return unsupported(t, "FIELDS() beside COUNT()");
+          if (!parse_fields_function(q.items.emplace_back())) return false;
+        } else if (aggregate_function(t.raw) && !q.count) {
+          SelectItem item;
+          if (!parse_aggregate(item.aggregate.emplace())) return false;
+          parse_alias(item);
+          q.items.push_back(std::move(item));
         } else {
           return unsupported(t, upper(t.raw) + "() in the SELECT list");
         }
       } else {
         if (q.count) return unsupported(t, "a field beside COUNT()");
-        FieldRef f;
-        if (!parse_field(f)) return false;
-        q.fields.push_back(std::move(f));
+        SelectItem item;
+        if (!parse_field(item.field)) return false;
+        parse_alias(item);
+        q.fields.push_back(item.field);
+        q.items.push_back(std::move(item));
       }
       if (peek().kind != K::kComma) return true;
       take();
@@ -619,7 +696,13 @@ class Parser {
   }
 
   bool parse_comparison(Comparison& c) {
-    if (!parse_operand_field(c.field, "WHERE")) return false;
+    if (in_having_ && peek().kind == K::kIdent && peek(1).kind == K::kLParen &&
+        aggregate_function(peek().raw)) {
+      if (!parse_aggregate(c.aggregate.emplace())) return false;
+      c.field = c.aggregate->field;
+    } else if (!parse_operand_field(c.field, in_having_ ? "HAVING" : "WHERE")) {
+      return false;
+    }
     const Token& t = peek();
     c.op_position = t.pos;
     if (t.kind == K::kOp) {
@@ -651,9 +734,46 @@ class Parser {
                               : CompareOp::kExcludes;
       if (c.op == CompareOp::kNotIn) take();
       take();
+      const bool join = c.op == CompareOp::kIn || c.op == CompareOp::kNotIn;
+      if (join && peek().kind == K::kLParen && kw("SELECT", 1)) return parse_semi_join(c);
       return parse_value_list(c.values);
     }
     return unexpected(t);
+  }
+
+  // (SELECT idField FROM object [alias] [WHERE ...]): the platform allows
+  // no join inside a join, and no other clause.
+  bool parse_semi_join(Comparison& c) {
+    take();  // (
+    const Token& select = take();
+    if (in_subquery_)
+      return fail(select.pos, soql_code::kMalformedQuery,
+                  "Nesting of semi join sub-selects is not supported");
+    auto sub = std::make_shared<Query>();
+    FieldRef f;
+    if (!parse_operand_field(f, "a semi join sub-select")) return false;
+    sub->fields.push_back(f);
+    sub->items.emplace_back().field = std::move(f);
+    if (!kw("FROM")) return unexpected(peek());
+    take();
+    if (peek().kind != K::kIdent || reserved(peek().raw)) return unexpected(peek());
+    sub->object = std::string(peek().raw);
+    sub->object_position = take().pos;
+    if (peek().kind == K::kIdent && !reserved(peek().raw) && !clause_word(peek().raw))
+      sub->alias = std::string(take().raw);
+    if (kw("WHERE")) {
+      take();
+      Condition where;
+      in_subquery_ = true;
+      const bool ok = parse_condition(where, 1);
+      in_subquery_ = false;
+      if (!ok) return false;
+      sub->where = std::move(where);
+    }
+    if (peek().kind != K::kRParen) return unexpected(peek());
+    take();
+    c.subquery = std::move(sub);
+    return true;
   }
 
   bool parse_value_list(std::vector<Literal>& out) {
@@ -662,7 +782,6 @@ class Parser {
       return unexpected(peek());
     }
     take();
-    if (kw("SELECT")) return unsupported(peek(), "a semi-join subquery (IN (SELECT ...))");
     while (true) {
       Literal v;
       if (!parse_value(v)) return false;
@@ -767,7 +886,13 @@ class Parser {
   bool parse_order_by(Query& q) {
     while (true) {
       OrderItem item;
-      if (!parse_operand_field(item.field, "ORDER BY")) return false;
+      if (peek().kind == K::kIdent && peek(1).kind == K::kLParen &&
+          aggregate_function(peek().raw)) {
+        if (!parse_aggregate(item.aggregate.emplace())) return false;
+        item.field = item.aggregate->field;
+      } else if (!parse_operand_field(item.field, "ORDER BY")) {
+        return false;
+      }
       if (kw("ASC") || kw("DESC")) item.descending = iequals(take().raw, "DESC");
       if (kw("NULLS")) {
         take();
@@ -795,6 +920,8 @@ class Parser {
   std::string_view text_;
   std::vector<Token> toks_;
   size_t at_ = 0;
+  bool in_subquery_ = false;
+  bool in_having_ = false;
   std::optional<SoqlError> err_;
 };
 
