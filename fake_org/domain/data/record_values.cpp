@@ -5,9 +5,11 @@
 #include "domain/core/clock.h"
 #include "domain/core/ids.h"
 #include "sobject_describe.h"
+#include "util/email.h"
 #include "util/json_text.h"
 #include "util/shapes.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 namespace fake_org {
 
@@ -30,8 +32,10 @@ bool listed(const FieldDef& f, const std::string& value) {
 ValueCheck check_text(const FieldDef& f, const std::string& s) {
   if (static_cast<int>(s.size()) > f.length)
     return refuse(code::kStringTooLong, "at most " + std::to_string(f.length) + " characters");
-  if (f.type == FieldType::kEmail && s.find('@') == std::string::npos)
-    return refuse(code::kInvalidEmail, "an email address");
+  if (f.type == FieldType::kEmail)
+    if (auto problem = email::problem(s))
+      return refuse(code::kInvalidEmail,
+                    "an email address like name@example.org (it " + *problem + ")");
   return accept(s);
 }
 
