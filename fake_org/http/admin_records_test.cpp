@@ -105,7 +105,8 @@ TEST_CASE("admin records: unknown objects, unknown fields and bad values are 400
   CHECK(refused(t, "Contact", {{"LastNam", "X"}}) ==
         "Contact: field 'LastNam' does not exist on Contact (did you mean 'LastName'?)");
   CHECK(refused(t, "Contact", {{"Email", "not-an-address"}}) ==
-        "Contact: Email must be an email address, found 'not-an-address'");
+        "Contact: Email must be an email address like name@example.org (it has no '@'), "
+        "found 'not-an-address'");
   CHECK(refused(t, "Contact", {{"Salutation", "Sir"}}) ==
         "Contact: Salutation must be one of Mr., Ms., Mrs., Mx., Dr., Prof., found 'Sir'");
   CHECK(refused(t, "Contact", {{"FirstName", {{"nested", 1}}}}) ==

@@ -76,17 +76,6 @@ bool decimal(std::string_view s, bool plus) {
   return digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
 }
 
-bool email(std::string_view s) {
-  const size_t at = s.find('@');
-  if (at == 0 || at == std::string_view::npos) return false;
-  for (char c : s)
-    if (is_space(c)) return false;
-  const std::string_view domain = s.substr(at + 1);
-  if (domain.find('@') != std::string_view::npos) return false;
-  const size_t dot = domain.find('.', 1);
-  return dot != std::string_view::npos && dot + 1 < domain.size();
-}
-
 bool absolute_path(std::string_view s) {
   if (s.empty() || s.front() != '/' || s.back() == '/') return false;
   for (size_t i = 0; i < s.size(); ++i) {

@@ -30,9 +30,6 @@ bool whole_number(std::string_view s, size_t max_digits);
 // Digits with an optional fraction ("12", "-0.50"); a leading '+' only
 // when `plus` is allowed.
 bool decimal(std::string_view s, bool plus);
-// Text without '@' or white space, one '@', and a domain part with a dot
-// that is neither its first nor last character: "a@b.c".
-bool email(std::string_view s);
 // One or more segments of '/' followed by letters, digits or "._~-":
 // "/services/apexrest/cpm/v2" (no trailing '/').
 bool absolute_path(std::string_view s);

@@ -180,9 +180,9 @@ TEST_CASE("each field type refuses a wrong value with a message naming object, f
         p + "Email: Contact.Email must be an email address like name@example.org: "
             "'ada@example.123' has a domain 'example.123' without a top-level domain such as "
             ".org");
-  CHECK(error_of("Email", "ada.@example.org") ==
+  CHECK(error_of("Email", ".ada@example.org") ==
         p + "Email: Contact.Email must be an email address like name@example.org: "
-            "'ada.@example.org' has a misplaced '.' before the '@'");
+            "'.ada@example.org' starts with a '.'");
   CHECK(error_of("Email", "@example.org") ==
         p + "Email: Contact.Email must be an email address like name@example.org: "
             "'@example.org' has nothing before the '@'");
@@ -495,4 +495,19 @@ TEST_CASE("a Contact custom field sent as __c on a person account gets a __pc hi
         "custom contact fields end in __pc (Foo__pc)");
   CHECK(r.account == json{{"VAT_Number__c", "GB1"}});
   CHECK(r.contact == json::object());
+}
+
+TEST_CASE("CrmFields judge an email address by the one rule the data API uses", "[crmfields]") {
+  for (const char* address : {"a..a@test.jp", "a.@test.jp", "o'brien@example.ie"}) {
+    INFO(address);
+    CHECK(check(json{{"Email", address}}).ok());
+  }
+  CHECK(error_of("Email", "a@b") ==
+        kPath +
+            ".Email: Contact.Email must be an email address like name@example.org: "
+            "'a@b' has a domain without a '.' ('b')");
+  CHECK(error_of("Email", "\xF0\x9F\x98\x80@example.org") ==
+        kPath +
+            ".Email: Contact.Email must be an email address like name@example.org: "
+            "'\xF0\x9F\x98\x80@example.org' has a character outside ASCII");
 }

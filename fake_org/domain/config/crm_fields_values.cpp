@@ -9,8 +9,10 @@
 #include "domain/core/clock.h"
 #include "domain/core/ids.h"
 #include "util/ascii.h"
+#include "util/email.h"
 #include "util/json_text.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 namespace fake_org::crm_detail {
 
@@ -22,14 +24,6 @@ using nlohmann::json;
 
 std::string trim(std::string_view s) {
   return std::string(text::trim(s));
-}
-
-// Characters, not bytes: the platform's lengths count characters.
-size_t utf8_length(std::string_view s) {
-  size_t n = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
 }
 
 // Messages echo the client's value; a long one is cut at a character
@@ -58,50 +52,11 @@ Checked accept(json value) {
 }
 
 Checked check_length(std::string text, int max) {
-  size_t n = utf8_length(text);
+  size_t n = text::utf8_length(text);
   if (max > 0 && n > static_cast<size_t>(max))
     return refuse("is too long: " + std::to_string(n) + " characters, at most " +
                   std::to_string(max) + " allowed");
   return accept(json(std::move(text)));
-}
-
-std::optional<std::string> email_problem(std::string_view s) {
-  for (char c : s)
-    if (std::isspace(static_cast<unsigned char>(c))) return "contains a space";
-  size_t at = s.find('@');
-  if (at == std::string_view::npos) return "has no '@'";
-  if (s.find('@', at + 1) != std::string_view::npos) return "has more than one '@'";
-  std::string_view local = s.substr(0, at), domain = s.substr(at + 1);
-  if (local.empty()) return "has nothing before the '@'";
-  if (local.size() > 64) return "has more than 64 characters before the '@'";
-  static constexpr std::string_view kLocalPunct = "!#$%&'*+/=?^_`{|}~.-";
-  for (char c : local)
-    if (!std::isalnum(static_cast<unsigned char>(c)) &&
-        kLocalPunct.find(c) == std::string_view::npos)
-      return "has the character '" + std::string(1, c) + "' before the '@'";
-  if (local.front() == '.' || local.back() == '.' || local.find("..") != std::string_view::npos)
-    return "has a misplaced '.' before the '@'";
-  if (domain.empty()) return "has no domain after the '@'";
-  if (domain.find('.') == std::string_view::npos)
-    return "has a domain without a '.' ('" + std::string(domain) + "')";
-  size_t start = 0;
-  std::string_view label;
-  while (start <= domain.size()) {
-    size_t dot = domain.find('.', start);
-    if (dot == std::string_view::npos) dot = domain.size();
-    label = domain.substr(start, dot - start);
-    bool ok = !label.empty() && label.size() <= 63 && label.front() != '-' && label.back() != '-';
-    for (char c : label)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') ok = false;
-    if (!ok) return "has an invalid domain '" + std::string(domain) + "'";
-    start = dot + 1;
-  }
-  bool tld_alpha = label.size() >= 2;
-  for (char c : label)
-    if (!std::isalpha(static_cast<unsigned char>(c))) tld_alpha = false;
-  if (!tld_alpha)
-    return "has a domain '" + std::string(domain) + "' without a top-level domain such as .org";
-  return std::nullopt;
 }
 
 Checked check_email(const FieldDef& f, const std::string& s) {
@@ -109,7 +64,7 @@ Checked check_email(const FieldDef& f, const std::string& s) {
   int max = f.length > 0 && f.length < 80 ? f.length : 80;
   Checked c = check_length(s, max);
   if (!c.reason.empty()) return c;
-  if (auto p = email_problem(s))
+  if (auto p = email::problem(s))
     return refuse("must be an email address like name@example.org: " + in_quotes(s) + " " + *p);
   return c;
 }

@@ -26,6 +26,7 @@ inline constexpr const char* kJsonParserError = "JSON_PARSER_ERROR";
 inline constexpr const char* kInvalidCrossReference = "INVALID_CROSS_REFERENCE_KEY";
 inline constexpr const char* kInvalidFieldForInsertUpdate = "INVALID_FIELD_FOR_INSERT_UPDATE";
 inline constexpr const char* kInvalidEmail = "INVALID_EMAIL_ADDRESS";
+inline constexpr const char* kNumberOutsideValidRange = "NUMBER_OUTSIDE_VALID_RANGE";
 inline constexpr const char* kFieldIntegrity = "FIELD_INTEGRITY_EXCEPTION";
 inline constexpr const char* kAllOrNoneRolledBack = "ALL_OR_NONE_OPERATION_ROLLED_BACK";
 inline constexpr const char* kExceededIdLimit = "EXCEEDED_ID_LIMIT";

@@ -1,13 +1,16 @@
 #include "record_values.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "domain/core/clock.h"
 #include "domain/core/ids.h"
 #include "sobject_describe.h"
+#include "util/email.h"
 #include "util/json_text.h"
 #include "util/shapes.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 namespace fake_org {
 
@@ -28,10 +31,12 @@ bool listed(const FieldDef& f, const std::string& value) {
 }
 
 ValueCheck check_text(const FieldDef& f, const std::string& s) {
-  if (static_cast<int>(s.size()) > f.length)
+  if (text::utf8_length(s) > static_cast<size_t>(std::max(f.length, 0)))
     return refuse(code::kStringTooLong, "at most " + std::to_string(f.length) + " characters");
-  if (f.type == FieldType::kEmail && s.find('@') == std::string::npos)
-    return refuse(code::kInvalidEmail, "an email address");
+  if (f.type == FieldType::kEmail)
+    if (auto problem = email::problem(s))
+      return refuse(code::kInvalidEmail,
+                    "an email address like name@example.org (it " + *problem + ")");
   return accept(s);
 }
 
@@ -49,16 +54,81 @@ ValueCheck check_multipicklist(const FieldDef& f, const std::string& s) {
   return accept(s);
 }
 
+// Adds one to a string of decimal digits.
+void increment(std::string& digits) {
+  for (size_t i = digits.size(); i-- > 0;) {
+    if (digits[i] != '9') {
+      ++digits[i];
+      return;
+    }
+    digits[i] = '0';
+  }
+  digits.insert(digits.begin(), '1');
+}
+
+// "59.97000000000001" at scale 2 is "59.97": the platform rounds extra
+// decimals half up (away from zero) rather than refusing them, and a
+// JavaScript client's float arithmetic sends such values.
+std::string round_to_scale(const std::string& s, int scale) {
+  const bool negative = s[0] == '-';
+  std::string digits = s.substr(negative || s[0] == '+' ? 1 : 0);
+  const size_t dot = digits.find('.');
+  std::string whole = digits.substr(0, dot);
+  std::string fraction = dot == std::string::npos ? "" : digits.substr(dot + 1);
+  const size_t keep = static_cast<size_t>(std::max(scale, 0));
+  if (fraction.size() > keep) {
+    const bool up = fraction[keep] >= '5';
+    fraction.resize(keep);
+    std::string all = whole + fraction;
+    if (up) increment(all);
+    whole = all.substr(0, all.size() - keep);
+    fraction = all.substr(all.size() - keep);
+  }
+  whole.erase(0, std::min(whole.find_first_not_of('0'), whole.size()));
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  const bool zero = whole.empty() && fraction.empty();
+  return (negative && !zero ? "-" : "") + (whole.empty() ? "0" : whole) +
+         (fraction.empty() ? "" : "." + fraction);
+}
+
+// The platform's int fields (a number of scale 0) are 32-bit.
+bool outside_int(const FieldDef& f, const std::string& rounded) {
+  if (f.type != FieldType::kNumber || f.scale != 0) return false;
+  const bool negative = rounded[0] == '-';
+  const std::string digits = rounded.substr(negative ? 1 : 0);
+  const std::string limit = negative ? "2147483648" : "2147483647";
+  return digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit);
+}
+
 ValueCheck check_number(const FieldDef& f, const std::string& s) {
-  if (s.size() > 40 || !shapes::decimal(s, true))
+  if (s.size() > 400 || !shapes::decimal(s, true))
     return refuse(code::kInvalidTypeOnField, "a number");
-  auto dot = s.find('.');
-  int scale = dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
-  if (scale > f.scale)
-    return refuse(code::kInvalidTypeOnField,
-                  "a number with at most " + std::to_string(f.scale) + " decimals");
-  if (dot == std::string::npos && s.size() < 19) return accept(std::stoll(s));
-  return accept(std::stod(s));
+  const std::string rounded = round_to_scale(s, f.scale);
+  const size_t start = rounded[0] == '-' ? 1 : 0;
+  const size_t dot = std::min(rounded.find('.'), rounded.size());
+  const size_t whole = rounded[start] == '0' ? 0 : dot - start;
+  const int whole_max = std::max(f.precision - f.scale, 0);
+  if (static_cast<int>(whole) > whole_max || outside_int(f, rounded))
+    return refuse(
+        code::kNumberOutsideValidRange,
+        "a number of at most " + std::to_string(whole_max) + " digits before the decimal point");
+  if (dot == rounded.size() && whole <= 18) return accept(std::stoll(rounded));
+  return accept(std::stod(rounded));
+}
+
+// The platform writes an instant as 2027-01-05T08:11:12.123+0000 and takes
+// that back on a write, as it takes Z and +00:00, with or without the
+// milliseconds; stored in the org's one form (UTC, milliseconds, Z).
+std::optional<std::string> datetime_value(const std::string& s) {
+  auto at = parse_iso8601(s);
+  const size_t n = s.size();
+  if (!at && n >= 5 && (s[n - 5] == '+' || s[n - 5] == '-')) {
+    bool digits = true;
+    for (size_t i = n - 4; i < n; ++i) digits = digits && shapes::is_digit(s[i]);
+    if (digits) at = parse_iso8601(s.substr(0, n - 2) + ":" + s.substr(n - 2));
+  }
+  if (!at) return std::nullopt;
+  return format_iso8601(*at);
 }
 
 ValueCheck check_reference(const OrgConfig& config, const FieldDef& f, const std::string& s,
@@ -107,10 +177,9 @@ ValueCheck check_field_value(const OrgConfig& config, const FieldDef& f, const s
       if (!parse_date(s)) return refuse(code::kInvalidTypeOnField, "a date YYYY-MM-DD");
       return accept(s);
     case FieldType::kDateTime:
-      if (!parse_iso8601(s))
-        return refuse(code::kInvalidTypeOnField,
-                      "an ISO 8601 date-time such as 2027-01-31T09:00:00Z");
-      return accept(s);
+      if (auto v = datetime_value(s)) return accept(std::move(*v));
+      return refuse(code::kInvalidTypeOnField,
+                    "an ISO 8601 date-time such as 2027-01-31T09:00:00.000+0000");
     case FieldType::kReference:
       return check_reference(config, f, s, exists, missing_reference);
   }
@@ -118,6 +187,20 @@ ValueCheck check_field_value(const OrgConfig& config, const FieldDef& f, const s
 }
 
 namespace {
+
+// The platform's words where it fixes them (the field's label, then the
+// value as sent); elsewhere what the value must be.
+std::string platform_message(const FieldDef& f, const ValueCheck& c, const nlohmann::json& value) {
+  const std::string label = data::field_label(f);
+  const std::string sent = scalar_text(value);
+  if (c.code == code::kNumberOutsideValidRange)
+    return label + ": value outside of valid range on numeric field: " + sent;
+  if (c.code == code::kStringTooLong)
+    return label + ": data value too large: " + text::utf8_prefix(sent, 255) +
+           " (max length=" + std::to_string(f.length) + ")";
+  if (c.code == code::kInvalidEmail) return label + ": invalid email address: " + sent;
+  return f.name + ": must be " + c.must + ", found " + text::json_text(value);
+}
 
 // One field of a body: its problem, if any, else its value into `out`.
 void check_one(const OrgConfig& config, const ObjectDef& object, const std::string& name,
@@ -149,7 +232,8 @@ void check_one(const OrgConfig& config, const ObjectDef& object, const std::stri
                                       {f->name}));
     return;
   }
-  if (value.is_null()) {
+  // The platform reads "" as null: it clears a field and fills no required one.
+  if (value.is_null() || (value.is_string() && value.get_ref<const std::string&>().empty())) {
     out[f->name] = nullptr;
     return;
   }
@@ -158,8 +242,7 @@ void check_one(const OrgConfig& config, const ObjectDef& object, const std::stri
     out[f->name] = std::move(c.value);
     return;
   }
-  errors.push_back(data::data_error(
-      c.code, f->name + ": must be " + c.must + ", found " + text::json_text(value), {f->name}));
+  errors.push_back(data::data_error(c.code, platform_message(*f, c, value), {f->name}));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "domain/banking/bank_parameters.h"
 #include "domain/core/clock.h"
+#include "util/email.h"
 #include "util/json_text.h"
 #include "util/shapes.h"
 
@@ -127,7 +128,7 @@ std::string parameter_type_problem(const ParameterDef& def, const nlohmann::json
   if (t == "Date")
     return parse_date(text) ? "" : "must be a date YYYY-MM-DD, got " + text::json_text(v);
   if (t == "Email") {
-    return shapes::email(text) ? "" : "must be an email address, got " + text::json_text(v);
+    return email::valid(text) ? "" : "must be an email address, got " + text::json_text(v);
   }
   std::vector<std::string> allowed = def.values;
   if (t == "Enum")
