@@ -1,6 +1,6 @@
 # The include-direction check that cmake/check_runner_rooms.cmake (the
-# runner's rooms) runs in script mode (fake_org's layers and the domain's
-# nested rooms have their own, cmake/check_layers.cmake):
+# runner's rooms) runs in script mode; cmake/check_layers.cmake (fake_org's
+# layers and the domain's nested rooms) shares what an include names:
 #
 #   check_include_direction(ROOT <folder> SHOWN <prefix> WORD <layer|room>
 #                           ORDER <text> DOC <file> HINT <text> LAYERS <folder>...

@@ -161,7 +161,11 @@ void ConnectionPool::shutdown() {
 
 ConnectionPool::Stats ConnectionPool::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return Stats{alive() + unlisted_, idle_, jobs_.size(), peak_};
+  // Workers being made count as workers (they may already serve) before
+  // the grower lists them and records the peak: the peak is never below a
+  // count reported earlier.
+  const size_t workers = alive() + unlisted_;
+  return Stats{workers, idle_, jobs_.size(), std::max(peak_, workers)};
 }
 
 }  // namespace fake_org::net
