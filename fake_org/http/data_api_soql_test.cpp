@@ -13,12 +13,12 @@ using nlohmann::json;
 
 namespace {
 
-Response query(TestOrg& t, const std::string& soql) {
+Response soql_query(TestOrg& t, const std::string& soql) {
   return t.get(kDataApi + "/query?q=" + httplib::detail::encode_query_param(soql));
 }
 
 // `n` contacts named `last_name` + i % groups, straight into the store.
-void seed_contacts(TestOrg& t, size_t n, size_t groups) {
+void seed_grouped_contacts(TestOrg& t, size_t n, size_t groups) {
   Org& org = t.org();
   auto r = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
     for (size_t i = 0; i < n; ++i) {
@@ -39,11 +39,11 @@ void seed_contacts(TestOrg& t, size_t n, size_t groups) {
 
 TEST_CASE("data API: an aggregate query answers AggregateResult rows", "[http][data][query]") {
   TestOrg t(fixture("default.yaml"));
-  seed_contacts(t, 30, 3);
-  auto r = query(t,
-                 "SELECT LastName, COUNT(Id), COUNT_DISTINCT(FirstName) people FROM Contact "
-                 "WHERE LastName LIKE 'Grp%' GROUP BY LastName HAVING COUNT(Id) >= 10 "
-                 "ORDER BY LastName DESC");
+  seed_grouped_contacts(t, 30, 3);
+  auto r = soql_query(t,
+                      "SELECT LastName, COUNT(Id), COUNT_DISTINCT(FirstName) people FROM Contact "
+                      "WHERE LastName LIKE 'Grp%' GROUP BY LastName HAVING COUNT(Id) >= 10 "
+                      "ORDER BY LastName DESC");
   INFO(r.body);
   REQUIRE(r.status == 200);
   CHECK(r.json["totalSize"] == 3);
@@ -52,39 +52,39 @@ TEST_CASE("data API: an aggregate query answers AggregateResult rows", "[http][d
   CHECK(r.body.find(R"("records":[{"attributes":{"type":"AggregateResult"},"LastName":"Grp2",)"
                     R"("expr0":10,"people":10},)") != std::string::npos);
 
-  auto one = query(t, "SELECT COUNT(Id) FROM Contact WHERE LastName = 'Nobody'");
+  auto one = soql_query(t, "SELECT COUNT(Id) FROM Contact WHERE LastName = 'Nobody'");
   REQUIRE(one.status == 200);
   CHECK(one.json["records"][0]["expr0"] == 0);
 }
 
 TEST_CASE("data API: semi- and anti-joins", "[http][data][query]") {
   TestOrg t(fixture("default.yaml"));
-  seed_contacts(t, 4, 2);
-  auto in = query(t,
-                  "SELECT FirstName FROM Contact WHERE Id IN (SELECT Id FROM Contact WHERE "
-                  "LastName = 'Grp1') ORDER BY FirstName");
+  seed_grouped_contacts(t, 4, 2);
+  auto in = soql_query(t,
+                       "SELECT FirstName FROM Contact WHERE Id IN (SELECT Id FROM Contact WHERE "
+                       "LastName = 'Grp1') ORDER BY FirstName");
   INFO(in.body);
   REQUIRE(in.status == 200);
   CHECK(in.json["totalSize"] == 2);
   CHECK(in.json["records"][0]["FirstName"] == "N1");
-  auto out = query(t,
-                   "SELECT COUNT() FROM Contact WHERE LastName LIKE 'Grp%' AND Id NOT IN "
-                   "(SELECT Id FROM Contact WHERE LastName = 'Grp1')");
+  auto out = soql_query(t,
+                        "SELECT COUNT() FROM Contact WHERE LastName LIKE 'Grp%' AND Id NOT IN "
+                        "(SELECT Id FROM Contact WHERE LastName = 'Grp1')");
   REQUIRE(out.status == 200);
   CHECK(out.json["totalSize"] == 2);
 }
 
 TEST_CASE("data API: the grown SOQL's refusals answer 400", "[http][data][query]") {
   TestOrg t(fixture("default.yaml"));
-  seed_contacts(t, 2001, 2001);
-  auto many = query(t, "SELECT LastName, COUNT(Id) FROM Contact GROUP BY LastName");
+  seed_grouped_contacts(t, 2001, 2001);
+  auto many = soql_query(t, "SELECT LastName, COUNT(Id) FROM Contact GROUP BY LastName");
   CHECK(many.status == 400);
   CHECK(data_error_code(many) == "EXCEEDED_ID_LIMIT");
-  auto fields = query(t, "SELECT FIELDS(ALL) FROM Contact");
+  auto fields = soql_query(t, "SELECT FIELDS(ALL) FROM Contact");
   CHECK(fields.status == 400);
   CHECK(data_error_code(fields) == "MALFORMED_QUERY");
   CHECK(fields.json[0]["message"].get<std::string>().find(
             "The SOQL FIELDS function must have a LIMIT of at most 200") != std::string::npos);
-  auto ok = query(t, "SELECT FIELDS(ALL) FROM Contact LIMIT 200");
+  auto ok = soql_query(t, "SELECT FIELDS(ALL) FROM Contact LIMIT 200");
   CHECK(ok.status == 200);
 }

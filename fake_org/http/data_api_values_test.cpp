@@ -14,7 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kContacts = kDataApi + "/sobjects/Contact";
+const std::string kContactPath = kDataApi + "/sobjects/Contact";
 
 OrgConfig values_org() {
   return fixture_text(R"(extends: default.yaml
@@ -27,14 +27,14 @@ objects:
 }
 
 std::string created(TestOrg& t, const std::string& body) {
-  auto r = t.post_raw(kContacts, body);
+  auto r = t.post_raw(kContactPath, body);
   INFO(body << " -> " << r.body);
   REQUIRE(r.status == 201);
   return r.json["id"].get<std::string>();
 }
 
 json read(TestOrg& t, const std::string& id) {
-  auto r = t.get(kContacts + "/" + id);
+  auto r = t.get(kContactPath + "/" + id);
   INFO(r.body);
   REQUIRE(r.status == 200);
   return r.json;
@@ -43,7 +43,7 @@ json read(TestOrg& t, const std::string& id) {
 // A refused create: 400, the platform's error list, nothing stored.
 json refused(TestOrg& t, const std::string& body) {
   const size_t before = t.count("Contact");
-  auto r = t.post_raw(kContacts, body);
+  auto r = t.post_raw(kContactPath, body);
   INFO(body << " -> " << r.body);
   CHECK(r.status == 400);
   CHECK(t.count("Contact") == before);
@@ -62,10 +62,10 @@ TEST_CASE("data API values: extra decimals round to the field's scale", "[http][
   // A JavaScript client's 3 * 19.99.
   std::string id = created(t, R"({"LastName": "Round", "Lifetime_Giving__c": 59.97000000000001})");
   CHECK(read(t, id)["Lifetime_Giving__c"] == 59.97);
-  auto patched = t.send("PATCH", kContacts + "/" + id, R"({"Lifetime_Giving__c": "12.345"})");
+  auto patched = t.send("PATCH", kContactPath + "/" + id, R"({"Lifetime_Giving__c": "12.345"})");
   CHECK(patched.status == 204);
   CHECK(read(t, id)["Lifetime_Giving__c"] == 12.35);
-  patched = t.send("PATCH", kContacts + "/" + id, R"({"Visits__c": 2.5})");
+  patched = t.send("PATCH", kContactPath + "/" + id, R"({"Visits__c": 2.5})");
   CHECK(patched.status == 204);
   CHECK(read(t, id)["Visits__c"] == 3);
 }
@@ -81,7 +81,7 @@ TEST_CASE("data API values: a number beyond its field is NUMBER_OUTSIDE_VALID_RA
         one_error("Visits: value outside of valid range on numeric field: 3000000000",
                   "NUMBER_OUTSIDE_VALID_RANGE", "Visits__c"));
   std::string id = created(t, R"({"LastName": "Kept", "Visits__c": 2147483647})");
-  auto patched = t.send("PATCH", kContacts + "/" + id, R"({"Visits__c": -3000000000})");
+  auto patched = t.send("PATCH", kContactPath + "/" + id, R"({"Visits__c": -3000000000})");
   CHECK(patched.status == 400);
   CHECK(data_error_code(patched) == "NUMBER_OUTSIDE_VALID_RANGE");
   CHECK(read(t, id)["Visits__c"] == 2147483647);
@@ -104,11 +104,11 @@ TEST_CASE("data API values: \"\" is null and fills no required field", "[http][d
   CHECK(refused(t, R"({"LastName": "", "FirstName": "Grace"})") ==
         one_error("Required fields are missing: [LastName]", "REQUIRED_FIELD_MISSING", "LastName"));
   std::string id = created(t, R"({"LastName": "Hopper", "FirstName": "Grace"})");
-  auto cleared = t.send("PATCH", kContacts + "/" + id, R"({"LastName": ""})");
+  auto cleared = t.send("PATCH", kContactPath + "/" + id, R"({"LastName": ""})");
   CHECK(cleared.status == 400);
   CHECK(data_error_code(cleared) == "REQUIRED_FIELD_MISSING");
   CHECK(read(t, id)["LastName"] == "Hopper");
-  auto first = t.send("PATCH", kContacts + "/" + id, R"({"FirstName": ""})");
+  auto first = t.send("PATCH", kContactPath + "/" + id, R"({"FirstName": ""})");
   CHECK(first.status == 204);
   CHECK(read(t, id)["FirstName"].is_null());
 }
@@ -127,7 +127,7 @@ TEST_CASE("data API values: a date-time read back is written back as it was",
   json back = {{"LastName", "Seen again"},
                {"Last_Seen__c", record["Last_Seen__c"]},
                {"Birthdate", record["Birthdate"]}};
-  auto rmw = t.send("PATCH", kContacts + "/" + id, back.dump());
+  auto rmw = t.send("PATCH", kContactPath + "/" + id, back.dump());
   INFO(rmw.body);
   CHECK(rmw.status == 204);
   CHECK(read(t, id)["Last_Seen__c"] == "2027-01-05T08:11:12.123+0000");
@@ -141,11 +141,11 @@ TEST_CASE("data API values: a date-time read back is written back as it was",
   };
   for (const auto& [sent, shown] : forms) {
     INFO(sent);
-    auto r = t.send("PATCH", kContacts + "/" + id, json{{"Last_Seen__c", sent}}.dump());
+    auto r = t.send("PATCH", kContactPath + "/" + id, json{{"Last_Seen__c", sent}}.dump());
     CHECK(r.status == 204);
     CHECK(read(t, id)["Last_Seen__c"] == shown);
   }
-  auto bad = t.send("PATCH", kContacts + "/" + id, R"({"Last_Seen__c": "2027-01-05T08:11"})");
+  auto bad = t.send("PATCH", kContactPath + "/" + id, R"({"Last_Seen__c": "2027-01-05T08:11"})");
   CHECK(bad.status == 400);
   CHECK(data_error_code(bad) == "INVALID_TYPE_ON_FIELD_IN_RECORD");
   CHECK(read(t, id)["Last_Seen__c"] == "2027-01-05T08:11:12.123+0000");
@@ -155,7 +155,7 @@ TEST_CASE("data API values: the data, admin and payment APIs share one email rul
           "[http][data][values]") {
   TestOrg t(values_org());
   auto through_data = [&](const std::string& address) {
-    return t.post(kContacts, {{"LastName", "Mail"}, {"Email", address}});
+    return t.post(kContactPath, {{"LastName", "Mail"}, {"Email", address}});
   };
   auto through_admin = [&](const std::string& address) {
     return t.post("/__admin/records/Contact", {{"LastName", "Mail"}, {"Email", address}}, false);

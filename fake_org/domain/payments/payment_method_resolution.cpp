@@ -16,7 +16,7 @@ namespace fake_org {
 
 namespace {
 template <typename T, typename F>
-std::string names_of(const std::vector<T>& items, F name) {
+std::string listed_names(const std::vector<T>& items, F name) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + name(i);
   return out.empty() ? "(none)" : out;
@@ -26,7 +26,7 @@ std::string activated_methods(const OrgConfig& config) {
   std::vector<const PaymentMethodDef*> active;
   for (const auto& m : config.payment_methods)
     if (m.active) active.push_back(&m);
-  return names_of(active, [](const auto* m) { return m->name; });
+  return listed_names(active, [](const auto* m) { return m->name; });
 }
 
 // Parameter names are matched case-insensitively: "Key spelling is as the
@@ -87,7 +87,7 @@ ApiErrors unknown_parameters(const std::vector<ParameterDef>& defs, const nlohma
     for (const auto& def : defs)
       if (def.required && def.name == hint && !given.contains(def.name)) reported = true;
     if (reported) continue;
-    std::string accepted = names_of(defs, [](const auto& d) { return d.name; });
+    std::string accepted = listed_names(defs, [](const auto& d) { return d.name; });
     errors.push_back(make_error(
         error_code::kInvalidData, path + "." + key,
         path + "." + key + " is not a parameter of " + owner +
@@ -170,29 +170,32 @@ Result<ResolvedMethod> resolve_payment_method(const OrgConfig& config,
           error_code::kNoDefault, "PaymentMethod.Processor",
           "PaymentMethod.Processor is not given and the org has no default processor for " +
               r.method->name + "; name one of: " +
-              names_of(r.method->processors, [](const auto& p) { return p.name; }));
+              listed_names(r.method->processors, [](const auto& p) { return p.name; }));
   } else {
     r.processor = r.method->processor(in.processor);
     if (!r.processor)
-      return make_error(error_code::kInvalidData, "PaymentMethod.Processor",
-                        "PaymentMethod.Processor '" + in.processor + "' is not configured for " +
-                            r.method->name + "; available: " +
-                            names_of(r.method->processors, [](const auto& p) { return p.name; }));
+      return make_error(
+          error_code::kInvalidData, "PaymentMethod.Processor",
+          "PaymentMethod.Processor '" + in.processor + "' is not configured for " + r.method->name +
+              "; available: " +
+              listed_names(r.method->processors, [](const auto& p) { return p.name; }));
   }
   if (in.target.empty()) {
     r.target = r.processor->default_target();
     if (!r.target && !r.processor->targets.empty())
-      return make_error(error_code::kNoDefault, "PaymentMethod.Target",
-                        "PaymentMethod.Target is not given and " + r.processor->name +
-                            " has no default target for " + r.method->name + "; name one of: " +
-                            names_of(r.processor->targets, [](const auto& t) { return t.name; }));
+      return make_error(
+          error_code::kNoDefault, "PaymentMethod.Target",
+          "PaymentMethod.Target is not given and " + r.processor->name +
+              " has no default target for " + r.method->name + "; name one of: " +
+              listed_names(r.processor->targets, [](const auto& t) { return t.name; }));
   } else {
     r.target = r.processor->target(in.target);
     if (!r.target)
-      return make_error(error_code::kInvalidData, "PaymentMethod.Target",
-                        "PaymentMethod.Target '" + in.target + "' is not a target of " +
-                            r.processor->name + " for " + r.method->name + "; available: " +
-                            names_of(r.processor->targets, [](const auto& t) { return t.name; }));
+      return make_error(
+          error_code::kInvalidData, "PaymentMethod.Target",
+          "PaymentMethod.Target '" + in.target + "' is not a target of " + r.processor->name +
+              " for " + r.method->name + "; available: " +
+              listed_names(r.processor->targets, [](const auto& t) { return t.name; }));
   }
   r.parameters = in.parameters;
   r.parameters_given = in.parameters_given;
@@ -237,21 +240,21 @@ Result<ResolvedSettings> resolve_settings(const OrgConfig& config,
   } else {
     s.connector = config.source_connector(req.source_connector);
     if (!s.connector)
-      errors.push_back(
-          make_error(error_code::kInvalidData, "Settings.SourceConnector",
-                     "Settings.SourceConnector '" + req.source_connector +
-                         "' is not configured in this org; available: " +
-                         names_of(config.source_connectors, [](const auto& c) { return c.name; })));
+      errors.push_back(make_error(
+          error_code::kInvalidData, "Settings.SourceConnector",
+          "Settings.SourceConnector '" + req.source_connector +
+              "' is not configured in this org; available: " +
+              listed_names(config.source_connectors, [](const auto& c) { return c.name; })));
   }
   std::string pt = req.processing_type.empty() ? "Default" : req.processing_type;
   s.processing_type = config.processing_type(pt);
   if (!s.processing_type)
-    errors.push_back(
-        make_error(error_code::kInvalidData, "Settings.ProcessingType",
-                   "Settings.ProcessingType '" + pt +
-                       "' is not an inbound report subtype of this org (create it first, "
-                       "spec 2.7); available: " +
-                       names_of(config.processing_types, [](const auto& p) { return p.name; })));
+    errors.push_back(make_error(
+        error_code::kInvalidData, "Settings.ProcessingType",
+        "Settings.ProcessingType '" + pt +
+            "' is not an inbound report subtype of this org (create it first, "
+            "spec 2.7); available: " +
+            listed_names(config.processing_types, [](const auto& p) { return p.name; })));
   if (s.connector) {
     const std::string owner = "source connector " + s.connector->name;
     ApiErrors p = check_parameters(s.connector->parameters, req.source_connector_parameters,

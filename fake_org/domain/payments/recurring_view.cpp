@@ -24,10 +24,6 @@ void put_text(nlohmann::json& j, const char* key, const std::string& v) {
   if (!v.empty()) j[key] = v;
 }
 
-void put_text(nlohmann::json& j, const char* key, const Record& r, const char* field) {
-  put_text(j, key, r.text(field));
-}
-
 }  // namespace
 
 Result<nlohmann::json> recurring_view(Org& org, std::string_view id_or_guid) {

@@ -34,11 +34,6 @@ void put_ref(nlohmann::json& into, const char* key, const Org& org, const Record
   if (auto r = records.get(id)) into[key] = record_ref(org, *r);
 }
 
-void put_text(nlohmann::json& into, const char* key, const Record& r, const char* field) {
-  std::string v = r.text(field);
-  if (!v.empty()) into[key] = v;
-}
-
 nlohmann::json number_or_zero(const Record& r, const char* field) {
   auto v = r.get(field);
   return v && v->is_number() ? *v : nlohmann::json(0);
@@ -132,6 +127,11 @@ nlohmann::json installment_view(const Org& org, const RecordReader& records, con
 nlohmann::json installment_webhook_view(const Org& org, const RecordReader& records,
                                         const Record& inst) {
   return installment_body(org, records, inst, false);
+}
+
+void put_text(nlohmann::json& into, const char* key, const Record& r, const char* field) {
+  std::string v = r.text(field);
+  if (!v.empty()) into[key] = v;
 }
 
 void add_payment_lookup_indexes(std::vector<IndexSpec>& out) {

@@ -43,6 +43,10 @@ inline constexpr const char* kPaymentByInstallment = "payment.installment";
 inline constexpr const char* kProfileByContactMethod = "profile.contact_method_processor";
 }  // namespace index_name
 
+// A field's text under `key`, left out when empty: views omit empty fields
+// (spec 2.10).
+void put_text(nlohmann::json& into, const char* key, const Record& r, const char* field);
+
 // The lookups above, as the store keeps them (org_modules.cpp adds them to
 // every org).
 void add_payment_lookup_indexes(std::vector<IndexSpec>& out);

@@ -32,14 +32,14 @@ struct NameTable {
   uint32_t count = 0;
 };
 
-NameTable& table() {
+NameTable& name_table() {
   static NameTable* t = new NameTable;  // never destroyed: records outlive statics
   return *t;
 }
 
 // The number the shared table has for `name`, if any.
 std::optional<uint32_t> find_shared(std::string_view name) {
-  NameTable& t = table();
+  NameTable& t = name_table();
   std::shared_lock lock(t.mu);
   auto it = t.ids.find(std::string(name));
   if (it == t.ids.end()) return std::nullopt;
@@ -48,7 +48,7 @@ std::optional<uint32_t> find_shared(std::string_view name) {
 
 uint32_t intern_slow(std::string_view name) {
   if (auto id = find_shared(name)) return *id;
-  NameTable& t = table();
+  NameTable& t = name_table();
   std::unique_lock lock(t.mu);
   auto [it, fresh] = t.ids.emplace(std::string(name), t.count);
   if (!fresh) return it->second;
@@ -142,11 +142,11 @@ std::optional<uint32_t> FieldNames::lookup(std::string_view name) {
 }
 
 std::string_view FieldNames::name(uint32_t id) {
-  return table().chunks[id / kChunk][id % kChunk];
+  return name_table().chunks[id / kChunk][id % kChunk];
 }
 
 const std::string& FieldNames::text(uint32_t id) {
-  return table().chunks[id / kChunk][id % kChunk];
+  return name_table().chunks[id / kChunk][id % kChunk];
 }
 
 // ---- FieldValue -------------------------------------------------------------
@@ -496,7 +496,7 @@ std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
 }
 
 std::pair<uint32_t, bool> FieldMap::locate(std::string_view name) const {
-  const NameTable& names = table();  // looked up once, not at every step
+  const NameTable& names = name_table();  // looked up once, not at every step
   uint32_t lo = 0, hi = count_;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
