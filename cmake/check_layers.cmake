@@ -2,7 +2,7 @@
 # above its own (docs/architecture.md: util <- net; util <- domain <- auth,
 # events, fixture, durable <- http <- app; domain, fixture <- admin <- http), or when a source of the domain
 # includes a header of a room above its own (core <- store <- config <- org
-# <- payers, banking <- payments; soql <- data beside payments; the files at
+# <- payers, banking <- payments; soql <- data <- bulk beside payments; the files at
 # domain/'s top, which wire the rooms, above them all), or a header in
 # another room's internal/ folder. Tests (*_test.cpp and the test kit in
 # testing/) are exempt: they link the whole org.
@@ -28,7 +28,7 @@ set(ALLOWED_admin util domain fixture admin)
 set(ALLOWED_http util net domain auth events fixture admin http checker httplib)
 set(ALLOWED_app util net domain auth events fixture durable admin http app checker httplib yaml)
 
-set(ROOMS core store config org payers banking payments soql data)
+set(ROOMS core store config org payers banking payments soql data bulk)
 set(ROOM_core core)
 set(ROOM_store core store)
 set(ROOM_config core store config)
@@ -38,6 +38,7 @@ set(ROOM_banking core store config org banking)
 set(ROOM_payments core store config org payers banking payments)
 set(ROOM_soql core store config org soql)
 set(ROOM_data core store config org soql data)
+set(ROOM_bulk core store config org soql data bulk)
 set(ROOM_top ${ROOMS} top)
 
 include(${CMAKE_CURRENT_LIST_DIR}/include_direction.cmake)  # what an include names
@@ -112,7 +113,7 @@ endif()
 if(NOT room_violations STREQUAL "")
   message(FATAL_ERROR
           "An include against the direction of the domain's rooms (core <- store <- config "
-          "<- org <- payers, banking <- payments; org <- soql <- data; the top of domain/ "
+          "<- org <- payers, banking <- payments; org <- soql <- data <- bulk; the top of domain/ "
           "wires them; docs/architecture.md):\n${room_violations}"
           "Move the code to the lower room, let the lower room declare what the upper one "
           "registers (as domain/org/org_modules.h does), or keep a room's internal/ headers "
