@@ -45,6 +45,7 @@ class EmbeddedOrg {
   Org& org() { return *services_.org; }
   TokenStore& tokens() { return *services_.tokens; }
   WebhookEngine& webhooks() { return *services_.webhooks; }
+  bulk::BulkJobs& bulk_jobs() { return *services_.bulk; }
   // Null unless EmbeddedOptions::check_contracts.
   ContractMonitor* contract_monitor() const { return services_.monitor.get(); }
   // With EmbeddedOptions::max_orgs: the orgs, else null.

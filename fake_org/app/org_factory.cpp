@@ -89,6 +89,7 @@ Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, Org
     sink->set_monitor(s.monitor);
   }
   s.org->set_event_sink(std::move(sink));
+  s.bulk = std::make_shared<bulk::BulkJobs>(s.org);
   if (db) {
     if (auto restored = restore_services(*db, s); !restored.ok()) return restored.errors();
   }

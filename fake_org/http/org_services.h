@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "auth/token_store.h"
+#include "domain/bulk/bulk_jobs.h"
 #include "domain/org/org.h"
 #include "events/contract_monitor.h"
 #include "events/webhook_engine.h"
@@ -16,6 +17,7 @@ struct OrgServices {
   std::shared_ptr<TokenStore> tokens;
   std::shared_ptr<WebhookEngine> webhooks;
   std::shared_ptr<ContractMonitor> monitor;  // null unless responses are checked
+  std::shared_ptr<bulk::BulkJobs> bulk;      // Bulk API 2.0 jobs (build_org makes them)
 };
 
 }  // namespace fake_org::http

@@ -319,6 +319,15 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
                             "The request body could not be read: send a Content-Length "
                             "header (or Transfer-Encoding: chunked) and the whole JSON body",
                             ErrorKind::kBadJson)});
+  else if (res.status == 413 && path_under(req.path, "/services/data"))
+    // The data API's own list: a Bulk API 2.0 upload over the org's limit
+    // lands here (the platform takes 150 MB of base64; decision 155).
+    send_platform_error(res, 413, "EXCEEDED_MAX_SIZE_REQUEST",
+                        "The request body is larger than this org accepts (" +
+                            std::to_string(org.config().org.max_body_bytes) +
+                            " bytes, fixture org.max_body_bytes): split the CSV into several "
+                            "jobs, or raise the limit (the platform takes up to 150 MB of "
+                            "base64, about 100 MB of CSV)");
   else if (res.status == 413)
     send_json(res, 413,
               errors_body({make_error(error_code::kUncategorised, "",
