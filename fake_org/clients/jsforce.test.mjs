@@ -8,7 +8,8 @@
 // jsforce sends it (no code_challenge_method), identity(), sObject create,
 // retrieve, update and destroy, composite creates, query with queryMore and
 // autoFetch over more than 2,000 records, apex.get/post of the payment API,
-// a token refresh on a 401 after the access token expired, the JWT bearer
+// Bulk API 2.0 (bulk2: an ingest job and a query job), a token refresh on
+// a 401 after the access token expired, the JWT bearer
 // flow, and revoke. Prints "N passed, M failed"; exits 1 on any failure.
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -160,6 +161,30 @@ async function main() {
     check(methods.PaymentMethods.some((m) => m.Name === 'CreditCard'), 'PaymentMethods');
     const q = await conn.query(`SELECT Id, cpm__Amount__c FROM cpm__Installment__c WHERE Id = '${read.OneTime.Id}'`);
     equal(q.totalSize, 1, 'the payment intent\'s installment, by SOQL');
+  });
+
+  await step('bulk2: an ingest job with a bad row, then a bulk query of what it wrote', async () => {
+    conn.bulk2.pollInterval = 100;
+    conn.bulk2.pollTimeout = 30000;
+    const res = await conn.bulk2.loadAndWaitForResults({
+      object: 'Contact', operation: 'insert',
+      input: 'LastName,FirstName,Email\nBulkTwo,"Ada, C",bulktwo@example.org\n,NoLast,nolast@example.org\n',
+    });
+    equal(res.successfulResults.length, 1, 'successfulResults');
+    equal(res.successfulResults[0].sf__Created, 'true', 'sf__Created');
+    equal(res.successfulResults[0].FirstName, 'Ada, C', 'a quoted field');
+    equal(res.failedResults.length, 1, 'failedResults');
+    check(String(res.failedResults[0].sf__Error).startsWith('REQUIRED_FIELD_MISSING:'),
+      `sf__Error ${res.failedResults[0].sf__Error}`);
+    const stream = await conn.bulk2.query("SELECT Id, FirstName FROM Contact WHERE LastName = 'BulkTwo'");
+    const rows = await new Promise((resolve, reject) => {
+      const out = [];
+      stream.on('record', (r) => out.push(r));
+      stream.on('end', () => resolve(out));
+      stream.on('error', reject);
+    });
+    equal(rows.length, 1, 'bulk query rows');
+    equal(rows[0].Id, res.successfulResults[0].sf__Id, 'the id the ingest job gave');
   });
 
   await step('query, queryMore and autoFetch over 2,100 records', async () => {
