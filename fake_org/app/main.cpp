@@ -12,6 +12,7 @@
 
 #include "app/org_factory.h"
 #include "app/org_registry.h"
+#include "cli/usage_error.h"
 #include "durable/saved_orgs.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
@@ -280,7 +281,11 @@ int main(int argc, char** argv) {
       "/__admin."};
   CommandLine cl;
   add_options(app, cl);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return common_cli::usage_error(app, e, std::cout, std::cerr);
+  }
   fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
   if (!cl.capture_dir.empty()) {
     // The ContractMonitor the app creates reads it (as for an embedded org).

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/usage_error.h"
 #include "commands/cli/init_command.h"
 #include "commands/cli/run_command.h"
 #include "commands/har/import_har_command.h"
@@ -31,11 +32,8 @@ int main(int argc, char** argv) {
   CLI::App* init_cmd = runner::add_init_command(app, init);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {  // --help, --version: printed, exit 0
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+  } catch (const CLI::ParseError& e) {  // --help, --version: printed, exit 0
+    return common_cli::usage_error(app, e, std::cout, std::cerr);
   }
   if (record_cmd->parsed()) return runner::record::record_command(record, std::cout, std::cerr);
   if (har_cmd->parsed()) return runner::har::import_har_command(har, std::cout, std::cerr);
