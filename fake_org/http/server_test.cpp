@@ -226,7 +226,7 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
   CHECK(contacts.json["totalSize"] == 3);
   CHECK(contacts.json["records"][0]["Id"] == "0037Q00000JaneDQAR");
   CHECK(contacts.json["records"][0]["attributes"]["url"] ==
-        "/services/data/v59.0/sobjects/Contact/0037Q00000JaneDQAR");
+        "/services/data/v68.0/sobjects/Contact/0037Q00000JaneDQAR");
   auto jane15 = t.get("/__admin/records/Contact/0037Q00000JaneD", false);  // 15-character form
   REQUIRE(jane15.status == 200);
   CHECK(jane15.json["Email"] == "jane.doe@example.org");
