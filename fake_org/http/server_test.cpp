@@ -175,13 +175,13 @@ TEST_CASE("unknown paths get 404, wrong methods 405, both as JSON", "[http]") {
   auto put = t.send("PUT", "/PaymentMethods", "{}");
   CHECK(put.status == 405);
   CHECK(put.json[0]["errorCode"] == "METHOD_NOT_ALLOWED");
-  CHECK(put.json[0]["message"] == "HTTP Method 'PUT' not allowed. Allowed are GET");
+  CHECK(put.json[0]["message"] == "HTTP Method 'PUT' not allowed. Allowed are GET, HEAD, OPTIONS");
   auto allow = put.headers.find("Allow");
   REQUIRE(allow != put.headers.end());
-  CHECK(allow->second == "GET");
+  CHECK(allow->second == "GET, HEAD, OPTIONS");
   auto del = t.send("DELETE", "/PaymentIntent", "");
   CHECK(del.status == 405);
-  CHECK(del.json[0]["message"] == "HTTP Method 'DELETE' not allowed. Allowed are POST");
+  CHECK(del.json[0]["message"] == "HTTP Method 'DELETE' not allowed. Allowed are POST, OPTIONS");
   auto outside = t.client().Get("/favicon.ico");
   CHECK(outside->status == 404);
   CHECK(json::parse(outside->body)[0]["errorCode"] == "NOT_FOUND");
