@@ -122,6 +122,22 @@ bool pass_content_encoding(const Guards& g, const Router::Match& m, const httpli
   return false;
 }
 
+// OPTIONS (decision 138). A CORS preflight is refused as the platform
+// refuses an origin its CORS allowlist lacks, and this org's list is empty:
+// the fake serves no browser code of another origin. Any other OPTIONS names
+// the path's methods (RFC 9110, 9.3.7). Neither needs a token: a preflight
+// carries none, and the platform answers it before it authenticates.
+void answer_options(const Router::Match& m, const httplib::Request& req, httplib::Response& res) {
+  if (req.has_header("Origin") && req.has_header("Access-Control-Request-Method"))
+    return send_platform_error(
+        res, 403, "FORBIDDEN",
+        "Origin " + req.get_header_value("Origin") +
+            " is not in this org's CORS allowlist, which is empty: call the API from a "
+            "server, or from pages this server serves");
+  res.status = 200;
+  res.set_header("Allow", m.allowed);
+}
+
 // An exact regex for cpp-httplib: literal segments escaped, {Name} one segment.
 std::string path_pattern(const std::string& path) {
   const std::vector<std::string_view> segments = contracts::path_segments(path);
@@ -145,6 +161,7 @@ std::string path_pattern(const std::string& path) {
 void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
               httplib::Response& res) {
   Router::Match m = router.match(req.method, req.path);
+  if (m.outcome == Router::Outcome::kOptions) return answer_options(m, req, res);
   std::string client_id;
   if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
   if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
@@ -165,6 +182,7 @@ void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Gu
   server.Put(".*", handler);
   server.Patch(".*", handler);
   server.Delete(".*", handler);
+  server.Options(".*", handler);
 }
 
 void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) {
@@ -182,6 +200,7 @@ void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) 
     server.Put(pattern, handler);
     server.Patch(pattern, handler);
     server.Delete(pattern, handler);
+    server.Options(pattern, handler);
   }
 }
 

@@ -290,7 +290,8 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
 
 bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
   const bool bodiless =
-      req.method == "GET" || (req.method == "DELETE" && !req.has_header("Content-Length"));
+      req.method == "GET" || req.method == "HEAD" ||
+      ((req.method == "DELETE" || req.method == "OPTIONS") && !req.has_header("Content-Length"));
   if (!bodiless) return false;
   serve_one(sites, req, res);
   return true;
@@ -305,6 +306,7 @@ void serve_sites(httplib::Server& server, const OrgSites& sites) {
   server.Put(".*", handler);
   server.Patch(".*", handler);
   server.Delete(".*", handler);
+  server.Options(".*", handler);
 }
 
 std::string login_client_id(const httplib::Request& req) {

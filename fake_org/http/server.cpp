@@ -328,6 +328,10 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
                                           "body")}));
   else if (res.status == 404)
     send_not_found(res, nullptr, req.path);
+  else if (res.status == 414)
+    send_platform_error(res, 414, "URI_TOO_LONG",
+                        "The request target is longer than the 16,384 bytes the platform takes: "
+                        "query in smaller parts, or send the data in a POST body");
   else if (res.status == 405)
     send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
   else

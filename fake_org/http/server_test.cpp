@@ -175,13 +175,13 @@ TEST_CASE("unknown paths get 404, wrong methods 405, both as JSON", "[http]") {
   auto put = t.send("PUT", "/PaymentMethods", "{}");
   CHECK(put.status == 405);
   CHECK(put.json[0]["errorCode"] == "METHOD_NOT_ALLOWED");
-  CHECK(put.json[0]["message"] == "HTTP Method 'PUT' not allowed. Allowed are GET");
+  CHECK(put.json[0]["message"] == "HTTP Method 'PUT' not allowed. Allowed are GET, HEAD, OPTIONS");
   auto allow = put.headers.find("Allow");
   REQUIRE(allow != put.headers.end());
-  CHECK(allow->second == "GET");
+  CHECK(allow->second == "GET, HEAD, OPTIONS");
   auto del = t.send("DELETE", "/PaymentIntent", "");
   CHECK(del.status == 405);
-  CHECK(del.json[0]["message"] == "HTTP Method 'DELETE' not allowed. Allowed are POST");
+  CHECK(del.json[0]["message"] == "HTTP Method 'DELETE' not allowed. Allowed are POST, OPTIONS");
   auto outside = t.client().Get("/favicon.ico");
   CHECK(outside->status == 404);
   CHECK(json::parse(outside->body)[0]["errorCode"] == "NOT_FOUND");
@@ -226,7 +226,7 @@ TEST_CASE("admin API: health, clock, records, reset", "[http][admin]") {
   CHECK(contacts.json["totalSize"] == 3);
   CHECK(contacts.json["records"][0]["Id"] == "0037Q00000JaneDQAR");
   CHECK(contacts.json["records"][0]["attributes"]["url"] ==
-        "/services/data/v59.0/sobjects/Contact/0037Q00000JaneDQAR");
+        "/services/data/v68.0/sobjects/Contact/0037Q00000JaneDQAR");
   auto jane15 = t.get("/__admin/records/Contact/0037Q00000JaneD", false);  // 15-character form
   REQUIRE(jane15.status == 200);
   CHECK(jane15.json["Email"] == "jane.doe@example.org");

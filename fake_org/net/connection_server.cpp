@@ -12,6 +12,17 @@ namespace fake_org::net {
 
 namespace {
 
+// Puts back a request target the stream stood in for (decision 141), parsed
+// as httplib parses one: the path percent-decoded, the query into params.
+void restore_long_target(httplib::Request& req, std::string target) {
+  const size_t q = target.find('?');
+  req.path = httplib::detail::decode_url(target.substr(0, q), false);
+  req.params.clear();
+  if (q != std::string::npos && q + 1 < target.size())
+    httplib::detail::parse_query_text(target.substr(q + 1), req.params);
+  req.target = std::move(target);
+}
+
 // A declared body nobody read longer than this ends the connection instead
 // of being read and dropped.
 constexpr size_t kDiscardAtMost = 64 * 1024;
@@ -180,7 +191,10 @@ bool ConnectionServer::serve_one(Connection& c) {
   const bool last = c.requests_left <= 1;
   --c.requests_left;
   bool closed = false;
-  const bool served = process_request(c.stream, last, closed, nullptr);
+  const bool served = process_request(c.stream, last, closed, [&c](httplib::Request& req) {
+    std::string target = c.stream.take_long_target();
+    if (!target.empty()) restore_long_target(req, std::move(target));
+  });
   c.answered_at = std::chrono::steady_clock::now();
   bool keep = served && !closed && !last && svr_sock_ != INVALID_SOCKET;
   // httplib reads no body of a GET and stops at a head it cannot parse:

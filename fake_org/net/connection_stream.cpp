@@ -101,6 +101,13 @@ bool ConnectionStream::fill() {
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
+  if (!head_whole_ && !line_taken_ && !take_request_line()) return -1;
+  if (line_pos_ < line_.size()) {
+    const size_t n = std::min(size, line_.size() - line_pos_);
+    std::memcpy(ptr, line_.data() + line_pos_, n);
+    line_pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
   if (in_pos_ == in_end_ && !fill()) return -1;
   const char* from = in_.get() + in_pos_;
   if (size == 1 && !head_whole_) {  // httplib reads a request's head a byte at a time
@@ -118,6 +125,46 @@ ssize_t ConnectionStream::read(char* ptr, size_t size) {
   else
     note(from, n);
   return static_cast<ssize_t>(n);
+}
+
+bool ConnectionStream::take_request_line() {
+  line_taken_ = true;
+  if (in_pos_ == in_end_ && !fill()) return false;
+  // The common case: the whole line is buffered and short; httplib reads it
+  // from the buffer as it is.
+  const char* from = in_.get() + in_pos_;
+  const void* end = std::memchr(from, '\n', in_end_ - in_pos_);
+  if (end && static_cast<const char*>(end) - from < static_cast<ptrdiff_t>(kHttplibLineAtMost))
+    return true;
+  // Gather it (across reads) up to the longest line a served target makes;
+  // past that httplib gets it as sent, and answers 414.
+  for (;;) {
+    if (in_pos_ == in_end_ && !fill()) break;
+    from = in_.get() + in_pos_;
+    const size_t have = in_end_ - in_pos_;
+    end = std::memchr(from, '\n', have);
+    size_t take = end ? static_cast<size_t>(static_cast<const char*>(end) - from) + 1 : have;
+    take = std::min(take, kLineAtMost - line_.size());
+    line_.append(from, take);
+    in_pos_ += take;
+    for (size_t i = take >= 4 ? take - 4 : 0; i < take; ++i)
+      last4_ = (last4_ << 8) | static_cast<unsigned char>(from[i]);
+    if (end || line_.size() == kLineAtMost) break;
+  }
+  if (!line_.empty() && line_.back() == '\n') stand_in_for_long_target();
+  return !line_.empty();
+}
+
+void ConnectionStream::stand_in_for_long_target() {
+  if (line_.size() <= kHttplibLineAtMost) return;
+  // "METHOD SP target SP HTTP/1.1 CRLF"
+  const size_t first = line_.find(' ');
+  const size_t last = line_.rfind(' ');
+  if (first == std::string::npos || last <= first + 1) return;
+  const size_t length = last - first - 1;
+  if (length > kTargetAtMost) return;
+  long_target_ = line_.substr(first + 1, length);
+  line_ = line_.substr(0, first + 1) + kStandInTarget + line_.substr(last);
 }
 
 void ConnectionStream::note(const char* bytes, size_t n) {
@@ -168,6 +215,10 @@ bool ConnectionStream::begin_request() {
   head_before_.clear();
   last4_ = 0;
   head_whole_ = false;
+  line_taken_ = false;
+  line_.clear();
+  line_pos_ = 0;
+  long_target_.clear();
   declared_.reset();
   body_read_ = 0;
   return true;

@@ -84,9 +84,25 @@ class ConnectionStream final : public httplib::Stream {
   // and holds nothing unread, so a plain close loses nothing.
   void close_idle();
 
+  // Request targets up to the platform's 16,384 bytes are served (decision
+  // 141), where httplib answers 414 past 8,192: the stream hands httplib a
+  // short stand-in target and keeps the real one, which the server puts
+  // back (restore_long_target) before routing. Longer ones reach httplib as
+  // sent, which answers 414.
+  static constexpr size_t kTargetAtMost = 16 * 1024;
+  // The stand-in httplib parses; never routed once the real target is back.
+  static constexpr const char* kStandInTarget = "/.fake-org-long-target";
+  // The real target of the request being served, when it was stood in for
+  // (empty otherwise); taking it clears it.
+  std::string take_long_target() { return std::move(long_target_); }
+
  private:
   static constexpr size_t kReadChunk = 16 * 1024;
   static constexpr size_t kHeadAtMost = 64 * 1024;
+  // httplib answers 414 for a request line past this (with its CRLF).
+  static constexpr size_t kHttplibLineAtMost = CPPHTTPLIB_REQUEST_URI_MAX_LENGTH;
+  // The longest request line of a served target: method, target, version.
+  static constexpr size_t kLineAtMost = kTargetAtMost + 32;
   enum class Received { kBytes, kEnd, kNothingYet, kError };
   Received receive();  // what the socket has now, without waiting
   bool fill();         // what the socket has, waiting up to the read timeout
@@ -101,6 +117,13 @@ class ConnectionStream final : public httplib::Stream {
   // Past empty lines; true when a request's first byte is buffered, and then
   // starts noting its head.
   bool begin_request();
+  // Before httplib reads a request's first byte: makes sure the request line
+  // fits httplib's limit, gathering and standing in for a long target; false
+  // when the connection ends first.
+  bool take_request_line();
+  // A gathered request line whose target httplib would refuse (past 8,192
+  // bytes) but the platform serves: stands in for it.
+  void stand_in_for_long_target();
 
   socket_t sock_;
   StreamTimeouts timeouts_;
@@ -114,6 +137,10 @@ class ConnectionStream final : public httplib::Stream {
   std::string head_before_;
   uint32_t last4_ = 0;
   bool head_whole_ = false;
+  bool line_taken_ = false;  // take_request_line ran for this request
+  std::string line_;         // a gathered request line httplib reads from here
+  size_t line_pos_ = 0;
+  std::string long_target_;
   std::optional<size_t> declared_;  // its body's length, once the head is whole
   size_t body_read_ = 0;
   std::string out_;

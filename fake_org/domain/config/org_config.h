@@ -318,7 +318,7 @@ struct OrgSettings {
   std::string name = "Local Fake Org";
   std::string org_id;                // 00D... (18 chars); generated when empty
   bool sandbox = false;              // production or sandbox (spec 5.3)
-  std::string api_version = "59.0";  // record paths /services/data/vNN.0/...
+  std::string api_version = "68.0";  // the newest version served (decision 139)
   std::string default_currency = "EUR";
   std::vector<std::string> currencies{"EUR"};
   std::string installment_initial_status = "Outstanding";  // or "Pending"
