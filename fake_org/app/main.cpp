@@ -110,7 +110,14 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
   add_data_options(app, cl);
   app.add_flag("--admin-open", cl.server.admin_open,
-               "Answer /__admin from any address, not only loopback (never on a shared network)");
+               "Answer /__admin (the admin API and the dashboard) from any address and to any "
+               "Host name, not only loopback (a CI network; never on a shared network). "
+               "Cross-site browser requests stay refused (docs/security.md)");
+  app.add_option("--admin-allow-host", cl.server.admin_allow_hosts,
+                 "Also answer /__admin requests whose Host is NAME, from any address: the "
+                 "name other containers of a CI network reach this one by (repeatable; "
+                 "docs/security.md)")
+      ->type_name("NAME");
 }
 
 void add_data_options(CLI::App& app, CommandLine& cl) {

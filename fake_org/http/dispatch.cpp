@@ -1,5 +1,7 @@
 #include "dispatch.h"
 
+#include "admin_guard.h"
+
 #include "net/content_encoding.h"
 #include "oauth_routes.h"
 #include "request_log.h"
@@ -30,11 +32,20 @@ bool pass_bearer(const Guards& g, std::string_view relative, const httplib::Requ
   return true;
 }
 
-bool pass_loopback(const Guards& g, const httplib::Request& req, httplib::Response& res) {
-  if (g.admin_open || is_loopback(req.remote_addr)) return true;
-  send_platform_error(res, 403, "FORBIDDEN",
-                      "The admin API answers on loopback only; start fake-org with --admin-open");
-  return false;
+// The admin API's and the dashboard's guard (admin_guard.h). Every admin
+// answer, a refusal too, tells the browser not to sniff its type and not to
+// pass the URL on as a Referer.
+bool pass_admin(const Guards& g, const httplib::Request& req, httplib::Response& res) {
+  static const std::shared_ptr<const AdminPolicy> fallback = AdminPolicy::make(false, "", {});
+  const AdminPolicy& policy = g.admin ? *g.admin : *fallback;
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Referrer-Policy", "no-referrer");
+  if (auto refusal = admin_refusal(policy, req)) {
+    send_platform_error(res, refusal->status, refusal->code, refusal->message);
+    return false;
+  }
+  request_log_context().admin_token = policy.token;
+  return true;
 }
 
 // False when the guard answered.
@@ -44,7 +55,7 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
     case contracts::AuthKind::kBearer:
       return pass_bearer(g, m.path, req, res, client_id);
     case contracts::AuthKind::kLoopback:
-      return pass_loopback(g, req, res);
+      return pass_admin(g, req, res);
     default:
       return true;
   }

@@ -1,7 +1,7 @@
 #pragma once
 // Serving a Router from cpp-httplib: one catch-all registration per method,
 // the area's guard before routing (a fault or the bearer token for the API,
-// the caller's address for the admin API), and every area's 404 and 405.
+// the admin guard for /__admin), and every area's 404 and 405.
 //
 // Locking rule: no state of its own; the router is immutable after start-up,
 // the token store and the fault injector guard their own state.
@@ -17,12 +17,14 @@
 
 namespace fake_org::http {
 
+struct AdminPolicy;
+
 // What the areas' guards need.
 struct Guards {
-  std::shared_ptr<TokenStore> tokens;       // bearer: the API's tokens
-  std::shared_ptr<FaultInjector> faults;    // bearer: injected before the token
-  bool admin_open = false;                  // loopback: let any caller in
-  size_t max_body_bytes = 6 * 1024 * 1024;  // of a body once its Content-Encoding is undone
+  std::shared_ptr<TokenStore> tokens;        // bearer: the API's tokens
+  std::shared_ptr<FaultInjector> faults;     // bearer: injected before the token
+  std::shared_ptr<const AdminPolicy> admin;  // loopback: who may call (null: loopback only)
+  size_t max_body_bytes = 6 * 1024 * 1024;   // of a body once its Content-Encoding is undone
 };
 
 // The 404 message of a path under no area's mount (and of httplib's own 404s).

@@ -204,6 +204,8 @@ void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMon
 Server::Server(OrgServices services, ServerOptions options)
     : services_(std::move(services)),
       options_(std::move(options)),
+      admin_policy_(
+          AdminPolicy::make(options_.admin_open, options_.host, options_.admin_allow_hosts)),
       tls_(!options_.tls_cert_file.empty() || !options_.tls_key_file.empty()) {}
 
 Server::~Server() {
@@ -285,6 +287,7 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     ctx.routed = false;  // the logger is the last to read it
     ctx.site.reset();    // a deleted org goes with its last request
     ctx.org_prefix.clear();
+    ctx.admin_token = {};
   });
 }
 
