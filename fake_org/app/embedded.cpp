@@ -44,6 +44,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
     registry.check_contracts = options.check_contracts;
     registry.quiet = options.log_level == http::LogLevel::kQuiet;
     registry.data_dir = options.data_dir;
+    registry.fixtures_dirs = options.fixtures_dirs;
     registry.sync = options.sync;
     e->registry_ = std::make_shared<app::OrgRegistry>(*e->server_, registry);
     e->server_->set_org_directory(e->registry_);

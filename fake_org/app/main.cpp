@@ -21,7 +21,8 @@
 namespace {
 
 struct CommandLine {
-  std::vector<std::string> fixtures;  // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures;       // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures_dirs;  // --fixtures-dir: files POST /__admin/orgs may name
   size_t max_orgs = fake_org::app::OrgRegistry::kDefaultMaxOrgs;
   std::string log_level = "info";
   std::string capture_dir;
@@ -44,6 +45,13 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "'embedded:NAME.yaml' picks another embedded one). Repeat it to serve several "
                  "orgs, each at http://HOST:PORT/orgs/NAME (NAME=PATH names one; else the "
                  "file's stem); the first is also served at the root");
+  app.add_option("--fixtures-dir", cl.fixtures_dirs,
+                 "A directory whose .yaml fixture files POST /__admin/orgs may name (by a path "
+                 "relative to DIR or an absolute one inside it; repeatable). Without it a "
+                 "request names only the shipped fixtures or sends one inline: no other file "
+                 "of this machine is read (docs/security.md)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--max-orgs", cl.max_orgs,
                  "Orgs served at most, the first included (POST /__admin/orgs creates more "
                  "until then)")
@@ -216,6 +224,7 @@ fake_org::app::RegistryOptions registry_options(const CommandLine& cl) {
   options.max_orgs = cl.max_orgs;
   options.check_contracts = cl.check_contracts;
   options.data_dir = cl.data_dir;
+  options.fixtures_dirs = cl.fixtures_dirs;
   options.sync = *fake_org::durable::parse_sync(cl.sync);
   return options;
 }
