@@ -17,12 +17,14 @@
 #include "net/connection_pool.h"
 #include "net/connection_server.h"
 #include "net/content_encoding.h"
+#include "net/request_framing.h"
 #include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
 #include "router.h"
 #include "routes.h"
 #include "util/listen_backlog.h"
+#include "util/text.h"
 
 namespace fake_org::http {
 
@@ -77,25 +79,44 @@ std::mutex& log_mutex() {
   return mu;
 }
 
+}  // namespace
+
 // The query string is left out of the log line: it may carry codes or tokens.
+// What the client sent (method, path, bodies) is escaped: httplib decodes
+// %0A and %1B in the path, and a raw CR, LF or ESC would end the line, forge
+// another or recolour the terminal.
+std::string request_log_line(LogLevel level, const httplib::Request& req,
+                             const httplib::Response& res, double ms) {
+  const auto& ctx = request_log_context();
+  std::string line = text::escape_control(req.method) + " " + text::escape_control(ctx.org_prefix) +
+                     text::escape_control(req.path) + " " + std::to_string(res.status) + " ";
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1fms", ms);
+  line += took;
+  if (!ctx.payment_intent_id.empty()) line += " " + text::escape_control(ctx.payment_intent_id);
+  line += "\n";
+  if (level == LogLevel::kDebug) {
+    line +=
+        "  request: " +
+        text::escape_control(redact_body(req.get_header_value("Content-Type"), req.body)) +
+        "\n  response: " +
+        text::escape_control(redact_body(res.get_header_value("Content-Type"), decoded_body(res))) +
+        "\n";
+  }
+  return line;
+}
+
+namespace {
+
 void log_request(LogLevel level, const httplib::Request& req, const httplib::Response& res) {
   if (level == LogLevel::kQuiet) return;
   if (level == LogLevel::kError && res.status < 500) return;
-  auto& ctx = request_log_context();
-  double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
-          .count();
-  std::string bodies;
-  if (level == LogLevel::kDebug) {
-    bodies =
-        "  request: " + redact_body(req.get_header_value("Content-Type"), req.body) +
-        "\n  response: " + redact_body(res.get_header_value("Content-Type"), decoded_body(res)) +
-        "\n";
-  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                        request_log_context().start)
+                  .count();
+  const std::string line = request_log_line(level, req, res, ms);
   std::lock_guard lock(log_mutex());
-  std::fprintf(stderr, "%s %s%s %d %.1fms%s%s\n%s", req.method.c_str(), ctx.org_prefix.c_str(),
-               req.path.c_str(), res.status, ms, ctx.payment_intent_id.empty() ? "" : " ",
-               ctx.payment_intent_id.c_str(), bodies.c_str());
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 // HTTP/1.1 (RFC 9112 section 6.3): a request with neither Content-Length nor

@@ -36,6 +36,11 @@ bool is_loopback(std::string_view remote_addr);
 enum class LogLevel { kQuiet, kError, kInfo, kDebug };
 bool parse_log_level(std::string_view s, LogLevel& out);
 
+// The request log's line (and, at debug, the bodies' lines) for a request
+// served in `ms`, with every control byte the client sent escaped (\xHH).
+std::string request_log_line(LogLevel level, const httplib::Request& req,
+                             const httplib::Response& res, double ms);
+
 // Connection limits (docs/decisions.md): an idle keep-alive connection is
 // closed after kKeepAliveSeconds, a connection that sends nothing for
 // kReadTimeoutSeconds in the middle of a request is dropped.
