@@ -30,6 +30,7 @@ struct CommandLine {
   std::string data_dir;
   std::string sync = "normal";
   bool reset_data = false;
+  int head_timeout_seconds = 30;  // --head-timeout; ServerOptions holds milliseconds
   fake_org::http::ServerOptions server;
 };
 
@@ -90,6 +91,18 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "closed after 5 s idle); more wait for a worker")
       ->capture_default_str()
       ->check(CLI::Range(2, 65536));
+  app.add_option("--head-timeout", cl.head_timeout_seconds,
+                 "Seconds a request's head (request line and headers) may take to arrive "
+                 "from its first byte, however steadily it trickles; then the connection "
+                 "ends (plain HTTP; docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-slow-heads", cl.server.max_slow_heads,
+                 "Connections one peer address may hold a worker with while their request's "
+                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
+                 "docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   app.add_option("--max-running-requests", cl.server.max_running_requests,
                  "Requests whose handlers run at once (0: 4 per core, at least 4); more wait "
                  "their turn in arrival order, which keeps latency even under many connections")
@@ -298,6 +311,7 @@ int main(int argc, char** argv) {
   add_options(app, cl);
   CLI11_PARSE(app, argc, argv);
   fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
+  cl.server.head_timeout_ms = cl.head_timeout_seconds * 1000;
   if (!cl.capture_dir.empty()) {
     // The ContractMonitor the app creates reads it (as for an embedded org).
     setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);

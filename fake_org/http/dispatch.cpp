@@ -64,14 +64,19 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
 // A request refused before its handler, in the body its row answers errors
 // with (contracts/routes.yaml): the payment API's Errors (010), the OAuth
 // endpoints' {error, error_description}, else the platform's list.
-void send_refusal(const Router::Match& m, httplib::Response& res, int status,
-                  std::string_view platform_code, const std::string& message) {
+std::string refusal_schema(const Router::Match& m) {
   std::string schema;
   if (m.row)
     if (auto it = m.row->responses.find(400); it != m.row->responses.end()) schema = it->second;
   if (schema.empty() && m.area)
     if (auto it = m.area->contract.every_route.find(400); it != m.area->contract.every_route.end())
       schema = it->second;
+  return schema;
+}
+
+void send_refusal(const Router::Match& m, httplib::Response& res, int status,
+                  std::string_view platform_code, const std::string& message) {
+  const std::string schema = refusal_schema(m);
   if (schema == "error_400_response" || schema == "error_response") {
     send_json(res, status == 415 ? 400 : status,
               errors_body({make_error(error_code::kMissingCoreParameter, "", message,
@@ -156,6 +161,12 @@ std::string path_pattern(const std::string& path) {
 void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
               httplib::Response& res) {
   Router::Match m = router.match(req.method, req.path);
+  if (const std::string& problem = request_log_context().head_problem; !problem.empty()) {
+    // Where this request's body ends is unknown: the connection ends too.
+    send_refusal(m, res, 400, "INVALID_REQUEST", problem);
+    res.set_header("Connection", "close");
+    return;
+  }
   std::string client_id;
   if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
   if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
@@ -194,6 +205,19 @@ void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) 
     server.Patch(pattern, handler);
     server.Delete(pattern, handler);
   }
+}
+
+bool send_oauth_body_too_large(const Router& router, const httplib::Request& req,
+                               httplib::Response& res, size_t limit) {
+  const Router::Match m = router.match(req.method, req.path);
+  if (!m.row || refusal_schema(m) != "oauth_error_response") return false;
+  send_json(res, 400,
+            {{"error", "invalid_request"},
+             {"error_description", "The request body is larger than " + req.path + " accepts (" +
+                                       std::to_string(limit) +
+                                       " bytes, the fixture's org.max_body_bytes): send only "
+                                       "the form's fields"}});
+  return true;
 }
 
 void send_not_found(httplib::Response& res, const contracts::RouteArea* area,

@@ -45,6 +45,13 @@ void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Gu
 // own besides (a test's). Areas with a guard cannot be served this way.
 void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router);
 
+// A body over `limit` sent to a row that answers OAuth errors: 400
+// {error: invalid_request, error_description} naming the path and the limit,
+// as the OAuth endpoints answer every refused request; false (nothing sent)
+// for any other path.
+bool send_oauth_body_too_large(const Router& router, const httplib::Request& req,
+                               httplib::Response& res, size_t limit);
+
 // 404 with the area's message (contracts/routes.yaml not_found), or the
 // platform's when the path is under no area.
 void send_not_found(httplib::Response& res, const contracts::RouteArea* area,

@@ -276,6 +276,9 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
     plain->set_workers(limits);  // the pool, and the keep-alive watch beside it
   else
     s.new_task_queue = [limits] { return new net::ConnectionPool(limits); };
+  if (auto* plain = dynamic_cast<net::ConnectionServer*>(&s))
+    plain->set_head_limits(options.head_timeout_ms,
+                           static_cast<size_t>(std::max(1, options.max_slow_heads)));
   // A connection yields its worker after 100 requests, and an idle one is
   // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
   // without a byte (its read timeout).
@@ -292,6 +295,9 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
+    // First: an absolute-form target becomes the path the org is routed by.
+    auto problem = net::take_head_problem(req);
+    ctx.head_problem = problem ? std::move(problem->message) : std::string();
     route_to_site(sites, req, ctx);
     ctx.received_at = (ctx.site ? *ctx.site : *sites.root()).services.org->clock().now();
     ctx.payment_intent_id.clear();
@@ -333,10 +339,15 @@ void install_journal_and_contract_check(httplib::Server& s, const OrgSites& site
 // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
 // from httplib itself (a body it could not read) on the API is the spec's
 // Errors body, like any other unreadable body there.
-httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::string& base,
+httplib::Server::HandlerResponse answer_httplib_error(const OrgSite& site,
                                                       const httplib::Request& req,
                                                       httplib::Response& res) {
   if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+  Org& org = *site.services.org;
+  const std::string base = org.config().base_path();
+  if (res.status == 413 &&
+      send_oauth_body_too_large(*site.router, req, res, org.config().org.max_body_bytes))
+    return httplib::Server::HandlerResponse::Handled;
   if (res.status == 400 && path_under(req.path, base))
     send_errors(res, org.config(),
                 {make_error(error_code::kMissingCoreParameter, "",
@@ -363,8 +374,7 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
 void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
   s.set_error_handler(httplib::Server::HandlerWithResponse(
       [&sites](const httplib::Request& req, httplib::Response& res) {
-        Org& org = *current_site(sites).services.org;
-        return answer_httplib_error(org, org.config().base_path(), req, res);
+        return answer_httplib_error(current_site(sites), req, res);
       }));
   s.set_exception_handler([&sites](const httplib::Request&, httplib::Response& res,
                                    std::exception_ptr ep) {
