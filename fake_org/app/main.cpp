@@ -22,7 +22,8 @@
 namespace {
 
 struct CommandLine {
-  std::vector<std::string> fixtures;  // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures;       // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures_dirs;  // --fixtures-dir: files POST /__admin/orgs may name
   size_t max_orgs = fake_org::app::OrgRegistry::kDefaultMaxOrgs;
   std::string log_level = "info";
   std::string capture_dir;
@@ -30,6 +31,7 @@ struct CommandLine {
   std::string data_dir;
   std::string sync = "normal";
   bool reset_data = false;
+  int head_timeout_seconds = 30;  // --head-timeout; ServerOptions holds milliseconds
   fake_org::http::ServerOptions server;
 };
 
@@ -45,6 +47,13 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "'embedded:NAME.yaml' picks another embedded one). Repeat it to serve several "
                  "orgs, each at http://HOST:PORT/orgs/NAME (NAME=PATH names one; else the "
                  "file's stem); the first is also served at the root");
+  app.add_option("--fixtures-dir", cl.fixtures_dirs,
+                 "A directory whose .yaml fixture files POST /__admin/orgs may name (by a path "
+                 "relative to DIR or an absolute one inside it; repeatable). Without it a "
+                 "request names only the shipped fixtures or sends one inline: no other file "
+                 "of this machine is read (docs/security.md)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--max-orgs", cl.max_orgs,
                  "Orgs served at most, the first included (POST /__admin/orgs creates more "
                  "until then)")
@@ -83,6 +92,18 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "closed after 5 s idle); more wait for a worker")
       ->capture_default_str()
       ->check(CLI::Range(2, 65536));
+  app.add_option("--head-timeout", cl.head_timeout_seconds,
+                 "Seconds a request's head (request line and headers) may take to arrive "
+                 "from its first byte, however steadily it trickles; then the connection "
+                 "ends (plain HTTP; docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-slow-heads", cl.server.max_slow_heads,
+                 "Connections one peer address may hold a worker with while their request's "
+                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
+                 "docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   app.add_option("--max-running-requests", cl.server.max_running_requests,
                  "Requests whose handlers run at once (0: 4 per core, at least 4); more wait "
                  "their turn in arrival order, which keeps latency even under many connections")
@@ -111,7 +132,14 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
   add_data_options(app, cl);
   app.add_flag("--admin-open", cl.server.admin_open,
-               "Answer /__admin from any address, not only loopback (never on a shared network)");
+               "Answer /__admin (the admin API and the dashboard) from any address and to any "
+               "Host name, not only loopback (a CI network; never on a shared network). "
+               "Cross-site browser requests stay refused (docs/security.md)");
+  app.add_option("--admin-allow-host", cl.server.admin_allow_hosts,
+                 "Also answer /__admin requests whose Host is NAME, from any address: the "
+                 "name other containers of a CI network reach this one by (repeatable; "
+                 "docs/security.md)")
+      ->type_name("NAME");
 }
 
 void add_data_options(CLI::App& app, CommandLine& cl) {
@@ -210,6 +238,7 @@ fake_org::app::RegistryOptions registry_options(const CommandLine& cl) {
   options.max_orgs = cl.max_orgs;
   options.check_contracts = cl.check_contracts;
   options.data_dir = cl.data_dir;
+  options.fixtures_dirs = cl.fixtures_dirs;
   options.sync = *fake_org::durable::parse_sync(cl.sync);
   return options;
 }
@@ -287,6 +316,7 @@ int main(int argc, char** argv) {
     return common_cli::usage_error(app, e, std::cout, std::cerr);
   }
   fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
+  cl.server.head_timeout_ms = cl.head_timeout_seconds * 1000;
   if (!cl.capture_dir.empty()) {
     // The ContractMonitor the app creates reads it (as for an embedded org).
     setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);

@@ -11,6 +11,7 @@
 #include "checker/checker.h"
 #include "checker/routes.h"
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace fake_org {
 namespace {
@@ -114,7 +115,10 @@ void ContractMonitor::capture(nlohmann::json entry, const contracts::CheckResult
 
 void ContractMonitor::record(const std::string& what, const std::string& report) {
   ++violations_;
-  if (log_) std::fprintf(stderr, "CONTRACT VIOLATION: %s\n%s\n", what.c_str(), report.c_str());
+  // `what` holds the request's path: a client's control bytes stay escaped.
+  if (log_)
+    std::fprintf(stderr, "CONTRACT VIOLATION: %s\n%s\n", text::escape_control(what).c_str(),
+                 text::escape_control(report, true).c_str());
   std::lock_guard lock(mu_);
   recent_.push_back({{"what", what}, {"report", report}});
   if (recent_.size() > 50) recent_.pop_front();

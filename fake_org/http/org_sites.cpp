@@ -98,7 +98,7 @@ std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, Org
   site->router = std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
                                                 MountOptions{config.base_path(), {}});
   site->guards =
-      Guards{site->services.tokens, site->faults, options.admin_open, config.org.max_body_bytes};
+      Guards{site->services.tokens, site->faults, options.admin, config.org.max_body_bytes};
   return site;
 }
 

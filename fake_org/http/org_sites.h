@@ -65,8 +65,8 @@ class OrgDirectory {
 
 struct SiteOptions {
   bool tls = false;
-  bool admin_open = false;
-  std::shared_ptr<OrgDirectory> directory;  // may be null
+  std::shared_ptr<const AdminPolicy> admin;  // the admin guard's (admin_guard.h)
+  std::shared_ptr<OrgDirectory> directory;   // may be null
 };
 
 // Builds the site of `services`: its router over every row of the route

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 
 #include "request_framing.h"
@@ -92,11 +93,15 @@ bool ConnectionStream::fill() {
   if (!head_whole_ && head_before_.size() < kHeadAtMost)
     head_before_.append(in_.get() + head_from_, in_end_ - head_from_);
   head_from_ = 0;
+  if (!head_whole_ && Clock::now() >= head_until_) return false;  // httplib answers 400
   Received got = receive();
   // Nothing yet: what this side still owes the client goes first (a
   // "100 Continue" it waits for before sending the body).
-  if (got == Received::kNothingYet && flush() && wait(POLLIN, after(timeouts_.read_ms)))
-    got = receive();
+  if (got == Received::kNothingYet && flush()) {
+    Clock::time_point until = after(timeouts_.read_ms);
+    if (!head_whole_) until = std::min(until, head_until_);
+    if (wait(POLLIN, until)) got = receive();
+  }
   return got == Received::kBytes;
 }
 
@@ -117,6 +122,7 @@ ssize_t ConnectionStream::read(char* ptr, size_t size) {
     if (last4_ == kBlankLine) head_ends(from + 1, 0);
     return 1;
   }
+  if (head_whole_ && chunked_ != Chunked::kNo) return read_chunked(ptr, size);
   const size_t n = std::min(size, in_end_ - in_pos_);
   std::memcpy(ptr, from, n);
   in_pos_ += n;
@@ -181,6 +187,70 @@ void ConnectionStream::head_ends(const char* end, size_t body_bytes) {
   const char* head = in_.get() + head_from_;
   head_before_.append(head, static_cast<size_t>(end - head));
   declared_ = declared_body_length(head_before_);
+  // Body bytes httplib took with the head's end were not seen as chunks:
+  // then the trailer fields stay (httplib reads the head a byte at a time).
+  chunked_ = body_bytes == 0 && declares_chunked(head_before_) ? Chunked::kSize : Chunked::kNo;
+}
+
+void ConnectionStream::step_chunk_size(char c) {
+  if (c == '\n') {
+    chunked_ = chunk_left_ == 0 ? Chunked::kLineStart : Chunked::kData;
+    chunk_size_end_ = false;
+    return;
+  }
+  int digit = -1;
+  if (c >= '0' && c <= '9') digit = c - '0';
+  if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+  if (digit < 0 || chunk_left_ > (SIZE_MAX >> 4)) chunk_size_end_ = true;
+  if (!chunk_size_end_) chunk_left_ = chunk_left_ * 16 + static_cast<size_t>(digit);
+}
+
+ssize_t ConnectionStream::read_chunked(char* ptr, size_t size) {
+  size_t copied = 0;
+  while (copied < size) {
+    if (in_pos_ == in_end_ && (copied > 0 || !fill())) break;
+    const char c = in_[in_pos_];
+    switch (chunked_) {
+      case Chunked::kData: {
+        const size_t k = std::min({size - copied, chunk_left_, in_end_ - in_pos_});
+        std::memcpy(ptr + copied, in_.get() + in_pos_, k);
+        in_pos_ += k;
+        copied += k;
+        chunk_left_ -= k;
+        if (chunk_left_ == 0) chunked_ = Chunked::kDataEnd;
+        continue;
+      }
+      case Chunked::kTrailer:  // dropped, to the end of its line
+        ++in_pos_;
+        if (c == '\n') chunked_ = Chunked::kLineStart;
+        continue;
+      case Chunked::kLineStart:
+        if (c != '\r' && c != '\n') {
+          chunked_ = Chunked::kTrailer;
+          ++in_pos_;
+          continue;
+        }
+        chunked_ = c == '\r' ? Chunked::kFinalLf : Chunked::kDone;
+        break;
+      case Chunked::kFinalLf:
+        chunked_ = Chunked::kDone;
+        break;
+      case Chunked::kSize:
+        step_chunk_size(c);
+        break;
+      case Chunked::kDataEnd:
+        if (c == '\n') chunked_ = Chunked::kSize;
+        break;
+      default:
+        break;
+    }
+    ptr[copied++] = c;
+    ++in_pos_;
+  }
+  if (copied == 0) return -1;
+  body_read_ += copied;
+  return static_cast<ssize_t>(copied);
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
@@ -219,6 +289,9 @@ bool ConnectionStream::begin_request() {
   line_.clear();
   line_pos_ = 0;
   long_target_.clear();
+  chunked_ = Chunked::kNo;
+  chunk_left_ = 0;
+  head_until_ = after(timeouts_.head_ms);
   declared_.reset();
   body_read_ = 0;
   return true;
@@ -269,6 +342,11 @@ ConnectionStream::Arrival ConnectionStream::next_request() {
         return Arrival::kGone;
     }
   }
+}
+
+bool ConnectionStream::head_is_here() const {
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  return buffered.find("\r\n\r\n") != std::string_view::npos;
 }
 
 bool ConnectionStream::request_is_whole() const {

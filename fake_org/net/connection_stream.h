@@ -22,6 +22,10 @@ namespace fake_org::net {
 struct StreamTimeouts {
   int read_ms = 5000;   // a request that stops halfway is dropped after this
   int write_ms = 5000;  // a client that stops reading is dropped after this
+  // A request's head must be here whole this long after its first byte,
+  // however steadily it trickles: a byte every few seconds never meets
+  // read_ms and would hold its worker for ever.
+  int head_ms = 30000;
 };
 
 class ConnectionStream final : public httplib::Stream {
@@ -61,6 +65,8 @@ class ConnectionStream final : public httplib::Stream {
   Arrival next_request();
   // Whether bytes read ahead wait to be taken.
   bool holds_input() const { return in_pos_ < in_end_; }
+  // Whether the head of the request begun is read into the buffer whole.
+  bool head_is_here() const;
   // Whether the request begun is here whole: its head, and the body its
   // Content-Length declares (never a chunked one). Serving it then reads
   // nothing from the socket.
@@ -124,6 +130,11 @@ class ConnectionStream final : public httplib::Stream {
   // A gathered request line whose target httplib would refuse (past 8,192
   // bytes) but the platform serves: stands in for it.
   void stand_in_for_long_target();
+  // A chunked body's bytes for httplib, without its trailer fields (RFC
+  // 9112 7.1.2), which httplib 0.11 refuses: it expects the empty line
+  // right after the last chunk.
+  ssize_t read_chunked(char* ptr, size_t size);
+  void step_chunk_size(char c);
 
   socket_t sock_;
   StreamTimeouts timeouts_;
@@ -141,7 +152,25 @@ class ConnectionStream final : public httplib::Stream {
   std::string line_;         // a gathered request line httplib reads from here
   size_t line_pos_ = 0;
   std::string long_target_;
+  // The head's deadline: head_ms after its first byte (none before begin_request).
+  Clock::time_point head_until_ = Clock::time_point::max();
   std::optional<size_t> declared_;  // its body's length, once the head is whole
+  // Where a chunked body is: a chunk's size line, its data, the line end
+  // after it, the start of a line of the trailer section, a trailer field
+  // (dropped), the final empty line's LF, past the body; kNo: not chunked.
+  enum class Chunked : uint8_t {
+    kNo,
+    kSize,
+    kData,
+    kDataEnd,
+    kLineStart,
+    kTrailer,
+    kFinalLf,
+    kDone
+  };
+  Chunked chunked_ = Chunked::kNo;
+  size_t chunk_left_ = 0;        // of the chunk's data; in kSize the size read so far
+  bool chunk_size_end_ = false;  // in kSize: past the hex digits (an extension follows)
   size_t body_read_ = 0;
   std::string out_;
   size_t out_sent_ = 0;  // of out_, what a send that did not take it all took
