@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -158,10 +159,25 @@ void add_data_options(CLI::App& app, CommandLine& cl) {
                "With --data-dir: delete the orgs kept there first and start from the fixtures");
 }
 
+// A file, `embedded:NAME`, or a shipped fixture's bare name ("package.yaml",
+// as scenarios and POST /__admin/orgs name them) when no file has that name.
 fake_org::FixtureLoad load_fixture(const std::string& path) {
   if (path.empty()) return fake_org::load_embedded_fixture("default.yaml");
   if (path.rfind("embedded:", 0) == 0) return fake_org::load_embedded_fixture(path.substr(9));
-  return fake_org::load_fixture_file(path);
+  std::error_code ec;
+  const bool is_file = std::filesystem::is_regular_file(path, ec);
+  const auto shipped = fake_org::embedded_fixture_names();
+  if (!is_file && std::find(shipped.begin(), shipped.end(), path) != shipped.end())
+    return fake_org::load_embedded_fixture(path);
+  fake_org::FixtureLoad load = fake_org::load_fixture_file(path);
+  if (!is_file && !load.errors.empty()) {
+    std::string names;
+    for (const auto& n : shipped) names += (names.empty() ? "" : ", ") + n;
+    load.errors.front().message += " (no such file from " +
+                                   std::filesystem::current_path(ec).string() +
+                                   "; the shipped fixtures, by bare name: " + names + ")";
+  }
+  return load;
 }
 
 // "shop=fixtures/shop.yaml" -> {"shop", "fixtures/shop.yaml"}; else no name.

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   }
   if (record_cmd->parsed()) return runner::record::record_command(record, std::cout, std::cerr);
   if (har_cmd->parsed()) return runner::har::import_har_command(har, std::cout, std::cerr);
+  // After record, which takes SIGINT with sigwait in a thread of its own.
+  runner::handle_interrupts();
   if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
   if (init_cmd->parsed()) return runner::init_command(init, std::cout, std::cerr);
   options.console =

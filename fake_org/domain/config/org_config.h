@@ -354,6 +354,10 @@ struct OrgConfig {
   // SHA-256 (hex) of the fixture's text and its extends chain: a data
   // directory made from another fixture is refused.
   std::string digest;
+  // The source names of the fixture and of those it extends, nearest first
+  // ("package.yaml" extends "embedded:default.yaml"): what a tool comparing
+  // orgs needs to know which configurations this one builds on.
+  std::vector<std::string> extends_chain;
   OrgSettings org;
   AuthSettings auth;
   std::map<std::string, ObjectDef, std::less<>> objects;  // by API name
