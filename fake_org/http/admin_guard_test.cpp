@@ -90,8 +90,8 @@ TEST_CASE("the admin API refuses a Host it was not told to serve (DNS rebinding)
   CHECK(rebound.body.find("--admin-allow-host evil.example") != std::string::npos);
   auto ui = guard_send(port, "GET", "/__admin/ui", {{"Host", "127.0.0.1.evil.example"}});
   CHECK(ui.status == 403);
-  for (const std::string host : {"localhost:" + port_text, "127.0.0.1:" + port_text,
-                                 "[::1]:" + port_text, "app.localhost"}) {
+  for (const std::string& host : {"localhost:" + port_text, "127.0.0.1:" + port_text,
+                                  "[::1]:" + port_text, std::string("app.localhost")}) {
     INFO(host);
     CHECK(guard_send(port, "GET", "/__admin/health", {{"Host", host}}).status == 200);
   }
