@@ -36,7 +36,7 @@ struct RouteArea {
   // leading slash).
   std::string mount;
   AuthKind guard = AuthKind::kNone;  // runs before routing: kBearer, kLoopback or kNone
-  std::string not_found;  // the 404 message; "{path}" stands for the request's path
+  std::string not_found;             // the 404 message; "{path}" stands for the request's path
   bool has_contract = false;
   AreaContract contract;
 };
