@@ -134,6 +134,10 @@ struct SelectItem {
   // relationship; `subquery_position` is where its "(" stands.
   std::shared_ptr<const Query> subquery;
   size_t subquery_position = 0;
+  // toLabel(field): the picklist's label for its value, under the alias
+  // when one is given (so the field itself may be selected beside it).
+  bool to_label = false;
+  size_t to_label_position = 0;
   // FIELDS(ALL | STANDARD | CUSTOM): the word, upper case; `field` is empty.
   std::string fields_function;
   size_t fields_position = 0;

@@ -37,7 +37,7 @@ std::string default_child_name(const ObjectDef& parent, const ObjectDef& child,
 
 // The platform cascades a standard lookup's delete where it owns the
 // children (an account's contacts); custom lookups are cleared instead.
-bool cascades(const ObjectDef& child, const FieldDef& field) {
+bool cascades_on_delete(const ObjectDef& child, const FieldDef& field) {
   return child.api_name == "Contact" && field.name == "AccountId";
 }
 
@@ -67,7 +67,7 @@ std::vector<ChildRelationship> child_relationships(const OrgConfig& config,
       ChildRelationship r;
       r.child = &child;
       r.field = &f;
-      r.cascade_delete = cascades(child, f);
+      r.cascade_delete = cascades_on_delete(child, f);
       r.name = default_child_name(parent, child, f);
       if (!r.name.empty()) {
         const int n = used[ascii_lower(r.name)]++;
@@ -94,10 +94,10 @@ namespace {
 
 // The deepest child subquery below `q` (1: a child of the root) and the
 // first subquery at more than `allowed` levels.
-const ChildQuery* too_deep(const BoundQuery& q, int level, int allowed) {
+const ChildQuery* child_beyond_levels(const BoundQuery& q, int level, int allowed) {
   for (const auto& c : q.children) {
     if (level > allowed) return &c;
-    if (const ChildQuery* deeper = too_deep(*c.query, level + 1, allowed)) return deeper;
+    if (const ChildQuery* deeper = child_beyond_levels(*c.query, level + 1, allowed)) return deeper;
   }
   return nullptr;
 }
@@ -114,7 +114,7 @@ std::optional<SoqlError> check_child_levels(const BoundQuery& query, std::string
     if (major > 1000) break;
   }
   const int allowed = major >= 58 || major == 0 ? kMaxChildLevels : 1;
-  const ChildQuery* deep = too_deep(query, 1, allowed);
+  const ChildQuery* deep = child_beyond_levels(query, 1, allowed);
   if (!deep) return std::nullopt;
   return positioned_error(text, deep->position, soql_code::kMalformedQuery,
                           "SOQL statements cannot query aggregate relationships more than " +

@@ -309,14 +309,22 @@ class Binder {
         if (!bind_child(item, b, seen)) return false;
         continue;
       }
-      if (!item.alias.empty())
+      if (!item.alias.empty() && !item.to_label)
         return fail(item.alias_position, soql_code::kMalformedQuery,
                     "Only aggregate expressions use field aliasing");
       Path p;
       if (!resolve(*b.object, item.field, p)) return false;
-      if (!seen.insert(ascii_lower(p.text())).second)
-        return fail(item.field.position(), soql_code::kMalformedQuery,
-                    "duplicate field selected: " + item.field.text());
+      // The catalogue's picklist labels are its values (describe shows both alike).
+      if (item.to_label && !p.column.picklist)
+        return fail(item.field.positions.back(), soql_code::kInvalidField,
+                    "toLabel() takes a picklist or multi-select picklist field, not '" +
+                        p.column.name + "'");
+      p.shown_as = item.alias;
+      if (!seen.insert(ascii_lower(item.alias.empty() ? p.text() : item.alias)).second)
+        return fail(
+            item.to_label ? item.to_label_position : item.field.position(),
+            soql_code::kMalformedQuery,
+            "duplicate field selected: " + (item.alias.empty() ? item.field.text() : item.alias));
       b.select.push_back(std::move(p));
     }
     return true;
@@ -410,6 +418,9 @@ class Binder {
       if (item.subquery)
         return fail(item.subquery_position, soql_code::kMalformedQuery,
                     "a child relationship subquery cannot be used in an aggregate query");
+      if (item.to_label)
+        return fail(item.to_label_position, soql_code::kMalformedQuery,
+                    "toLabel() cannot be used in an aggregate query");
       if (!item.fields_function.empty())
         return fail(item.fields_position, soql_code::kMalformedQuery,
                     "FIELDS() cannot be used in an aggregate query");
@@ -1318,6 +1329,12 @@ nlohmann::ordered_json show_record(const BoundQuery& q, const Record& record,
   for (size_t i = 0; i < q.select.size(); ++i) {
     show_children(i);
     const Path& path = q.select[i];
+    if (!path.shown_as.empty()) {
+      RecordPtr at = follow(path.hops, record, records, nullptr);
+      const Record* cur = path.hops.empty() ? &record : at.get();
+      j[path.shown_as] = cur ? show_column(path.column, *cur) : nlohmann::ordered_json(nullptr);
+      continue;
+    }
     nlohmann::ordered_json* at = &j;
     const Record* cur = &record;
     RecordPtr hold;

@@ -48,6 +48,9 @@ struct Hop {
 struct Path {
   std::vector<Hop> hops;
   Column column;
+  // toLabel(field) AS alias: shown at the record's top level under this
+  // name rather than nested under its relationships.
+  std::string shown_as;
   std::string text() const;  // as the catalogue spells it: "cpm__Contact__r.LastName"
 };
 

@@ -607,6 +607,17 @@ class Parser {
         } else if (iequals(t.raw, "FIELDS")) {
           if (q.count) return unsupported(t, "FIELDS() beside COUNT()");
           if (!parse_fields_function(q.items.emplace_back())) return false;
+        } else if (iequals(t.raw, "toLabel") && !q.count) {
+          SelectItem item;
+          item.to_label = true;
+          item.to_label_position = take().pos;
+          take();  // (
+          if (!parse_field(item.field)) return false;
+          if (peek().kind != K::kRParen) return unexpected(peek());
+          take();
+          parse_alias(item);
+          q.fields.push_back(item.field);
+          q.items.push_back(std::move(item));
         } else if (aggregate_function(t.raw) && !q.count) {
           SelectItem item;
           if (!parse_aggregate(item.aggregate.emplace())) return false;

@@ -266,6 +266,12 @@ std::vector<Accepted> accepted() {
        "cpm__Installment__c WHERE cpm__Amount__c > 20)) FROM Account",
        "Doe"},
       {"SELECT (SELECT Id FROM ChildAccounts), Name FROM Account", "null"},
+      // toLabel(): the picklist's label (the catalogue's labels are its values).
+      {"SELECT toLabel(Donor_Level__c) FROM Contact WHERE Id = '" + kAda + "'", "Gold"},
+      {"SELECT toLabel(Donor_Level__c) level, Donor_Level__c FROM Contact WHERE Id = '" + kAda +
+           "'",
+       "Gold"},
+      {"SELECT toLabel(Account.Type) FROM Contact WHERE Id = '" + kAda + "'", "null"},
       {"SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Id IN (SELECT AccountId "
        "FROM Contact)",
        "Greenfield Community Trust"},
@@ -366,6 +372,14 @@ std::vector<Refused> refused() {
       {"SELECT Id, (SELECT Id FROM Contacts FROM Account", kMalformedQuery, "FROM Account",
        "unexpected token: 'FROM'"},
       {"SELECT Id, (Id) FROM Account", kMalformedQuery, "Id)", "unexpected token: 'Id'"},
+      {"SELECT toLabel(LastName) FROM Contact", kInvalidField, "LastName",
+       "toLabel() takes a picklist or multi-select picklist field, not 'LastName'"},
+      {"SELECT Donor_Level__c, toLabel(Donor_Level__c) FROM Contact", kMalformedQuery, "toLabel",
+       "duplicate field selected: Donor_Level__c"},
+      {"SELECT toLabel(LeadSource), COUNT(Id) FROM Contact GROUP BY LeadSource", kMalformedQuery,
+       "toLabel", "toLabel() cannot be used in an aggregate query"},
+      {"SELECT toLabel(LeadSource FROM Contact", kMalformedQuery, "FROM",
+       "unexpected token: 'FROM'"},
       {"SELECT Id, (SELECT Id, (SELECT Id, (SELECT Id, (SELECT Id, ( SELECT Id FROM Contacts) "
        "FROM Contacts) FROM Contacts) FROM Contacts) FROM Contacts) FROM Account",
        kMalformedQuery, "( SELECT",
