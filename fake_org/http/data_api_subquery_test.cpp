@@ -15,6 +15,9 @@ using nlohmann::json;
 
 namespace {
 
+// The default fixture's Greenfield Community Trust (Jane Doe's account).
+const std::string kFamilyAccount = "0017Q00000GrnTrQAJ";
+
 // `n` contacts of the fixture's Greenfield account, straight into the store.
 void seed_children(TestOrg& t, size_t n) {
   Org& org = t.org();
@@ -23,7 +26,7 @@ void seed_children(TestOrg& t, size_t n) {
       Record c;
       c.object = "Contact";
       c.id = org.ids().record_id("003");
-      c.fields = {{"LastName", "Child"}, {"AccountId", kGreenfield}};
+      c.fields = {{"LastName", "Child"}, {"AccountId", kFamilyAccount}};
       c.created = c.modified = org.clock().now();
       tx.put(std::move(c));
     }
@@ -70,7 +73,7 @@ TEST_CASE("data API: a parent's children nest in it and page by their own nextRe
   seed_children(t, 250);
   const std::string soql =
       "SELECT Name, (SELECT LastName FROM Contacts ORDER BY LastName) FROM Account WHERE Id = '" +
-      kGreenfield + "'";
+      kFamilyAccount + "'";
   httplib::Headers headers{{"Authorization", "Bearer " + t.token()},
                            {"Sforce-Query-Options", "batchSize=200"}};
   auto r = t.client().Get(
