@@ -7,6 +7,7 @@
 #include "domain/config/org_config.h"
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/soql/soql_children.h"
 #include "domain/store/record_store.h"
 
 namespace fake_org::data {
@@ -144,6 +145,22 @@ void add_system_fields(ojson& fields) {
   fields.push_back(plain("SystemModstamp", "System Modstamp", "datetime", 0));
 }
 
+// Every lookup pointing at the object, as describe lists them; the names
+// are those a parent-to-child subquery takes (soql_children.h).
+ojson child_relationships_out(const OrgConfig& config, const ObjectDef& parent) {
+  ojson out = ojson::array();
+  for (const auto& r : soql::child_relationships(config, parent))
+    out.push_back({{"cascadeDelete", r.cascade_delete},
+                   {"childSObject", r.child->api_name},
+                   {"deprecatedAndHidden", false},
+                   {"field", r.field->name},
+                   {"junctionIdListNames", ojson::array()},
+                   {"junctionReferenceTo", ojson::array()},
+                   {"relationshipName", r.name.empty() ? ojson(nullptr) : ojson(r.name)},
+                   {"restrictedDelete", false}});
+  return out;
+}
+
 }  // namespace
 
 const char* platform_type(const FieldDef& f) {
@@ -240,6 +257,7 @@ DataResult<nlohmann::ordered_json> describe_sobject(const OrgConfig& config, std
   for (const FieldDef& f : def->fields) fields_out.push_back(field_entry(*def, f));
   ojson out = global_entry(*def, version);
   out["fields"] = std::move(fields_out);
+  out["childRelationships"] = child_relationships_out(config, *def);
   return out;
 }
 
