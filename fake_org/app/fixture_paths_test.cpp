@@ -54,7 +54,8 @@ struct FixtureServer {
     client = std::make_unique<httplib::Client>("127.0.0.1", org->port());
   }
   std::pair<int, std::string> create(const std::string& spec) {
-    auto r = client->Post("/__admin/orgs", json{{"fixture", spec}}.dump(), "application/json");
+    auto r = client->Post("/__admin/orgs", json{{"fixture", spec}, {"login_paths", false}}.dump(),
+                          "application/json");
     REQUIRE(r);
     return {r->status, r->body};
   }
@@ -70,7 +71,7 @@ TEST_CASE("POST /__admin/orgs reads fixture files only under --fixtures-dir", "[
   CHECK(s.create((d.inside / "nested" / "shop.yaml").string()).first == 201);
   // Shipped fixtures by name, as before.
   CHECK(s.create("nonprofit.yaml").first == 201);
-  for (const std::string spec :
+  for (const std::string& spec :
        {(d.outside / "secret.yaml").string(), std::string("../elsewhere/secret.yaml"),
         (d.inside / ".." / "elsewhere" / "secret.yaml").string(), std::string("link.yaml"),
         std::string("/etc/passwd"), std::string("/etc/hostname.yaml"),
@@ -95,7 +96,9 @@ TEST_CASE("without --fixtures-dir a request names shipped fixtures or sends one 
   CHECK(status == 400);
   CHECK(body.find("--fixtures-dir DIR") != std::string::npos);
   auto inline_fixture = s.client->Post(
-      "/__admin/orgs", json{{"fixture", {{"extends", "default.yaml"}}}}.dump(), "application/json");
+      "/__admin/orgs",
+      json{{"fixture", {{"extends", "default.yaml"}}}, {"login_paths", false}}.dump(),
+      "application/json");
   REQUIRE(inline_fixture);
   CHECK(inline_fixture->status == 201);
 }
@@ -105,9 +108,10 @@ TEST_CASE("a fixture name the filesystem refuses answers 400", "[orgs][security]
   FixtureServer s({d.inside.string()});
   std::string deep;
   for (int i = 0; i < 300; ++i) deep += "deeper/";
-  for (const std::string spec : {std::string(300, 'a') + ".yaml", "loop-a.yaml", deep + "x.yaml",
-                                 (d.inside / std::string(300, 'b')).string() + "/x.yaml",
-                                 std::string(5000, 'c') + ".yaml"}) {
+  for (const std::string& spec :
+       {std::string(300, 'a') + ".yaml", std::string("loop-a.yaml"), deep + "x.yaml",
+        (d.inside / std::string(300, 'b')).string() + "/x.yaml",
+        std::string(5000, 'c') + ".yaml"}) {
     INFO(spec.substr(0, 60));
     auto [status, body] = s.create(spec);
     INFO(body.substr(0, 400));

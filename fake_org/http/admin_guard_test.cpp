@@ -90,8 +90,8 @@ TEST_CASE("the admin API refuses a Host it was not told to serve (DNS rebinding)
   CHECK(rebound.body.find("--admin-allow-host evil.example") != std::string::npos);
   auto ui = guard_send(port, "GET", "/__admin/ui", {{"Host", "127.0.0.1.evil.example"}});
   CHECK(ui.status == 403);
-  for (const std::string host : {"localhost:" + port_text, "127.0.0.1:" + port_text,
-                                 "[::1]:" + port_text, "app.localhost"}) {
+  for (const std::string& host : {"localhost:" + port_text, "127.0.0.1:" + port_text,
+                                  "[::1]:" + port_text, std::string("app.localhost")}) {
     INFO(host);
     CHECK(guard_send(port, "GET", "/__admin/health", {{"Host", host}}).status == 200);
   }
@@ -143,7 +143,7 @@ TEST_CASE("the admin API refuses a cross-site request from a browser", "[http][a
   // Typed into the address bar, or the dashboard's own pages.
   CHECK(guard_send(port, "GET", "/__admin/ui", {{"Sec-Fetch-Site", "none"}}).status == 200);
   CHECK(guard_send(
-            port, "GET", "/__admin/orgs",
+            port, "GET", "/__admin/health",
             {{"Sec-Fetch-Site", "same-origin"}, {"Origin", "http://" + guard_local_host(port)}})
             .status == 200);
 }

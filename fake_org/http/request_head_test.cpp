@@ -41,7 +41,7 @@ TEST_CASE("an absolute-form request target is served as its path", "[http][frami
 
 TEST_CASE("a Transfer-Encoding not ending in chunked answers 400 at once", "[http][framing]") {
   TestOrg t(fixture("default.yaml"));
-  for (const std::string coding :
+  for (const char* coding :
        {"chunked, identity", "identity", "gzip, chunked", "chunked, chunked"}) {
     INFO(coding);
     RawConnection c(t.embedded().port());
@@ -49,7 +49,7 @@ TEST_CASE("a Transfer-Encoding not ending in chunked answers 400 at once", "[htt
     c.send(
         "POST /services/oauth2/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
         "application/x-www-form-urlencoded\r\nTransfer-Encoding: " +
-        coding + "\r\n\r\n");
+        std::string(coding) + "\r\n\r\n");
     auto r = c.read_response();
     INFO(r.body);
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
