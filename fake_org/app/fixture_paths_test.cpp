@@ -54,7 +54,8 @@ struct FixtureServer {
     client = std::make_unique<httplib::Client>("127.0.0.1", org->port());
   }
   std::pair<int, std::string> create(const std::string& spec) {
-    auto r = client->Post("/__admin/orgs", json{{"fixture", spec}}.dump(), "application/json");
+    auto r = client->Post("/__admin/orgs", json{{"fixture", spec}, {"login_paths", false}}.dump(),
+                          "application/json");
     REQUIRE(r);
     return {r->status, r->body};
   }
@@ -95,7 +96,9 @@ TEST_CASE("without --fixtures-dir a request names shipped fixtures or sends one 
   CHECK(status == 400);
   CHECK(body.find("--fixtures-dir DIR") != std::string::npos);
   auto inline_fixture = s.client->Post(
-      "/__admin/orgs", json{{"fixture", {{"extends", "default.yaml"}}}}.dump(), "application/json");
+      "/__admin/orgs",
+      json{{"fixture", {{"extends", "default.yaml"}}}, {"login_paths", false}}.dump(),
+      "application/json");
   REQUIRE(inline_fixture);
   CHECK(inline_fixture->status == 201);
 }

@@ -37,6 +37,7 @@ struct CommandLine {
 };
 
 void add_data_options(CLI::App& app, CommandLine& cl);
+void add_guard_options(CLI::App& app, CommandLine& cl);
 
 void add_options(CLI::App& app, CommandLine& cl) {
   app.set_version_flag(
@@ -48,13 +49,6 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "'embedded:NAME.yaml' picks another embedded one). Repeat it to serve several "
                  "orgs, each at http://HOST:PORT/orgs/NAME (NAME=PATH names one; else the "
                  "file's stem); the first is also served at the root");
-  app.add_option("--fixtures-dir", cl.fixtures_dirs,
-                 "A directory whose .yaml fixture files POST /__admin/orgs may name (by a path "
-                 "relative to DIR or an absolute one inside it; repeatable). Without it a "
-                 "request names only the shipped fixtures or sends one inline: no other file "
-                 "of this machine is read (docs/security.md)")
-      ->type_name("DIR")
-      ->check(CLI::ExistingDirectory);
   app.add_option("--max-orgs", cl.max_orgs,
                  "Orgs served at most, the first included (POST /__admin/orgs creates more "
                  "until then)")
@@ -93,18 +87,6 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "closed after 5 s idle); more wait for a worker")
       ->capture_default_str()
       ->check(CLI::Range(2, 65536));
-  app.add_option("--head-timeout", cl.head_timeout_seconds,
-                 "Seconds a request's head (request line and headers) may take to arrive "
-                 "from its first byte, however steadily it trickles; then the connection "
-                 "ends (plain HTTP; docs/security.md)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 3600));
-  app.add_option("--max-slow-heads", cl.server.max_slow_heads,
-                 "Connections one peer address may hold a worker with while their request's "
-                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
-                 "docs/security.md)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 65536));
   app.add_option("--max-running-requests", cl.server.max_running_requests,
                  "Requests whose handlers run at once (0: 4 per core, at least 4); more wait "
                  "their turn in arrival order, which keeps latency even under many connections")
@@ -132,6 +114,30 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "With --check-contracts (implied): also write every checked body, its route, "
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
   add_data_options(app, cl);
+  add_guard_options(app, cl);
+}
+
+// What the admin API and the transport take from outside (docs/security.md).
+void add_guard_options(CLI::App& app, CommandLine& cl) {
+  app.add_option("--fixtures-dir", cl.fixtures_dirs,
+                 "A directory whose .yaml fixture files POST /__admin/orgs may name (by a path "
+                 "relative to DIR or an absolute one inside it; repeatable). Without it a "
+                 "request names only the shipped fixtures or sends one inline: no other file "
+                 "of this machine is read (docs/security.md)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--head-timeout", cl.head_timeout_seconds,
+                 "Seconds a request's head (request line and headers) may take to arrive "
+                 "from its first byte, however steadily it trickles; then the connection "
+                 "ends (plain HTTP; docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-slow-heads", cl.server.max_slow_heads,
+                 "Connections one peer address may hold a worker with while their request's "
+                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
+                 "docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   app.add_flag("--admin-open", cl.server.admin_open,
                "Answer /__admin (the admin API and the dashboard) from any address and to any "
                "Host name, not only loopback (a CI network; never on a shared network). "

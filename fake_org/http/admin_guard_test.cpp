@@ -143,7 +143,7 @@ TEST_CASE("the admin API refuses a cross-site request from a browser", "[http][a
   // Typed into the address bar, or the dashboard's own pages.
   CHECK(guard_send(port, "GET", "/__admin/ui", {{"Sec-Fetch-Site", "none"}}).status == 200);
   CHECK(guard_send(
-            port, "GET", "/__admin/orgs",
+            port, "GET", "/__admin/health",
             {{"Sec-Fetch-Site", "same-origin"}, {"Origin", "http://" + guard_local_host(port)}})
             .status == 200);
 }
