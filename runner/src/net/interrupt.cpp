@@ -100,6 +100,10 @@ std::string received_name() {
 bool wait(std::chrono::milliseconds how_long) {
   if (received()) return true;
   open_interrupt_pipe();
+  if (interrupt_pipe[0] < 0) {  // no pipe (out of descriptors): a plain wait
+    std::this_thread::sleep_for(how_long);
+    return received() != 0;
+  }
   const auto deadline = std::chrono::steady_clock::now() + how_long;
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
