@@ -9,6 +9,7 @@
 #include "domain/data/data_limits.h"
 #include "domain/data/sobject_describe.h"
 #include "domain/data/sobject_read.h"
+#include "domain/data/sobject_replication.h"
 #include "domain/soql/soql.h"
 
 namespace fake_org::http {
@@ -116,6 +117,15 @@ FAKE_ORG_HANDLERS(data_read) {
       send_data_json(c.res, 200, data::limits_json(ctx.usage->used.load(), ApiUsage::kDailyMax));
     });
   });
+  for (const bool deleted : {false, true})
+    handlers.on(deleted ? "getSObjectDeleted" : "getSObjectUpdated", [ctx, deleted](Call& c) {
+      with_version(ctx, c, [&](const std::string&) {
+        send_result(c.res, data::replication_list(
+                               *ctx.org, c.params["sobject"],
+                               deleted ? data::Replication::kDeleted : data::Replication::kUpdated,
+                               c.req.get_param_value("start"), c.req.get_param_value("end")));
+      });
+    });
   add_query_handlers(handlers, ctx);
 }
 

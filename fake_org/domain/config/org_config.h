@@ -44,6 +44,14 @@ struct FieldDef {
   std::vector<std::string> picklist_values;
   std::string reference_to;  // object API name for kReference
   bool system = false;       // set by the org itself, not writable through CrmFields
+  // An external id (upsert PATCH sobjects/{Type}/{Field}/{value} looks
+  // records up by it through an index); `unique`: no two records share a
+  // value, compared without case.
+  bool external_id = false;
+  bool unique = false;
+  // A reference only: deleting the record it names deletes this record too
+  // (as an Account's delete takes its Contacts); else the reference is cleared.
+  bool cascade_delete = false;
 };
 
 struct RecordTypeDef {
@@ -59,6 +67,9 @@ struct ObjectDef {
   std::string key_prefix;  // 3 characters, e.g. "003"
   std::vector<FieldDef> fields;
   std::vector<RecordTypeDef> record_types;
+  // The org's own objects (User, Profile, RecordType, Organization): read
+  // through the data API, never written through it.
+  bool read_only = false;
 
   // Field API names are case-insensitive on the platform.
   const FieldDef* field(std::string_view name) const;

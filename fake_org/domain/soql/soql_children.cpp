@@ -35,12 +35,6 @@ std::string default_child_name(const ObjectDef& parent, const ObjectDef& child,
   return plural_of(child.api_name);
 }
 
-// The platform cascades a standard lookup's delete where it owns the
-// children (an account's contacts); custom lookups are cleared instead.
-bool cascades_on_delete(const ObjectDef& child, const FieldDef& field) {
-  return child.api_name == "Contact" && field.name == "AccountId";
-}
-
 }  // namespace
 
 std::string plural_of(std::string_view word) {
@@ -67,7 +61,7 @@ std::vector<ChildRelationship> child_relationships(const OrgConfig& config,
       ChildRelationship r;
       r.child = &child;
       r.field = &f;
-      r.cascade_delete = cascades_on_delete(child, f);
+      r.cascade_delete = f.cascade_delete;  // the catalogue says which deletes cascade
       r.name = default_child_name(parent, child, f);
       if (!r.name.empty()) {
         const int n = used[ascii_lower(r.name)]++;

@@ -10,6 +10,7 @@
 
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/org/standard_records.h"
 #include "domain/store/record_store.h"
 #include "soql_children.h"
 #include "soql_collation.h"
@@ -110,6 +111,20 @@ std::optional<Column> column_of(const ObjectDef& object, std::string_view name) 
       return c;
     }
   return std::nullopt;
+}
+
+// OwnerId, CreatedById, LastModifiedById and RecordTypeId (standard_records.h).
+std::optional<Column> system_column(const OrgConfig& config, const ObjectDef& object,
+                                    std::string_view name) {
+  const char* spelling = system_reference_field(object, name);
+  if (!spelling) return std::nullopt;
+  Column c;
+  c.source = Column::Source::kSystemReference;
+  c.name = spelling;
+  c.type = ValueType::kId;
+  c.object = &object;
+  c.config = &config;
+  return c;
 }
 
 // ---- dates -----------------------------------------------------------------
@@ -521,6 +536,18 @@ class Binder {
     return false;
   }
 
+  // Owner, CreatedBy and LastModifiedBy lead to User, RecordType to
+  // RecordType, when the catalogue has those objects.
+  bool system_hop(const ObjectDef& object, const std::string& name, Path& out) {
+    auto via = system_column(*config_, object, name + "Id");
+    if (!via) return false;
+    const ObjectDef* target =
+        config_->object(via->name == system_field::kRecordTypeId ? "RecordType" : "User");
+    if (!target) return false;
+    out.hops.push_back(Hop{via->name, via->name.substr(0, via->name.size() - 2), target, *via});
+    return true;
+  }
+
   bool resolve(const ObjectDef& root, const FieldRef& f, Path& out) {
     size_t first = 0;
     if (!alias_.empty() && f.parts.size() > 1 && iequals(f.parts[0], alias_)) first = 1;
@@ -533,6 +560,10 @@ class Binder {
           break;
         }
       const ObjectDef* target = ref ? config_->object(ref->reference_to) : nullptr;
+      if (!ref && system_hop(*object, f.parts[i], out)) {
+        object = out.hops.back().target;
+        continue;
+      }
       if (!target)
         return fail(f.positions[i], soql_code::kInvalidField,
                     "Didn't understand relationship '" + f.parts[i] +
@@ -543,6 +574,7 @@ class Binder {
       object = target;
     }
     auto column = column_of(*object, f.parts.back());
+    if (!column) column = system_column(*config_, *object, f.parts.back());
     if (!column)
       return fail(f.positions.back(), soql_code::kInvalidField,
                   "No such column '" + f.parts.back() + "' on entity '" + object->api_name +
@@ -749,6 +781,10 @@ std::optional<Value> read_derived_column(const Column& c, const Record& r) {
         return v;
       }
       break;
+    case Column::Source::kSystemReference:
+      v.text = system_reference_value(*c.config, *c.object, r, c.name);
+      if (!v.text.empty()) v.kind = Value::Kind::kText;
+      return v;
     case Column::Source::kField:
       break;
   }
@@ -807,13 +843,19 @@ Value read_column(const Column& c, const Record& r) {
   }
 }
 
+// The id a hop leaves a record by ("" when the reference is empty).
+std::string hop_id(const Hop& hop, const Record& r) {
+  if (hop.via.source == Column::Source::kSystemReference) return read_column(hop.via, r).text;
+  return r.text(hop.field);
+}
+
 // The record a path's hops lead to, or null when a reference on the way is empty.
 RecordPtr follow(const std::vector<Hop>& hops, const Record& root, const RecordReader& records,
                  RecordPtr root_ptr) {
   RecordPtr at = std::move(root_ptr);
   const Record* cur = &root;
   for (const auto& hop : hops) {
-    std::string id = cur->text(hop.field);
+    std::string id = hop_id(hop, *cur);
     if (id.empty()) return nullptr;
     at = records.get(id);
     if (!at) return nullptr;
@@ -1138,7 +1180,8 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
     case Column::Source::kModified:
       return format_soql_datetime(r.modified);
     case Column::Source::kGuid:
-    case Column::Source::kContactName: {
+    case Column::Source::kContactName:
+    case Column::Source::kSystemReference: {
       Value v = read_column(c, r);
       if (v.null()) return nullptr;
       return v.text;
@@ -1340,7 +1383,7 @@ nlohmann::ordered_json show_record(const BoundQuery& q, const Record& record,
     RecordPtr hold;
     bool reached = true;
     for (const auto& hop : path.hops) {
-      std::string id = cur->text(hop.field);
+      std::string id = hop_id(hop, *cur);
       hold = id.empty() ? nullptr : records.get(id);
       const bool shown = at->contains(hop.relationship);
       if (!hold) {

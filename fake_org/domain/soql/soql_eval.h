@@ -25,7 +25,16 @@ enum class ValueType { kText, kMultiPicklist, kId, kNumber, kBoolean, kDate, kDa
 // A column of an object: a catalogue field, or one the platform gives every
 // object (Id, IsDeleted, CreatedDate, LastModifiedDate, SystemModstamp).
 struct Column {
-  enum class Source { kField, kId, kIsDeleted, kCreated, kModified, kGuid, kContactName };
+  enum class Source {
+    kField,
+    kId,
+    kIsDeleted,
+    kCreated,
+    kModified,
+    kGuid,
+    kContactName,
+    kSystemReference  // OwnerId, CreatedById, LastModifiedById, RecordTypeId
+  };
   Source source = Source::kField;
   std::string name;  // the catalogue's spelling
   ValueType type = ValueType::kText;
@@ -35,6 +44,10 @@ struct Column {
   // the bound query's config keeps alive): ORDER BY follows their order,
   // and a multi-select reads back in it.
   const std::vector<std::string>* picklist = nullptr;
+  // kSystemReference: the object and catalogue it reads through (the bound
+  // query's config keeps them alive).
+  const ObjectDef* object = nullptr;
+  const OrgConfig* config = nullptr;
 };
 
 // One relationship crossed by a field path: the reference field and the
@@ -43,6 +56,9 @@ struct Hop {
   std::string field;
   std::string relationship;
   const ObjectDef* target = nullptr;
+  // A system reference (Owner, CreatedBy, LastModifiedBy, RecordType): the
+  // column its id is read through; empty `field` source kField otherwise.
+  Column via{};
 };
 
 struct Path {
