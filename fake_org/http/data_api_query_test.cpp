@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "domain/org/soql_cursors.h"
 #include "domain/store/record_store.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"

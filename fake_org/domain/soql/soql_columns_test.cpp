@@ -2,6 +2,7 @@
 // shape, without running it.
 #include <catch2/catch.hpp>
 
+#include "domain/org/soql_cursors.h"
 #include "testing/soql_records.h"
 
 using namespace fake_org;
