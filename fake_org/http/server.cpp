@@ -323,6 +323,9 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
 // request there (the logger runs only after the write).
 void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites) {
   s.set_post_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+    // httplib adds Accept-Ranges to a HEAD answer only: a HEAD has its GET's
+    // headers (decision 138).
+    if (req.method == "HEAD") res.headers.erase("Accept-Ranges");
     if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
     if (!request_log_context().unknown_org.empty()) return;  // no org's: /orgs/{unknown}
     const OrgSite& site = current_site(sites);

@@ -30,7 +30,7 @@ TEST_CASE("data versions: a default org serves up to Winter '27, 68.0 (decision 
   REQUIRE(versions.size() == 38);
   CHECK(versions[29]["label"] == "Spring '24");
   CHECK(versions[29]["version"] == "60.0");
-  CHECK(versions[33]["label"] == "Winter '26");
+  CHECK(versions[34]["label"] == "Winter '26");
   CHECK(versions[36]["label"] == "Summer '26");
   CHECK(versions.back() == nlohmann::ordered_json{{"label", "Winter '27"},
                                                   {"url", "/services/data/v68.0"},
