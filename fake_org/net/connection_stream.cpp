@@ -64,7 +64,7 @@ ConnectionStream::Clock::time_point ConnectionStream::after(int ms) {
 }
 
 bool ConnectionStream::is_readable() const {
-  return in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
+  return line_pos_ < line_.size() || in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
 }
 
 bool ConnectionStream::is_writable() const {

@@ -86,10 +86,10 @@ TEST_CASE("a child subquery nests its records in each parent, null without any",
             {"done", true},
             {"records",
              {{{"attributes",
-                {{"type", "Contact"}, {"url", "/services/data/v59.0/sobjects/Contact/" + kJane}}},
+                {{"type", "Contact"}, {"url", "/services/data/v68.0/sobjects/Contact/" + kJane}}},
                {"LastName", "Doe"}},
               {{"attributes",
-                {{"type", "Contact"}, {"url", "/services/data/v59.0/sobjects/Contact/" + kAda}}},
+                {{"type", "Contact"}, {"url", "/services/data/v68.0/sobjects/Contact/" + kAda}}},
                {"LastName", "Lovelace"}}}}}
             .dump());
 

@@ -189,7 +189,8 @@ TEST_CASE("the JSON report carries outcomes, failures and no token", "[runner][r
   std::string text = j.dump();
   CHECK(nlohmann::json::parse(text) == j);
   CHECK(j["summary"] ==
-        nlohmann::json{{"passed", 1}, {"failed", 2}, {"skipped", 1}, {"duration_ms", 1234.0}});
+        nlohmann::json{
+            {"passed", 1}, {"failed", 2}, {"skipped", 1}, {"not_run", 0}, {"duration_ms", 1234.0}});
   const auto& failed = j["scenarios"][1];
   CHECK(failed["outcome"] == "failed");
   CHECK(failed["steps"][0]["location"] == "scenarios/pay/one_time.yaml:7:5");

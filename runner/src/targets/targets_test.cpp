@@ -102,7 +102,8 @@ oauth: {grant: client_credentials, client_id: local-client, client_secret: "${en
     auto t = make_target(untrusted, {});
     ScenarioResult r = run_text(*t, kEcho);
     REQUIRE(r.outcome == Outcome::kFailed);
-    CHECK(only_failure(r).message.find("pass --ca-file for a private CA") != std::string::npos);
+    CHECK(only_failure(r).message.find("not trusted: pass --ca-file with the CA that signed it") !=
+          std::string::npos);
     // --ca-file on the command line does the same as ca_file.
     auto trusted = make_target(untrusted, {dir.path.string() + "/ca.pem"});
     CHECK(run_text(*trusted, kEcho).outcome == Outcome::kPassed);
