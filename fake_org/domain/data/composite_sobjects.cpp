@@ -133,23 +133,36 @@ nlohmann::ordered_json save_results_json(const std::vector<SaveResult>& results)
   return out;
 }
 
-DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
-                                                    const nlohmann::json& body) {
+namespace {
+
+// A collection's body: {"records": [at most 200], "allOrNone": bool}; the
+// allOrNone flag (false when absent).
+DataResult<bool> collection_body(const nlohmann::json& body) {
   if (!body.is_object() || !body.contains("records") || !body["records"].is_array())
     return data_error(code::kJsonParserError,
                       "The body must be a JSON object with a \"records\" array");
-  const nlohmann::json& records = body["records"];
-  if (records.size() > kMaxCollectionRecords)
+  if (body["records"].size() > kMaxCollectionRecords)
     return data_error(code::kExceededIdLimit,
                       "record limit reached. cannot submit more than 200 records into this call");
   const nlohmann::json* flag = body.contains("allOrNone") ? &body["allOrNone"] : nullptr;
   if (flag && !flag->is_boolean())
     return data_error(code::kJsonParserError, "allOrNone must be true or false");
+  return flag && flag->get<bool>();
+}
+
+}  // namespace
+
+DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
+                                                    const nlohmann::json& body) {
+  auto checked = collection_body(body);
+  if (!checked.ok()) return checked.errors();
+  const nlohmann::json& records = body["records"];
+  const bool all_or_none = *checked;
   std::vector<Stage> stages;
   for (const auto& record : records)
     stages.push_back(
         [&org, op, &record](Transaction& tx) { return stage_record(org, tx, op, record); });
-  return run_stages(org, stages, flag && flag->get<bool>());
+  return run_stages(org, stages, all_or_none);
 }
 
 DataResult<std::vector<SaveResult>> upsert_collection(Org& org, std::string_view type,
@@ -159,22 +172,16 @@ DataResult<std::vector<SaveResult>> upsert_collection(Org& org, std::string_view
   if (!def) return data_error(code::kNotFound, kNoResource);
   auto f = external_id_field(*def, field);
   if (!f.ok()) return f.errors();
-  if (!body.is_object() || !body.contains("records") || !body["records"].is_array())
-    return data_error(code::kJsonParserError,
-                      "The body must be a JSON object with a \"records\" array");
+  auto checked = collection_body(body);
+  if (!checked.ok()) return checked.errors();
   const nlohmann::json& records = body["records"];
-  if (records.size() > kMaxCollectionRecords)
-    return data_error(code::kExceededIdLimit,
-                      "record limit reached. cannot submit more than 200 records into this call");
-  const nlohmann::json* flag = body.contains("allOrNone") ? &body["allOrNone"] : nullptr;
-  if (flag && !flag->is_boolean())
-    return data_error(code::kJsonParserError, "allOrNone must be true or false");
+  const bool all_or_none = *checked;
   std::vector<Stage> stages;
   for (const auto& record : records)
     stages.push_back([&org, def, field = *f, &record](Transaction& tx) {
       return stage_upsert_record(org, tx, *def, field, record);
     });
-  auto results = run_stages(org, stages, flag && flag->get<bool>());
+  auto results = run_stages(org, stages, all_or_none);
   for (auto& r : results)
     if (!r.success) r.created.reset();
   return results;

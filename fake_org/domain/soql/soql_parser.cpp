@@ -486,18 +486,7 @@ class Parser {
       if (!ok) return false;
       q.having = std::move(c);
     }
-    if (kw("ORDER")) {
-      q.order_by_position = take().pos;
-      if (!kw("BY")) return unexpected(peek());
-      take();
-      if (!parse_order_by(q)) return false;
-    }
-    if (kw("LIMIT")) {
-      take();
-      int64_t n = 0;
-      if (!parse_count(n)) return false;
-      q.limit = n;
-    }
+    if (!parse_order_by_and_limit(q)) return false;
     if (kw("OFFSET")) {
       take();
       q.offset_position = peek().pos;
@@ -683,18 +672,7 @@ class Parser {
     }
     if (kw("GROUP") || kw("HAVING"))
       return unsupported(peek(), "GROUP BY in a child relationship subquery");
-    if (kw("ORDER")) {
-      q.order_by_position = take().pos;
-      if (!kw("BY")) return unexpected(peek());
-      take();
-      if (!parse_order_by(q)) return false;
-    }
-    if (kw("LIMIT")) {
-      take();
-      int64_t n = 0;
-      if (!parse_count(n)) return false;
-      q.limit = n;
-    }
+    if (!parse_order_by_and_limit(q)) return false;
     if (kw("OFFSET")) return unsupported(peek(), "OFFSET in a child relationship subquery");
     if (peek().kind != K::kRParen) return unexpected(peek());
     take();
@@ -960,6 +938,24 @@ class Parser {
     }
     v.text = word;
     take();
+    return true;
+  }
+
+  // "ORDER BY ... LIMIT n", each optional, as root queries and child
+  // subqueries end alike.
+  bool parse_order_by_and_limit(Query& q) {
+    if (kw("ORDER")) {
+      q.order_by_position = take().pos;
+      if (!kw("BY")) return unexpected(peek());
+      take();
+      if (!parse_order_by(q)) return false;
+    }
+    if (kw("LIMIT")) {
+      take();
+      int64_t n = 0;
+      if (!parse_count(n)) return false;
+      q.limit = n;
+    }
     return true;
   }
 
