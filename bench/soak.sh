@@ -23,7 +23,7 @@ while [ $SECONDS -lt $end ]; do
   done
   wait "${readers[@]}"  # not fake-org, also a child of this shell
   before=$(rss)
-  recs=$(curl -s -X POST http://127.0.0.1:$PORT/__admin/reset | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
+  recs=$(curl -s -X POST -H "Content-Type: application/json" http://127.0.0.1:$PORT/__admin/reset | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
   TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=local-client -d client_secret=local-secret http://127.0.0.1:$PORT/services/oauth2/token | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
   echo "t=${SECONDS}s cycle=$cycle requests=$reqs rss_before_reset_kb=$before rss_after_reset_kb=$(rss)"
 done

@@ -4,8 +4,10 @@
 // of the same object is shown beside it for contrast. A semi-join whose
 // sub-select is indexed stays as flat (its ids feed the outer planner);
 // an aggregate over a grouped indexed lookup likewise, and one over the
-// whole object reads every record. In-process: the domain's run_query,
-// no HTTP.
+// whole object reads every record. A parent-to-child subquery (an account
+// by id, its 100 contacts nested and ordered) finds the children through
+// the AccountId index, one lookup per parent, so it stays as flat. In-process:
+// the domain's run_query, no HTTP.
 //
 //   build/bin/soql-bench --sizes 1000,1000000 --queries 2000
 #include <CLI/CLI.hpp>
@@ -71,7 +73,9 @@ int main(int argc, char** argv) {
     auto created = Org::create(*load.config);
     if (!created.ok()) return 2;
     Org& org = *created.value();
-    seed_contacts(org, size);
+    // One account per 100 contacts: the subquery case's parents.
+    const std::vector<std::string> accounts =
+        seed_contacts(org, size, std::max<size_t>(size / 100, 1));
     const size_t records = org.records().read([](const RecordStore& s) { return s.size(); });
     std::vector<double> ms;
     size_t read = 0;
@@ -98,6 +102,13 @@ int main(int argc, char** argv) {
     };
     if (!measure(org, queries, grouped, soql::QueryPlan::Kind::kIndex, ms, read)) return 1;
     report("group-idx", queries);
+    auto children = [&](size_t i) {
+      return "SELECT Name, (SELECT LastName, Email FROM Contacts ORDER BY LastName) FROM Account "
+             "WHERE Id = '" +
+             accounts[(i * 7919) % accounts.size()] + "'";
+    };
+    if (!measure(org, queries, children, soql::QueryPlan::Kind::kId, ms, read)) return 1;
+    report("subquery", queries);
     if (scans == 0) continue;
     auto scanned = [&](size_t i) {
       return "SELECT Id, LastName FROM Contact WHERE LastName = 'Donor" +

@@ -10,7 +10,8 @@
 #   cmake -DROOT=<fake_org dir> [-DSTAMP=<file to touch on success>] -P check_layers.cmake
 #
 # A quoted include "x/y.h" names layer x when x is a layer folder, "checker/"
-# the contract checker, "yaml/" the YAML reader (common/yaml), a bare "y.h"
+# the contract checker, "yaml/" the YAML reader (common/yaml), "cli/" the
+# command lines' usage errors (common/cli, for main.cpp alone), a bare "y.h"
 # the including file's own folder; "domain/r/..." names the domain's room r;
 # <httplib.h>, <yaml-cpp/...> and <sqlite3.h> count as the layers that may
 # speak HTTP, read YAML and write SQLite. (The runner's rooms have a simpler
@@ -26,7 +27,7 @@ set(ALLOWED_fixture util domain fixture yaml fixtures_embedded)
 set(ALLOWED_durable util domain durable sqlite)
 set(ALLOWED_admin util domain fixture admin)
 set(ALLOWED_http util net domain auth events fixture admin http checker httplib)
-set(ALLOWED_app util net domain auth events fixture durable admin http app checker httplib yaml)
+set(ALLOWED_app util net domain auth events fixture durable admin http app checker httplib yaml cli)
 
 set(ROOMS core store config org payers banking payments soql data bulk)
 set(ROOM_core core)

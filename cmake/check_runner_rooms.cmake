@@ -5,7 +5,8 @@
 # (main.cpp, the top, only the commands). Of the rest of the project: fake_org's
 # util/ (every room), the org (domain, fixture, events, app) only in targets,
 # which starts orgs and loads fixtures, and domain in commands; the contract
-# checker (checker/) from targets up; the YAML reader and yaml-cpp (yaml) and
+# checker (checker/) from targets up; the usage errors (common/cli) in main.cpp;
+# the YAML reader and yaml-cpp (yaml) and
 # cpp-httplib (httplib) where listed. Tests (*_test.cpp) and the test kit
 # (testing/) are exempt: they link the whole runner.
 #
@@ -26,7 +27,7 @@ set(ALLOWED_steps json eval scenario net report targets steps util checker)
 set(ALLOWED_run json eval scenario net report targets steps run util checker)
 set(ALLOWED_commands json eval scenario net report targets steps run commands util domain checker
     yaml httplib project_version)
-set(ALLOWED_main commands util)
+set(ALLOWED_main commands util cli)
 
 if(NOT ROOT)
   message(FATAL_ERROR "check_runner_rooms.cmake: pass -DROOT=<the runner/src folder>")

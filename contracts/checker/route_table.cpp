@@ -14,8 +14,7 @@ const std::set<std::string> kMethods = {"GET", "POST", "PUT", "PATCH", "DELETE"}
 const std::set<std::string> kRowKeys = {
     "operationId", "method",  "path",      "area",   "auth",        "openapi",  "tag",
     "summary",     "request", "responses", "params", "description", "callbacks"};
-const std::set<std::string> kAreaKeys = {"mount",       "guard",     "ignore_empty_segments",
-                                         "head_as_get", "not_found", "contract"};
+const std::set<std::string> kAreaKeys = {"mount", "guard", "not_found", "contract"};
 const std::set<std::string> kContractKeys = {"every_route", "no_route", "wrong_method",
                                              "lenient_route_error", "lenient_other_error"};
 
@@ -121,8 +120,6 @@ RouteArea parse_area(const std::string& name, const YAML::Node& node, Problems& 
   if (!parse_auth(guard, a.guard) || a.guard == AuthKind::kClient ||
       a.guard == AuthKind::kSignature)
     problems.add(node, who + ": guard must be bearer, loopback or none");
-  a.ignore_empty_segments = flag(node, "ignore_empty_segments", problems);
-  a.head_as_get = flag(node, "head_as_get", problems);
   a.not_found = scalar(node, "not_found");
   if (const YAML::Node c = node["contract"]) {
     unknown_keys(c, kContractKeys, who + " contract", problems);

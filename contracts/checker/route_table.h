@@ -36,9 +36,7 @@ struct RouteArea {
   // leading slash).
   std::string mount;
   AuthKind guard = AuthKind::kNone;  // runs before routing: kBearer, kLoopback or kNone
-  bool ignore_empty_segments = false;
-  bool head_as_get = false;
-  std::string not_found;  // the 404 message; "{path}" stands for the request's path
+  std::string not_found;             // the 404 message; "{path}" stands for the request's path
   bool has_contract = false;
   AreaContract contract;
 };

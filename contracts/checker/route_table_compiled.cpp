@@ -17,8 +17,6 @@ RouteArea area_of(const route_data::Area& a) {
   out.name = a.name;
   out.mount = a.mount;
   out.guard = a.guard;
-  out.ignore_empty_segments = a.ignore_empty_segments;
-  out.head_as_get = a.head_as_get;
   out.not_found = a.not_found;
   out.has_contract = a.has_contract;
   out.contract.every_route = status_map(a.every_route);

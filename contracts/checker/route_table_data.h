@@ -29,8 +29,6 @@ struct Area {
   const char* name;
   const char* mount;
   AuthKind guard;
-  bool ignore_empty_segments;
-  bool head_as_get;
   const char* not_found;
   bool has_contract;
   Span every_route;  // in kStatuses

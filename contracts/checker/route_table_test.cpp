@@ -60,8 +60,6 @@ TEST_CASE("the compiled route table is contracts/routes.yaml as parse_route_tabl
     CHECK(a.name == b.name);
     CHECK(a.mount == b.mount);
     CHECK(a.guard == b.guard);
-    CHECK(a.ignore_empty_segments == b.ignore_empty_segments);
-    CHECK(a.head_as_get == b.head_as_get);
     CHECK(a.not_found == b.not_found);
     CHECK(a.has_contract == b.has_contract);
     CHECK(a.contract.every_route == b.contract.every_route);
@@ -223,4 +221,36 @@ TEST_CASE("the identity service and the login hosts' OAuth rows are in the contr
   // The API's paths are the API's still.
   CHECK(routes::match("GET", "/services/apexrest/cpm/v2/PaymentMethods").area ==
         routes::Area::kApi);
+}
+
+TEST_CASE("the checker reads trailing and doubled slashes as the platform serves them",
+          "[routes]") {
+  namespace routes = contracts::routes;
+  for (const char* url :
+       {"/services/data/v59.0/query/?q=SELECT+Id+FROM+Contact", "//services/data/v59.0/query",
+        "http://localhost:8080//services/data/v68.0/query/"}) {
+    INFO(url);
+    routes::Match m = routes::match("GET", url);
+    REQUIRE(m.route);
+    CHECK(m.area == routes::Area::kData);
+    CHECK(m.route->path == "/{version}/query");
+    CHECK(routes::response_schema(m, 200, contracts::Profile::kStrict) ==
+          std::optional<std::string>("query_response"));
+  }
+  CHECK(routes::match("GET", "/services/data/").route->path == "/services/data");
+  CHECK(routes::match("POST", "/services/apexrest/cpm/v2/PaymentIntent/").route);
+  // A query's answer is either a batch of records or, with columns=true, its columns.
+  auto checker = contracts::Checker::embedded(contracts::Profile::kStrict);
+  const nlohmann::json columns = {{"columnMetadata", nlohmann::json::array()},
+                                  {"entityName", "Contact"},
+                                  {"groupBy", false},
+                                  {"idSelected", false},
+                                  {"keyPrefix", "003"}};
+  CHECK(checker->check_response("GET", "/services/data/v59.0/query/", 200, columns).ok());
+  const nlohmann::json records = {
+      {"totalSize", 0}, {"done", true}, {"records", nlohmann::json::array()}};
+  CHECK(checker->check_response("GET", "/services/data/v59.0/queryAll", 200, records).ok());
+  nlohmann::json both = columns;
+  both["records"] = nlohmann::json::array();
+  CHECK_FALSE(checker->check_response("GET", "/services/data/v59.0/query", 200, both).ok());
 }

@@ -71,7 +71,7 @@ bool path_matches(const Route& route, const std::vector<std::string_view>& have)
   return true;
 }
 
-// Drops scheme, host, query and fragment: "https://h/x/y?z#w" -> "/x/y".
+// Drops scheme, host, query and fragment: "https://h/x//y/?z#w" -> "/x/y".
 std::string path_only(std::string_view url) {
   size_t scheme = url.find("://");
   if (scheme != std::string_view::npos) {
@@ -80,7 +80,14 @@ std::string path_only(std::string_view url) {
   }
   size_t cut = url.find_first_of("?#");
   if (cut != std::string_view::npos) url = url.substr(0, cut);
-  return std::string(url);
+  // Empty segments do not count, as on the platform: "//services/data/v59.0/query/"
+  // is "/services/data/v59.0/query".
+  std::string out;
+  out.reserve(url.size());
+  for (char c : url)
+    if (c != '/' || out.empty() || out.back() != '/') out += c;
+  if (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
 }
 
 // Marks the match where a route of the area has the path (and the method).

@@ -82,8 +82,7 @@ class Writer {
 
   void area(const RouteArea& a) {
     areas_ << "    {" << literal(a.name) << ", " << literal(a.mount) << ", " << auth_name(a.guard)
-           << ", " << flag(a.ignore_empty_segments) << ", " << flag(a.head_as_get) << ", "
-           << literal(a.not_found) << ", " << flag(a.has_contract) << ",\n     "
+           << ", " << literal(a.not_found) << ", " << flag(a.has_contract) << ",\n     "
            << statuses(a.contract.every_route) << ", " << statuses(a.contract.no_route) << ", "
            << statuses(a.contract.wrong_method) << ",\n     "
            << literal(a.contract.lenient_route_error) << ", "

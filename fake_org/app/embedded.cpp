@@ -29,10 +29,13 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.threads = options.threads;
   so.keep_alive_seconds = options.keep_alive_seconds;
   so.max_running_requests = options.max_running_requests;
+  so.head_timeout_ms = options.head_timeout_ms;
+  so.max_slow_heads = options.max_slow_heads;
   so.log_level = options.log_level;
   so.tls_cert_file = options.tls_cert_file;
   so.tls_key_file = options.tls_key_file;
   so.admin_open = options.admin_open;
+  so.admin_allow_hosts = options.admin_allow_hosts;
   so.org_name = options.org_name;
   e->server_ = std::make_unique<http::Server>(e->services_, so);
   if (options.max_orgs > 0) {
@@ -41,6 +44,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
     registry.check_contracts = options.check_contracts;
     registry.quiet = options.log_level == http::LogLevel::kQuiet;
     registry.data_dir = options.data_dir;
+    registry.fixtures_dirs = options.fixtures_dirs;
     registry.sync = options.sync;
     e->registry_ = std::make_shared<app::OrgRegistry>(*e->server_, registry);
     e->server_->set_org_directory(e->registry_);

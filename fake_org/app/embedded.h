@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "app/org_factory.h"
 #include "app/org_registry.h"
@@ -18,15 +19,19 @@ struct EmbeddedOptions {
   int threads = 16;
   int keep_alive_seconds = http::kKeepAliveSeconds;
   int max_running_requests = 0;  // fake-org --max-running-requests
+  int head_timeout_ms = 30000;   // fake-org --head-timeout (in seconds there)
+  int max_slow_heads = 256;      // fake-org --max-slow-heads
   std::string tls_cert_file, tls_key_file;
   bool check_contracts = true;  // every response and webhook against the strict contracts
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
-  OrgDeps deps;                 // clock and randomness, for tests; with kQuiet the
-                                // org's notices are dropped
+  std::vector<std::string> admin_allow_hosts;  // fake-org --admin-allow-host
+  OrgDeps deps;                                // clock and randomness, for tests; with kQuiet the
+                                               // org's notices are dropped
   // POST /__admin/orgs creates orgs beside this one (README "Several orgs"),
   // up to this many in all; 0: one org only, as the runner's embedded target.
   size_t max_orgs = 0;
-  std::string org_name = "default";  // the org's name: also at /orgs/{org_name}
+  std::vector<std::string> fixtures_dirs;  // fake-org --fixtures-dir: files those orgs may name
+  std::string org_name = "default";        // the org's name: also at /orgs/{org_name}
   // fake-org --data-dir: the orgs outlive this server (a later start with the
   // same directory serves them again); empty: memory only.
   std::string data_dir;

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 
 #include "app/org_factory.h"
 #include "app/org_registry.h"
+#include "cli/usage_error.h"
 #include "durable/saved_orgs.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
@@ -21,7 +23,8 @@
 namespace {
 
 struct CommandLine {
-  std::vector<std::string> fixtures;  // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures;       // [NAME=]PATH each; the first also at the root
+  std::vector<std::string> fixtures_dirs;  // --fixtures-dir: files POST /__admin/orgs may name
   size_t max_orgs = fake_org::app::OrgRegistry::kDefaultMaxOrgs;
   std::string log_level = "info";
   std::string capture_dir;
@@ -29,10 +32,12 @@ struct CommandLine {
   std::string data_dir;
   std::string sync = "normal";
   bool reset_data = false;
+  int head_timeout_seconds = 30;  // --head-timeout; ServerOptions holds milliseconds
   fake_org::http::ServerOptions server;
 };
 
 void add_data_options(CLI::App& app, CommandLine& cl);
+void add_guard_options(CLI::App& app, CommandLine& cl);
 
 void add_options(CLI::App& app, CommandLine& cl) {
   app.set_version_flag(
@@ -109,8 +114,39 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "With --check-contracts (implied): also write every checked body, its route, "
       "schemas and verdicts to DIR as JSON, for contracts/tools/ajv_check.js --captured");
   add_data_options(app, cl);
+  add_guard_options(app, cl);
+}
+
+// What the admin API and the transport take from outside (docs/security.md).
+void add_guard_options(CLI::App& app, CommandLine& cl) {
+  app.add_option("--fixtures-dir", cl.fixtures_dirs,
+                 "A directory whose .yaml fixture files POST /__admin/orgs may name (by a path "
+                 "relative to DIR or an absolute one inside it; repeatable). Without it a "
+                 "request names only the shipped fixtures or sends one inline: no other file "
+                 "of this machine is read (docs/security.md)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--head-timeout", cl.head_timeout_seconds,
+                 "Seconds a request's head (request line and headers) may take to arrive "
+                 "from its first byte, however steadily it trickles; then the connection "
+                 "ends (plain HTTP; docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-slow-heads", cl.server.max_slow_heads,
+                 "Connections one peer address may hold a worker with while their request's "
+                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
+                 "docs/security.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   app.add_flag("--admin-open", cl.server.admin_open,
-               "Answer /__admin from any address, not only loopback (never on a shared network)");
+               "Answer /__admin (the admin API and the dashboard) from any address and to any "
+               "Host name, not only loopback (a CI network; never on a shared network). "
+               "Cross-site browser requests stay refused (docs/security.md)");
+  app.add_option("--admin-allow-host", cl.server.admin_allow_hosts,
+                 "Also answer /__admin requests whose Host is NAME, from any address: the "
+                 "name other containers of a CI network reach this one by (repeatable; "
+                 "docs/security.md)")
+      ->type_name("NAME");
 }
 
 void add_data_options(CLI::App& app, CommandLine& cl) {
@@ -129,10 +165,25 @@ void add_data_options(CLI::App& app, CommandLine& cl) {
                "With --data-dir: delete the orgs kept there first and start from the fixtures");
 }
 
+// A file, `embedded:NAME`, or a shipped fixture's bare name ("package.yaml",
+// as scenarios and POST /__admin/orgs name them) when no file has that name.
 fake_org::FixtureLoad load_fixture(const std::string& path) {
   if (path.empty()) return fake_org::load_embedded_fixture("default.yaml");
   if (path.rfind("embedded:", 0) == 0) return fake_org::load_embedded_fixture(path.substr(9));
-  return fake_org::load_fixture_file(path);
+  std::error_code ec;
+  const bool is_file = std::filesystem::is_regular_file(path, ec);
+  const auto shipped = fake_org::embedded_fixture_names();
+  if (!is_file && std::find(shipped.begin(), shipped.end(), path) != shipped.end())
+    return fake_org::load_embedded_fixture(path);
+  fake_org::FixtureLoad load = fake_org::load_fixture_file(path);
+  if (!is_file && !load.errors.empty()) {
+    std::string names;
+    for (const auto& n : shipped) names += (names.empty() ? "" : ", ") + n;
+    load.errors.front().message += " (no such file from " +
+                                   std::filesystem::current_path(ec).string() +
+                                   "; the shipped fixtures, by bare name: " + names + ")";
+  }
+  return load;
 }
 
 // "shop=fixtures/shop.yaml" -> {"shop", "fixtures/shop.yaml"}; else no name.
@@ -209,6 +260,7 @@ fake_org::app::RegistryOptions registry_options(const CommandLine& cl) {
   options.max_orgs = cl.max_orgs;
   options.check_contracts = cl.check_contracts;
   options.data_dir = cl.data_dir;
+  options.fixtures_dirs = cl.fixtures_dirs;
   options.sync = *fake_org::durable::parse_sync(cl.sync);
   return options;
 }
@@ -280,8 +332,13 @@ int main(int argc, char** argv) {
       "/__admin."};
   CommandLine cl;
   add_options(app, cl);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return common_cli::usage_error(app, e, std::cout, std::cerr);
+  }
   fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
+  cl.server.head_timeout_ms = cl.head_timeout_seconds * 1000;
   if (!cl.capture_dir.empty()) {
     // The ContractMonitor the app creates reads it (as for an embedded org).
     setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "app/fixture_paths.h"
 #include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 #include "util/json_text.h"
@@ -84,7 +85,7 @@ std::string OrgRegistry::next_name_locked(const std::string& label) {
 }
 
 std::optional<OrgRegistry::Loaded> OrgRegistry::load_locked(const nlohmann::json& fixture,
-                                                            std::string& error) {
+                                                            bool from_request, std::string& error) {
   FixtureLoad load;
   std::string label;
   if (fixture.is_object()) {
@@ -92,7 +93,7 @@ std::optional<OrgRegistry::Loaded> OrgRegistry::load_locked(const nlohmann::json
     label = "org";
   } else if (!fixture.is_string() || fixture.get<std::string>().empty()) {
     error = "'fixture' must be a shipped fixture's name (" + shipped_list() +
-            "), a fixture file's path on the server, or a fixture as a JSON object";
+            "), a fixture file under --fixtures-dir, or a fixture as a JSON object";
     return std::nullopt;
   } else {
     std::string spec = fixture.get<std::string>();
@@ -100,17 +101,19 @@ std::optional<OrgRegistry::Loaded> OrgRegistry::load_locked(const nlohmann::json
     label = fixture_stem(spec);
     if (auto cached = configs_.find(spec); cached != configs_.end())
       return Loaded{cached->second, label};
-    const bool shipped = is_shipped_fixture(spec);
-    if (!shipped && !std::filesystem::is_regular_file(spec)) {
-      error = "no fixture '" + spec + "': neither a shipped fixture (" + shipped_list() +
-              ") nor a file on the server";
+    if (is_shipped_fixture(spec)) {
+      load = load_embedded_fixture(spec);
+      if (load.ok()) {
+        auto config = std::make_shared<const OrgConfig>(std::move(*load.config));
+        configs_[spec] = config;  // shipped fixtures never change: parse once
+        return Loaded{config, label};
+      }
+    } else if (!from_request) {
+      load = load_fixture_file(spec);
+    } else if (auto path = fixture_file_under(spec, options_.fixtures_dirs, error)) {
+      load = load_fixture_file(*path);
+    } else {
       return std::nullopt;
-    }
-    load = shipped ? load_embedded_fixture(spec) : load_fixture_file(spec);
-    if (load.ok() && shipped) {
-      auto config = std::make_shared<const OrgConfig>(std::move(*load.config));
-      configs_[spec] = config;  // shipped fixtures never change: parse once
-      return Loaded{config, label};
     }
   }
   if (!load.ok()) {
@@ -156,7 +159,7 @@ std::optional<std::string> OrgRegistry::add_command_line_org(const std::string& 
   std::string error;
   auto loaded = load_locked(
       path.rfind("embedded:", 0) == 0 ? nlohmann::json(path.substr(9)) : nlohmann::json(path),
-      error);
+      false, error);
   if (!loaded) return "--fixture " + spec + ": " + error;
   if (name.empty())
     name = server_.sites().find(loaded->label) ? next_name_locked(loaded->label) : loaded->label;
@@ -177,7 +180,7 @@ std::optional<std::string> OrgRegistry::restore_saved_orgs() {
   saved_ = durable::SavedOrgs::open(options_.data_dir, error);
   if (!saved_) return error;
   for (const auto& entry : saved_->list(error)) {
-    auto loaded = load_locked(entry.fixture, error);
+    auto loaded = load_locked(entry.fixture, false, error);  // what a request once named
     if (!loaded) return "org '" + entry.name + "' (kept in " + options_.data_dir + "): " + error;
     auto site = build_locked(*loaded, entry.name, entry.login_paths, error);
     if (!site) return "org '" + entry.name + "': " + error;
@@ -227,8 +230,9 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
     return registry_error(409, "DUPLICATE_VALUE",
                           "An org named '" + name + "' already exists (GET /__admin/orgs)");
   std::string error;
-  auto loaded = load_locked(
-      request.contains("fixture") ? request["fixture"] : nlohmann::json("default.yaml"), error);
+  auto loaded =
+      load_locked(request.contains("fixture") ? request["fixture"] : nlohmann::json("default.yaml"),
+                  true, error);
   if (!loaded) return registry_error(400, "INVALID_FIXTURE", error);
   if (name.empty()) name = next_name_locked(loaded->label);
   auto site = build_locked(*loaded, name, login.is_null() || login.get<bool>(), error);

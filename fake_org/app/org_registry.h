@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/org_factory.h"
 #include "durable/saved_orgs.h"
@@ -33,6 +34,8 @@ struct RegistryOptions {
   bool check_contracts = false;
   bool quiet = false;    // drop the orgs' notices (an embedded server's)
   std::string data_dir;  // --data-dir: each org's database, the created orgs' list
+  // --fixtures-dir: where POST /__admin/orgs may name fixture files (fixture_paths.h).
+  std::vector<std::string> fixtures_dirs;
   durable::Sync sync = durable::Sync::kNormal;
 };
 
@@ -74,7 +77,9 @@ class OrgRegistry final : public http::OrgDirectory {
     std::string label;  // the fixture's name or file stem, for a generated org name
   };
   // The fixture a request names: a shipped one by name, a file, or inline.
-  std::optional<Loaded> load_locked(const nlohmann::json& fixture, std::string& error);
+  // A file named `from_request` must be under a fixtures directory.
+  std::optional<Loaded> load_locked(const nlohmann::json& fixture, bool from_request,
+                                    std::string& error);
   std::shared_ptr<http::OrgSite> build_locked(const Loaded& loaded, const std::string& name,
                                               bool login_paths, std::string& error);
   std::string next_name_locked(const std::string& label);

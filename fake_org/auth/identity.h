@@ -35,10 +35,11 @@ std::string identity_url(std::string_view instance_url, bool sandbox, std::strin
 // table does not know (docs/decisions.md 53).
 int64_t utc_offset_millis(std::string_view time_zone);
 
-// The API version a request's `version` names ("62", "62.0", "latest"), as
-// the urls write it ("62.0"); empty when it is not one.
+// The API version a request's `version` names ("62", "62.0"; "latest": the
+// platform's newest, which an org's own newest replaces), as the urls write
+// it ("62.0"); empty when it is not one.
 std::string api_version(std::string_view requested);
-inline constexpr const char* kLatestApiVersion = "62.0";
+inline constexpr const char* kLatestApiVersion = "68.0";
 
 // The identity URL's body (the platform's field order).
 nlohmann::ordered_json identity_body(const IdentitySite& site, const UserDef& user);

@@ -1,5 +1,7 @@
 #include "auth/jwt_bearer.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace fake_org {
@@ -62,17 +64,19 @@ bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
                        std::string_view origin) {
   const std::string platform =
       sandbox_org ? "https://test.salesforce.com" : "https://login.salesforce.com";
-  const std::string own = without_slash(origin) + (sandbox_org ? "/test" : "/login");
+  const std::string instance = without_slash(origin);
+  const std::string login = instance + (sandbox_org ? "/test" : "/login");
   for (const std::string& a : aud) {
     const std::string value = without_slash(a);
-    if (value == platform || value == own) return true;
+    if (value == platform || value == login || value == instance) return true;
   }
   return false;
 }
 
-bool assertion_live(const JwtClaims& claims, TimePoint now) {
+bool assertion_live(const JwtClaims& claims, TimePoint org_now, TimePoint wall_now) {
   if (!claims.exp) return false;
-  const double now_seconds = std::chrono::duration<double>(now.time_since_epoch()).count();
+  const TimePoint earlier = std::min(org_now, wall_now);
+  const double now_seconds = std::chrono::duration<double>(earlier.time_since_epoch()).count();
   return *claims.exp > now_seconds;
 }
 

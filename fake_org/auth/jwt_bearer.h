@@ -3,7 +3,7 @@
 // (grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer): a compact JWS,
 // RS256, whose claims name the connected app (iss: its client id), the user
 // (sub: a username), the login host (aud) and an expiry (exp, seconds since
-// the epoch, on the org clock). Each refusal carries the platform's error
+// the epoch). Each refusal carries the platform's error
 // and description.
 #include <optional>
 #include <string>
@@ -43,12 +43,17 @@ inline constexpr const char* kClientInvalid = "client identifier invalid";
 std::optional<JwtAssertion> decode_jwt_assertion(std::string_view assertion);
 
 // The audiences the platform takes: its production and sandbox login hosts
-// by name, and the fake's own login path at the URL the request reached
-// (`origin` + "/login" or "/test"), each with or without a trailing slash.
+// by name; and the fake's own URLs as the request reached them (`origin`,
+// the org's instance URL), as the platform takes its My Domain URL: the
+// instance itself and its login path (+ "/login", or "/test" for a
+// sandbox). Each with or without a trailing slash (decision 141).
 bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
                        std::string_view origin);
 
-// A live assertion: exp is present and after `now`.
-bool assertion_live(const JwtClaims& claims, TimePoint now);
+// A live assertion: exp is present and after the org clock's `org_now` or
+// real time's `wall_now` (decision 141). Clients sign with real time while
+// the org clock may stand hours ahead; sf 2.86.1 even sends exp in
+// milliseconds, which reads as far ahead and stays live.
+bool assertion_live(const JwtClaims& claims, TimePoint org_now, TimePoint wall_now);
 
 }  // namespace fake_org

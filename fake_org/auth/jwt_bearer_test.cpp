@@ -47,12 +47,17 @@ json claims(const std::string& sub = "ada@local-fake-org.example",
   return {{"iss", "local-client"}, {"sub", sub}, {"aud", aud}, {"exp", seconds(now()) + 180}};
 }
 
+// The org clock and real time both at now(), each movable.
 struct Org {
   OrgConfig config = *load_embedded_fixture("default.yaml").config;
   std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>(now());
-  TokenStore tokens{config.auth, clock,
+  std::shared_ptr<ManualClock> wall = std::make_shared<ManualClock>(now());
+  TokenStore tokens{config.auth,
+                    clock,
                     std::make_shared<IdGenerator>(std::make_shared<SeededRandom>(7)),
-                    *to_id18("00D5J0000001234"), config.org.sandbox};
+                    *to_id18("00D5J0000001234"),
+                    config.org.sandbox,
+                    wall};
 };
 
 const char* kOrigin = "http://127.0.0.1:8080";
@@ -73,17 +78,19 @@ TEST_CASE("a JWT bearer assertion signed by the app's key gets a token for its u
   CHECK(info->user_id == r.token->user_id);
 }
 
-TEST_CASE("JWT audiences: the platform's login host and the fake's own login path",
-          "[oauth][jwt]") {
+TEST_CASE("JWT audiences: the platform's login host and the fake's own URLs", "[oauth][jwt]") {
   Org o;
+  // The instance root is what `sf org login jwt --instance-url http://host:port` signs.
   for (const char* aud : {"https://login.salesforce.com", "https://login.salesforce.com/",
-                          "http://127.0.0.1:8080/login"}) {
+                          "http://127.0.0.1:8080/login", "http://127.0.0.1:8080/login/",
+                          "http://127.0.0.1:8080", "http://127.0.0.1:8080/"}) {
     INFO(aud);
     CHECK(o.tokens.jwt_bearer(assertion(claims("ada@local-fake-org.example", aud)), kOrigin).ok());
   }
   // A production org refuses the sandbox host, and any other host.
-  for (const char* aud : {"https://test.salesforce.com", "http://127.0.0.1:8080/test",
-                          "https://evil.example/login", "http://127.0.0.1:9999/login"}) {
+  for (const char* aud :
+       {"https://test.salesforce.com", "http://127.0.0.1:8080/test", "https://evil.example/login",
+        "http://127.0.0.1:9999/login", "http://127.0.0.1:9999/", "http://127.0.0.1:8080/x"}) {
     INFO(aud);
     GrantResult r =
         o.tokens.jwt_bearer(assertion(claims("ada@local-fake-org.example", aud)), kOrigin);
@@ -144,10 +151,39 @@ TEST_CASE("JWT refusals carry the platform's error and description", "[oauth][jw
                          b64(claims("integration@local-fake-org.example").dump()) +
                          good.substr(good.rfind('.'));
   CHECK(refused(tampered) == "invalid_grant: invalid assertion");
-  // The org clock decides expiry: moved past exp, the same assertion is refused.
+  // Past exp on both clocks, the same assertion is refused.
   std::string a = assertion(claims());
   o.clock->advance(std::chrono::minutes(4));
+  o.wall->advance(std::chrono::minutes(4));
   CHECK(refused(a) == "invalid_grant: expired authorization code");
+}
+
+TEST_CASE("JWT exp counts from real time too: an org clock moved ahead takes a fresh assertion",
+          "[oauth][jwt]") {
+  Org o;
+  // Signed with real time (now + 180 s) after the org clock moved 3 hours on.
+  const std::string fresh = assertion(claims());
+  o.clock->advance(std::chrono::hours(3));
+  CHECK(o.tokens.jwt_bearer(fresh, kOrigin).ok());
+  // Signed with org time, real time behind it: live too.
+  json org_signed = claims();
+  org_signed["exp"] = seconds(now()) + 3 * 3600 + 180;
+  CHECK(o.tokens.jwt_bearer(assertion(org_signed), kOrigin).ok());
+  // sf 2.86.1's exp: Date.now() + 300, milliseconds; far ahead on either clock.
+  json millis = claims();
+  millis["exp"] = seconds(now()) * 1000 + 300;
+  CHECK(o.tokens.jwt_bearer(assertion(millis), kOrigin).ok());
+  // Past on both: refused.
+  o.wall->advance(std::chrono::minutes(4));
+  CHECK(o.tokens.jwt_bearer(fresh, kOrigin).error.description == "expired authorization code");
+
+  JwtClaims c;
+  c.exp = seconds(now()) + 10;
+  CHECK(assertion_live(c, now() + std::chrono::hours(1), now()));
+  CHECK(assertion_live(c, now(), now() + std::chrono::hours(1)));
+  CHECK_FALSE(assertion_live(c, now() + std::chrono::hours(1), now() + std::chrono::minutes(1)));
+  c.exp.reset();
+  CHECK_FALSE(assertion_live(c, now(), now()));
 }
 
 TEST_CASE("the password grant is off unless the fixture allows it", "[oauth][password]") {

@@ -103,9 +103,11 @@ std::string first_unknown_scope(std::string_view scope) {
 }
 
 TokenStore::TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
-                       std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org)
+                       std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org,
+                       std::shared_ptr<const Clock> wall)
     : settings_(settings),
       clock_(std::move(clock)),
+      wall_(wall ? std::move(wall) : std::make_shared<SystemClock>()),
       ids_(std::move(ids)),
       org_id_(std::move(org_id)),
       token_prefix_(org_id_.substr(0, 15) + "!"),
@@ -249,7 +251,7 @@ GrantResult TokenStore::jwt_bearer(std::string_view assertion, std::string_view 
     return fail("invalid_grant", jwt_error::kInvalidAssertion);
   if (!audience_accepted(jwt->claims.aud, sandbox_org_, origin))
     return fail("invalid_grant", jwt_error::kAudienceInvalid);
-  if (!assertion_live(jwt->claims, clock_->now()))
+  if (!assertion_live(jwt->claims, clock_->now(), wall_->now()))
     return fail("invalid_grant", jwt_error::kExpired);
   // The platform does not say whether the username exists.
   const UserDef* user = settings_.user(jwt->claims.sub);

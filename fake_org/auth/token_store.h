@@ -127,8 +127,11 @@ class TokenStore {
   static constexpr const char* kScope = "full";
 
   // `sandbox_org`: which login host a JWT assertion must name (jwt_bearer.h).
+  // `wall`: real time, which a JWT assertion's exp may count from too
+  // (clients sign with it); null: the system clock.
   TokenStore(const AuthSettings& settings, std::shared_ptr<const Clock> clock,
-             std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org = false);
+             std::shared_ptr<IdGenerator> ids, std::string org_id, bool sandbox_org = false,
+             std::shared_ptr<const Clock> wall = nullptr);
 
   // The connected app with this client_id, if the org has one.
   const ConnectedAppDef* app(std::string_view client_id) const;
@@ -222,6 +225,7 @@ class TokenStore {
 
   const AuthSettings settings_;
   const std::shared_ptr<const Clock> clock_;
+  const std::shared_ptr<const Clock> wall_;
   const std::shared_ptr<IdGenerator> ids_;
   const std::string org_id_;
   const std::string token_prefix_;  // first 15 characters of the org id + "!"

@@ -7,7 +7,7 @@
 // opens the dashboard, finds the intent, follows it to its installment,
 // advances the clock with the page's button and sees the collection and the
 // webhook's delivery attempt appear; then the journal filter and the fault
-// form. With --screenshots DIR it saves the main pages as DIR/dashboard-*.png
+// form; last, a page of another site trying to drive the admin API. With --screenshots DIR it saves the main pages as DIR/dashboard-*.png
 // (the README's pictures: `npm run screenshots` style, run by hand).
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 Chromium cannot start (CTest
@@ -155,6 +155,37 @@ const steps = {
     check((await page.textContent('#pager')).startsWith('records 1 to 1 of 1'), 'the pager');
     await page.goto(`${ui}/records/cpm__Installment__c?q=${intent.installment}`);
     check((await page.locator('#records tr').count()) === 2, 'found by id');
+  },
+
+  async 'a page of another site cannot drive the admin API (docs/security.md)'(ctx) {
+    const { org, page } = ctx;
+    const before = (await json(org, 'GET', '/__admin/clock')).now;
+    const contacts = (await json(org, 'GET', '/__admin/records/Contact')).totalSize;
+    // What a hostile page can send without a preflight: no-cors fetches and a form.
+    await page.goto('about:blank');
+    await page.setContent('<html><body>elsewhere</body></html>');
+    await page.evaluate(async (url) => {
+      for (const [p, body] of [['/__admin/clock', '{"advance": "30d"}'], ['/__admin/reset', '']])
+        await fetch(url + p, { method: 'POST', mode: 'no-cors', body,
+                               headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
+    }, org.url);
+    await Promise.all([page.waitForEvent('load'), page.evaluate((url) => {
+      const form = document.createElement('form');
+      form.method = 'POST';
+      form.enctype = 'text/plain';
+      form.action = `${url}/__admin/records/Contact`;
+      const field = document.createElement('input');
+      field.name = '{"LastName": "Mallory", "x": "';
+      field.value = '"}';
+      form.appendChild(field);
+      document.body.appendChild(form);
+      form.submit();
+    }, org.url)]);
+    check((await page.textContent('body')).includes('own address'), 'the form post refused');
+    const after = (await json(org, 'GET', '/__admin/clock')).now;
+    check(after.slice(0, 10) === before.slice(0, 10), `clock unmoved (${before} -> ${after})`);
+    check((await json(org, 'GET', '/__admin/records/Contact')).totalSize === contacts,
+          'no contact created, none reset away');
   },
 };
 

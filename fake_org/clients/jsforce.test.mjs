@@ -7,9 +7,10 @@
 // Covers the web server flow with loginUrl at the login path and PKCE as
 // jsforce sends it (no code_challenge_method), identity(), sObject create,
 // retrieve, update and destroy, composite creates, query with queryMore and
-// autoFetch over more than 2,000 records, apex.get/post of the payment API,
-// Bulk API 2.0 (bulk2: an ingest job and a query job), a token refresh on
-// a 401 after the access token expired, the JWT bearer
+// autoFetch over more than 2,000 records, a parent-child query (children
+// paged behind their own locator) and an aggregate query, apex.get/post of
+// the payment API, Bulk API 2.0 (bulk2: an ingest job and a query job),
+// a token refresh on a 401 after the access token expired, the JWT bearer
 // flow, and revoke. Prints "N passed, M failed"; exits 1 on any failure.
 import { createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -209,6 +210,34 @@ async function main() {
     equal(ids.size, 2100, 'no record twice across batches');
   });
 
+  await step('a parent-child query (autoFetch follows the children\'s own nextRecordsUrl) and an aggregate query', async () => {
+    const account = await conn.sobject('Account').create({ Name: 'Jsforce Family' });
+    check(account.success, `account: ${JSON.stringify(account)}`);
+    const kids = Array.from({ length: 200 }, (_, i) => ({ LastName: i % 3 ? 'Kid' : 'Elder', FirstName: `K${String(i).padStart(3, '0')}`, AccountId: account.id }));
+    for (const batch of [kids, kids.slice(0, 50).map((k) => ({ ...k, FirstName: `L${k.FirstName}` }))]) {
+      const made = await conn.sobject('Contact').create(batch, { allOrNone: true });
+      check(made.every((r) => r.success), 'children created');
+    }
+    const soql = `SELECT Name, (SELECT FirstName FROM Contacts ORDER BY FirstName) FROM Account WHERE Id = '${account.id}'`;
+    const one = await conn.query(soql);
+    equal(one.records[0].Name, 'Jsforce Family', 'the parent');
+    equal(one.records[0].Contacts.totalSize, 250, 'the children counted');
+    equal(one.records[0].Contacts.records[0].FirstName, 'K000', 'the children ordered');
+    // A batch of 200 counts the children: the rest wait behind the child result's own locator.
+    const small = { 'Sforce-Query-Options': 'batchSize=200' };
+    const paged = await conn.request({ method: 'GET', url: `/services/data/v${conn.version}/query?q=${encodeURIComponent(soql)}`, headers: small });
+    equal(paged.records[0].Contacts.done, false, 'children past the batch wait');
+    equal(paged.records[0].Contacts.records.length, 199, 'the parent and 199 children fill the batch');
+    const fetched = await conn.query(soql).run({ autoFetch: true, maxFetch: 5000, headers: small });
+    equal(fetched.records[0].Contacts.records.length, 250, 'autoFetch gathers every child');
+    const built = await conn.sobject('Account').find({ Id: account.id }, 'Name')
+      .include('Contacts').select('FirstName').where({ LastName: 'Elder' }).end().execute();
+    equal(built[0].Contacts.totalSize, 84, 'the query builder\'s include()');
+    const grouped = await conn.query(`SELECT LastName, COUNT(Id) n, MIN(FirstName) FROM Contact WHERE AccountId = '${account.id}' GROUP BY LastName ORDER BY LastName`);
+    equal(grouped.totalSize, 2, 'one row per group');
+    equal(JSON.stringify(grouped.records[0]), JSON.stringify({ attributes: { type: 'AggregateResult' }, LastName: 'Elder', n: 84, expr0: 'K000' }), 'an AggregateResult row');
+  });
+
   await step('an expired access token is refreshed on the 401 and the call retried', async () => {
     const before = conn.accessToken;
     let refreshed = false;
@@ -236,8 +265,10 @@ async function main() {
     const info = await jwt.authorize({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
     check(/^005/.test(info.id), `user ${info.id}`);
     equal((await jwt.identity()).username, 'ada@local-fake-org.example', 'the assertion\'s user');
+    // Expired on the org clock and in real time both (a CLI signs with real time).
+    const past = Math.min(now, Math.floor(Date.now() / 1000)) - 60;
     const expired = jwtAssertion({ iss: CLIENT.clientId, sub: 'ada@local-fake-org.example',
-                                   aud: loginUrl, exp: now - 60 });
+                                   aud: loginUrl, exp: past });
     const err = await jwt.authorize({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: expired })
       .then(() => null, (e) => e);
     check(err && err.name === 'invalid_grant', `an expired assertion: ${err && err.name}`);

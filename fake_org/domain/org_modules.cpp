@@ -2,6 +2,7 @@
 // each adds to an org (org/org_modules.h).
 #include "domain/org/org_modules.h"
 
+#include "domain/data/record_relations.h"
 #include "domain/org/org.h"
 #include "domain/payments/collection_run.h"
 #include "domain/payments/views.h"
@@ -25,6 +26,7 @@ void run_due_work(Org& org) {
 const std::vector<OrgModule>& org_modules() {
   static const std::vector<OrgModule> modules = {
       {"payments", add_payments_indexes, run_due_work},
+      {"data", data::add_relation_indexes, nullptr},
       {"soql", soql::add_query_indexes, nullptr},
   };
   return modules;

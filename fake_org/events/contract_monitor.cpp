@@ -11,6 +11,7 @@
 #include "checker/checker.h"
 #include "checker/routes.h"
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace fake_org {
 namespace {
@@ -51,17 +52,13 @@ ContractMonitor::ContractMonitor(bool log_to_stderr, std::string capture_dir, bo
 
 void ContractMonitor::check_response(std::string_view method, std::string_view path, int status,
                                      const std::string& body) {
+  // An OPTIONS answer has no body and no contract.
+  if (method == "OPTIONS") return;
+  // A HEAD is answered as its GET (the body is left unsent): the GET's
+  // contract.
+  if (method == "HEAD") method = "GET";
   // HTML pages and redirects (authorize, the PSP's pages) have no contract.
   contracts::routes::Match match = contracts::routes::match(method, path);
-  // A HEAD the oauth area answers as its GET (head_as_get) has the GET's
-  // contract.
-  if (method == "HEAD" && !match.route) {
-    contracts::routes::Match get = contracts::routes::match("GET", path);
-    if (get.route && get.area == contracts::routes::Area::kOAuth) {
-      match = get;
-      method = "GET";
-    }
-  }
   if (!contracts::routes::in_contract(match)) return;
   // The platform's plain-text answers (the identity service's errors).
   if (contracts::routes::text_response(match, status)) return;
@@ -118,7 +115,10 @@ void ContractMonitor::capture(nlohmann::json entry, const contracts::CheckResult
 
 void ContractMonitor::record(const std::string& what, const std::string& report) {
   ++violations_;
-  if (log_) std::fprintf(stderr, "CONTRACT VIOLATION: %s\n%s\n", what.c_str(), report.c_str());
+  // `what` holds the request's path: a client's control bytes stay escaped.
+  if (log_)
+    std::fprintf(stderr, "CONTRACT VIOLATION: %s\n%s\n", text::escape_control(what).c_str(),
+                 text::escape_control(report, true).c_str());
   std::lock_guard lock(mu_);
   recent_.push_back({{"what", what}, {"report", report}});
   if (recent_.size() > 50) recent_.pop_front();

@@ -61,7 +61,7 @@ class FuzzOrg {
     guards_ =
         http::Guards{services_.tokens,
                      std::shared_ptr<http::FaultInjector>(&faults_, [](http::FaultInjector*) {}),
-                     false, services_.org->config().org.max_body_bytes};
+                     nullptr, services_.org->config().org.max_body_bytes};
   }
 
   Org& org() { return *services_.org; }

@@ -3,6 +3,7 @@
 // dashboard_activity.cpp.
 #include "http/dashboard.h"
 
+#include "http/admin_guard.h"
 #include "http/html.h"
 #include "http/request_log.h"
 #include "http/routes.h"
@@ -37,13 +38,17 @@ input,select,textarea{font:inherit;padding:2px 4px}
 // Every button and form with data-call="METHOD URL" calls the JSON admin
 // API (a form sends its fields as a JSON object), then reloads the page so
 // what it shows is the server's; the answer's status line survives the
-// reload in sessionStorage.
+// reload in sessionStorage. Every call carries the page's token, and every
+// write says it is JSON, as the admin guard asks of a browser (admin_guard.h).
 constexpr const char* kDashboardScript = R"(
+const adminToken=document.querySelector('meta[name="fake-org-token"]').content;
 function fieldsOf(form){const body={};for(const el of form.elements){if(!el.name||el.value==='')continue;
  if(el.dataset.type==='number')body[el.name]=Number(el.value);
  else if(el.dataset.type==='json')body[el.name]=JSON.parse(el.value);else body[el.name]=el.value;}return body;}
 async function adminCall(spec,body){const i=spec.indexOf(' ');const method=spec.slice(0,i),url=spec.slice(i+1);
- const init={method,headers:{}};if(body!==undefined){init.headers['Content-Type']='application/json';init.body=JSON.stringify(body);}
+ const init={method,headers:{'X-Fake-Org-Token':adminToken}};
+ if(method!=='GET'&&method!=='DELETE')init.headers['Content-Type']='application/json';
+ if(body!==undefined){init.headers['Content-Type']='application/json';init.body=JSON.stringify(body);}
  let r,text;try{r=await fetch(url,init);text=await r.text();}
  catch(err){showResult(method+' '+url+' failed: '+err.message,false);return;}
  const line=method+' '+url+' \u2192 '+r.status+(r.ok?'':': '+text.slice(0,400));
@@ -148,12 +153,17 @@ bool size_query_param(const httplib::Request& req, const char* name, size_t fall
   return true;
 }
 
-std::string page(std::string_view title, std::string_view body) {
+std::string page(std::string_view title, std::string_view body, std::string_view nonce) {
   std::string html =
       "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>";
+      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+      "<meta name=\"fake-org-token\" content=\"";
+  html += esc(request_log_context().admin_token);
+  html += "\"><title>";
   html += esc(title);
-  html += " - fake-org</title><style>";
+  html += " - fake-org</title><style nonce=\"";
+  html += nonce;
+  html += "\">";
   html += kDashboardStyle;
   html +=
       "</style></head><body><header><strong>fake-org</strong>"
@@ -168,17 +178,27 @@ std::string page(std::string_view title, std::string_view body) {
   html += esc(title);
   html += "</h1>";
   html += body;
-  html += "</main><script>";
+  html += "</main><script nonce=\"";
+  html += nonce;
+  html += "\">";
   html += kDashboardScript;
   html += kOrgPickerScript;
   html += "</script></body></html>";
   return dashboard_within_org(std::move(html));
 }
 
+// Only the page's own script and style run, it calls and posts only to this
+// server, and no other site may frame it (a click-jacking page would).
 void send_page(httplib::Response& res, int status, std::string_view title, std::string_view body) {
+  const std::string nonce = random_hex_token();
   res.status = status;
   res.set_header("Cache-Control", "no-store");
-  res.set_content(page(title, body), "text/html; charset=utf-8");
+  res.set_header("Content-Security-Policy",
+                 "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce +
+                     "'; connect-src 'self'; img-src 'self' data:; form-action 'self'; "
+                     "base-uri 'none'; frame-ancestors 'none'");
+  res.set_header("X-Frame-Options", "DENY");
+  res.set_content(page(title, body, nonce), "text/html; charset=utf-8");
 }
 
 void send_problem(httplib::Response& res, int status, std::string_view message) {

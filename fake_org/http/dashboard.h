@@ -2,7 +2,8 @@
 // The dashboard under /__admin/ui: server-rendered pages over the same org,
 // journal, webhook log and faults as the JSON admin API, whose calls its
 // buttons and forms make (a little JavaScript, served inline: no build step,
-// nothing from a CDN). Loopback only, like the rest of /__admin.
+// nothing from a CDN). Behind the admin guard, like the rest of /__admin
+// (admin_guard.h).
 //
 // Stateless: each page reads the org through its admin::Admin (which holds
 // the store's lock only to copy what a page shows) and the journal's and
@@ -27,8 +28,9 @@ class FaultInjector;
 namespace dashboard {
 
 // The page with the dashboard's header, navigation, style and script around
-// `body` (already HTML); `title` is escaped here.
-std::string page(std::string_view title, std::string_view body);
+// `body` (already HTML); `title` is escaped here. Its script and style
+// carry `nonce` (the Content-Security-Policy's), its head the admin token.
+std::string page(std::string_view title, std::string_view body, std::string_view nonce);
 void send_page(httplib::Response& res, int status, std::string_view title, std::string_view body);
 // A 4xx page saying why, with a way back.
 void send_problem(httplib::Response& res, int status, std::string_view message);

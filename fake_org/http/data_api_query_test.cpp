@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "domain/org/soql_cursors.h"
 #include "domain/store/record_store.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
@@ -104,7 +105,7 @@ TEST_CASE("data API: queryMore pages 2,100 records by nextRecordsUrl", "[http][d
   CHECK(first.json["done"] == false);
   CHECK(first.json["records"].size() == 2000);
   const std::string next = first.json["nextRecordsUrl"].get<std::string>();
-  CHECK(next.rfind("/services/data/v59.0/query/", 0) == 0);
+  CHECK(next.rfind("/services/data/v59.0/query/", 0) == 0);  // the version asked
 
   auto second = t.get(next);
   REQUIRE(second.status == 200);
@@ -123,4 +124,41 @@ TEST_CASE("data API: queryMore pages 2,100 records by nextRecordsUrl", "[http][d
       headers);
   REQUIRE(small);
   CHECK(json::parse(small->body)["records"].size() == 500);
+}
+
+TEST_CASE("data API: columns=true answers the query's column metadata, not its records",
+          "[http][data][query]") {
+  TestOrg t(fixture("default.yaml"));
+  const std::string q = httplib::detail::encode_query_param(
+      "SELECT Id, LastName, Account.Name FROM Contact ORDER BY LastName");
+  for (const std::string& resource : {"/query", "/query/", "/queryAll", "/queryAll/"}) {
+    INFO(resource);
+    auto r = t.get(kDataApi + resource + "?q=" + q + "&columns=true");
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    CHECK_FALSE(r.json.contains("records"));
+    CHECK(r.json["entityName"] == "Contact");
+    CHECK(r.json["keyPrefix"] == "003");
+    CHECK(r.json["idSelected"] == true);
+    CHECK(r.json["groupBy"] == false);
+    const auto& meta = r.json["columnMetadata"];
+    REQUIRE(meta.size() == 3);
+    CHECK(meta[1]["columnName"] == "LastName");
+    CHECK(meta[2]["columnName"] == "Account");
+    CHECK(meta[2]["foreignKeyName"] == "AccountId");
+    CHECK(meta[2]["joinColumns"][0]["columnName"] == "Name");
+  }
+  // No cursor opens, however many rows the query would answer.
+  CHECK(t.org().query_cursors().size() == 0);
+  auto aggregate = t.get(kDataApi + "/query?columns=TRUE&q=" +
+                         httplib::detail::encode_query_param("SELECT COUNT(Id) FROM Contact"));
+  REQUIRE(aggregate.status == 200);
+  CHECK(aggregate.json["columnMetadata"][0]["displayName"] == "count(Id)");
+  // columns=false is a plain query.
+  auto plain = t.get(kDataApi + "/query?columns=false&q=" + q);
+  CHECK(plain.json.contains("records"));
+  auto bad = t.get(kDataApi + "/query?columns=true&q=" +
+                   httplib::detail::encode_query_param("SELECT Nope__c FROM Contact"));
+  CHECK(bad.status == 400);
+  CHECK(data_error_code(bad) == "INVALID_FIELD");
 }

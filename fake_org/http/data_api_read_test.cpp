@@ -33,8 +33,8 @@ TEST_CASE("data API: versions without a token, resources per version, others 404
   REQUIRE(versions.json.is_array());
   CHECK(versions.json.front()["version"] == "31.0");
   CHECK(versions.json.back() ==
-        json{{"label", "Winter '24"}, {"url", "/services/data/v59.0"}, {"version", "59.0"}});
-  CHECK(versions.json.size() == 29);
+        json{{"label", "Winter '27"}, {"url", "/services/data/v68.0"}, {"version", "68.0"}});
+  CHECK(versions.json.size() == 38);
 
   auto resources = t.get(kDataApi);
   REQUIRE(resources.status == 200);
@@ -42,7 +42,9 @@ TEST_CASE("data API: versions without a token, resources per version, others 404
   CHECK(resources.json["query"] == "/services/data/v59.0/query");
   CHECK(t.get("/services/data/v45.0").json["limits"] == "/services/data/v45.0/limits");
 
-  for (const char* bad : {"/services/data/v30.0", "/services/data/v60.0", "/services/data/59.0",
+  CHECK(t.get("/services/data/v68.0/sobjects").status == 200);
+  CHECK(t.get("/services/data/v63.0/limits").status == 200);
+  for (const char* bad : {"/services/data/v30.0", "/services/data/v69.0", "/services/data/59.0",
                           "/services/data/v59.5", "/services/data/v59.0/nothing"}) {
     auto r = t.get(bad);
     INFO(bad << ": " << r.body);
@@ -55,6 +57,18 @@ TEST_CASE("data API: versions without a token, resources per version, others 404
   CHECK(anonymous.status == 401);
   CHECK(data_error_code(anonymous) == "INVALID_SESSION_ID");
   CHECK(anonymous.json[0]["message"] == "Session expired or invalid");
+}
+
+TEST_CASE("data API: a fixture pins an older newest version", "[http][data]") {
+  OrgConfig config = fixture("default.yaml");
+  config.org.api_version = "59.0";
+  TestOrg t(config);
+  auto versions = t.get("/services/data", false);
+  REQUIRE(versions.status == 200);
+  CHECK(versions.json.size() == 29);
+  CHECK(versions.json.back()["version"] == "59.0");
+  CHECK(t.get("/services/data/v59.0/limits").status == 200);
+  CHECK(t.get("/services/data/v60.0/limits").status == 404);
 }
 
 TEST_CASE("data API: describe global, basic info and an object's describe", "[http][data]") {

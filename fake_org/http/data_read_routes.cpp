@@ -1,5 +1,7 @@
 // The REST data API's reads: versions, resources, describes, one record,
 // SOQL queries and their next batches, limits.
+#include <strings.h>
+
 #include <cctype>
 
 #include "data_api.h"
@@ -7,6 +9,7 @@
 #include "domain/data/data_limits.h"
 #include "domain/data/sobject_describe.h"
 #include "domain/data/sobject_read.h"
+#include "domain/data/sobject_replication.h"
 #include "domain/soql/soql.h"
 
 namespace fake_org::http {
@@ -23,6 +26,18 @@ void send_page(httplib::Response& res, const soql::SoqlResult<soql::QueryPage>& 
   if (!page)
     return send_data_errors(res, {data::data_error(page.error().error_code, page.error().message)});
   send_data_json(res, 200, page->to_json());
+}
+
+// columns=true: the query's column metadata instead of its records.
+bool asks_for_columns(const httplib::Request& req) {
+  if (!req.has_param("columns")) return false;
+  const std::string v = req.get_param_value("columns");
+  return v.size() == 4 && strncasecmp(v.c_str(), "true", 4) == 0;
+}
+
+void send_columns(httplib::Response& res, const soql::SoqlResult<nlohmann::ordered_json>& r) {
+  if (!r) return send_data_errors(res, {data::data_error(r.error().error_code, r.error().message)});
+  send_data_json(res, 200, *r);
 }
 
 // Sforce-Query-Options: batchSize=N (the engine holds it to 200..2,000).
@@ -49,6 +64,8 @@ void add_query_handlers(Handlers& handlers, const DataContext& ctx) {
         options.api_version = version;
         options.include_deleted = all;
         options.batch_size = batch_size_of(c.req);
+        if (asks_for_columns(c.req))
+          return send_columns(c.res, soql::query_columns(*ctx.org, c.req.get_param_value("q")));
         send_page(c.res, soql::run_query(*ctx.org, c.req.get_param_value("q"), options));
       });
     });
@@ -100,6 +117,15 @@ FAKE_ORG_HANDLERS(data_read) {
       send_data_json(c.res, 200, data::limits_json(ctx.usage->used.load(), ApiUsage::kDailyMax));
     });
   });
+  for (const bool deleted : {false, true})
+    handlers.on(deleted ? "getSObjectDeleted" : "getSObjectUpdated", [ctx, deleted](Call& c) {
+      with_version(ctx, c, [&](const std::string&) {
+        send_result(c.res, data::replication_list(
+                               *ctx.org, c.params["sobject"],
+                               deleted ? data::Replication::kDeleted : data::Replication::kUpdated,
+                               c.req.get_param_value("start"), c.req.get_param_value("end")));
+      });
+    });
   add_query_handlers(handlers, ctx);
 }
 

@@ -1,5 +1,7 @@
 #include "dispatch.h"
 
+#include "admin_guard.h"
+
 #include "net/content_encoding.h"
 #include "oauth_routes.h"
 #include "request_log.h"
@@ -30,11 +32,20 @@ bool pass_bearer(const Guards& g, std::string_view relative, const httplib::Requ
   return true;
 }
 
-bool pass_loopback(const Guards& g, const httplib::Request& req, httplib::Response& res) {
-  if (g.admin_open || is_loopback(req.remote_addr)) return true;
-  send_platform_error(res, 403, "FORBIDDEN",
-                      "The admin API answers on loopback only; start fake-org with --admin-open");
-  return false;
+// The admin API's and the dashboard's guard (admin_guard.h). Every admin
+// answer, a refusal too, tells the browser not to sniff its type and not to
+// pass the URL on as a Referer.
+bool pass_admin(const Guards& g, const httplib::Request& req, httplib::Response& res) {
+  static const std::shared_ptr<const AdminPolicy> fallback = AdminPolicy::make(false, "", {});
+  const AdminPolicy& policy = g.admin ? *g.admin : *fallback;
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Referrer-Policy", "no-referrer");
+  if (auto refusal = admin_refusal(policy, req)) {
+    send_platform_error(res, refusal->status, refusal->code, refusal->message);
+    return false;
+  }
+  request_log_context().admin_token = policy.token;
+  return true;
 }
 
 // False when the guard answered.
@@ -44,7 +55,7 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
     case contracts::AuthKind::kBearer:
       return pass_bearer(g, m.path, req, res, client_id);
     case contracts::AuthKind::kLoopback:
-      return pass_loopback(g, req, res);
+      return pass_admin(g, req, res);
     default:
       return true;
   }
@@ -53,14 +64,19 @@ bool pass_guard(const Guards& g, const Router::Match& m, const httplib::Request&
 // A request refused before its handler, in the body its row answers errors
 // with (contracts/routes.yaml): the payment API's Errors (010), the OAuth
 // endpoints' {error, error_description}, else the platform's list.
-void send_refusal(const Router::Match& m, httplib::Response& res, int status,
-                  std::string_view platform_code, const std::string& message) {
+std::string refusal_schema(const Router::Match& m) {
   std::string schema;
   if (m.row)
     if (auto it = m.row->responses.find(400); it != m.row->responses.end()) schema = it->second;
   if (schema.empty() && m.area)
     if (auto it = m.area->contract.every_route.find(400); it != m.area->contract.every_route.end())
       schema = it->second;
+  return schema;
+}
+
+void send_refusal(const Router::Match& m, httplib::Response& res, int status,
+                  std::string_view platform_code, const std::string& message) {
+  const std::string schema = refusal_schema(m);
   if (schema == "error_400_response" || schema == "error_response") {
     send_json(res, status == 415 ? 400 : status,
               errors_body({make_error(error_code::kMissingCoreParameter, "", message,
@@ -122,6 +138,22 @@ bool pass_content_encoding(const Guards& g, const Router::Match& m, const httpli
   return false;
 }
 
+// OPTIONS (decision 138). A CORS preflight is refused as the platform
+// refuses an origin its CORS allowlist lacks, and this org's list is empty:
+// the fake serves no browser code of another origin. Any other OPTIONS names
+// the path's methods (RFC 9110, 9.3.7). Neither needs a token: a preflight
+// carries none, and the platform answers it before it authenticates.
+void answer_options(const Router::Match& m, const httplib::Request& req, httplib::Response& res) {
+  if (req.has_header("Origin") && req.has_header("Access-Control-Request-Method"))
+    return send_platform_error(
+        res, 403, "FORBIDDEN",
+        "Origin " + req.get_header_value("Origin") +
+            " is not in this org's CORS allowlist, which is empty: call the API from a "
+            "server, or from pages this server serves");
+  res.status = 200;
+  res.set_header("Allow", m.allowed);
+}
+
 // An exact regex for cpp-httplib: literal segments escaped, {Name} one segment.
 std::string path_pattern(const std::string& path) {
   const std::vector<std::string_view> segments = contracts::path_segments(path);
@@ -145,6 +177,13 @@ std::string path_pattern(const std::string& path) {
 void dispatch(const Router& router, const Guards& guards, const httplib::Request& req,
               httplib::Response& res) {
   Router::Match m = router.match(req.method, req.path);
+  if (const std::string& problem = request_log_context().head_problem; !problem.empty()) {
+    // Where this request's body ends is unknown: the connection ends too.
+    send_refusal(m, res, 400, "INVALID_REQUEST", problem);
+    res.set_header("Connection", "close");
+    return;
+  }
+  if (m.outcome == Router::Outcome::kOptions) return answer_options(m, req, res);
   std::string client_id;
   if (m.area && !pass_guard(guards, m, req, res, client_id)) return;
   if (m.outcome == Router::Outcome::kNotFound) return send_not_found(res, m.area, req.path);
@@ -165,6 +204,7 @@ void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Gu
   server.Put(".*", handler);
   server.Patch(".*", handler);
   server.Delete(".*", handler);
+  server.Options(".*", handler);
 }
 
 void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) {
@@ -182,7 +222,21 @@ void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router) 
     server.Put(pattern, handler);
     server.Patch(pattern, handler);
     server.Delete(pattern, handler);
+    server.Options(pattern, handler);
   }
+}
+
+bool send_oauth_body_too_large(const Router& router, const httplib::Request& req,
+                               httplib::Response& res, size_t limit) {
+  const Router::Match m = router.match(req.method, req.path);
+  if (!m.row || refusal_schema(m) != "oauth_error_response") return false;
+  send_json(res, 400,
+            {{"error", "invalid_request"},
+             {"error_description", "The request body is larger than " + req.path + " accepts (" +
+                                       std::to_string(limit) +
+                                       " bytes, the fixture's org.max_body_bytes): send only "
+                                       "the form's fields"}});
+  return true;
 }
 
 void send_not_found(httplib::Response& res, const contracts::RouteArea* area,

@@ -1,7 +1,7 @@
 #pragma once
 // Serving a Router from cpp-httplib: one catch-all registration per method,
 // the area's guard before routing (a fault or the bearer token for the API,
-// the caller's address for the admin API), and every area's 404 and 405.
+// the admin guard for /__admin), and every area's 404 and 405.
 //
 // Locking rule: no state of its own; the router is immutable after start-up,
 // the token store and the fault injector guard their own state.
@@ -17,12 +17,14 @@
 
 namespace fake_org::http {
 
+struct AdminPolicy;
+
 // What the areas' guards need.
 struct Guards {
-  std::shared_ptr<TokenStore> tokens;       // bearer: the API's tokens
-  std::shared_ptr<FaultInjector> faults;    // bearer: injected before the token
-  bool admin_open = false;                  // loopback: let any caller in
-  size_t max_body_bytes = 6 * 1024 * 1024;  // of a body once its Content-Encoding is undone
+  std::shared_ptr<TokenStore> tokens;        // bearer: the API's tokens
+  std::shared_ptr<FaultInjector> faults;     // bearer: injected before the token
+  std::shared_ptr<const AdminPolicy> admin;  // loopback: who may call (null: loopback only)
+  size_t max_body_bytes = 6 * 1024 * 1024;   // of a body once its Content-Encoding is undone
 };
 
 // The 404 message of a path under no area's mount (and of httplib's own 404s).
@@ -42,6 +44,13 @@ void serve_all(httplib::Server& server, std::shared_ptr<const Router> router, Gu
 // Registers only the router's own paths, for a server that has routes of its
 // own besides (a test's). Areas with a guard cannot be served this way.
 void serve_paths(httplib::Server& server, std::shared_ptr<const Router> router);
+
+// A body over `limit` sent to a row that answers OAuth errors: 400
+// {error: invalid_request, error_description} naming the path and the limit,
+// as the OAuth endpoints answer every refused request; false (nothing sent)
+// for any other path.
+bool send_oauth_body_too_large(const Router& router, const httplib::Request& req,
+                               httplib::Response& res, size_t limit);
 
 // 404 with the area's message (contracts/routes.yaml not_found), or the
 // platform's when the path is under no area.

@@ -142,7 +142,9 @@ std::optional<Refusal> check_ids(const OAuthContext& ctx, const Call& c, const U
 }
 
 // format (json only) and version; the refusal for anything else.
-std::optional<Refusal> read_options(const httplib::Request& req, IdentitySite& site) {
+// `newest`: the org's newest API version, what version=latest names.
+std::optional<Refusal> read_options(const httplib::Request& req, IdentitySite& site,
+                                    const std::string& newest) {
   const std::string format = ascii_lower(param(req, "format"));
   if (!format.empty() && format != "json") {
     return Refusal{406, "Unsupported_Format",
@@ -151,7 +153,7 @@ std::optional<Refusal> read_options(const httplib::Request& req, IdentitySite& s
   }
   const std::string version = param(req, "version");
   if (version.empty()) return std::nullopt;
-  site.version = api_version(version);
+  site.version = version == "latest" ? newest : api_version(version);
   if (site.version.empty()) {
     return Refusal{406, "Invalid_Version",
                    "version is an API version such as " + std::string(kLatestApiVersion) +
@@ -176,7 +178,7 @@ void handle_identity(const OAuthContext& ctx, std::optional<bool> sandbox_host, 
   IdentitySite site;
   if (!refusal && token) {
     site = site_of(ctx, c.req, *token);
-    refusal = read_options(c.req, site);
+    refusal = read_options(c.req, site, ctx.config->org.api_version);
   }
   if (refusal) return refuse(c.res, *refusal);
   send_body(c.res, identity_body(site, *user));

@@ -254,6 +254,12 @@ TEST_CASE("the identity URL answers for the token's own user", "[oauth][identity
     REQUIRE(a.status == 200);
     CHECK(a.body.at("urls").at("sobjects") == instance(t) + "/services/data/v62.0/sobjects/");
   }
+  SECTION("version=latest names the org's newest version") {
+    Answer a = post_form(t, path, {{"oauth_token", access}, {"version", "latest"}});
+    INFO(a.text);
+    REQUIRE(a.status == 200);
+    CHECK(a.body.at("urls").at("sobjects") == instance(t) + "/services/data/v68.0/sobjects/");
+  }
   SECTION("another format or a version that is not one: 406") {
     Answer xml = get_with(t, path + "?format=xml", access);
     CHECK(xml.status == 406);

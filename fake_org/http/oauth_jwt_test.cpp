@@ -79,6 +79,39 @@ TEST_CASE("JWT bearer grant over HTTP: a token acting as the assertion's user", 
   CHECK(missing.json.at("error_description") == "missing required parameter: assertion");
 }
 
+TEST_CASE("JWT over HTTP as the platform CLI signs it: the instance root, real time",
+          "[oauth][jwt]") {
+  TestOrg t(fixture("default.yaml"));
+  const std::string root = "http://127.0.0.1:" + std::to_string(t.embedded().port());
+  // Tokens live 2 hours: the org clock moves past them, as a test suite does.
+  t.advance_clock("3h");
+  const auto wall = std::chrono::duration_cast<std::chrono::seconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  for (const std::string& aud : {root + "/", root, root + "/login"}) {
+    INFO(aud);
+    json c = claims(t, aud);
+    c["exp"] = wall + 300;  // real time, not the org clock
+    Response r = token_request(t, {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                                   {"assertion", signed_assertion(c)}});
+    INFO(r.body);
+    CHECK(r.status == 200);
+  }
+  // sf 2.86.1's exp is in milliseconds (Date.now() + 300): far ahead, taken.
+  json millis = claims(t, root + "/");
+  millis["exp"] = wall * 1000 + 300;
+  CHECK(token_request(t, {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                          {"assertion", signed_assertion(millis)}})
+            .status == 200);
+  // Past on both clocks: refused.
+  json stale = claims(t, root);
+  stale["exp"] = wall - 60;
+  Response refused =
+      token_request(t, {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                        {"assertion", signed_assertion(stale)}});
+  CHECK(refused.json.value("error_description", "") == "expired authorization code");
+}
+
 TEST_CASE("the password grant is refused in the default org", "[oauth][password]") {
   TestOrg t(fixture("default.yaml"));
   Response r = token_request(t, {{"grant_type", "password"},

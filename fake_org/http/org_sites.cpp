@@ -98,7 +98,7 @@ std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, Org
   site->router = std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
                                                 MountOptions{config.base_path(), {}});
   site->guards =
-      Guards{site->services.tokens, site->faults, options.admin_open, config.org.max_body_bytes};
+      Guards{site->services.tokens, site->faults, options.admin, config.org.max_body_bytes};
   return site;
 }
 
@@ -290,7 +290,8 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
 
 bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
   const bool bodiless =
-      req.method == "GET" || (req.method == "DELETE" && !req.has_header("Content-Length"));
+      req.method == "GET" || req.method == "HEAD" ||
+      ((req.method == "DELETE" || req.method == "OPTIONS") && !req.has_header("Content-Length"));
   if (!bodiless) return false;
   serve_one(sites, req, res);
   return true;
@@ -305,6 +306,7 @@ void serve_sites(httplib::Server& server, const OrgSites& sites) {
   server.Put(".*", handler);
   server.Patch(".*", handler);
   server.Delete(".*", handler);
+  server.Options(".*", handler);
 }
 
 std::string login_client_id(const httplib::Request& req) {

@@ -65,8 +65,8 @@ class OrgDirectory {
 
 struct SiteOptions {
   bool tls = false;
-  bool admin_open = false;
-  std::shared_ptr<OrgDirectory> directory;  // may be null
+  std::shared_ptr<const AdminPolicy> admin;  // the admin guard's (admin_guard.h)
+  std::shared_ptr<OrgDirectory> directory;   // may be null
 };
 
 // Builds the site of `services`: its router over every row of the route
@@ -128,7 +128,8 @@ const OrgSite& current_site(const OrgSites& sites);
 // client id names, else to the one its user name names. `sites` outlives the
 // server.
 void serve_sites(httplib::Server& server, const OrgSites& sites);
-// Serves a request that carries no body (GET; DELETE without Content-Length)
+// Serves a request that carries no body (GET, HEAD; DELETE and OPTIONS
+// without Content-Length)
 // and says so, from the pre-routing handler: cpp-httplib would otherwise
 // run std::regex_match(".*") over its path first, about 3,000 instructions
 // a character. A request with a body waits for httplib to read it.

@@ -55,7 +55,7 @@ TEST_CASE("a new one-time card payment creates contact, installment and inbound 
   CHECK_FALSE(pi.json.contains("Recurring"));
   std::string inst_id = pi.json["OneTime"]["Id"];
   CHECK(pi.json["OneTime"]["Url"] ==
-        "/services/data/v59.0/sobjects/cpm__Installment__c/" + inst_id);
+        "/services/data/v68.0/sobjects/cpm__Installment__c/" + inst_id);
 
   auto inst = t.get("/Installment/" + inst_id);
   REQUIRE(inst.status == 200);

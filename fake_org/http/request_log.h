@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "domain/core/clock.h"
 
@@ -30,6 +31,12 @@ struct RequestLogContext {
   std::shared_ptr<OrgSite> site;
   std::string org_prefix;
   std::string unknown_org;
+  // Set by the admin guard once it let the request in: the token the
+  // dashboard's pages carry (admin_guard.h). The policy outlives requests.
+  std::string_view admin_token;
+  // What the request's head breaks of RFC 9112 (net::take_head_problem),
+  // answered 400 by the dispatcher before anything else; "" when nothing.
+  std::string head_problem;
 };
 
 RequestLogContext& request_log_context();

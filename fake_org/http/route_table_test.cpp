@@ -111,8 +111,7 @@ TEST_CASE("the router finds a row by segments and captures its parameters", "[ro
   CHECK(record.params.at("Id") == "003x");
 }
 
-TEST_CASE("the API and admin areas ignore empty segments; OAuth and PSP paths match whole",
-          "[routes]") {
+TEST_CASE("every area ignores empty segments: doubled and trailing slashes route", "[routes]") {
   Router router = table_router();
   CHECK(router.match("GET", kBase + "/PaymentMethods/").outcome == Router::Outcome::kHandled);
   CHECK(router.match("GET", kBase + "//PaymentMethods").outcome == Router::Outcome::kHandled);
@@ -127,8 +126,27 @@ TEST_CASE("the API and admin areas ignore empty segments; OAuth and PSP paths ma
   CHECK(router.match("GET", "/__admin/").area->name == "admin");
 
   CHECK(router.match("POST", "/services/oauth2/token").outcome == Router::Outcome::kHandled);
-  CHECK(router.match("POST", "/services/oauth2/token/").area == nullptr);
-  CHECK(router.match("POST", "/services//oauth2/token").area == nullptr);
+  CHECK(router.match("POST", "/services/oauth2/token/").outcome == Router::Outcome::kHandled);
+  CHECK(router.match("POST", "//services/oauth2/token").outcome == Router::Outcome::kHandled);
+  // The data API as the platform's own examples and clients write it.
+  const std::vector<std::pair<std::string, std::string>> data = {
+      {"GET", "/services/data/v59.0/query/"},
+      {"GET", "/services/data/v59.0/queryAll/"},
+      {"GET", "/services/data/v59.0/sobjects/Contact/"},
+      {"POST", "/services/data/v59.0/sobjects/Contact/"},
+      {"GET", "/services/data/v59.0/"},
+      {"GET", "//services/data/v59.0/query"},
+      {"GET", "//services/data/v51.0/sobjects/User/005x/"},
+      {"GET", "///services/data/v59.0//limits//"}};
+  for (const auto& [method, path] : data) {
+    INFO(method << " " << path);
+    auto m = router.match(method, path);
+    CHECK(m.outcome == Router::Outcome::kHandled);
+    CHECK(m.area->name == "data");
+  }
+  CHECK(router.match("GET", "/services/data/").row->operation_id == "getDataVersions");
+  CHECK(router.match("GET", "//services/data").row->operation_id == "getDataVersions");
+  CHECK(router.match("GET", "/services/data/v59.0/query/").row->operation_id == "getDataQuery");
   // A session id is a word: anything else is no PSP page at all.
   CHECK(router.match("GET", "/psp/checkout/ps_AB12").outcome == Router::Outcome::kHandled);
   CHECK(router.match("GET", "/psp/checkout/ps-AB12").area == nullptr);
@@ -140,20 +158,27 @@ TEST_CASE("a known path with another method lists the allowed ones in a fixed or
   Router router = table_router();
   auto faults = router.match("PUT", "/__admin/faults");
   CHECK(faults.outcome == Router::Outcome::kMethodNotAllowed);
-  CHECK(faults.allowed == "GET, POST, DELETE");
-  CHECK(router.match("DELETE", "/services/oauth2/revoke").allowed == "GET, POST");
-  CHECK(router.match("PATCH", "/psp/checkout/abc").allowed == "GET, POST");
-  CHECK(router.match("PUT", kBase + "/PaymentIntent").allowed == "POST");
+  CHECK(faults.allowed == "GET, HEAD, POST, DELETE, OPTIONS");
+  CHECK(router.match("DELETE", "/services/oauth2/revoke").allowed == "GET, HEAD, POST, OPTIONS");
+  CHECK(router.match("PATCH", "/psp/checkout/abc").allowed == "GET, HEAD, POST, OPTIONS");
+  CHECK(router.match("PUT", kBase + "/PaymentIntent").allowed == "POST, OPTIONS");
 }
 
-TEST_CASE("HEAD is GET on the OAuth and PSP pages, another method on the API", "[routes]") {
+TEST_CASE("HEAD takes the GET row in every area; OPTIONS takes none", "[routes]") {
   Router router = table_router();
   CHECK(router.match("HEAD", "/services/oauth2/authorize").row->operation_id == "getAuthorize");
   CHECK(router.match("HEAD", "/psp/checkout/abc").outcome == Router::Outcome::kHandled);
-  CHECK(router.match("HEAD", "/services/oauth2/token").allowed == "POST");
-  auto api = router.match("HEAD", kBase + "/PaymentMethods");
-  CHECK(api.outcome == Router::Outcome::kMethodNotAllowed);
-  CHECK(api.allowed == "GET");
+  CHECK(router.match("HEAD", "/services/oauth2/token").allowed == "POST, OPTIONS");
+  CHECK(router.match("HEAD", kBase + "/PaymentMethods").row->operation_id == "getPaymentMethods");
+  CHECK(router.match("HEAD", "/services/data/v59.0").row->operation_id == "getDataResources");
+  CHECK(router.match("HEAD", "/__admin/health").row->operation_id == "getAdminHealth");
+
+  auto options = router.match("OPTIONS", "/services/data/v59.0/sobjects/Contact");
+  CHECK(options.outcome == Router::Outcome::kOptions);
+  CHECK(options.row == nullptr);
+  CHECK(options.allowed == "GET, HEAD, POST, OPTIONS");
+  CHECK(router.match("OPTIONS", kBase + "/PaymentIntent").allowed == "POST, OPTIONS");
+  CHECK(router.match("OPTIONS", "/services/data/v59.0/nope").outcome == Router::Outcome::kNotFound);
 }
 
 TEST_CASE("404 bodies come from the area", "[routes]") {

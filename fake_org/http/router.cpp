@@ -10,35 +10,31 @@ using contracts::ParamChars;
 using contracts::RouteArea;
 using contracts::RouteRow;
 
-// The methods in the order an Allow header lists them.
-constexpr const char* kMethodOrder[] = {"GET", "POST", "PUT", "PATCH", "DELETE"};
+// The methods in the order an Allow header lists them. HEAD is served
+// wherever GET is (RFC 9110, 9.3.2), OPTIONS on every known path.
+constexpr const char* kMethodOrder[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
 
-// A path's segments after its leading '/'. An area that ignores empty
-// segments routes "/a//b/" as "/a/b"; the others match the path exactly.
-bool split(std::string_view path, bool ignore_empty, std::vector<std::string_view>& out) {
+// A path's segments, empty ones left out: every area routes "/a//b/" as
+// "/a/b", as the platform serves "query/?q=" and "//services/data/..." (a
+// client that keeps its instance URL with a trailing slash) as their plain
+// forms. One pass over the path, no copy.
+void split(std::string_view path, std::vector<std::string_view>& out) {
   out.clear();
-  if (ignore_empty) {
-    size_t i = 0;
-    while (i < path.size()) {
-      while (i < path.size() && path[i] == '/') ++i;
-      size_t j = path.find('/', i);
-      if (j == std::string_view::npos) j = path.size();
-      if (j > i) out.push_back(path.substr(i, j - i));
-      i = j;
-    }
-    return true;
+  size_t i = 0;
+  while (i < path.size()) {
+    while (i < path.size() && path[i] == '/') ++i;
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.push_back(path.substr(i, j - i));
+    i = j;
   }
-  if (path.empty() || path.front() != '/') return false;
-  size_t start = 1;
-  for (;;) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) {
-      out.push_back(path.substr(start));
-      return true;
-    }
-    out.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
+}
+
+// The path with its leading run of slashes made one: where a mount's prefix
+// is compared ("//services/data/v59.0" is under "/services/data/").
+std::string_view one_leading_slash(std::string_view path) {
+  while (path.size() > 1 && path[0] == '/' && path[1] == '/') path.remove_prefix(1);
+  return path;
 }
 
 bool is_word(std::string_view s) {
@@ -47,15 +43,21 @@ bool is_word(std::string_view s) {
   });
 }
 
-bool method_fits(const RouteArea& area, const RouteRow& row, std::string_view method) {
-  return row.method == method || (area.head_as_get && method == "HEAD" && row.method == "GET");
+// HEAD takes the GET row: the same status and headers, and httplib writes
+// no body for a HEAD. OPTIONS takes no row (Router::Outcome::kOptions).
+bool method_fits(const RouteRow& row, std::string_view method) {
+  return row.method == method || (method == "HEAD" && row.method == "GET");
 }
 
 std::string allow_header(const std::vector<const std::string*>& methods) {
   std::string out;
+  auto has = [&methods](std::string_view m) {
+    return std::any_of(methods.begin(), methods.end(),
+                       [m](const std::string* have) { return *have == m; });
+  };
   for (const char* m : kMethodOrder) {
-    bool found = std::any_of(methods.begin(), methods.end(),
-                             [m](const std::string* have) { return *have == m; });
+    const std::string_view name(m);
+    const bool found = name == "OPTIONS" || has(name) || (name == "HEAD" && has("GET"));
     if (found) out += (out.empty() ? "" : ", ") + std::string(m);
   }
   return out;
@@ -115,7 +117,8 @@ Router::Router(const contracts::RouteTable& table, Handlers handlers, MountOptio
 void Router::add_entry(Mount& mount, const RouteRow& row, Handler handler) {
   Entry e{&row, {}, std::move(handler)};
   std::vector<std::string_view> parts;
-  split(row.path, false, parts);
+  split(row.path, parts);
+  if (parts.empty()) parts.emplace_back();  // the mount itself
   for (std::string_view part : parts) {
     Segment s;
     s.param = contracts::is_param_segment(part);
@@ -135,7 +138,9 @@ void Router::add_entry(Mount& mount, const RouteRow& row, Handler handler) {
 bool Router::match_in(const Mount& mount, std::string_view method, std::string_view path,
                       Match& m) const {
   thread_local std::vector<std::string_view> segs;
-  if (!split(path, mount.area->ignore_empty_segments, segs)) return false;
+  split(path, segs);
+  if (segs.empty()) segs.emplace_back();  // the mount itself
+  const bool options = method == "OPTIONS";
   std::vector<const std::string*> methods;  // of the rows with this path
   auto try_entry = [&](const Entry& e) {
     if (e.segments.size() != segs.size()) return false;
@@ -147,7 +152,7 @@ bool Router::match_in(const Mount& mount, std::string_view method, std::string_v
         return false;
       }
     }
-    if (!method_fits(*mount.area, *e.row, method)) {
+    if (options || !method_fits(*e.row, method)) {
       methods.push_back(&e.row->method);
       return false;
     }
@@ -170,13 +175,14 @@ bool Router::match_in(const Mount& mount, std::string_view method, std::string_v
   for (const Entry& e : mount.param_first)
     if (try_entry(e)) return true;
   if (methods.empty()) return false;
-  m.outcome = Outcome::kMethodNotAllowed;
+  m.outcome = options ? Outcome::kOptions : Outcome::kMethodNotAllowed;
   m.allowed = allow_header(methods);
   return true;
 }
 
-Router::Match Router::match(std::string_view method, std::string_view path) const {
+Router::Match Router::match(std::string_view method, std::string_view whole) const {
   Match m;
+  const std::string_view path = one_leading_slash(whole);
   for (const Mount& mount : mounts_) {
     std::string_view relative = path;
     const bool whole_path = mount.prefix.empty() && !mount.bare_ok;

@@ -62,18 +62,21 @@ class Router {
   // each operationId given two handlers).
   Router(const contracts::RouteTable& table, Handlers handlers, MountOptions options);
 
-  enum class Outcome { kHandled, kNotFound, kMethodNotAllowed };
+  // kOptions: an OPTIONS request for a path some row has (`allowed` lists
+  // its methods); OPTIONS never reaches a handler.
+  enum class Outcome { kHandled, kNotFound, kMethodNotAllowed, kOptions };
   struct Match {
     Outcome outcome = Outcome::kNotFound;
     const contracts::RouteArea* area = nullptr;  // null: under no area's mount
     const contracts::RouteRow* row = nullptr;
     const Handler* handler = nullptr;
     std::map<std::string, std::string> params;
-    std::string allowed;    // "GET, POST" for 405 answers
+    std::string allowed;    // "GET, HEAD, POST, OPTIONS" for 405 and OPTIONS answers
     std::string_view path;  // the request's path relative to the area's mount
   };
   // `path` is the request's whole path: the areas mounted at "/" first (the
   // path must be one of theirs), then the first area whose mount it is under.
+  // Empty segments never count ("/a//b/" is "/a/b"); HEAD takes a GET row.
   Match match(std::string_view method, std::string_view path) const;
 
   // The distinct paths of the mounted rows, whole ("/services/oauth2/token").

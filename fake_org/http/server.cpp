@@ -17,12 +17,14 @@
 #include "net/connection_pool.h"
 #include "net/connection_server.h"
 #include "net/content_encoding.h"
+#include "net/request_framing.h"
 #include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
 #include "router.h"
 #include "routes.h"
 #include "util/listen_backlog.h"
+#include "util/text.h"
 
 namespace fake_org::http {
 
@@ -77,25 +79,44 @@ std::mutex& log_mutex() {
   return mu;
 }
 
+}  // namespace
+
 // The query string is left out of the log line: it may carry codes or tokens.
+// What the client sent (method, path, bodies) is escaped: httplib decodes
+// %0A and %1B in the path, and a raw CR, LF or ESC would end the line, forge
+// another or recolour the terminal.
+std::string request_log_line(LogLevel level, const httplib::Request& req,
+                             const httplib::Response& res, double ms) {
+  const auto& ctx = request_log_context();
+  std::string line = text::escape_control(req.method) + " " + text::escape_control(ctx.org_prefix) +
+                     text::escape_control(req.path) + " " + std::to_string(res.status) + " ";
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1fms", ms);
+  line += took;
+  if (!ctx.payment_intent_id.empty()) line += " " + text::escape_control(ctx.payment_intent_id);
+  line += "\n";
+  if (level == LogLevel::kDebug) {
+    line +=
+        "  request: " +
+        text::escape_control(redact_body(req.get_header_value("Content-Type"), req.body)) +
+        "\n  response: " +
+        text::escape_control(redact_body(res.get_header_value("Content-Type"), decoded_body(res))) +
+        "\n";
+  }
+  return line;
+}
+
+namespace {
+
 void log_request(LogLevel level, const httplib::Request& req, const httplib::Response& res) {
   if (level == LogLevel::kQuiet) return;
   if (level == LogLevel::kError && res.status < 500) return;
-  auto& ctx = request_log_context();
-  double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.start)
-          .count();
-  std::string bodies;
-  if (level == LogLevel::kDebug) {
-    bodies =
-        "  request: " + redact_body(req.get_header_value("Content-Type"), req.body) +
-        "\n  response: " + redact_body(res.get_header_value("Content-Type"), decoded_body(res)) +
-        "\n";
-  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                        request_log_context().start)
+                  .count();
+  const std::string line = request_log_line(level, req, res, ms);
   std::lock_guard lock(log_mutex());
-  std::fprintf(stderr, "%s %s%s %d %.1fms%s%s\n%s", req.method.c_str(), ctx.org_prefix.c_str(),
-               req.path.c_str(), res.status, ms, ctx.payment_intent_id.empty() ? "" : " ",
-               ctx.payment_intent_id.c_str(), bodies.c_str());
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 // HTTP/1.1 (RFC 9112 section 6.3): a request with neither Content-Length nor
@@ -204,6 +225,8 @@ void install_contract_check(httplib::Server& server, std::shared_ptr<ContractMon
 Server::Server(OrgServices services, ServerOptions options)
     : services_(std::move(services)),
       options_(std::move(options)),
+      admin_policy_(
+          AdminPolicy::make(options_.admin_open, options_.host, options_.admin_allow_hosts)),
       tls_(!options_.tls_cert_file.empty() || !options_.tls_key_file.empty()) {}
 
 Server::~Server() {
@@ -253,6 +276,9 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
     plain->set_workers(limits);  // the pool, and the keep-alive watch beside it
   else
     s.new_task_queue = [limits] { return new net::ConnectionPool(limits); };
+  if (auto* plain = dynamic_cast<net::ConnectionServer*>(&s))
+    plain->set_head_limits(options.head_timeout_ms,
+                           static_cast<size_t>(std::max(1, options.max_slow_heads)));
   // A connection yields its worker after 100 requests, and an idle one is
   // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
   // without a byte (its read timeout).
@@ -269,6 +295,9 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
+    // First: an absolute-form target becomes the path the org is routed by.
+    auto problem = net::take_head_problem(req);
+    ctx.head_problem = problem ? std::move(problem->message) : std::string();
     route_to_site(sites, req, ctx);
     ctx.received_at = (ctx.site ? *ctx.site : *sites.root()).services.org->clock().now();
     ctx.payment_intent_id.clear();
@@ -285,6 +314,7 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     ctx.routed = false;  // the logger is the last to read it
     ctx.site.reset();    // a deleted org goes with its last request
     ctx.org_prefix.clear();
+    ctx.admin_token = {};
   });
 }
 
@@ -293,6 +323,9 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
 // request there (the logger runs only after the write).
 void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites) {
   s.set_post_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+    // httplib adds Accept-Ranges to a HEAD answer only: a HEAD has its GET's
+    // headers (decision 138).
+    if (req.method == "HEAD") res.headers.erase("Accept-Ranges");
     if (is_admin_path(req.path)) return;  // neither journaled nor under a contract
     if (!request_log_context().unknown_org.empty()) return;  // no org's: /orgs/{unknown}
     const OrgSite& site = current_site(sites);
@@ -309,10 +342,15 @@ void install_journal_and_contract_check(httplib::Server& s, const OrgSites& site
 // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
 // from httplib itself (a body it could not read) on the API is the spec's
 // Errors body, like any other unreadable body there.
-httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::string& base,
+httplib::Server::HandlerResponse answer_httplib_error(const OrgSite& site,
                                                       const httplib::Request& req,
                                                       httplib::Response& res) {
   if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+  Org& org = *site.services.org;
+  const std::string base = org.config().base_path();
+  if (res.status == 413 &&
+      send_oauth_body_too_large(*site.router, req, res, org.config().org.max_body_bytes))
+    return httplib::Server::HandlerResponse::Handled;
   if (res.status == 400 && path_under(req.path, base))
     send_errors(res, org.config(),
                 {make_error(error_code::kMissingCoreParameter, "",
@@ -337,6 +375,10 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
                                           "body")}));
   else if (res.status == 404)
     send_not_found(res, nullptr, req.path);
+  else if (res.status == 414)
+    send_platform_error(res, 414, "URI_TOO_LONG",
+                        "The request target is longer than the 16,384 bytes the platform takes: "
+                        "query in smaller parts, or send the data in a POST body");
   else if (res.status == 405)
     send_platform_error(res, 405, "METHOD_NOT_ALLOWED", "HTTP method not allowed");
   else
@@ -348,8 +390,7 @@ httplib::Server::HandlerResponse answer_httplib_error(Org& org, const std::strin
 void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
   s.set_error_handler(httplib::Server::HandlerWithResponse(
       [&sites](const httplib::Request& req, httplib::Response& res) {
-        Org& org = *current_site(sites).services.org;
-        return answer_httplib_error(org, org.config().base_path(), req, res);
+        return answer_httplib_error(current_site(sites), req, res);
       }));
   s.set_exception_handler([&sites](const httplib::Request&, httplib::Response& res,
                                    std::exception_ptr ep) {

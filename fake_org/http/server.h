@@ -11,13 +11,17 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "admin_guard.h"
 #include "org_services.h"
 #include "org_sites.h"
 
 namespace httplib {
 class Server;
-}
+struct Request;
+struct Response;
+}  // namespace httplib
 
 namespace fake_org {
 class ContractMonitor;
@@ -31,6 +35,11 @@ bool is_loopback(std::string_view remote_addr);
 
 enum class LogLevel { kQuiet, kError, kInfo, kDebug };
 bool parse_log_level(std::string_view s, LogLevel& out);
+
+// The request log's line (and, at debug, the bodies' lines) for a request
+// served in `ms`, with every control byte the client sent escaped (\xHH).
+std::string request_log_line(LogLevel level, const httplib::Request& req,
+                             const httplib::Response& res, double ms);
 
 // Connection limits (docs/decisions.md): an idle keep-alive connection is
 // closed after kKeepAliveSeconds, a connection that sends nothing for
@@ -47,9 +56,18 @@ struct ServerOptions {
   // Requests whose handlers run at once; more wait their turn (decision 133).
   // 0: 4 per core, at least 4.
   int max_running_requests = 0;
+  // A request's head must be whole this long after its first byte
+  // (--head-timeout, seconds), and one peer address may hold at most this
+  // many connections whose head is still arriving (--max-slow-heads).
+  int head_timeout_ms = 30000;
+  int max_slow_heads = 256;
   std::string tls_cert_file;  // both set: HTTPS
   std::string tls_key_file;
-  bool admin_open = false;  // answer /__admin from any address, not only loopback
+  // The admin guard (admin_guard.h, docs/security.md): --admin-open answers
+  // /__admin from any address with any Host; --admin-allow-host NAME (each)
+  // answers requests that name NAME in their Host, from any address.
+  bool admin_open = false;
+  std::vector<std::string> admin_allow_hosts;
   LogLevel log_level = LogLevel::kInfo;
   std::string org_name = "default";  // the first org's name: also at /orgs/{org_name}
 };
@@ -83,13 +101,16 @@ class Server {
   // The orgs served; the first (the root) is there once start() returned.
   OrgSites& sites() { return sites_; }
   // What a site of this server is built with (make_org_site).
-  SiteOptions site_options() const { return SiteOptions{tls_, options_.admin_open, directory_}; }
+  SiteOptions site_options() const { return SiteOptions{tls_, admin_policy_, directory_}; }
+  // The admin guard's policy, with the dashboard's token (new at every start).
+  const AdminPolicy& admin_policy() const { return *admin_policy_; }
 
  private:
   void configure();
   OrgServices services_;
   ServerOptions options_;
   std::shared_ptr<OrgDirectory> directory_;
+  std::shared_ptr<const AdminPolicy> admin_policy_;
   // Declared before server_, as sites_: requests pass it until server_ stops.
   std::unique_ptr<util::RequestGate> gate_;
   OrgSites sites_;  // declared before server_: requests read it until server_ stops

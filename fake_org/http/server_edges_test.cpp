@@ -110,12 +110,13 @@ TEST_CASE("a known path with the wrong method gets 405, Allow and a JSON body", 
     const char* allow;
   };
   for (const Case& c :
-       {Case{"GET", "/services/oauth2/token", "POST"},
-        Case{"PUT", "/services/oauth2/token", "POST"},
-        Case{"DELETE", "/services/oauth2/revoke", "GET, POST"},
-        Case{"PATCH", "/services/oauth2/authorize", "GET, POST"},
-        Case{"PUT", "/__admin/clock", "GET, POST"}, Case{"PATCH", "/__admin/reset", "POST"},
-        Case{"PUT", "/services/apexrest/cpm/v2/PaymentMethods", "GET"}}) {
+       {Case{"GET", "/services/oauth2/token", "POST, OPTIONS"},
+        Case{"PUT", "/services/oauth2/token", "POST, OPTIONS"},
+        Case{"DELETE", "/services/oauth2/revoke", "GET, HEAD, POST, OPTIONS"},
+        Case{"PATCH", "/services/oauth2/authorize", "GET, HEAD, POST, OPTIONS"},
+        Case{"PUT", "/__admin/clock", "GET, HEAD, POST, OPTIONS"},
+        Case{"PATCH", "/__admin/reset", "POST, OPTIONS"},
+        Case{"PUT", "/services/apexrest/cpm/v2/PaymentMethods", "GET, HEAD, OPTIONS"}}) {
     auto r = t.send(c.method, c.path, "{}");
     INFO(c.method << " " << c.path << ": " << r.body);
     CHECK(r.status == 405);
@@ -130,11 +131,11 @@ TEST_CASE("a known path with the wrong method gets 405, Allow and a JSON body", 
   auto callback = t.client().Put("/psp/callback", "{}", "application/json");
   REQUIRE(callback);
   CHECK(callback->status == 405);
-  CHECK(callback->get_header_value("Allow") == "POST");
+  CHECK(callback->get_header_value("Allow") == "POST, OPTIONS");
   auto checkout = t.client().Delete("/psp/checkout/abc123");
   REQUIRE(checkout);
   CHECK(checkout->status == 405);
-  CHECK(checkout->get_header_value("Allow") == "GET, POST");
+  CHECK(checkout->get_header_value("Allow") == "GET, HEAD, POST, OPTIONS");
   CHECK(json::parse(checkout->body)[0]["errorCode"] == "METHOD_NOT_ALLOWED");
   // Unknown paths stay 404 whatever the method.
   CHECK(t.send("PUT", "/__admin/no-such-thing", "{}").status == 404);

@@ -12,6 +12,17 @@ namespace fake_org::net {
 
 namespace {
 
+// Puts back a request target the stream stood in for (decision 141), parsed
+// as httplib parses one: the path percent-decoded, the query into params.
+void restore_long_target(httplib::Request& req, std::string target) {
+  const size_t q = target.find('?');
+  req.path = httplib::detail::decode_url(target.substr(0, q), false);
+  req.params.clear();
+  if (q != std::string::npos && q + 1 < target.size())
+    httplib::detail::parse_query_text(target.substr(q + 1), req.params);
+  req.target = std::move(target);
+}
+
 // A declared body nobody read longer than this ends the connection instead
 // of being read and dropped.
 constexpr size_t kDiscardAtMost = 64 * 1024;
@@ -64,6 +75,11 @@ void ConnectionServer::set_workers(ConnectionPoolLimits pool, size_t watchers) {
   watchers_ = watchers;
 }
 
+void ConnectionServer::set_head_limits(int head_ms, size_t slow_heads_per_peer) {
+  head_ms_ = head_ms;
+  slow_heads_ = std::make_unique<SlowHeads>(slow_heads_per_peer);
+}
+
 void ConnectionServer::interrupt_connections() {
   if (stop_fd_ < 0) return;
   const uint64_t one = 1;
@@ -79,10 +95,11 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
   const auto ms = [](time_t sec, time_t usec) {
     return static_cast<int>(sec * 1000 + usec / 1000);
   };
-  auto c = std::make_unique<Connection>(sock,
-                                        StreamTimeouts{ms(read_timeout_sec_, read_timeout_usec_),
-                                                       ms(write_timeout_sec_, write_timeout_usec_)},
-                                        stop_fd_, keep_alive_max_count_);
+  auto c = std::make_unique<Connection>(
+      sock,
+      StreamTimeouts{ms(read_timeout_sec_, read_timeout_usec_),
+                     ms(write_timeout_sec_, write_timeout_usec_), head_ms_},
+      stop_fd_, keep_alive_max_count_);
   if (c->stream.wait_for_request(idle_ms())) serve_on_thread(std::move(c));
   return true;
 }
@@ -179,8 +196,24 @@ bool ConnectionServer::serve_one(Connection& c) {
   // answered with "Connection: close".
   const bool last = c.requests_left <= 1;
   --c.requests_left;
+  // A head not yet here whole holds this worker while it arrives: counted
+  // against its peer's slow heads for that long.
+  std::string slow_peer;
+  const bool slow = !c.stream.head_is_here();
+  if (slow) {
+    int port = 0;
+    c.stream.get_remote_ip_and_port(slow_peer, port);
+    if (!slow_heads_->enter(slow_peer)) {
+      refuse_slow_head(c);
+      return false;
+    }
+  }
   bool closed = false;
-  const bool served = process_request(c.stream, last, closed, nullptr);
+  const bool served = process_request(c.stream, last, closed, [&c](httplib::Request& req) {
+    std::string target = c.stream.take_long_target();
+    if (!target.empty()) restore_long_target(req, std::move(target));
+  });
+  if (slow) slow_heads_->leave(slow_peer);
   c.answered_at = std::chrono::steady_clock::now();
   bool keep = served && !closed && !last && svr_sock_ != INVALID_SOCKET;
   // httplib reads no body of a GET and stops at a head it cannot parse:
@@ -192,6 +225,17 @@ bool ConnectionServer::serve_one(Connection& c) {
     c.stream.announce_close();
   }
   return keep && c.stream.discard(*unread);
+}
+
+void ConnectionServer::refuse_slow_head(Connection& c) {
+  static const std::string kBody =
+      "[{\"message\":\"This address already holds too many connections whose request is "
+      "still arriving: send each request whole, or fewer at once\",\"errorCode\":"
+      "\"SERVER_UNAVAILABLE\"}]";
+  const std::string answer =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
+      std::to_string(kBody.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + kBody;
+  c.stream.write(answer.data(), answer.size());
 }
 
 }  // namespace fake_org::net

@@ -19,8 +19,12 @@
 // Routing, parsing and writing stay httplib's: process_request is the same
 // function httplib's own loop calls.
 //
+// - A request's head must be whole within the head timeout (30 s), and one
+//   peer address holds at most so many workers with heads still arriving.
+//
 // Locking rule: stop_fd_ is made before the server starts and closed after
-// it stops; interrupt_connections() only writes to it, from any thread.
+// it stops; head_ms_ and slow_heads_ are set before it starts (SlowHeads
+// guards its counts); interrupt_connections() only writes to it, from any thread.
 // workers_ is set by httplib's accept loop before it accepts, and cleared
 // after every thread that reads it has ended.
 #include "httplib_seam.h"
@@ -30,6 +34,7 @@
 
 #include "connection.h"
 #include "connection_pool.h"
+#include "slow_heads.h"
 
 namespace fake_org::net {
 
@@ -43,6 +48,10 @@ class ConnectionServer : public httplib::Server {
   // Before listening: the pool's limits, and the watch's workers (0: one per
   // core, at least 2).
   void set_workers(ConnectionPoolLimits pool, size_t watchers = 0);
+  // Before listening: how long a request's head may take from its first
+  // byte, and how many connections one peer address may hold a worker with
+  // while their heads arrive (slow_heads.h).
+  void set_head_limits(int head_ms, size_t slow_heads_per_peer);
   // Ends every connection's waits now (an idle one, a request still
   // arriving, an answer the client does not read): for stopping without
   // waiting out keep-alive and read timeouts.
@@ -66,10 +75,14 @@ class ConnectionServer : public httplib::Server {
   // Serves the request begun, its answer kept in the stream; false when the
   // connection is to end after the answer.
   bool serve_one(Connection& c);
+  // Answers 503 and ends the connection: its peer holds too many slow heads.
+  void refuse_slow_head(Connection& c);
   int idle_ms() const { return static_cast<int>(keep_alive_timeout_sec_ * 1000); }
 
   int stop_fd_;  // an eventfd, readable once interrupt_connections() ran
   ConnectionPoolLimits pool_limits_;
+  int head_ms_ = 30000;
+  std::unique_ptr<SlowHeads> slow_heads_ = std::make_unique<SlowHeads>(256);
   size_t watchers_ = 0;
   std::atomic<Workers*> workers_{nullptr};  // httplib's task queue, while listening
 };

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 
 #include "request_framing.h"
@@ -63,7 +64,7 @@ ConnectionStream::Clock::time_point ConnectionStream::after(int ms) {
 }
 
 bool ConnectionStream::is_readable() const {
-  return in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
+  return line_pos_ < line_.size() || in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
 }
 
 bool ConnectionStream::is_writable() const {
@@ -92,15 +93,26 @@ bool ConnectionStream::fill() {
   if (!head_whole_ && head_before_.size() < kHeadAtMost)
     head_before_.append(in_.get() + head_from_, in_end_ - head_from_);
   head_from_ = 0;
+  if (!head_whole_ && Clock::now() >= head_until_) return false;  // httplib answers 400
   Received got = receive();
   // Nothing yet: what this side still owes the client goes first (a
   // "100 Continue" it waits for before sending the body).
-  if (got == Received::kNothingYet && flush() && wait(POLLIN, after(timeouts_.read_ms)))
-    got = receive();
+  if (got == Received::kNothingYet && flush()) {
+    Clock::time_point until = after(timeouts_.read_ms);
+    if (!head_whole_) until = std::min(until, head_until_);
+    if (wait(POLLIN, until)) got = receive();
+  }
   return got == Received::kBytes;
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
+  if (!head_whole_ && !line_taken_ && !take_request_line()) return -1;
+  if (line_pos_ < line_.size()) {
+    const size_t n = std::min(size, line_.size() - line_pos_);
+    std::memcpy(ptr, line_.data() + line_pos_, n);
+    line_pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
   if (in_pos_ == in_end_ && !fill()) return -1;
   const char* from = in_.get() + in_pos_;
   if (size == 1 && !head_whole_) {  // httplib reads a request's head a byte at a time
@@ -110,6 +122,7 @@ ssize_t ConnectionStream::read(char* ptr, size_t size) {
     if (last4_ == kBlankLine) head_ends(from + 1, 0);
     return 1;
   }
+  if (head_whole_ && chunked_ != Chunked::kNo) return read_chunked(ptr, size);
   const size_t n = std::min(size, in_end_ - in_pos_);
   std::memcpy(ptr, from, n);
   in_pos_ += n;
@@ -118,6 +131,46 @@ ssize_t ConnectionStream::read(char* ptr, size_t size) {
   else
     note(from, n);
   return static_cast<ssize_t>(n);
+}
+
+bool ConnectionStream::take_request_line() {
+  line_taken_ = true;
+  if (in_pos_ == in_end_ && !fill()) return false;
+  // The common case: the whole line is buffered and short; httplib reads it
+  // from the buffer as it is.
+  const char* from = in_.get() + in_pos_;
+  const void* end = std::memchr(from, '\n', in_end_ - in_pos_);
+  if (end && static_cast<const char*>(end) - from < static_cast<ptrdiff_t>(kHttplibLineAtMost))
+    return true;
+  // Gather it (across reads) up to the longest line a served target makes;
+  // past that httplib gets it as sent, and answers 414.
+  for (;;) {
+    if (in_pos_ == in_end_ && !fill()) break;
+    from = in_.get() + in_pos_;
+    const size_t have = in_end_ - in_pos_;
+    end = std::memchr(from, '\n', have);
+    size_t take = end ? static_cast<size_t>(static_cast<const char*>(end) - from) + 1 : have;
+    take = std::min(take, kLineAtMost - line_.size());
+    line_.append(from, take);
+    in_pos_ += take;
+    for (size_t i = take >= 4 ? take - 4 : 0; i < take; ++i)
+      last4_ = (last4_ << 8) | static_cast<unsigned char>(from[i]);
+    if (end || line_.size() == kLineAtMost) break;
+  }
+  if (!line_.empty() && line_.back() == '\n') stand_in_for_long_target();
+  return !line_.empty();
+}
+
+void ConnectionStream::stand_in_for_long_target() {
+  if (line_.size() <= kHttplibLineAtMost) return;
+  // "METHOD SP target SP HTTP/1.1 CRLF"
+  const size_t first = line_.find(' ');
+  const size_t last = line_.rfind(' ');
+  if (first == std::string::npos || last <= first + 1) return;
+  const size_t length = last - first - 1;
+  if (length > kTargetAtMost) return;
+  long_target_ = line_.substr(first + 1, length);
+  line_ = line_.substr(0, first + 1) + kStandInTarget + line_.substr(last);
 }
 
 void ConnectionStream::note(const char* bytes, size_t n) {
@@ -134,6 +187,70 @@ void ConnectionStream::head_ends(const char* end, size_t body_bytes) {
   const char* head = in_.get() + head_from_;
   head_before_.append(head, static_cast<size_t>(end - head));
   declared_ = declared_body_length(head_before_);
+  // Body bytes httplib took with the head's end were not seen as chunks:
+  // then the trailer fields stay (httplib reads the head a byte at a time).
+  chunked_ = body_bytes == 0 && declares_chunked(head_before_) ? Chunked::kSize : Chunked::kNo;
+}
+
+void ConnectionStream::step_chunk_size(char c) {
+  if (c == '\n') {
+    chunked_ = chunk_left_ == 0 ? Chunked::kLineStart : Chunked::kData;
+    chunk_size_end_ = false;
+    return;
+  }
+  int digit = -1;
+  if (c >= '0' && c <= '9') digit = c - '0';
+  if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+  if (digit < 0 || chunk_left_ > (SIZE_MAX >> 4)) chunk_size_end_ = true;
+  if (!chunk_size_end_) chunk_left_ = chunk_left_ * 16 + static_cast<size_t>(digit);
+}
+
+ssize_t ConnectionStream::read_chunked(char* ptr, size_t size) {
+  size_t copied = 0;
+  while (copied < size) {
+    if (in_pos_ == in_end_ && (copied > 0 || !fill())) break;
+    const char c = in_[in_pos_];
+    switch (chunked_) {
+      case Chunked::kData: {
+        const size_t k = std::min({size - copied, chunk_left_, in_end_ - in_pos_});
+        std::memcpy(ptr + copied, in_.get() + in_pos_, k);
+        in_pos_ += k;
+        copied += k;
+        chunk_left_ -= k;
+        if (chunk_left_ == 0) chunked_ = Chunked::kDataEnd;
+        continue;
+      }
+      case Chunked::kTrailer:  // dropped, to the end of its line
+        ++in_pos_;
+        if (c == '\n') chunked_ = Chunked::kLineStart;
+        continue;
+      case Chunked::kLineStart:
+        if (c != '\r' && c != '\n') {
+          chunked_ = Chunked::kTrailer;
+          ++in_pos_;
+          continue;
+        }
+        chunked_ = c == '\r' ? Chunked::kFinalLf : Chunked::kDone;
+        break;
+      case Chunked::kFinalLf:
+        chunked_ = Chunked::kDone;
+        break;
+      case Chunked::kSize:
+        step_chunk_size(c);
+        break;
+      case Chunked::kDataEnd:
+        if (c == '\n') chunked_ = Chunked::kSize;
+        break;
+      default:
+        break;
+    }
+    ptr[copied++] = c;
+    ++in_pos_;
+  }
+  if (copied == 0) return -1;
+  body_read_ += copied;
+  return static_cast<ssize_t>(copied);
 }
 
 ssize_t ConnectionStream::write(const char* ptr, size_t size) {
@@ -168,6 +285,13 @@ bool ConnectionStream::begin_request() {
   head_before_.clear();
   last4_ = 0;
   head_whole_ = false;
+  line_taken_ = false;
+  line_.clear();
+  line_pos_ = 0;
+  long_target_.clear();
+  chunked_ = Chunked::kNo;
+  chunk_left_ = 0;
+  head_until_ = after(timeouts_.head_ms);
   declared_.reset();
   body_read_ = 0;
   return true;
@@ -218,6 +342,11 @@ ConnectionStream::Arrival ConnectionStream::next_request() {
         return Arrival::kGone;
     }
   }
+}
+
+bool ConnectionStream::head_is_here() const {
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  return buffered.find("\r\n\r\n") != std::string_view::npos;
 }
 
 bool ConnectionStream::request_is_whole() const {

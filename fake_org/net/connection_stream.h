@@ -22,6 +22,10 @@ namespace fake_org::net {
 struct StreamTimeouts {
   int read_ms = 5000;   // a request that stops halfway is dropped after this
   int write_ms = 5000;  // a client that stops reading is dropped after this
+  // A request's head must be here whole this long after its first byte,
+  // however steadily it trickles: a byte every few seconds never meets
+  // read_ms and would hold its worker for ever.
+  int head_ms = 30000;
 };
 
 class ConnectionStream final : public httplib::Stream {
@@ -61,6 +65,8 @@ class ConnectionStream final : public httplib::Stream {
   Arrival next_request();
   // Whether bytes read ahead wait to be taken.
   bool holds_input() const { return in_pos_ < in_end_; }
+  // Whether the head of the request begun is read into the buffer whole.
+  bool head_is_here() const;
   // Whether the request begun is here whole: its head, and the body its
   // Content-Length declares (never a chunked one). Serving it then reads
   // nothing from the socket.
@@ -84,9 +90,25 @@ class ConnectionStream final : public httplib::Stream {
   // and holds nothing unread, so a plain close loses nothing.
   void close_idle();
 
+  // Request targets up to the platform's 16,384 bytes are served (decision
+  // 141), where httplib answers 414 past 8,192: the stream hands httplib a
+  // short stand-in target and keeps the real one, which the server puts
+  // back (restore_long_target) before routing. Longer ones reach httplib as
+  // sent, which answers 414.
+  static constexpr size_t kTargetAtMost = 16 * 1024;
+  // The stand-in httplib parses; never routed once the real target is back.
+  static constexpr const char* kStandInTarget = "/.fake-org-long-target";
+  // The real target of the request being served, when it was stood in for
+  // (empty otherwise); taking it clears it.
+  std::string take_long_target() { return std::move(long_target_); }
+
  private:
   static constexpr size_t kReadChunk = 16 * 1024;
   static constexpr size_t kHeadAtMost = 64 * 1024;
+  // httplib answers 414 for a request line past this (with its CRLF).
+  static constexpr size_t kHttplibLineAtMost = CPPHTTPLIB_REQUEST_URI_MAX_LENGTH;
+  // The longest request line of a served target: method, target, version.
+  static constexpr size_t kLineAtMost = kTargetAtMost + 32;
   enum class Received { kBytes, kEnd, kNothingYet, kError };
   Received receive();  // what the socket has now, without waiting
   bool fill();         // what the socket has, waiting up to the read timeout
@@ -101,6 +123,18 @@ class ConnectionStream final : public httplib::Stream {
   // Past empty lines; true when a request's first byte is buffered, and then
   // starts noting its head.
   bool begin_request();
+  // Before httplib reads a request's first byte: makes sure the request line
+  // fits httplib's limit, gathering and standing in for a long target; false
+  // when the connection ends first.
+  bool take_request_line();
+  // A gathered request line whose target httplib would refuse (past 8,192
+  // bytes) but the platform serves: stands in for it.
+  void stand_in_for_long_target();
+  // A chunked body's bytes for httplib, without its trailer fields (RFC
+  // 9112 7.1.2), which httplib 0.11 refuses: it expects the empty line
+  // right after the last chunk.
+  ssize_t read_chunked(char* ptr, size_t size);
+  void step_chunk_size(char c);
 
   socket_t sock_;
   StreamTimeouts timeouts_;
@@ -114,7 +148,29 @@ class ConnectionStream final : public httplib::Stream {
   std::string head_before_;
   uint32_t last4_ = 0;
   bool head_whole_ = false;
+  bool line_taken_ = false;  // take_request_line ran for this request
+  std::string line_;         // a gathered request line httplib reads from here
+  size_t line_pos_ = 0;
+  std::string long_target_;
+  // The head's deadline: head_ms after its first byte (none before begin_request).
+  Clock::time_point head_until_ = Clock::time_point::max();
   std::optional<size_t> declared_;  // its body's length, once the head is whole
+  // Where a chunked body is: a chunk's size line, its data, the line end
+  // after it, the start of a line of the trailer section, a trailer field
+  // (dropped), the final empty line's LF, past the body; kNo: not chunked.
+  enum class Chunked : uint8_t {
+    kNo,
+    kSize,
+    kData,
+    kDataEnd,
+    kLineStart,
+    kTrailer,
+    kFinalLf,
+    kDone
+  };
+  Chunked chunked_ = Chunked::kNo;
+  size_t chunk_left_ = 0;        // of the chunk's data; in kSize the size read so far
+  bool chunk_size_end_ = false;  // in kSize: past the hex digits (an extension follows)
   size_t body_read_ = 0;
   std::string out_;
   size_t out_sent_ = 0;  // of out_, what a send that did not take it all took

@@ -124,4 +124,20 @@ std::string escape_markup(std::string_view text, std::string_view apostrophe) {
   return out;
 }
 
+std::string escape_control(std::string_view text, bool keep_newlines) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 0x20 && c != 0x7F) || (keep_newlines && c == '\n')) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += "0123456789abcdef"[c >> 4];
+      out += "0123456789abcdef"[c & 0xF];
+    }
+  }
+  return out;
+}
+
 }  // namespace fake_org::text

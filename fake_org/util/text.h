@@ -25,4 +25,10 @@ std::string closest(std::string_view word, const std::vector<std::string_view>& 
 // (HTML 4 has no &apos;) or "&apos;" for XML.
 std::string escape_markup(std::string_view text, std::string_view apostrophe);
 
+// For a log line: every control byte (below 0x20, and DEL) as \xHH, so text
+// a client sent cannot end the line, start a forged one or drive the
+// terminal (ESC sequences). With `keep_newlines` a LF stays: a multi-line
+// report of the server's own.
+std::string escape_control(std::string_view text, bool keep_newlines = false);
+
 }  // namespace fake_org::text

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/usage_error.h"
 #include "commands/cli/init_command.h"
 #include "commands/cli/run_command.h"
 #include "commands/har/import_har_command.h"
@@ -31,14 +32,13 @@ int main(int argc, char** argv) {
   CLI::App* init_cmd = runner::add_init_command(app, init);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {  // --help, --version: printed, exit 0
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+  } catch (const CLI::ParseError& e) {  // --help, --version: printed, exit 0
+    return common_cli::usage_error(app, e, std::cout, std::cerr);
   }
   if (record_cmd->parsed()) return runner::record::record_command(record, std::cout, std::cerr);
   if (har_cmd->parsed()) return runner::har::import_har_command(har, std::cout, std::cerr);
+  // After record, which takes SIGINT with sigwait in a thread of its own.
+  runner::handle_interrupts();
   if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
   if (init_cmd->parsed()) return runner::init_command(init, std::cout, std::cerr);
   options.console =

@@ -44,6 +44,14 @@ struct FieldDef {
   std::vector<std::string> picklist_values;
   std::string reference_to;  // object API name for kReference
   bool system = false;       // set by the org itself, not writable through CrmFields
+  // An external id (upsert PATCH sobjects/{Type}/{Field}/{value} looks
+  // records up by it through an index); `unique`: no two records share a
+  // value, compared without case.
+  bool external_id = false;
+  bool unique = false;
+  // A reference only: deleting the record it names deletes this record too
+  // (as an Account's delete takes its Contacts); else the reference is cleared.
+  bool cascade_delete = false;
 };
 
 struct RecordTypeDef {
@@ -59,6 +67,9 @@ struct ObjectDef {
   std::string key_prefix;  // 3 characters, e.g. "003"
   std::vector<FieldDef> fields;
   std::vector<RecordTypeDef> record_types;
+  // The org's own objects (User, Profile, RecordType, Organization): read
+  // through the data API, never written through it.
+  bool read_only = false;
 
   // Field API names are case-insensitive on the platform.
   const FieldDef* field(std::string_view name) const;
@@ -318,7 +329,7 @@ struct OrgSettings {
   std::string name = "Local Fake Org";
   std::string org_id;                // 00D... (18 chars); generated when empty
   bool sandbox = false;              // production or sandbox (spec 5.3)
-  std::string api_version = "59.0";  // record paths /services/data/vNN.0/...
+  std::string api_version = "68.0";  // the newest version served (decision 139)
   std::string default_currency = "EUR";
   std::vector<std::string> currencies{"EUR"};
   std::string installment_initial_status = "Outstanding";  // or "Pending"
@@ -354,6 +365,10 @@ struct OrgConfig {
   // SHA-256 (hex) of the fixture's text and its extends chain: a data
   // directory made from another fixture is refused.
   std::string digest;
+  // The source names of the fixture and of those it extends, nearest first
+  // ("package.yaml" extends "embedded:default.yaml"): what a tool comparing
+  // orgs needs to know which configurations this one builds on.
+  std::vector<std::string> extends_chain;
   OrgSettings org;
   AuthSettings auth;
   std::map<std::string, ObjectDef, std::less<>> objects;  // by API name

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "domain/config/crm_fields_values.h"
+#include "domain/org/standard_records.h"
 #include "domain/store/record_store.h"
 #include "util/json_text.h"
 
@@ -30,6 +31,11 @@ std::vector<std::string> catalogue_violations(const Org& org, size_t limit) {
             if (!value.is_string() || !def->record_type(value.get<std::string>()))
               add(*r, "record type " + text::json_text(value.json()) + " is not one of " + object +
                           "'s");
+            continue;
+          }
+          if (name == system_field::kOwnerId && system_reference_field(*def, name)) {
+            if (!value.is_string() || !store.get(value.str()))
+              add(*r, "OwnerId " + text::json_text(value.json()) + " names no record");
             continue;
           }
           const FieldDef* f = def->field(name);

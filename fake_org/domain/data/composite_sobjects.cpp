@@ -5,7 +5,11 @@
 #include "domain/config/org_config.h"
 #include "domain/core/ids.h"
 #include "domain/store/record_store.h"
+#include "record_values.h"
+#include "sobject_upsert.h"
 #include "sobject_write.h"
+#include "util/ascii.h"
+#include "util/text.h"
 
 namespace fake_org::data {
 
@@ -46,6 +50,31 @@ SaveResult stage_record(Org& org, Transaction& tx, CollectionOp op, const nlohma
   auto done = stage_update(org, tx, def, id, fields);
   if (!done.ok()) return result_of(done.errors(), id);
   return SaveResult{*to_id18(id), true, {}};
+}
+
+// One record of an upsert collection, staged into `tx`.
+SaveResult stage_upsert_record(Org& org, Transaction& tx, const ObjectDef& def,
+                               const FieldDef* field, const nlohmann::json& record) {
+  if (!record.is_object())
+    return result_of({data_error(code::kJsonParserError, "Each record must be a JSON object")});
+  const std::string name = field ? field->name : std::string("Id");
+  std::string value;
+  for (auto it = record.begin(); it != record.end(); ++it)
+    if (iequals(it.key(), name) && (it->is_string() || it->is_number())) value = scalar_text(*it);
+  if (value.empty())
+    return result_of({data_error(code::kMissingArgument, name + " not specified", {name})});
+  nlohmann::json fields = record;
+  fields.erase("attributes");
+  if (!field)
+    for (const char* key : {"id", "Id", "ID"}) fields.erase(key);
+  auto outcome = stage_upsert(org, tx, def, field, value, fields);
+  if (!outcome.ok()) return result_of(outcome.errors());
+  if (!outcome->matches.empty())
+    return result_of({data_error(code::kDuplicateExternalId,
+                                 name + ": more than one record found for external id field: [" +
+                                     text::join(outcome->matches, ", ") + "]",
+                                 {name})});
+  return SaveResult{outcome->id, true, {}, outcome->created};
 }
 
 SaveResult stage_removal(Org& org, Transaction& tx, const std::string& id) {
@@ -94,31 +123,68 @@ nlohmann::ordered_json save_results_json(const std::vector<SaveResult>& results)
     nlohmann::ordered_json errors = nlohmann::ordered_json::array();
     for (const auto& e : r.errors)
       errors.push_back({{"statusCode", e.code}, {"message", e.message}, {"fields", e.fields}});
-    out.push_back(
-        {{"id", r.id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.id)},
-         {"success", r.success},
-         {"errors", std::move(errors)}});
+    nlohmann::ordered_json item = {
+        {"id", r.id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.id)},
+        {"success", r.success},
+        {"errors", std::move(errors)}};
+    if (r.created) item["created"] = *r.created;
+    out.push_back(std::move(item));
   }
   return out;
 }
 
-DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
-                                                    const nlohmann::json& body) {
+namespace {
+
+// A collection's body: {"records": [at most 200], "allOrNone": bool}; the
+// allOrNone flag (false when absent).
+DataResult<bool> collection_body(const nlohmann::json& body) {
   if (!body.is_object() || !body.contains("records") || !body["records"].is_array())
     return data_error(code::kJsonParserError,
                       "The body must be a JSON object with a \"records\" array");
-  const nlohmann::json& records = body["records"];
-  if (records.size() > kMaxCollectionRecords)
+  if (body["records"].size() > kMaxCollectionRecords)
     return data_error(code::kExceededIdLimit,
                       "record limit reached. cannot submit more than 200 records into this call");
   const nlohmann::json* flag = body.contains("allOrNone") ? &body["allOrNone"] : nullptr;
   if (flag && !flag->is_boolean())
     return data_error(code::kJsonParserError, "allOrNone must be true or false");
+  return flag && flag->get<bool>();
+}
+
+}  // namespace
+
+DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
+                                                    const nlohmann::json& body) {
+  auto checked = collection_body(body);
+  if (!checked.ok()) return checked.errors();
+  const nlohmann::json& records = body["records"];
+  const bool all_or_none = *checked;
   std::vector<Stage> stages;
   for (const auto& record : records)
     stages.push_back(
         [&org, op, &record](Transaction& tx) { return stage_record(org, tx, op, record); });
-  return run_stages(org, stages, flag && flag->get<bool>());
+  return run_stages(org, stages, all_or_none);
+}
+
+DataResult<std::vector<SaveResult>> upsert_collection(Org& org, std::string_view type,
+                                                      std::string_view field,
+                                                      const nlohmann::json& body) {
+  const ObjectDef* def = org.config().object(type);
+  if (!def) return data_error(code::kNotFound, kNoResource);
+  auto f = external_id_field(*def, field);
+  if (!f.ok()) return f.errors();
+  auto checked = collection_body(body);
+  if (!checked.ok()) return checked.errors();
+  const nlohmann::json& records = body["records"];
+  const bool all_or_none = *checked;
+  std::vector<Stage> stages;
+  for (const auto& record : records)
+    stages.push_back([&org, def, field = *f, &record](Transaction& tx) {
+      return stage_upsert_record(org, tx, *def, field, record);
+    });
+  auto results = run_stages(org, stages, all_or_none);
+  for (auto& r : results)
+    if (!r.success) r.created.reset();
+  return results;
 }
 
 DataResult<std::vector<SaveResult>> delete_collection(Org& org, const std::vector<std::string>& ids,

@@ -4,7 +4,9 @@
 // request, with a save result per record. allOrNone: one transaction, and
 // when any record fails nothing is stored and the others report
 // ALL_OR_NONE_OPERATION_ROLLED_BACK; else one transaction per record.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,8 @@ struct SaveResult {
   std::string id;  // empty: null (a create that failed)
   bool success = false;
   DataErrors errors;
+  // Upserts only: whether the record was created (shown as "created").
+  std::optional<bool> created = std::nullopt;
 };
 
 // The platform's body: [{id, success, errors: [{statusCode, message, fields}]}].
@@ -33,6 +37,13 @@ nlohmann::ordered_json save_results_json(const std::vector<SaveResult>& results)
 // the results.
 DataResult<std::vector<SaveResult>> save_collection(Org& org, CollectionOp op,
                                                     const nlohmann::json& body);
+
+// PATCH composite/sobjects/{Type}/{ExternalIdField}: each record holds the
+// field's value (upsert, sobject_upsert.h); NOT_FOUND for an unknown type or
+// a field that is no external id.
+DataResult<std::vector<SaveResult>> upsert_collection(Org& org, std::string_view type,
+                                                      std::string_view field,
+                                                      const nlohmann::json& body);
 
 // DELETE ?ids=a,b&allOrNone=true.
 DataResult<std::vector<SaveResult>> delete_collection(Org& org, const std::vector<std::string>& ids,

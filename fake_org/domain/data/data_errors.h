@@ -31,6 +31,11 @@ inline constexpr const char* kFieldIntegrity = "FIELD_INTEGRITY_EXCEPTION";
 inline constexpr const char* kAllOrNoneRolledBack = "ALL_OR_NONE_OPERATION_ROLLED_BACK";
 inline constexpr const char* kExceededIdLimit = "EXCEEDED_ID_LIMIT";
 inline constexpr const char* kMissingArgument = "MISSING_ARGUMENT";
+inline constexpr const char* kInvalidTypeForOperation = "INVALID_TYPE_FOR_OPERATION";
+inline constexpr const char* kDuplicateValue = "DUPLICATE_VALUE";
+inline constexpr const char* kDuplicateExternalId = "DUPLICATE_EXTERNAL_ID";
+inline constexpr const char* kInvalidReplicationDate = "INVALID_REPLICATION_DATE";
+inline constexpr const char* kInvalidDateFormat = "INVALID_DATE_FORMAT";
 }  // namespace code
 
 // The platform's message for an unknown resource (type, path or version).

@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "domain/core/clock.h"
+#include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/org/standard_records.h"
 #include "sobject_describe.h"
 #include "util/email.h"
 #include "util/json_text.h"
@@ -202,11 +204,65 @@ std::string platform_message(const FieldDef& f, const ValueCheck& c, const nlohm
   return f.name + ": must be " + c.must + ", found " + text::json_text(value);
 }
 
+data::DataError read_only_field(const std::string& shown) {
+  return data::data_error(
+      code::kInvalidFieldForInsertUpdate,
+      "Unable to create/update fields: " + shown +
+          ". Please check the security settings of this field and verify that it is "
+          "read/write for your profile or permission set.",
+      {shown});
+}
+
+// OwnerId (a User, kept as given) and RecordTypeId (one of the object's
+// record types, kept as its developer name); CreatedById and
+// LastModifiedById are the org's own.
+void check_system_reference(const OrgConfig& config, const ObjectDef& object, const char* field,
+                            const nlohmann::json& value, const RecordExists& exists,
+                            nlohmann::json& out, data::DataErrors& errors) {
+  const std::string name = field;
+  if (name != system_field::kOwnerId && name != system_field::kRecordTypeId)
+    return errors.push_back(read_only_field(name));
+  const std::string key = name == system_field::kOwnerId ? name : fields::kRecordTypeName;
+  if (value.is_null() || (value.is_string() && value.get_ref<const std::string&>().empty())) {
+    out[key] = nullptr;  // back to the default: the integration user, the default type
+    return;
+  }
+  const std::string sent = scalar_text(value);
+  std::optional<std::string> id;
+  if (value.is_string()) id = to_id18(sent);
+  if (name == system_field::kRecordTypeId) {
+    const RecordTypeDef* type = id ? record_type_by_id(object, *id) : nullptr;
+    if (type) {
+      out[key] = type->name;
+      return;
+    }
+    return errors.push_back(data::data_error(
+        code::kInvalidCrossReference,
+        "Record Type ID: this ID value isn't valid for the user: " + sent, {name}));
+  }
+  FieldDef owner;
+  owner.name = name;
+  owner.type = FieldType::kReference;
+  owner.reference_to = "User";
+  ValueCheck c = check_reference(config, owner, sent, exists, "the id of an active user");
+  if (c.ok() && value.is_string()) {
+    out[key] = std::move(c.value);
+    return;
+  }
+  const bool malformed = !value.is_string() || c.code == code::kMalformedId;
+  errors.push_back(data::data_error(malformed ? code::kMalformedId : c.code,
+                                    malformed ? "Owner ID: id value of incorrect type: " + sent
+                                              : "Owner ID: invalid cross reference id",
+                                    {name}));
+}
+
 // One field of a body: its problem, if any, else its value into `out`.
 void check_one(const OrgConfig& config, const ObjectDef& object, const std::string& name,
                const nlohmann::json& value, const RecordExists& exists, nlohmann::json& out,
                data::DataErrors& errors) {
   const FieldDef* f = object.field(name);
+  if (const char* system = f ? nullptr : system_reference_field(object, name))
+    return check_system_reference(config, object, system, value, exists, out, errors);
   if (!f && !data::is_system_field(name)) {
     errors.push_back(data::data_error(
         code::kInvalidField, "No such column '" + name + "' on sobject of type " + object.api_name,
@@ -214,13 +270,7 @@ void check_one(const OrgConfig& config, const ObjectDef& object, const std::stri
     return;
   }
   if (!f || f->system) {
-    const std::string shown = f ? f->name : name;
-    errors.push_back(data::data_error(
-        code::kInvalidFieldForInsertUpdate,
-        "Unable to create/update fields: " + shown +
-            ". Please check the security settings of this field and verify that it is "
-            "read/write for your profile or permission set.",
-        {shown}));
+    errors.push_back(read_only_field(f ? f->name : name));
     return;
   }
   if (value.is_object() || value.is_array()) {

@@ -7,6 +7,8 @@
 #include "domain/config/org_config.h"
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/org/standard_records.h"
+#include "domain/soql/soql_children.h"
 #include "domain/store/record_store.h"
 
 namespace fake_org::data {
@@ -42,9 +44,9 @@ ojson global_entry(const ObjectDef& o, std::string_view version) {
           {"labelPlural", o.label + "s"},
           {"keyPrefix", o.key_prefix},
           {"custom", custom},
-          {"createable", true},
-          {"updateable", true},
-          {"deletable", true},
+          {"createable", !o.read_only},
+          {"updateable", !o.read_only},
+          {"deletable", !o.read_only},
           {"queryable", true},
           {"retrieveable", true},
           {"searchable", true},
@@ -111,7 +113,9 @@ ojson field_entry(const ObjectDef& o, const FieldDef& f) {
           {"defaultedOnCreate", boolean},
           {"custom", is_custom(f.name)},
           {"calculated", false},
-          {"unique", false},
+          {"unique", f.unique},
+          {"externalId", f.external_id},
+          {"idLookup", f.external_id},
           {"filterable", !(f.type == FieldType::kTextArea && f.length > 255)},
           {"sortable", !(f.type == FieldType::kTextArea && f.length > 255) &&
                            f.type != FieldType::kMultiPicklist},
@@ -142,6 +146,52 @@ void add_system_fields(ojson& fields) {
   fields.push_back(plain("CreatedDate", "Created Date", "datetime", 0));
   fields.push_back(plain("LastModifiedDate", "Last Modified Date", "datetime", 0));
   fields.push_back(plain("SystemModstamp", "System Modstamp", "datetime", 0));
+}
+
+// Every lookup pointing at the object, as describe lists them; the names
+// are those a parent-to-child subquery takes (soql_children.h).
+ojson child_relationships_out(const OrgConfig& config, const ObjectDef& parent) {
+  ojson out = ojson::array();
+  for (const auto& r : soql::child_relationships(config, parent))
+    out.push_back({{"cascadeDelete", r.cascade_delete},
+                   {"childSObject", r.child->api_name},
+                   {"deprecatedAndHidden", false},
+                   {"field", r.field->name},
+                   {"junctionIdListNames", ojson::array()},
+                   {"junctionReferenceTo", ojson::array()},
+                   {"relationshipName", r.name.empty() ? ojson(nullptr) : ojson(r.name)},
+                   {"restrictedDelete", false}});
+  return out;
+}
+
+// OwnerId, CreatedById, LastModifiedById and RecordTypeId, where the object
+// has them (standard_records.h).
+void add_system_references(const ObjectDef& o, ojson& fields) {
+  struct Reference {
+    const char* name;
+    const char* label;
+    const char* target;
+  };
+  static const Reference kReferences[] = {
+      {system_field::kOwnerId, "Owner ID", "User"},
+      {system_field::kCreatedById, "Created By ID", "User"},
+      {system_field::kLastModifiedById, "Last Modified By ID", "User"},
+      {system_field::kRecordTypeId, "Record Type ID", "RecordType"},
+  };
+  for (const Reference& ref : kReferences) {
+    if (!system_reference_field(o, ref.name)) continue;
+    FieldDef f;
+    f.name = ref.name;
+    f.type = FieldType::kReference;
+    f.reference_to = ref.target;
+    const bool writable = f.name == system_field::kOwnerId || f.name == system_field::kRecordTypeId;
+    f.system = !writable || o.read_only;
+    ojson e = field_entry(o, f);
+    e["label"] = ref.label;
+    e["nillable"] = f.name == system_field::kRecordTypeId;
+    e["defaultedOnCreate"] = true;
+    fields.push_back(std::move(e));
+  }
 }
 
 }  // namespace
@@ -238,8 +288,10 @@ DataResult<nlohmann::ordered_json> describe_sobject(const OrgConfig& config, std
   ojson fields_out = ojson::array();
   add_system_fields(fields_out);
   for (const FieldDef& f : def->fields) fields_out.push_back(field_entry(*def, f));
+  add_system_references(*def, fields_out);
   ojson out = global_entry(*def, version);
   out["fields"] = std::move(fields_out);
+  out["childRelationships"] = child_relationships_out(config, *def);
   return out;
 }
 

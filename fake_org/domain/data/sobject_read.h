@@ -26,6 +26,17 @@ DataResult<nlohmann::ordered_json> read_sobject(const Org& org, std::string_view
                                                 const std::vector<std::string>& fields,
                                                 std::string_view version);
 
+// GET composite/sobjects/{Type}?ids=&fields= (and POST with {ids, fields}):
+// the records in the order asked, null for an id that names none of them
+// (or a deleted one). NOT_FOUND for an unknown type, INVALID_FIELD for an
+// unknown field, MALFORMED_ID for a malformed id, EXCEEDED_ID_LIMIT past
+// 2,000 ids. One read lock for them all.
+inline constexpr size_t kMaxRetrieveIds = 2000;
+DataResult<nlohmann::ordered_json> retrieve_collection(const Org& org, std::string_view type,
+                                                       const std::vector<std::string>& ids,
+                                                       const std::vector<std::string>& fields,
+                                                       std::string_view version);
+
 // "A,B , C" -> {"A", "B", "C"} (empty parts dropped).
 std::vector<std::string> split_field_list(std::string_view list);
 

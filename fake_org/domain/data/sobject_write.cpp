@@ -2,9 +2,11 @@
 
 #include <optional>
 
+#include "domain/core/fields.h"
 #include "domain/core/ids.h"
 #include "domain/store/record_store.h"
 #include "record_create.h"
+#include "record_relations.h"
 #include "record_values.h"
 
 namespace fake_org::data {
@@ -48,13 +50,21 @@ DataResult<RecordPtr> live_record(const RecordReader& records, const ObjectDef* 
 
 DataResult<std::string> stage_create(Org& org, Transaction& tx, const ObjectDef& def,
                                      const nlohmann::json& body) {
+  if (def.read_only) return read_only_object(def, "inserted");
   nlohmann::json values;
   DataErrors errors =
       check_record_body(org.config(), def, body, WriteKind::kCreate, live_in(tx), values);
+  if (errors.empty()) errors = unique_conflicts(org, tx, def, values, "");
   if (!errors.empty()) return errors;
   for (auto it = values.begin(); it != values.end();)
     it = it->is_null() ? values.erase(it) : std::next(it);
-  Record r = new_record(org, def, std::move(values), nullptr);
+  // A RecordTypeId the body gave, kept by its developer name.
+  const RecordTypeDef* type = nullptr;
+  if (auto at = values.find(fields::kRecordTypeName); at != values.end()) {
+    type = def.record_type(at->get<std::string>());
+    values.erase(at);
+  }
+  Record r = new_record(org, def, std::move(values), type);
   std::string id = r.id;
   tx.put(std::move(r));
   return id;
@@ -66,9 +76,11 @@ DataResult<Done> stage_update(Org& org, Transaction& tx, const ObjectDef* def, s
   if (!found.ok()) return found.errors();
   const ObjectDef* object = def ? def : org.config().object((*found)->object);
   if (!object) return data_error(code::kNotFound, kNoResource);
+  if (object->read_only) return read_only_object(*object, "updated");
   nlohmann::json values;
   DataErrors errors =
       check_record_body(org.config(), *object, body, WriteKind::kUpdate, live_in(tx), values);
+  if (errors.empty()) errors = unique_conflicts(org, tx, *object, values, (*found)->id);
   if (!errors.empty()) return errors;
   Record r = **found;
   for (auto& [name, value] : values.items()) {
@@ -86,10 +98,9 @@ DataResult<Done> stage_delete(Org& org, Transaction& tx, const ObjectDef* def,
                               std::string_view id) {
   auto found = live_record(tx, def, id);
   if (!found.ok()) return found.errors();
-  Record r = **found;
-  r.deleted = true;
-  r.modified = org.clock().now();
-  tx.put(std::move(r));
+  const ObjectDef* object = def ? def : org.config().object((*found)->object);
+  if (object && object->read_only) return read_only_object(*object, "deleted");
+  stage_cascade_delete(org, tx, *found);
   return Done{};
 }
 

@@ -11,6 +11,7 @@
 #include "org_modules.h"
 #include "psp_sessions.h"
 #include "soql_cursors.h"
+#include "standard_records.h"
 #include "util/crypto.h"
 
 namespace fake_org {
@@ -45,6 +46,13 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
     deps.saved->records.clear();
     org->ids_->restore_sequence(deps.saved->id_sequence);
     org->clock_->set_offset(Millis(deps.saved->clock_offset_ms));
+    // A data directory from before the org kept its own records gets them now.
+    const TimePoint now = org->clock_->now();
+    org->store_->write<Ok>([&](Transaction& tx) -> Result<Ok> {
+      stage_standard_records(*org->config_, org->org_id_, now, tx);
+      if (tx.size() == 0) return make_error(error_code::kUncategorised, "", "nothing to add");
+      return Ok{};
+    });
     return org;
   }
   if (auto s = org->seed(); !s.ok()) return s.errors();
@@ -163,6 +171,7 @@ Status Org::seed() {
       tx.put(std::move(r));
     }
     if (!errors.empty()) return errors;
+    stage_standard_records(*config_, org_id_, now, tx);
     return ok_status();
   });
 }

@@ -4,6 +4,7 @@
 
 #include "domain/org/soql_cursors.h"
 #include "domain/store/record_store.h"
+#include "soql_children.h"
 #include "soql_parser.h"
 
 namespace fake_org::soql {
@@ -18,15 +19,16 @@ std::string version_of(const Org& org, const QueryOptions& options) {
   return options.api_version.empty() ? org.config().org.api_version : options.api_version;
 }
 
-// Shows rows [start, start + batch) and, when more follow, names them.
+// Shows the batch from `start` and, when more follow, names them.
 QueryPage page_of(const Org& org, const QueryCursor& cursor, const std::string& cursor_id,
-                  size_t start, const std::string& api_version) {
+                  size_t start, const std::string& api_version, TimePoint now) {
   QueryPage page;
   page.total_size = cursor.rows.size();
-  const size_t end = std::min(cursor.rows.size(), start + cursor.batch_size);
+  size_t end = start;
   org.records().read([&](const RecordStore& store) {
-    for (size_t i = start; i < end; ++i)
-      page.records.push_back(show_record(*cursor.query, *cursor.rows[i], store, api_version));
+    ShownBatch batch = show_batch(org, cursor, start, store, api_version, now);
+    page.records = std::move(batch.records);
+    end = batch.end;
     return 0;
   });
   page.done = end >= cursor.rows.size();
@@ -54,6 +56,14 @@ SoqlResult<QueryPage> run_aggregate(const Org& org, const BoundQuery& query, Que
   return page;
 }
 
+// queryAll reads deleted children too.
+void include_deleted_children(BoundQuery& q) {
+  for (auto& c : q.children) {
+    c.query->include_deleted = q.include_deleted;
+    include_deleted_children(*c.query);
+  }
+}
+
 SoqlError bad_locator() {
   return plain_error(soql_code::kInvalidLocator, "invalid query locator");
 }
@@ -75,8 +85,10 @@ SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
   auto bound = bind_query(org.config_ptr(), soql, *parsed, now);
   if (!bound) return bound.error();
   bound->include_deleted = options.include_deleted;
-  auto query = std::make_shared<const BoundQuery>(std::move(bound.value()));
+  include_deleted_children(*bound);
   const std::string api_version = version_of(org, options);
+  if (auto deep = check_child_levels(*bound, soql, api_version)) return *deep;
+  auto query = std::make_shared<const BoundQuery>(std::move(bound.value()));
 
   auto cursor = std::make_shared<QueryCursor>();
   cursor->query = query;
@@ -86,21 +98,22 @@ SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
   QueryPage page;
   if (query->aggregate) return run_aggregate(org, *query, std::move(page));
   // The first batch is shown under the same lock that found the rows, so
-  // its parents are those of the same moment.
+  // its parents and children are those of the same moment.
+  size_t end = 0;
   org.records().read([&](const RecordStore& store) {
     cursor->rows = evaluate(*query, store, plan);
     if (query->count) return 0;
-    const size_t end = std::min(cursor->rows.size(), cursor->batch_size);
-    for (size_t i = 0; i < end; ++i)
-      page.records.push_back(show_record(*query, *cursor->rows[i], store, api_version));
+    ShownBatch batch = show_batch(org, *cursor, 0, store, api_version, now);
+    page.records = std::move(batch.records);
+    end = batch.end;
     return 0;
   });
   page.plan = plan;
   page.total_size = cursor->rows.size();
-  if (query->count || cursor->rows.size() <= cursor->batch_size) return page;
+  if (query->count || end >= cursor->rows.size()) return page;
   page.done = false;
   const std::string id = org.query_cursors().open(cursor, now);
-  page.locator = id + "-" + std::to_string(cursor->batch_size);
+  page.locator = id + "-" + std::to_string(end);
   page.next_records_url = "/services/data/v" + api_version + "/query/" + page.locator;
   return page;
 }
@@ -120,7 +133,7 @@ SoqlResult<QueryPage> next_page(const Org& org, std::string_view locator,
   if (!cursor || start == 0 || start >= cursor->rows.size()) return bad_locator();
   const std::string api_version =
       options.api_version.empty() ? cursor->api_version : options.api_version;
-  return page_of(org, *cursor, id, start, api_version);
+  return page_of(org, *cursor, id, start, api_version, now_of(org, options));
 }
 
 }  // namespace fake_org::soql

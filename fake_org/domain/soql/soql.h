@@ -51,6 +51,15 @@ struct QueryPage {
 SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
                                 const QueryOptions& options = {});
 
+// query?q=...&columns=true (and queryAll): the result's columns as the
+// platform's query plan describes them, {columnMetadata, entityName,
+// groupBy, idSelected, keyPrefix}, without running the query (no cursor
+// opens). A relationship path is one column whose joinColumns hold the
+// rest; an aggregate is aggregate:true under its exprN name or alias;
+// SELECT COUNT() has none. Errors as run_query's.
+SoqlResult<nlohmann::ordered_json> query_columns(const Org& org, std::string_view soql,
+                                                 const QueryOptions& options = {});
+
 // GET .../query/{locator}: the batch a locator names. INVALID_QUERY_LOCATOR
 // when it names no open cursor or lies past its end. `options.api_version`
 // (when set) is echoed in the URLs, else the version of the first request.

@@ -126,9 +126,18 @@ struct OrderItem {
   std::optional<bool> nulls_last;  // unset: the platform's default for the direction
 };
 
-// One item of the SELECT list: a field or an aggregate, maybe aliased.
+// One item of the SELECT list: a field or an aggregate, maybe aliased, or
+// a parent-to-child subquery.
 struct SelectItem {
   std::optional<Aggregate> aggregate;
+  // (SELECT ... FROM Contacts ...): its `object` names the child
+  // relationship; `subquery_position` is where its "(" stands.
+  std::shared_ptr<const Query> subquery;
+  size_t subquery_position = 0;
+  // toLabel(field): the picklist's label for its value, under the alias
+  // when one is given (so the field itself may be selected beside it).
+  bool to_label = false;
+  size_t to_label_position = 0;
   // FIELDS(ALL | STANDARD | CUSTOM): the word, upper case; `field` is empty.
   std::string fields_function;
   size_t fields_position = 0;
@@ -144,6 +153,7 @@ struct Query {
   std::vector<SelectItem> items;
   std::string object;
   size_t object_position = 0;
+  std::string object_prefix;  // a child subquery's "Account." before its relationship
   std::string alias;
   std::optional<Condition> where;
   std::vector<FieldRef> group_by;

@@ -10,8 +10,11 @@
 
 #include "domain/core/fields.h"
 #include "domain/core/ids.h"
+#include "domain/org/standard_records.h"
 #include "domain/store/record_store.h"
+#include "soql_children.h"
 #include "soql_collation.h"
+#include "soql_parser.h"
 #include "util/ascii.h"
 
 namespace fake_org::soql {
@@ -108,6 +111,20 @@ std::optional<Column> column_of(const ObjectDef& object, std::string_view name) 
       return c;
     }
   return std::nullopt;
+}
+
+// OwnerId, CreatedById, LastModifiedById and RecordTypeId (standard_records.h).
+std::optional<Column> system_column(const OrgConfig& config, const ObjectDef& object,
+                                    std::string_view name) {
+  const char* spelling = system_reference_field(object, name);
+  if (!spelling) return std::nullopt;
+  Column c;
+  c.source = Column::Source::kSystemReference;
+  c.name = spelling;
+  c.type = ValueType::kId;
+  c.object = &object;
+  c.config = &config;
+  return c;
 }
 
 // ---- dates -----------------------------------------------------------------
@@ -230,16 +247,22 @@ class Binder {
       : config_(std::move(config)), text_(text), now_(now), today_(date_of(now)) {}
 
   SoqlResult<BoundQuery> run(const Query& q) {
-    BoundQuery b;
-    b.config = config_;
-    b.object = config_->object(q.object);
-    if (!b.object)
+    const ObjectDef* object = config_->object(q.object);
+    if (!object)
       return positioned_error(
           text_, q.object_position, soql_code::kInvalidType,
           "sObject type '" + q.object +
               "' is not supported. If you are attempting to use a custom object, be sure to "
               "append the '__c' after the entity name. Please reference your WSDL or the "
               "describe call for the appropriate names.");
+    return run_on(q, object);
+  }
+
+  // The query over `object`: the FROM object, or a child subquery's.
+  SoqlResult<BoundQuery> run_on(const Query& q, const ObjectDef* object) {
+    BoundQuery b;
+    b.config = config_;
+    b.object = object;
     alias_ = q.alias;
     b.count = q.count;
     const bool aggregate =
@@ -297,16 +320,77 @@ class Binder {
         if (!bind_fields_function(q, item, b, seen)) return false;
         continue;
       }
-      if (!item.alias.empty())
+      if (item.subquery) {
+        if (!bind_child(item, b, seen)) return false;
+        continue;
+      }
+      if (!item.alias.empty() && !item.to_label)
         return fail(item.alias_position, soql_code::kMalformedQuery,
                     "Only aggregate expressions use field aliasing");
       Path p;
       if (!resolve(*b.object, item.field, p)) return false;
-      if (!seen.insert(ascii_lower(p.text())).second)
-        return fail(item.field.position(), soql_code::kMalformedQuery,
-                    "duplicate field selected: " + item.field.text());
+      // The catalogue's picklist labels are its values (describe shows both alike).
+      if (item.to_label && !p.column.picklist)
+        return fail(item.field.positions.back(), soql_code::kInvalidField,
+                    "toLabel() takes a picklist or multi-select picklist field, not '" +
+                        p.column.name + "'");
+      p.shown_as = item.alias;
+      if (!seen.insert(ascii_lower(item.alias.empty() ? p.text() : item.alias)).second)
+        return fail(
+            item.to_label ? item.to_label_position : item.field.position(),
+            soql_code::kMalformedQuery,
+            "duplicate field selected: " + (item.alias.empty() ? item.field.text() : item.alias));
       b.select.push_back(std::move(p));
     }
+    return true;
+  }
+
+  // (SELECT ... FROM Contacts): the relationship among the object's
+  // children, its query bound against the child object.
+  bool bind_child(const SelectItem& item, BoundQuery& b, std::set<std::string>& seen) {
+    const Query& sub = *item.subquery;
+    const bool prefixed = !sub.object_prefix.empty();
+    auto rel = find_child_relationship(*config_, *b.object, sub.object);
+    if (!rel || (prefixed && !iequals(sub.object_prefix, b.object->api_name) &&
+                 !iequals(sub.object_prefix, alias_))) {
+      const std::string name = (prefixed ? sub.object_prefix + "." : "") + sub.object;
+      return fail(
+          prefixed ? sub.object_position - sub.object_prefix.size() - 1 : sub.object_position,
+          soql_code::kInvalidType,
+          "Didn't understand relationship '" + name +
+              "' in FROM part of query call. If you are attempting to use a custom "
+              "relationship, be sure to append the '__r' after the custom relationship "
+              "name. Please reference your WSDL or the describe call for the appropriate "
+              "names.");
+    }
+    if (b.children.size() >= kMaxChildRelationships)
+      return fail(item.subquery_position, soql_code::kMalformedQuery,
+                  "SOQL statements cannot query more than " +
+                      std::to_string(kMaxChildRelationships) + " child relationships");
+    if (!seen.insert(ascii_lower(rel->name)).second)
+      return fail(sub.object_position, soql_code::kMalformedQuery,
+                  "duplicate field selected: " + rel->name);
+    // The platform aggregates at the root only.
+    for (const auto& inner : sub.items)
+      if (inner.aggregate)
+        return fail(inner.aggregate->position, soql_code::kMalformedQuery,
+                    "Only root queries support aggregate expressions");
+    if (sub.count)
+      return fail(sub.count_position, soql_code::kMalformedQuery,
+                  "Only root queries support aggregate expressions");
+    Binder child(config_, text_, now_);
+    auto bound = child.run_on(sub, rel->child);
+    if (!bound) {
+      err_ = bound.error();
+      return false;
+    }
+    ChildQuery c;
+    c.relationship = rel->name;
+    c.field = rel->field->name;
+    c.query = std::make_shared<BoundQuery>(std::move(bound.value()));
+    c.before = b.select.size();
+    c.position = item.subquery_position;
+    b.children.push_back(std::move(c));
     return true;
   }
 
@@ -346,6 +430,12 @@ class Binder {
     std::set<std::string> names;
     for (const auto& item : q.items) {
       BoundItem bi;
+      if (item.subquery)
+        return fail(item.subquery_position, soql_code::kMalformedQuery,
+                    "a child relationship subquery cannot be used in an aggregate query");
+      if (item.to_label)
+        return fail(item.to_label_position, soql_code::kMalformedQuery,
+                    "toLabel() cannot be used in an aggregate query");
       if (!item.fields_function.empty())
         return fail(item.fields_position, soql_code::kMalformedQuery,
                     "FIELDS() cannot be used in an aggregate query");
@@ -446,6 +536,18 @@ class Binder {
     return false;
   }
 
+  // Owner, CreatedBy and LastModifiedBy lead to User, RecordType to
+  // RecordType, when the catalogue has those objects.
+  bool system_hop(const ObjectDef& object, const std::string& name, Path& out) {
+    auto via = system_column(*config_, object, name + "Id");
+    if (!via) return false;
+    const ObjectDef* target =
+        config_->object(via->name == system_field::kRecordTypeId ? "RecordType" : "User");
+    if (!target) return false;
+    out.hops.push_back(Hop{via->name, via->name.substr(0, via->name.size() - 2), target, *via});
+    return true;
+  }
+
   bool resolve(const ObjectDef& root, const FieldRef& f, Path& out) {
     size_t first = 0;
     if (!alias_.empty() && f.parts.size() > 1 && iequals(f.parts[0], alias_)) first = 1;
@@ -458,6 +560,10 @@ class Binder {
           break;
         }
       const ObjectDef* target = ref ? config_->object(ref->reference_to) : nullptr;
+      if (!ref && system_hop(*object, f.parts[i], out)) {
+        object = out.hops.back().target;
+        continue;
+      }
       if (!target)
         return fail(f.positions[i], soql_code::kInvalidField,
                     "Didn't understand relationship '" + f.parts[i] +
@@ -468,6 +574,7 @@ class Binder {
       object = target;
     }
     auto column = column_of(*object, f.parts.back());
+    if (!column) column = system_column(*config_, *object, f.parts.back());
     if (!column)
       return fail(f.positions.back(), soql_code::kInvalidField,
                   "No such column '" + f.parts.back() + "' on entity '" + object->api_name +
@@ -674,6 +781,10 @@ std::optional<Value> read_derived_column(const Column& c, const Record& r) {
         return v;
       }
       break;
+    case Column::Source::kSystemReference:
+      v.text = system_reference_value(*c.config, *c.object, r, c.name);
+      if (!v.text.empty()) v.kind = Value::Kind::kText;
+      return v;
     case Column::Source::kField:
       break;
   }
@@ -732,13 +843,19 @@ Value read_column(const Column& c, const Record& r) {
   }
 }
 
+// The id a hop leaves a record by ("" when the reference is empty).
+std::string hop_id(const Hop& hop, const Record& r) {
+  if (hop.via.source == Column::Source::kSystemReference) return read_column(hop.via, r).text;
+  return r.text(hop.field);
+}
+
 // The record a path's hops lead to, or null when a reference on the way is empty.
 RecordPtr follow(const std::vector<Hop>& hops, const Record& root, const RecordReader& records,
                  RecordPtr root_ptr) {
   RecordPtr at = std::move(root_ptr);
   const Record* cur = &root;
   for (const auto& hop : hops) {
-    std::string id = cur->text(hop.field);
+    std::string id = hop_id(hop, *cur);
     if (id.empty()) return nullptr;
     at = records.get(id);
     if (!at) return nullptr;
@@ -799,10 +916,6 @@ bool includes_all(const std::vector<std::string>& have, const std::vector<std::s
 }
 
 bool matches_value(const BoundComparison& c, const Value& v);
-
-// Per semi- or anti-join of a WHERE clause, the ids its sub-select answers
-// (sorted), found once before the outer query reads a record.
-using JoinIds = std::map<const BoundComparison*, std::vector<std::string>>;
 
 bool matches(const BoundComparison& c, const Record& r, const RecordReader& records,
              const JoinIds& joins) {
@@ -1067,7 +1180,8 @@ nlohmann::ordered_json show_column(const Column& c, const Record& r) {
     case Column::Source::kModified:
       return format_soql_datetime(r.modified);
     case Column::Source::kGuid:
-    case Column::Source::kContactName: {
+    case Column::Source::kContactName:
+    case Column::Source::kSystemReference: {
       Value v = read_column(c, r);
       if (v.null()) return nullptr;
       return v.text;
@@ -1137,6 +1251,9 @@ void find_joins(const BoundCondition& c, const RecordStore& store, JoinIds& out)
   out[&cmp] = std::move(ids);
 }
 
+// Orders `out` by the query's ORDER BY (stable: ties keep plan order).
+void sort_by_order(const BoundQuery& q, std::vector<RecordPtr>& out, const RecordStore& store);
+
 // The first `enough` records that match the WHERE clause, in plan order.
 std::vector<RecordPtr> collect(const BoundQuery& q, const RecordStore& store, QueryPlan& plan,
                                size_t enough) {
@@ -1174,6 +1291,38 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
   const size_t enough = q.order_by.empty() && q.limit ? offset + static_cast<size_t>(*q.limit)
                                                       : std::numeric_limits<size_t>::max();
   std::vector<RecordPtr> out = collect(q, store, plan, enough);
+  sort_by_order(q, out, store);
+  if (offset >= out.size()) return {};
+  out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(offset));
+  if (q.limit && out.size() > static_cast<size_t>(*q.limit))
+    out.resize(static_cast<size_t>(*q.limit));
+  return out;
+}
+
+JoinIds find_join_ids(const BoundQuery& q, const RecordStore& store) {
+  JoinIds joins;
+  if (q.where) find_joins(*q.where, store, joins);
+  return joins;
+}
+
+std::vector<RecordPtr> select_from(const BoundQuery& q, std::vector<RecordPtr> candidates,
+                                   const RecordStore& store, const JoinIds& joins) {
+  std::vector<RecordPtr> out;
+  for (auto& r : candidates) {
+    if (!r || r->object != q.object->api_name) continue;
+    if (r->deleted && !q.include_deleted) continue;
+    if (q.where && !matches(*q.where, *r, store, joins)) continue;
+    out.push_back(std::move(r));
+  }
+  sort_by_order(q, out, store);
+  if (q.limit && out.size() > static_cast<size_t>(*q.limit))
+    out.resize(static_cast<size_t>(*q.limit));
+  return out;
+}
+
+namespace {
+
+void sort_by_order(const BoundQuery& q, std::vector<RecordPtr>& out, const RecordStore& store) {
   if (!q.order_by.empty()) {
     struct Row {
       RecordPtr record;
@@ -1203,24 +1352,38 @@ std::vector<RecordPtr> evaluate(const BoundQuery& q, const RecordStore& store, Q
     out.clear();
     for (auto& row : rows) out.push_back(std::move(row.record));
   }
-  if (offset >= out.size()) return {};
-  out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(offset));
-  if (q.limit && out.size() > static_cast<size_t>(*q.limit))
-    out.resize(static_cast<size_t>(*q.limit));
-  return out;
 }
 
+}  // namespace
+
 nlohmann::ordered_json show_record(const BoundQuery& q, const Record& record,
-                                   const RecordReader& records, const std::string& api_version) {
+                                   const RecordReader& records, const std::string& api_version,
+                                   ChildResults* children) {
   nlohmann::ordered_json j;
   j["attributes"] = attributes(record, api_version);
-  for (const auto& path : q.select) {
+  size_t next_child = 0;
+  auto show_children = [&](size_t before) {
+    for (; next_child < q.children.size() && q.children[next_child].before <= before;
+         ++next_child) {
+      const ChildQuery& c = q.children[next_child];
+      j[c.relationship] = children ? children->show(c, record) : nlohmann::ordered_json(nullptr);
+    }
+  };
+  for (size_t i = 0; i < q.select.size(); ++i) {
+    show_children(i);
+    const Path& path = q.select[i];
+    if (!path.shown_as.empty()) {
+      RecordPtr at = follow(path.hops, record, records, nullptr);
+      const Record* cur = path.hops.empty() ? &record : at.get();
+      j[path.shown_as] = cur ? show_column(path.column, *cur) : nlohmann::ordered_json(nullptr);
+      continue;
+    }
     nlohmann::ordered_json* at = &j;
     const Record* cur = &record;
     RecordPtr hold;
     bool reached = true;
     for (const auto& hop : path.hops) {
-      std::string id = cur->text(hop.field);
+      std::string id = hop_id(hop, *cur);
       hold = id.empty() ? nullptr : records.get(id);
       const bool shown = at->contains(hop.relationship);
       if (!hold) {
@@ -1234,6 +1397,7 @@ nlohmann::ordered_json show_record(const BoundQuery& q, const Record& record,
     }
     if (reached) (*at)[path.column.name] = show_column(path.column, *cur);
   }
+  show_children(q.select.size());
   return j;
 }
 

@@ -5,6 +5,7 @@
 // object), evaluates the WHERE clause, orders, and shows records as the
 // platform's query result does. Stateless; callers hold the store's read
 // lock around plan, evaluate and show.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,7 +25,16 @@ enum class ValueType { kText, kMultiPicklist, kId, kNumber, kBoolean, kDate, kDa
 // A column of an object: a catalogue field, or one the platform gives every
 // object (Id, IsDeleted, CreatedDate, LastModifiedDate, SystemModstamp).
 struct Column {
-  enum class Source { kField, kId, kIsDeleted, kCreated, kModified, kGuid, kContactName };
+  enum class Source {
+    kField,
+    kId,
+    kIsDeleted,
+    kCreated,
+    kModified,
+    kGuid,
+    kContactName,
+    kSystemReference  // OwnerId, CreatedById, LastModifiedById, RecordTypeId
+  };
   Source source = Source::kField;
   std::string name;  // the catalogue's spelling
   ValueType type = ValueType::kText;
@@ -34,6 +44,10 @@ struct Column {
   // the bound query's config keeps alive): ORDER BY follows their order,
   // and a multi-select reads back in it.
   const std::vector<std::string>* picklist = nullptr;
+  // kSystemReference: the object and catalogue it reads through (the bound
+  // query's config keeps them alive).
+  const ObjectDef* object = nullptr;
+  const OrgConfig* config = nullptr;
 };
 
 // One relationship crossed by a field path: the reference field and the
@@ -42,11 +56,17 @@ struct Hop {
   std::string field;
   std::string relationship;
   const ObjectDef* target = nullptr;
+  // A system reference (Owner, CreatedBy, LastModifiedBy, RecordType): the
+  // column its id is read through; empty `field` source kField otherwise.
+  Column via{};
 };
 
 struct Path {
   std::vector<Hop> hops;
   Column column;
+  // toLabel(field) AS alias: shown at the record's top level under this
+  // name rather than nested under its relationships.
+  std::string shown_as;
   std::string text() const;  // as the catalogue spells it: "cpm__Contact__r.LastName"
 };
 
@@ -124,6 +144,16 @@ struct AggregateQuery {
   ValueType slot_type(int slot) const;
 };
 
+// A parent-to-child subquery: the child records whose reference `field`
+// holds the parent's id, nested in the parent as `relationship`.
+struct ChildQuery {
+  std::string relationship;  // as the catalogue names it: "Contacts", "cpm__Installments__r"
+  std::string field;         // the child's reference field: "AccountId"
+  std::shared_ptr<BoundQuery> query;
+  size_t before = 0;    // shown before select[before] (select.size(): after every field)
+  size_t position = 0;  // its "(" in the query text
+};
+
 struct BoundQuery {
   std::shared_ptr<const OrgConfig> config;  // keeps `object` and the hops' targets alive
   const ObjectDef* object = nullptr;
@@ -135,6 +165,7 @@ struct BoundQuery {
   std::optional<int64_t> offset;
   bool include_deleted = false;                     // queryAll: deleted records answer too
   std::shared_ptr<const AggregateQuery> aggregate;  // set: AggregateResult rows
+  std::vector<ChildQuery> children;                 // parent-to-child subqueries, in SELECT order
 };
 
 // Checks the query against the catalogue: INVALID_TYPE for an unknown
@@ -169,10 +200,31 @@ SoqlResult<std::vector<nlohmann::ordered_json>> evaluate_aggregate(const BoundQu
                                                                    const RecordStore& store,
                                                                    QueryPlan& plan);
 
+// Per semi- or anti-join of a WHERE clause, the ids its sub-select answers
+// (sorted), found once before the outer query reads a record.
+using JoinIds = std::map<const BoundComparison*, std::vector<std::string>>;
+JoinIds find_join_ids(const BoundQuery& query, const RecordStore& store);
+
+// Of `candidates`, the records of the query's object its WHERE keeps, in
+// its ORDER BY, at most its LIMIT: a child subquery over the children one
+// index lookup found. Call inside RecordStore::read.
+std::vector<RecordPtr> select_from(const BoundQuery& query, std::vector<RecordPtr> candidates,
+                                   const RecordStore& store, const JoinIds& joins);
+
+// What a record's child subqueries answer, nested in it (soql_children.h).
+class ChildResults {
+ public:
+  virtual ~ChildResults() = default;
+  // {totalSize, done, [nextRecordsUrl,] records}, or null without children.
+  virtual nlohmann::ordered_json show(const ChildQuery& child, const Record& parent) = 0;
+};
+
 // A record as the query result shows it: attributes, the selected fields,
-// parents as nested objects. `api_version` goes into the record URLs.
+// parents as nested objects, child subqueries from `children` (null when
+// none is given). `api_version` goes into the record URLs.
 nlohmann::ordered_json show_record(const BoundQuery& query, const Record& record,
-                                   const RecordReader& records, const std::string& api_version);
+                                   const RecordReader& records, const std::string& api_version,
+                                   ChildResults* children = nullptr);
 
 // The platform's spelling of an instant: 2027-03-01T09:00:00.000+0000.
 std::string format_soql_datetime(TimePoint t);

@@ -38,10 +38,10 @@ TEST_CASE("a query answers the platform's body: attributes, fields, parents", "[
   REQUIRE(page.ok());
   CHECK(page->to_json().dump() ==
         R"({"totalSize":1,"done":true,"records":[{"attributes":{"type":"Contact",)"
-        R"("url":"/services/data/v59.0/sobjects/Contact/0037Q00000JaneDQAR"},)"
+        R"("url":"/services/data/v68.0/sobjects/Contact/0037Q00000JaneDQAR"},)"
         R"("Id":"0037Q00000JaneDQAR","Name":"Jane Doe","Email":"jane.doe@example.org",)"
         R"("Account":{"attributes":{"type":"Account",)"
-        R"("url":"/services/data/v59.0/sobjects/Account/0017Q00000GrnTrQAJ"},)"
+        R"("url":"/services/data/v68.0/sobjects/Account/0017Q00000GrnTrQAJ"},)"
         R"("Name":"Greenfield Community Trust","BillingCity":"Berlin"},)"
         R"("Newsletter_Opt_In__c":false,"Lifetime_Giving__c":null,)"
         R"("CreatedDate":"2027-03-01T09:00:00.000+0000"}]})");
@@ -51,7 +51,7 @@ TEST_CASE("a query answers the platform's body: attributes, fields, parents", "[
                    kGrace + "'");
   REQUIRE(page.ok());
   CHECK(page->records[0].dump() ==
-        R"({"attributes":{"type":"Contact","url":"/services/data/v59.0/sobjects/Contact/)" +
+        R"({"attributes":{"type":"Contact","url":"/services/data/v68.0/sobjects/Contact/)" +
             kGrace + R"("},"LastName":"Hopper","Account":null})");
 
   // Two hops, each parent with its own attributes; the API version is echoed.
@@ -173,7 +173,7 @@ TEST_CASE("more than one batch pages through a query locator", "[soql]") {
   REQUIRE(first->locator.size() == 18 + 5);
   CHECK(first->locator.substr(0, 3) == "01g");
   CHECK(first->locator.substr(18) == "-2000");
-  CHECK(first->next_records_url == "/services/data/v59.0/query/" + first->locator);
+  CHECK(first->next_records_url == "/services/data/v68.0/query/" + first->locator);
   auto body = first->to_json();
   CHECK(body["nextRecordsUrl"] == first->next_records_url);
   CHECK(body.begin().key() == "totalSize");

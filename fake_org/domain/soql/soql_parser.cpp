@@ -486,18 +486,7 @@ class Parser {
       if (!ok) return false;
       q.having = std::move(c);
     }
-    if (kw("ORDER")) {
-      q.order_by_position = take().pos;
-      if (!kw("BY")) return unexpected(peek());
-      take();
-      if (!parse_order_by(q)) return false;
-    }
-    if (kw("LIMIT")) {
-      take();
-      int64_t n = 0;
-      if (!parse_count(n)) return false;
-      q.limit = n;
-    }
+    if (!parse_order_by_and_limit(q)) return false;
     if (kw("OFFSET")) {
       take();
       q.offset_position = peek().pos;
@@ -583,7 +572,14 @@ class Parser {
   bool parse_select_list(Query& q) {
     while (true) {
       const Token& t = peek();
-      if (t.kind == K::kLParen) return unsupported(t, "a child relationship subquery");
+      if (t.kind == K::kLParen) {
+        if (!kw("SELECT", 1)) return unexpected(peek(1));
+        if (q.count) return unsupported(t, "a child relationship subquery beside COUNT()");
+        if (!parse_child_query(q.items.emplace_back())) return false;
+        if (peek().kind != K::kComma) return true;
+        take();
+        continue;
+      }
       if (t.kind != K::kIdent || reserved(t.raw)) {
         if (kw("TYPEOF")) return unsupported(t, "TYPEOF");
         return unexpected(t);
@@ -600,6 +596,17 @@ class Parser {
         } else if (iequals(t.raw, "FIELDS")) {
           if (q.count) return unsupported(t, "FIELDS() beside COUNT()");
           if (!parse_fields_function(q.items.emplace_back())) return false;
+        } else if (iequals(t.raw, "toLabel") && !q.count) {
+          SelectItem item;
+          item.to_label = true;
+          item.to_label_position = take().pos;
+          take();  // (
+          if (!parse_field(item.field)) return false;
+          if (peek().kind != K::kRParen) return unexpected(peek());
+          take();
+          parse_alias(item);
+          q.fields.push_back(item.field);
+          q.items.push_back(std::move(item));
         } else if (aggregate_function(t.raw) && !q.count) {
           SelectItem item;
           if (!parse_aggregate(item.aggregate.emplace())) return false;
@@ -619,6 +626,57 @@ class Parser {
       if (peek().kind != K::kComma) return true;
       take();
     }
+  }
+
+  // (SELECT ... FROM Relationship [alias] [WHERE] [ORDER BY] [LIMIT]): a
+  // parent-to-child subquery; the caller saw "(" and SELECT.
+  bool parse_child_query(SelectItem& item) {
+    item.subquery_position = take().pos;  // (
+    const Token& select = take();
+    if (child_depth_ >= kMaxChildLevels)
+      return fail(item.subquery_position, soql_code::kMalformedQuery,
+                  "SOQL statements cannot query aggregate relationships more than " +
+                      std::to_string(kMaxChildLevels) +
+                      " levels away from the root entity object.");
+    if (in_subquery_) return unexpected(select);
+    auto sub = std::make_shared<Query>();
+    ++child_depth_;
+    const bool ok = parse_child_body(*sub);
+    --child_depth_;
+    if (!ok) return false;
+    item.subquery = std::move(sub);
+    return true;
+  }
+
+  bool parse_child_body(Query& q) {
+    if (!parse_select_list(q)) return false;
+    if (!kw("FROM")) return unexpected(peek());
+    take();
+    if (peek().kind != K::kIdent || reserved(peek().raw)) return unexpected(peek());
+    q.object = std::string(peek().raw);
+    q.object_position = take().pos;
+    if (peek().kind == K::kDot) {  // Account.Contacts: the parent names the relationship
+      take();
+      if (peek().kind != K::kIdent || reserved(peek().raw)) return unexpected(peek());
+      q.object_prefix = std::move(q.object);
+      q.object = std::string(peek().raw);
+      q.object_position = take().pos;
+    }
+    if (peek().kind == K::kIdent && !reserved(peek().raw) && !clause_word(peek().raw))
+      q.alias = std::string(take().raw);
+    if (kw("WHERE")) {
+      take();
+      Condition c;
+      if (!parse_condition(c, 0)) return false;
+      q.where = std::move(c);
+    }
+    if (kw("GROUP") || kw("HAVING"))
+      return unsupported(peek(), "GROUP BY in a child relationship subquery");
+    if (!parse_order_by_and_limit(q)) return false;
+    if (kw("OFFSET")) return unsupported(peek(), "OFFSET in a child relationship subquery");
+    if (peek().kind != K::kRParen) return unexpected(peek());
+    take();
+    return true;
   }
 
   bool parse_field(FieldRef& f) {
@@ -883,6 +941,24 @@ class Parser {
     return true;
   }
 
+  // "ORDER BY ... LIMIT n", each optional, as root queries and child
+  // subqueries end alike.
+  bool parse_order_by_and_limit(Query& q) {
+    if (kw("ORDER")) {
+      q.order_by_position = take().pos;
+      if (!kw("BY")) return unexpected(peek());
+      take();
+      if (!parse_order_by(q)) return false;
+    }
+    if (kw("LIMIT")) {
+      take();
+      int64_t n = 0;
+      if (!parse_count(n)) return false;
+      q.limit = n;
+    }
+    return true;
+  }
+
   bool parse_order_by(Query& q) {
     while (true) {
       OrderItem item;
@@ -922,6 +998,7 @@ class Parser {
   size_t at_ = 0;
   bool in_subquery_ = false;
   bool in_having_ = false;
+  int child_depth_ = 0;  // parent-to-child subqueries open around the parser
   std::optional<SoqlError> err_;
 };
 

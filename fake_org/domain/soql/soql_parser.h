@@ -20,6 +20,11 @@ inline constexpr int kMaxConditionDepth = 50;
 inline constexpr int64_t kMaxOffset = 2000;
 // Relationships a field path may cross, as the platform allows.
 inline constexpr size_t kMaxRelationshipHops = 5;
+// Levels of parent-to-child subqueries below the root (API 58.0 and later;
+// one before it, which soql.cpp checks by the request's version).
+inline constexpr int kMaxChildLevels = 4;
+// Parent-to-child subqueries one query may hold.
+inline constexpr size_t kMaxChildRelationships = 20;
 
 // The query, or the first thing wrong with it (MALFORMED_QUERY, or
 // NUMBER_OUTSIDE_VALID_RANGE for an OFFSET above 2,000).

@@ -11,11 +11,17 @@ using namespace fake_org::testing;
 
 namespace {
 
-// The first selected value of a record (descending into a parent).
+// The first selected value of a record (descending into a parent; a child
+// subquery's records as the first value of each, joined by '|').
 std::string first_value(const nlohmann::ordered_json& record) {
   for (auto it = record.begin(); it != record.end(); ++it) {
     if (it.key() == "attributes") continue;
     const auto& v = it.value();
+    if (v.is_object() && v.contains("records")) {
+      std::string out;
+      for (const auto& child : v["records"]) out += (out.empty() ? "" : "|") + first_value(child);
+      return out;
+    }
     if (v.is_object()) return first_value(v);
     if (v.is_null()) return "null";
     return v.is_string() ? v.get<std::string>() : v.dump();
@@ -237,6 +243,38 @@ std::vector<Accepted> accepted() {
       {"SELECT Name FROM cpm__Installment__c WHERE cpm__Contact__c IN (SELECT Id FROM Contact "
        "WHERE LastName = 'Nobody')",
        ""},
+      // Parent-to-child subqueries: the children nested in each parent.
+      {"SELECT (SELECT LastName FROM Contacts ORDER BY LastName) FROM Account", "Doe|Lovelace"},
+      {"SELECT (SELECT LastName FROM Contacts WHERE FirstName = 'Ada'), Name FROM Account",
+       "Lovelace"},
+      {"SELECT (SELECT LastName FROM Contacts ORDER BY LastName DESC LIMIT 1) FROM Account",
+       "Lovelace"},
+      {"SELECT (SELECT LastName FROM Contacts WHERE LastName = 'Nobody') FROM Account", "null"},
+      {"SELECT (SELECT Name FROM cpm__Installments__r) FROM Contact ORDER BY LastName, FirstName",
+       "INST-2,null,INST-1,null,null,null"},
+      {"SELECT (SELECT (SELECT Name FROM cpm__Installments__r), LastName FROM Contacts "
+       "ORDER BY LastName) FROM Account",
+       "INST-2|INST-1"},
+      {"SELECT (SELECT LastName FROM Account.Contacts WHERE LastName = 'Doe') FROM Account", "Doe"},
+      {"SELECT (SELECT c.LastName FROM a.Contacts c WHERE c.FirstName = 'Jane') FROM Account a",
+       "Doe"},
+      {"select (select lastname from contacts where lastname = 'doe') from account", "Doe"},
+      {"SELECT (SELECT cpm__Installment__r.Name FROM cpm__Payments__r) FROM cpm__Installment__c "
+       "ORDER BY Name",
+       "INST-1,null,null"},
+      {"SELECT (SELECT LastName FROM Contacts WHERE Id IN (SELECT cpm__Contact__c FROM "
+       "cpm__Installment__c WHERE cpm__Amount__c > 20)) FROM Account",
+       "Doe"},
+      {"SELECT (SELECT Id FROM ChildAccounts), Name FROM Account", "null"},
+      // toLabel(): the picklist's label (the catalogue's labels are its values).
+      {"SELECT toLabel(Donor_Level__c) FROM Contact WHERE Id = '" + kAda + "'", "Gold"},
+      {"SELECT toLabel(Donor_Level__c) level, Donor_Level__c FROM Contact WHERE Id = '" + kAda +
+           "'",
+       "Gold"},
+      {"SELECT toLabel(Account.Type) FROM Contact WHERE Id = '" + kAda + "'", "null"},
+      {"SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Id IN (SELECT AccountId "
+       "FROM Contact)",
+       "Greenfield Community Trust"},
   };
 }
 
@@ -305,8 +343,48 @@ std::vector<Refused> refused() {
       {"SELECT AVG() FROM Contact", kMalformedQuery, ")", "AVG() takes a field"},
       {"SELECT COUNT(Id) FROM Contact WHERE COUNT(Id) > 1", kMalformedQuery, "COUNT(Id) >",
        "COUNT() in WHERE"},
-      {"SELECT Id, (SELECT Id FROM Contacts) FROM Account", kMalformedQuery, "(",
-       "child relationship subquery"},
+      {"SELECT Id, (SELECT Id FROM Contactz) FROM Account", kInvalidType, "Contactz",
+       "Didn't understand relationship 'Contactz' in FROM part of query call. If you are "
+       "attempting to use a custom relationship, be sure to append the '__r' after the custom "
+       "relationship name."},
+      {"SELECT Id, (SELECT Id FROM Contact) FROM Account", kInvalidType, "Contact)",
+       "Didn't understand relationship 'Contact' in FROM part of query call."},
+      {"SELECT Id, (SELECT Id FROM Contacts) FROM Contact", kInvalidType, "Contacts",
+       "Didn't understand relationship 'Contacts'"},
+      {"SELECT Id, (SELECT Id FROM Campaign.Contacts) FROM Account", kInvalidType, "Campaign",
+       "Didn't understand relationship 'Campaign.Contacts'"},
+      {"SELECT Id, (SELECT Nope FROM Contacts) FROM Account", kInvalidField, "Nope",
+       "No such column 'Nope' on entity 'Contact'."},
+      {"SELECT Id, (SELECT COUNT(Id) FROM Contacts) FROM Account", kMalformedQuery, "COUNT",
+       "Only root queries support aggregate expressions"},
+      {"SELECT Id, (SELECT COUNT() FROM Contacts) FROM Account", kMalformedQuery, "COUNT",
+       "Only root queries support aggregate expressions"},
+      {"SELECT Id, (SELECT LastName FROM Contacts GROUP BY LastName) FROM Account", kMalformedQuery,
+       "GROUP", "GROUP BY in a child relationship subquery"},
+      {"SELECT Id, (SELECT LastName FROM Contacts LIMIT 5 OFFSET 1) FROM Account", kMalformedQuery,
+       "OFFSET", "OFFSET in a child relationship subquery"},
+      {"SELECT Id, (SELECT Id FROM Contacts), (SELECT Id FROM contacts) FROM Account",
+       kMalformedQuery, "contacts)", "duplicate field selected: Contacts"},
+      {"SELECT Name, COUNT(Id), (SELECT Id FROM Contacts) FROM Account GROUP BY Name",
+       kMalformedQuery, "(SELECT", "cannot be used in an aggregate query"},
+      {"SELECT COUNT(), (SELECT Id FROM Contacts) FROM Account", kMalformedQuery, "(SELECT",
+       "subquery beside COUNT()"},
+      {"SELECT Id, (SELECT Id FROM Contacts FROM Account", kMalformedQuery, "FROM Account",
+       "unexpected token: 'FROM'"},
+      {"SELECT Id, (Id) FROM Account", kMalformedQuery, "Id)", "unexpected token: 'Id'"},
+      {"SELECT toLabel(LastName) FROM Contact", kInvalidField, "LastName",
+       "toLabel() takes a picklist or multi-select picklist field, not 'LastName'"},
+      {"SELECT Donor_Level__c, toLabel(Donor_Level__c) FROM Contact", kMalformedQuery, "toLabel",
+       "duplicate field selected: Donor_Level__c"},
+      {"SELECT toLabel(LeadSource), COUNT(Id) FROM Contact GROUP BY LeadSource", kMalformedQuery,
+       "toLabel", "toLabel() cannot be used in an aggregate query"},
+      {"SELECT toLabel(LeadSource FROM Contact", kMalformedQuery, "FROM",
+       "unexpected token: 'FROM'"},
+      {"SELECT Id, (SELECT Id, (SELECT Id, (SELECT Id, (SELECT Id, ( SELECT Id FROM Contacts) "
+       "FROM Contacts) FROM Contacts) FROM Contacts) FROM Contacts) FROM Account",
+       kMalformedQuery, "( SELECT",
+       "SOQL statements cannot query aggregate relationships more than 4 levels away from the "
+       "root entity object."},
       {"SELECT FIELDS(ALL) FROM Contact", kMalformedQuery, "FIELDS",
        "The SOQL FIELDS function must have a LIMIT of at most 200"},
       {"SELECT FIELDS(CUSTOM) FROM Contact LIMIT 201", kMalformedQuery, "FIELDS",

@@ -148,18 +148,19 @@ void RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
 
 bool RecordStore::try_optimistic(const std::function<bool(Transaction&)>& fn,
                                  const std::function<void()>& committed) {
-  std::optional<Holding> holding(std::in_place, this);
-  std::shared_lock no_reset(reset_mu_);
-  const uint64_t seen = version_now();
   Transaction tx(*this, true);
   std::optional<bool> ok;
-  try {
-    ok = fn(tx);
-  } catch (...) {
-    if (read_unchanged(tx, seen)) throw;
+  uint64_t seen = 0;
+  {
+    Holding holding(this);
+    std::shared_lock no_reset(reset_mu_);
+    seen = version_now();
+    try {
+      ok = fn(tx);
+    } catch (...) {
+      if (read_unchanged(tx, seen)) throw;
+    }
   }
-  no_reset.unlock();
-  holding.reset();
   if (ok && !*ok && read_unchanged(tx, seen)) return true;
   if (ok && *ok) {
     if (between_phases_) {

@@ -105,6 +105,34 @@ void fail(std::vector<Mismatch>& out, const std::string& ptr, std::string expect
   out.push_back({ptr, std::move(expected), describe_actual(a)});
 }
 
+// `$contains` on an array: each wanted item must match some item. The item
+// closest to a missing one (fewest mismatches) shows the field that differs
+// first, instead of only the whole matcher.
+void match_contains(const Json& arg, const Json& a, const MatchOptions& o, const std::string& ptr,
+                    std::vector<Mismatch>& out) {
+  // A list argument asks for each of its items; nest [[...]] for an array item.
+  const Json wanted = arg.is_array() ? arg : Json::array({arg});
+  for (const auto& w : wanted) {
+    std::vector<Mismatch> closest;
+    bool found = false;
+    for (size_t i = 0; i < a.size() && !found; ++i) {
+      auto here = match_json(w, &a[i], o, ptr + "/" + std::to_string(i));
+      found = here.empty();
+      if (!found && (closest.empty() || here.size() < closest.size())) closest = std::move(here);
+    }
+    if (found) continue;
+    constexpr size_t kClosestShown = 3;
+    for (size_t i = 0; i < closest.size() && i < kClosestShown; ++i) {
+      Mismatch m = closest[i];
+      if (i == 0)
+        m.expected += " (no item of " + (ptr.empty() ? std::string("the array") : ptr) + " is " +
+                      describe_expected(w) + "; this is in the closest item)";
+      out.push_back(std::move(m));
+    }
+    if (closest.empty()) fail(out, ptr, "an array containing " + describe_expected(w), &a);
+  }
+}
+
 void apply_matcher(const std::string& key, const Json& arg, const Json* a, const MatchOptions& o,
                    const std::string& ptr, std::vector<Mismatch>& out) {
   const std::string words = matcher_words(key, arg);
@@ -159,13 +187,7 @@ void apply_matcher(const std::string& key, const Json& arg, const Json* a, const
       fail(out, ptr, words + " (it is " + type_of(*a) + ")", a);
       return;
     }
-    // A list argument asks for each of its items; nest [[...]] for an array item.
-    const Json wanted = arg.is_array() ? arg : Json::array({arg});
-    for (const auto& w : wanted) {
-      bool found = false;
-      for (const auto& item : *a) found = found || match_json(w, &item, o).empty();
-      if (!found) fail(out, ptr, "an array containing " + describe_expected(w), a);
-    }
+    match_contains(arg, *a, o, ptr, out);
   } else if (key == "$each") {
     if (!a->is_array()) {
       fail(out, ptr, words + " (it is " + type_of(*a) + ")", a);

@@ -77,8 +77,12 @@ TEST_CASE("each matcher passes and fails readably", "[runner][matchers]") {
                        a));
     CHECK(json_matches(json::parse(R"({"Items": {"$contains": {"t": "y"}}})"), a));
     CHECK(json_matches(json::parse(R"({"List": {"$contains": [3, 1]}})"), a));
+    // The field that differs comes first, in the closest item.
     CHECK(one_failure(json::parse(R"({"Items": {"$contains": {"t": "z"}}})"), a) ==
-          R"(/Items: expected an array containing {"t":"z"}, got [{"t":"x"},{"t":"y"}])");
+          R"(/Items/0/t: expected "z" (no item of /Items is {"t":"z"}; this is in the closest )"
+          R"(item), got "x")");
+    CHECK(one_failure(json::parse(R"({"List": {"$contains": 7}})"), a) ==
+          R"(/List/0: expected 7 (no item of /List is 7; this is in the closest item), got 1)");
   }
   SECTION("$each") {
     CHECK(json_matches(json::parse(R"({"List": {"$each": {"$type": "integer"}}})"), a));

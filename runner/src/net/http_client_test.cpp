@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "net/http_client.h"
+#include "testing/free_port.h"
 #include "testing/temp_dir.h"
 #include "testing/test_cert.h"
 
@@ -144,4 +145,51 @@ TEST_CASE("http client: a request that timed out on a reused connection is not s
   CHECK(server.slow() == 1);
   server.release();
   CHECK(client.send(get(server.url("/port"))).status == 200);
+}
+
+namespace {
+
+// The HttpError's text, "" when the request succeeded.
+std::string transport_failure(HttpClient& client, const std::string& url,
+                              std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  try {
+    client.send({"POST", url, {}, "{}"}, timeout);
+  } catch (const HttpError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("http client: a transport failure says what happened, with its figures", "[net]") {
+  HttpClient client;
+  const int dead = free_port();
+  const std::string host = "127.0.0.1:" + std::to_string(dead);
+  CHECK_THAT(transport_failure(client, "http://" + host + "/x"),
+             Catch::EndsWith("connection refused to " + host + " (nothing listens there)"));
+
+  IdleClosingServer server(std::make_unique<httplib::Server>(), "http");
+  CHECK_THAT(transport_failure(client, server.url("/slow"), std::chrono::milliseconds(300)),
+             Catch::Contains("no answer from 127.0.0.1:") &&
+                 Catch::EndsWith(" within 300 ms (read timeout)"));
+  server.release();
+
+  // https:// to a server that speaks plain HTTP.
+  IdleClosingServer plain(std::make_unique<httplib::Server>(), "http");
+  std::string url = plain.url("/count");
+  url.replace(0, 4, "https");
+  CHECK_THAT(transport_failure(client, url),
+             Catch::Contains("failed: the server speaks plain HTTP (use http:// in the URL)"));
+}
+
+TEST_CASE("http client: a body that is not JSON says where parsing stopped", "[net]") {
+  HttpResponse r;
+  r.headers = {{"Content-Type", "text/html"}};
+  r.body = "<!DOCTYPE html>\n<html>oops</html>";
+  CHECK_THAT(r.not_json_reason(),
+             Catch::StartsWith("not JSON (Content-Type text/html; parsing stopped at byte 1): "
+                               "<!DOCTYPE html> <html>"));
+  r.body = "{\"a\": 1}";
+  CHECK(r.not_json_reason().empty());
 }

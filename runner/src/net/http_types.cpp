@@ -26,6 +26,24 @@ std::optional<nlohmann::json> HttpResponse::json() const {
   return j;
 }
 
+std::string HttpResponse::not_json_reason() const {
+  if (body.empty()) return "not JSON (an empty body)";
+  size_t stopped_at = 0;
+  try {
+    (void)nlohmann::json::parse(body);
+    return "";
+  } catch (const nlohmann::json::parse_error& e) {
+    stopped_at = e.byte;
+  }
+  constexpr size_t kShown = 200;
+  std::string start = body.substr(0, kShown);
+  for (char& c : start)
+    if (c == '\n' || c == '\r') c = ' ';
+  return "not JSON (Content-Type " + header("Content-Type").value_or("none") +
+         "; parsing stopped at byte " + std::to_string(stopped_at) + "): " + start +
+         (body.size() > kShown ? "..." : "");
+}
+
 std::optional<UrlParts> split_url(const std::string& url) {
   size_t scheme_end = url.find("://");
   if (scheme_end == std::string::npos) return std::nullopt;

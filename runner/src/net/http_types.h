@@ -17,6 +17,10 @@ struct HttpRequest {
   std::string url;  // scheme://host[:port]/path?query
   Headers headers;
   std::string body;
+  // Send the URL's path and query byte for byte (a recording proxy forwards
+  // what its client sent: `+` in a query stays `+`, not `%2B`); otherwise
+  // characters a URL cannot hold (a space) are percent-encoded.
+  bool verbatim_target = false;
 };
 
 struct HttpResponse {
@@ -29,6 +33,9 @@ struct HttpResponse {
   std::optional<std::string> header(const std::string& name) const;
   // The body parsed as JSON; nullopt when empty or not JSON.
   std::optional<nlohmann::json> json() const;
+  // Why the body is not JSON, for a person: "not JSON (Content-Type
+  // text/html; parsing stopped at byte 17): <!DOCTYPE html>..."; "" when it is.
+  std::string not_json_reason() const;
 };
 
 struct UrlParts {

@@ -96,7 +96,7 @@ std::optional<ReceivedWebhook> WebhookReceiver::await(
     // After the timeout, one last look: a delivery may have landed just as
     // the wait timed out.
     if (auto ev = claim_next(inboxes_[slot], scanned, accept)) return ev;
-    if (timed_out) return std::nullopt;
+    if (timed_out || interrupt::received()) return std::nullopt;
     timed_out = changed_.wait_until(lock, deadline) == std::cv_status::timeout;
   }
 }

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/http_types.h"
+#include "net/interrupt.h"
 
 namespace httplib {
 class Server;
@@ -51,7 +52,8 @@ class WebhookReceiver {
   std::string url_for(const std::string& slot, const std::string& public_base = "") const;
 
   // The first unclaimed event of `slot` that satisfies `accept`, claimed; waits
-  // up to `timeout` for one to arrive. nullopt on timeout.
+  // up to `timeout` for one to arrive. nullopt on timeout, and at once on an
+  // interrupt (SIGINT, SIGTERM).
   std::optional<ReceivedWebhook> await(const std::string& slot,
                                        const std::function<bool(const ReceivedWebhook&)>& accept,
                                        std::chrono::milliseconds timeout);
@@ -71,6 +73,11 @@ class WebhookReceiver {
   std::condition_variable changed_;
   std::map<std::string, std::vector<ReceivedWebhook>> inboxes_;
   unsigned long next_slot_ = 0;
+  // Declared last: destroyed first, so no wake reaches a receiver half gone.
+  interrupt::Waker waker_{[this] {
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    changed_.notify_all();
+  }};
 };
 
 }  // namespace runner

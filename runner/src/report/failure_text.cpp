@@ -125,6 +125,24 @@ std::string failure_text(const StepResult& s, const std::string& file) {
   return out;
 }
 
+std::string step_failure_headline(const StepResult& s) {
+  std::string what = "failed";
+  if (!s.failures.empty()) {
+    const Failure& f = s.failures.front();
+    // A status mismatch's own message is the clearest ("expected status 201,
+    // got 200"); for a body, the first mismatch names the field.
+    what = f.kind != "status" && !f.mismatches.empty() ? f.mismatches.front().str() : f.message;
+    what = what.substr(0, what.find('\n'));
+  }
+  return "step " + std::to_string(s.index + 1) + " '" + s.name + "': " + what;
+}
+
+std::string failure_headline(const ScenarioResult& r) {
+  if (!r.error.empty()) return r.error.substr(0, r.error.find('\n'));
+  if (const StepResult* s = r.first_failed_step()) return step_failure_headline(*s);
+  return "failed";
+}
+
 std::string scenario_failure_text(const ScenarioResult& r) {
   if (!r.error.empty()) return r.error + "\n";
   if (const StepResult* s = r.first_failed_step()) return failure_text(*s, r.file);

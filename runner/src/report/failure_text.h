@@ -16,6 +16,11 @@ std::string step_line(const StepResult& step);
 std::string failure_text(const StepResult& step, const std::string& file = "");
 // The failure of a scenario: its setup error, or its failed step's text.
 std::string scenario_failure_text(const ScenarioResult& scenario);
+// One line for a CI view's failure message: the first mismatch, with where
+// it is ("step 3 'create': expected status 201, got 200"; "step 4 'get':
+// /Status: expected "Paid", got "Pending""), or the setup error's first line.
+std::string failure_headline(const ScenarioResult& scenario);
+std::string step_failure_headline(const StepResult& step);
 std::string indent(const std::string& text, const std::string& prefix);
 // Milliseconds as seconds with `decimals` places: "1.50" for (1500, 2).
 std::string seconds(double ms, int decimals);

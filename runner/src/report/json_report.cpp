@@ -67,12 +67,19 @@ nlohmann::json json_report(const RunResult& run) {
                         {"skipped", s.skipped},
                         {"duration_ms", run.ms}}},
                       {"scenarios", nlohmann::json::array()}};
+  // An interrupted run's report says so: what ran, not the whole selection.
+  j["partial"] = !run.interrupted.empty();
+  j["interrupted"] = run.interrupted.empty() ? nlohmann::json() : nlohmann::json(run.interrupted);
+  size_t not_run = 0;
+  for (const auto& r : run.scenarios) not_run += r.not_run ? 1 : 0;
+  j["summary"]["not_run"] = not_run;
   for (const auto& r : run.scenarios) {
     nlohmann::json sj = {{"file", r.file},      {"name", r.name},
                          {"tags", r.tags},      {"outcome", to_string(r.outcome)},
                          {"duration_ms", r.ms}, {"steps", nlohmann::json::array()}};
     if (!r.skip_reason.empty()) sj["skip_reason"] = r.skip_reason;
     if (!r.error.empty()) sj["error"] = r.error;
+    if (r.not_run) sj["not_run"] = true;
     for (const auto& st : r.steps) sj["steps"].push_back(step_json(st));
     j["scenarios"].push_back(sj);
   }

@@ -44,6 +44,13 @@ std::string first_line(const std::string& s) {
   return s.substr(0, s.find('\n'));
 }
 
+// An interrupted run's report is partial, and says so where CI views show it.
+std::string interrupted_property(const RunResult& run) {
+  if (run.interrupted.empty()) return "";
+  return "<property" + attr("name", "interrupted") + attr("value", run.interrupted) +
+         "/><property" + attr("name", "partial") + attr("value", "true") + "/>";
+}
+
 }  // namespace
 
 std::string xml_escape(const std::string& text) {
@@ -67,7 +74,7 @@ std::string junit_xml(const RunResult& run, bool per_step) {
     x += "<testsuites" + attr("name", "scenario-runner") + counts + ">\n";
     x += "  <testsuite" + attr("name", "scenarios on " + run.target) + counts + ">\n";
     x += "    <properties><property" + attr("name", "contract_profile") +
-         attr("value", run.profile) + "/></properties>\n";
+         attr("value", run.profile) + "/>" + interrupted_property(run) + "</properties>\n";
     for (const auto& r : run.scenarios) {
       x += "    <testcase" + attr("classname", classname(r.file)) + attr("name", r.name) +
            attr("file", r.file) + attr("time", seconds(r.ms, 3)) + ">\n";
@@ -75,8 +82,8 @@ std::string junit_xml(const RunResult& run, bool per_step) {
         x += "      <skipped" + attr("message", r.skip_reason) + "/>\n";
       } else if (r.outcome == Outcome::kFailed) {
         const std::string text = scenario_failure_text(r);
-        x += "      <failure" + attr("message", first_line(text)) + attr("type", "scenario") + ">" +
-             xml_escape(text) + "</failure>\n";
+        x += "      <failure" + attr("message", failure_headline(r)) + attr("type", "scenario") +
+             ">" + xml_escape(text) + "</failure>\n";
       }
       std::string out;
       for (const auto& s : r.steps) out += step_line(s) + "\n";
@@ -106,13 +113,9 @@ std::string junit_xml(const RunResult& run, bool per_step) {
       if (s.outcome == Outcome::kFailed) {
         ++f;
         const std::string text = failure_text(s, r.file);
-        cases +=
-            "      <failure" +
-            attr("message", s.failures.empty()
-                                ? "failed"
-                                : first_line(s.failures[0].kind + ": " + s.failures[0].message)) +
-            attr("type", s.failures.empty() ? "step" : s.failures[0].kind) + ">" +
-            xml_escape(text) + "</failure>\n";
+        cases += "      <failure" + attr("message", step_failure_headline(s)) +
+                 attr("type", s.failures.empty() ? "step" : s.failures[0].kind) + ">" +
+                 xml_escape(text) + "</failure>\n";
       } else if (s.outcome == Outcome::kSkipped) {
         ++sk;
         cases += "      <skipped" +
@@ -125,7 +128,11 @@ std::string junit_xml(const RunResult& run, bool per_step) {
     suites += "  <testsuite" + attr("name", r.name) + attr("file", r.file) +
               attr("tests", std::to_string(t)) + attr("failures", std::to_string(f)) +
               attr("errors", "0") + attr("skipped", std::to_string(sk)) +
-              attr("time", seconds(r.ms, 3)) + ">\n" + cases + "  </testsuite>\n";
+              attr("time", seconds(r.ms, 3)) + ">\n" +
+              (run.interrupted.empty()
+                   ? ""
+                   : "    <properties>" + interrupted_property(run) + "</properties>\n") +
+              cases + "  </testsuite>\n";
     tests += t;
     failures += f;
     skipped += sk;

@@ -140,6 +140,15 @@ TEST_CASE("JUnit XML is well formed, one test case per scenario", "[runner][repo
         std::string::npos);  // steps in system-out
   CHECK(x.find("secret-token") == std::string::npos);
   CHECK(x.find('\x01') == std::string::npos);
+  // The CI view's one line is the first mismatch and where it is.
+  CHECK(x.find("<failure message=\"step 1 &apos;POST /PaymentIntent&apos;: /Status: expected "
+               "&quot;Matched&quot;, got &quot;New&quot;\"") != std::string::npos);
+  CHECK(x.find("interrupted") == std::string::npos);
+  RunResult stopped = sample_run();
+  stopped.interrupted = "SIGTERM";
+  CHECK(junit_xml(stopped, false).find("<property name=\"interrupted\" value=\"SIGTERM\"/>") !=
+        std::string::npos);
+  CHECK(json_report(stopped)["partial"] == true);
 }
 
 TEST_CASE("JUnit classnames never start with a dot, and read relative under the current directory",
@@ -180,7 +189,8 @@ TEST_CASE("the JSON report carries outcomes, failures and no token", "[runner][r
   std::string text = j.dump();
   CHECK(nlohmann::json::parse(text) == j);
   CHECK(j["summary"] ==
-        nlohmann::json{{"passed", 1}, {"failed", 2}, {"skipped", 1}, {"duration_ms", 1234.0}});
+        nlohmann::json{
+            {"passed", 1}, {"failed", 2}, {"skipped", 1}, {"not_run", 0}, {"duration_ms", 1234.0}});
   const auto& failed = j["scenarios"][1];
   CHECK(failed["outcome"] == "failed");
   CHECK(failed["steps"][0]["location"] == "scenarios/pay/one_time.yaml:7:5");

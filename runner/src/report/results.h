@@ -53,7 +53,8 @@ struct ScenarioResult {
   std::vector<std::string> tags;
   Outcome outcome = Outcome::kSkipped;
   std::string skip_reason;
-  std::string error;  // setup failure (target, vars) outside any step
+  bool not_run = false;  // skipped because the run stopped (--fail-fast, an interrupt)
+  std::string error;     // setup failure (target, vars) outside any step
   std::vector<StepResult> steps;
   double ms = 0;
 
@@ -69,6 +70,9 @@ struct RunResult {
   std::string target;
   std::string profile;
   std::vector<ScenarioResult> scenarios;  // in the run's order (sorted by file)
+  // "SIGINT" or "SIGTERM" when the run was interrupted: the results are
+  // partial (scenarios not started are skipped, `not_run`).
+  std::string interrupted;
   RunSummary summary() const;
   double ms = 0;
 };

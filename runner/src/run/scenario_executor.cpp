@@ -2,9 +2,28 @@
 
 #include <chrono>
 
+#include "net/interrupt.h"
 #include "steps/step_context.h"
 
 namespace runner {
+
+namespace {
+
+// True when an interrupt came while step `i` ran and steps are left: the
+// scenario fails saying so (a wait the interrupt cut short fails the step
+// itself, "during").
+bool stopped_after(size_t i, const Scenario& s, ScenarioResult& r) {
+  if (!interrupt::received()) return false;
+  const StepResult& step = r.steps.back();
+  const bool cut_short = step.outcome == Outcome::kFailed && !step.failures.empty() &&
+                         step.failures.front().kind == "interrupted";
+  if (!cut_short && (step.outcome == Outcome::kFailed || i + 1 >= s.steps.size())) return false;
+  r.error = "interrupted by " + interrupt::received_name() + (cut_short ? " during" : " after") +
+            " step " + std::to_string(i + 1) + " of " + std::to_string(s.steps.size());
+  return true;
+}
+
+}  // namespace
 
 ScenarioResult run_scenario(const Scenario& s, ExecEnv& env) {
   const auto start = std::chrono::steady_clock::now();
@@ -63,7 +82,9 @@ ScenarioResult run_scenario(const Scenario& s, ExecEnv& env) {
   StepContext ctx{*org, env.hooks, slot, env.checker, vars, builtins};
   for (size_t i = 0; i < s.steps.size(); ++i) {
     r.steps.push_back(run_step(s.steps[i], i, ctx));
-    if (r.steps.back().outcome == Outcome::kFailed) {
+    // SIGINT/SIGTERM: the step in progress ends, the scenario stops there,
+    // and its org goes with the session (the run must not leave orgs behind).
+    if (stopped_after(i, s, r) || r.steps.back().outcome == Outcome::kFailed) {
       not_run_from(i + 1);
       env.hooks.forget(slot);
       return finish(Outcome::kFailed);

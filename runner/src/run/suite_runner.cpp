@@ -1,6 +1,7 @@
 // Locking: workers take scenario indexes from the atomic `next`; each writes
 // only its own slot of `results`; `progress_mutex` serialises the progress
-// callback and the done count; `stop` is atomic.
+// callback and the done count; `stop` is atomic, and so is the interrupt
+// flag (SIGINT/SIGTERM: no new scenario starts).
 #include "run/suite_runner.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "net/interrupt.h"
 #include "net/webhook_receiver.h"
 #include "run/scenario_executor.h"
 
@@ -42,12 +44,15 @@ RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
       ExecEnv env{target, hooks,
                   own == contracts::Profile::kLenient ? lenient.get() : checker.get()};
       ScenarioResult r;
-      if (stop) {
+      if (stop || interrupt::received()) {
         r.file = scenarios[i].file;
         r.name = scenarios[i].name;
         r.tags = scenarios[i].tags;
         r.outcome = Outcome::kSkipped;
-        r.skip_reason = "not run: --fail-fast after an earlier failure";
+        r.skip_reason = interrupt::received()
+                            ? "not run: interrupted by " + interrupt::received_name()
+                            : "not run: --fail-fast after an earlier failure";
+        r.not_run = true;
       } else {
         if (started) started(scenarios[i]);
         r = run_scenario(scenarios[i], env);
@@ -67,6 +72,7 @@ RunResult run_suite(const std::vector<Scenario>& scenarios, Target& target,
   for (auto& t : threads) t.join();
   run.ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  run.interrupted = interrupt::received_name();
   return run;
 }
 

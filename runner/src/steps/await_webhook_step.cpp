@@ -1,4 +1,5 @@
 #include "eval/json_diff.h"
+#include "net/interrupt.h"
 #include "steps/step_context.h"
 
 namespace runner {
@@ -46,6 +47,10 @@ void run_await_webhook_step(const AwaitWebhookStep& step, StepContext& ctx, Step
         closest = &ev.body;
     }
     Failure f{"timeout", msg, {}, ""};
+    if (interrupt::received()) {
+      f.kind = "interrupted";
+      f.message = "interrupted by " + interrupt::received_name() + " while waiting: " + msg;
+    }
     if (closest && !match.is_null()) {
       f.mismatches = match_json(match, closest);
       f.diff = json_diff(match, closest);

@@ -55,7 +55,8 @@ std::vector<Failure> check_expectation(const Expectation& expect, const Interpol
     nlohmann::json want = in.value(*expect.json);
     auto actual = response.json();
     if (!actual) {
-      out.push_back({"json", "expected a JSON body, got: " + snippet(response.body), {}, ""});
+      out.push_back(
+          {"json", "expected a JSON body; the body is " + response.not_json_reason(), {}, ""});
     } else {
       MatchOptions o{expect.exact};
       auto m = match_json(want, &*actual, o);

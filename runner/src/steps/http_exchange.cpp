@@ -81,6 +81,13 @@ std::optional<Failure> check_contract(const contracts::Checker* checker, const H
   contracts::CheckResult r = checker->check_response(request.method, path, response.status, body);
   if (r.ok()) return std::nullopt;
   Failure f;
+  // A body that is not JSON at all (an HTML error page from a proxy) is
+  // said as such, not as the schema's type error at "/".
+  if (!response.body.empty() && !response.json()) {
+    f.kind = "contract";
+    f.message = "the response is " + response.not_json_reason() + "; the contract wants JSON";
+    return f;
+  }
   f.kind = "contract";
   f.message = "the response breaks the contract (" +
               std::string(contracts::to_string(checker->profile())) + " profile" +

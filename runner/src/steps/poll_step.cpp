@@ -1,8 +1,7 @@
 // A poll repeats its request until the expectation holds; the halt condition
 // ends it early as a failure, so a poll for "Collected" does not wait out its
 // timeout once the installment is "Failed".
-#include <thread>
-
+#include "net/interrupt.h"
 #include "steps/expectation.h"
 #include "steps/http_exchange.h"
 
@@ -40,7 +39,16 @@ void run_poll_step(const PollStep& step, StepContext& ctx, StepResult& out) {
       out.failures = std::move(failures);
       return;
     }
-    std::this_thread::sleep_for(step.interval);
+    // Ended early by SIGINT/SIGTERM: the scenario stops after this step.
+    if (interrupt::wait(step.interval)) {
+      failures.insert(failures.begin(), {"interrupted",
+                                         "interrupted by " + interrupt::received_name() +
+                                             " while polling (" + tries + "); the last response:",
+                                         {},
+                                         ""});
+      out.failures = std::move(failures);
+      return;
+    }
   }
 }
 

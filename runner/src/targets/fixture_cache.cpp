@@ -1,5 +1,7 @@
 #include "targets/fixture_cache.h"
 
+#include <filesystem>
+
 #include "fixture/fixture_loader.h"
 #include "net/curl.h"
 
@@ -42,6 +44,47 @@ std::vector<LoadError> FixtureCache::load_all(const std::vector<const Scenario*>
 const fake_org::OrgConfig* FixtureCache::get(const Scenario& s) const {
   auto it = configs_.find(key(s));
   return it == configs_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+// "embedded:default.yaml" and "fixtures/default.yaml" both give "default.yaml".
+std::string fixture_file_name(const std::string& source) {
+  const std::string prefix = "embedded:";
+  const std::string bare = source.rfind(prefix, 0) == 0 ? source.substr(prefix.size()) : source;
+  return std::filesystem::path(bare).filename().string();
+}
+
+}  // namespace
+
+FixtureLineage fixture_lineage(const std::string& fixture) {
+  FixtureLineage out;
+  const std::string prefix = "embedded:";
+  std::error_code ec;
+  fake_org::FixtureLoad load;
+  if (fixture.rfind(prefix, 0) != 0 && std::filesystem::is_regular_file(fixture, ec)) {
+    out.fixture = std::filesystem::path(fixture).lexically_normal().string();
+    out.file = true;
+    load = fake_org::load_fixture_file(out.fixture);
+  } else {
+    out.fixture = fixture.rfind(prefix, 0) == 0 ? fixture.substr(prefix.size()) : fixture;
+    load = fake_org::load_embedded_fixture(out.fixture);
+  }
+  if (!load.ok()) {
+    out.names = {fixture_file_name(out.fixture)};
+    out.error = load.error_text();
+    if (!out.file) {
+      std::string names;
+      for (const auto& n : fake_org::embedded_fixture_names())
+        names += (names.empty() ? "" : ", ") + n;
+      out.error += "\n(neither a file nor a shipped fixture: " + names + ")";
+    }
+    return out;
+  }
+  for (const auto& source : load.config->extends_chain)
+    out.names.push_back(fixture_file_name(source));
+  out.api_version = load.config->org.api_version;
+  return out;
 }
 
 std::string fixture_token_line(const fake_org::OrgConfig& config, const std::string& instance_url,

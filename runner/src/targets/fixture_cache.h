@@ -28,6 +28,20 @@ class FixtureCache {
   std::map<std::string, fake_org::OrgConfig> configs_;
 };
 
+// A fixture named on the command line (`parity --target embedded:F`, what a
+// running fake-org serves): a file, `embedded:NAME`, or a shipped fixture's
+// bare name ("package.yaml"), a file of that name winning.
+struct FixtureLineage {
+  std::string fixture;  // as a scenario names it: the file's path or the shipped name
+  bool file = false;    // `fixture` is a file path
+  // The file names of the fixture and of those it extends, nearest first
+  // ("package.yaml", "default.yaml"); only the fixture's own when it does not load.
+  std::vector<std::string> names;
+  std::string api_version;  // the REST data API's, "" when it does not load
+  std::string error;        // why it does not load
+};
+FixtureLineage fixture_lineage(const std::string& fixture);
+
 // The runner's token source for a fake org: client_credentials with the
 // fixture's first connected app. Throws TargetError when it has none.
 // The reproduction's line that sets $TOKEN the way fixture_client_credentials

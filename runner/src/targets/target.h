@@ -36,6 +36,14 @@ class Target {
   virtual std::optional<std::string> fixture_mismatch(const Scenario&) const {
     return std::nullopt;
   }
+  // What a running fake-org serves at its root (known after prepare()): its
+  // fixture as it names it ("embedded:default.yaml", a path) and its REST
+  // data API version. Targets that make an org per scenario serve none.
+  struct Served {
+    std::string fixture;
+    std::string api_version;
+  };
+  virtual std::optional<Served> served() const { return std::nullopt; }
   // A connection for one scenario run. Throws TargetError.
   virtual std::unique_ptr<OrgSession> open(const Scenario& scenario) = 0;
 };

@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
+#include <httplib.h>
 
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #include "app/embedded.h"
 #include "fixture/fixture_loader.h"
 #include "net/curl.h"
+#include "net/listen_in_background.h"
 #include "report/failure_text.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
@@ -98,7 +102,8 @@ oauth: {grant: client_credentials, client_id: local-client, client_secret: "${en
     auto t = make_target(untrusted, {});
     ScenarioResult r = run_text(*t, kEcho);
     REQUIRE(r.outcome == Outcome::kFailed);
-    CHECK(only_failure(r).message.find("pass --ca-file for a private CA") != std::string::npos);
+    CHECK(only_failure(r).message.find("not trusted: pass --ca-file with the CA that signed it") !=
+          std::string::npos);
     // --ca-file on the command line does the same as ca_file.
     auto trusted = make_target(untrusted, {dir.path.string() + "/ca.pem"});
     CHECK(run_text(*trusted, kEcho).outcome == Outcome::kPassed);
@@ -592,4 +597,29 @@ TEST_CASE("env_shell_word: references expand in the shell, everything else stays
   CHECK(word == "\"a\\\"b\\\\c\\$d\\`e ${RUNNER_WORD_VAR} \\${x} ${RUNNER_WORD_VAR}!\"");
   TempDir dir("shell_word");
   CHECK(run_bash(dir.write("w.sh", "printf %s " + word + "\n")) == "a\"b\\c$d`e v a$l ${x} v a$l!");
+}
+
+TEST_CASE("url target: a server that is not a fake-org is named as such", "[runner][targets]") {
+  // A real org's instance, a proxy, any web server: /__admin/health is not
+  // a fake-org's there.
+  httplib::Server other;
+  other.Get("/__admin/health", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 404;
+    res.set_content("<html>not here</html>", "text/html");
+  });
+  const int port = other.bind_to_any_port("127.0.0.1");
+  std::thread loop = listen_in_background(other);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port);
+  auto target = make_target(url, {});
+  std::string said;
+  try {
+    target->prepare({});
+  } catch (const std::exception& e) {
+    said = e.what();
+  }
+  other.stop();
+  loop.join();
+  CHECK(said == "GET " + url +
+                    "/__admin/health answered 404: this is not a fake-org; for a real org use a "
+                    "sandbox .yaml (docs/ci.md)");
 }

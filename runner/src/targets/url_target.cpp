@@ -102,8 +102,14 @@ class UrlTarget final : public Target {
     try {
       auto res = http.send({"GET", url_ + "/__admin/health", {{"Accept", "application/json"}}, ""});
       auto j = res.json();
-      if (res.status != 200 || !j)
-        throw TargetError("GET " + url_ + "/__admin/health answered " + std::to_string(res.status));
+      // A real org, a proxy or another server answers too, but not as a
+      // fake-org's health does.
+      if (res.status != 200 || !j || !j->is_object() || !j->contains("status") ||
+          (*j)["status"] != "ok")
+        throw TargetError("GET " + url_ + "/__admin/health answered " + std::to_string(res.status) +
+                          (res.status == 200 ? " without a fake-org's health fields" : "") +
+                          ": this is not a fake-org; for a real org use a sandbox .yaml "
+                          "(docs/ci.md)");
       served_fixture_ = j->value("fixture", "");
       // The fixture may move the API (org.base_path); a fake-org from
       // before the field has the default one.
@@ -116,6 +122,11 @@ class UrlTarget final : public Target {
       throw TargetError(std::string("no fake-org answers at ") + url_ + ": " + e.what());
     }
     return errors;
+  }
+
+  std::optional<Served> served() const override {
+    if (served_fixture_.empty()) return std::nullopt;
+    return Served{served_fixture_, api_version_};
   }
 
   std::optional<std::string> skip_reason(const Scenario& s) const override {

@@ -3,10 +3,12 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "checker/checker.h"
+#include "net/interrupt.h"
 #include "project_version.h"
 #include "report/console_report.h"
 #include "report/json_report.h"
@@ -158,8 +160,19 @@ int exit_code(const RunOptions& o, const RunSummary& sum, const Target& target, 
   return 0;
 }
 
+// A run stopped by SIGINT/SIGTERM: its reports were written (partial), and
+// the exit status is the shell's for that signal (130, 143).
+int interrupted_exit(const RunResult& run, std::ostream& err) {
+  size_t not_run = 0;
+  for (const auto& r : run.scenarios) not_run += r.not_run ? 1 : 0;
+  err << "interrupted by " << run.interrupted << ": " << not_run << " of " << run.scenarios.size()
+      << " scenario(s) not started, the running ones stopped and their orgs deleted; the "
+         "reports are partial\n";
+  return 128 + interrupt::received();
+}
+
 int run_and_report(const RunOptions& o, const std::vector<Scenario>& chosen, Target& target,
-                   std::ostream& out, std::ostream& err) {
+                   std::ostream& out, std::ostream& err, bool& reported) {
   if (o.jobs > 1 && !target.parallel())
     out << "note: " << target.describe()
         << " is one shared org, so scenarios run one at a time (-j ignored)\n";
@@ -167,9 +180,11 @@ int run_and_report(const RunOptions& o, const std::vector<Scenario>& chosen, Tar
   console.begin(chosen.size());
   const std::optional<RunResult> run = run_scenarios(o, chosen, target, console, err);
   if (!run) return 2;
+  reported = true;
   const bool written = write_reports(o, *run, err);
   console.finish(*run);
   if (!written) return 2;
+  if (!run->interrupted.empty()) return interrupted_exit(*run, err);
   return exit_code(o, run->summary(), target, err);
 }
 
@@ -189,7 +204,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  ".yaml; repeat with one sandbox or URL per fixture to run each scenario on the "
                  "org of its fixture")
       ->allow_extra_args(false);  // one value per --target; paths stay positional
-  app.add_option("-j,--jobs", o.jobs, "Scenarios run at once (embedded and sandbox targets)")
+  app.add_option(
+         "-j,--jobs", o.jobs,
+         "Scenarios run at once, on every target (a fake-org URL gives each its own throwaway "
+         "org; a fake-org without POST /__admin/orgs runs one at a time)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   app.add_option("--shard", o.shard, "Run only shard K of N (K/N), for a CI matrix");
@@ -214,7 +232,34 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->check(CLI::ExistingFile);
 }
 
-int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+namespace {
+
+// A run that stops before any scenario (no fake-org at the URL, a load
+// error, nothing selected) still leaves its reports, so CI shows why instead
+// of "no test results": one failed case holding the messages.
+void write_stop_reports(const RunOptions& o, const std::string& why, std::ostream& err) {
+  RunResult stopped;
+  stopped.target = o.targets.empty() ? "embedded" : o.targets.front();
+  ScenarioResult r;
+  r.file = "scenario-runner";
+  r.name = "the run did not start";
+  r.outcome = Outcome::kFailed;
+  r.error = why.empty() ? "the run stopped before any scenario" : why;
+  while (!r.error.empty() && r.error.back() == '\n') r.error.pop_back();
+  stopped.scenarios.push_back(r);
+  write_reports(o, stopped, err);
+}
+
+// An empty shard of a CI matrix with --allow-all-skipped: nothing to run is
+// the expected answer; the reports say that nothing ran.
+int empty_shard(const RunOptions& o, std::ostream& err) {
+  RunResult none;
+  none.target = o.targets.empty() ? "embedded" : o.targets.front();
+  err << "shard " << o.shard << " selects no scenario; --allow-all-skipped: exit 0\n";
+  return write_reports(o, none, err) ? 0 : 2;
+}
+
+int run_selected(const RunOptions& o, std::ostream& out, std::ostream& err, bool& reported) {
   const std::optional<std::vector<std::string>> paths = scenario_paths(o, err);
   if (!paths) return 2;
   const std::optional<Selection> sel = selection(o, err);
@@ -226,6 +271,10 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   const std::vector<Scenario> chosen = select(std::move(plan.scenarios), *sel);
   if (!ready_to_run(*target, chosen, std::move(plan.errors), err)) return 2;
   if (chosen.empty()) {
+    if (loaded > 0 && !o.shard.empty() && o.allow_all_skipped) {
+      reported = true;
+      return empty_shard(o, err);
+    }
     explain_empty_selection(o, loaded, err);
     return 2;
   }
@@ -233,7 +282,24 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     list_scenarios(chosen, *target, out);
     return 0;
   }
-  return run_and_report(o, chosen, *target, out, err);
+  return run_and_report(o, chosen, *target, out, err, reported);
+}
+
+}  // namespace
+
+void handle_interrupts() {
+  interrupt::install();
+}
+
+int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  bool reported = false;
+  if (o.report_junit.empty() && o.report_json.empty()) return run_selected(o, out, err, reported);
+  // What stops the run early is kept for its reports as well as printed.
+  std::ostringstream said;
+  const int code = run_selected(o, out, said, reported);
+  err << said.str();
+  if (code == 2 && !o.list && !reported) write_stop_reports(o, said.str(), err);
+  return code;
 }
 
 }  // namespace runner

@@ -42,9 +42,16 @@ std::string version();
 // The run options, and --version.
 void add_run_options(CLI::App& app, RunOptions& options);
 
+// SIGINT and SIGTERM stop a run cleanly from now on (net/interrupt.h): no
+// new scenario starts, the running ones stop after their step, their orgs are
+// deleted, and the reports of what ran are written, marked partial.
+void handle_interrupts();
+
 // 0: all passed (some may be skipped); 1: a scenario failed; 2: usage or
 // load errors, or no scenario selected; 3: every selected scenario was
-// skipped (0 with allow_all_skipped).
+// skipped (0 with allow_all_skipped); 130/143 when interrupted by
+// SIGINT/SIGTERM. The reports asked for are written on every exit but --list
+// (a run that cannot start: one failed case saying why).
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace runner

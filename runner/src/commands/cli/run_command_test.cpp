@@ -75,7 +75,7 @@ TEST_CASE("CLI: a failing scenario exits 1 with a readable failure", "[runner][c
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(r.last_line() == "0 passed, 2 failed, 0 skipped");
-  CHECK(r.out.find("/PaymentMethods: expected an array containing") != std::string::npos);
+  CHECK(r.out.find("(no item of /PaymentMethods is ") != std::string::npos);
   CHECK(r.out.find("--- expected") != std::string::npos);
   CHECK(r.out.find("curl -sS -i ") != std::string::npos);
   CHECK(r.out.find("completing PSP session no-such-session answered 404") != std::string::npos);

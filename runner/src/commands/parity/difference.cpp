@@ -117,9 +117,19 @@ std::vector<Difference> compare_steps(const StepResult& a, const StepResult& b) 
     d.b = outcome_text(b);
     out.push_back(d);
   }
+  // Every difference names its step, whatever kind the step is: an
+  // await_webhook or a step not run has no exchange, and left here without
+  // its number it read as "#0" with no name.
+  auto named = [&](std::vector<Difference> found) {
+    for (auto& d : found) {
+      d.step = a.index + 1;
+      d.step_name = a.name;
+    }
+    return found;
+  };
   const HttpResponse* ra = a.exchange && a.exchange->response ? &*a.exchange->response : nullptr;
   const HttpResponse* rb = b.exchange && b.exchange->response ? &*b.exchange->response : nullptr;
-  if (!ra || !rb) return out;
+  if (!ra || !rb) return named(std::move(out));
   if (ra->status != rb->status) {
     Difference d;
     d.kind = "status";
@@ -140,11 +150,7 @@ std::vector<Difference> compare_steps(const StepResult& a, const StepResult& b) 
     d.b = jb ? "JSON" : "not JSON";
     out.push_back(d);
   }
-  for (auto& d : out) {
-    d.step = a.index + 1;
-    d.step_name = a.name;
-  }
-  return out;
+  return named(std::move(out));
 }
 
 }  // namespace runner::parity

@@ -7,6 +7,7 @@
 
 #include "commands/parity/allow_list.h"
 #include "commands/parity/parity_report.h"
+#include "net/interrupt.h"
 #include "util/json_text.h"
 
 namespace runner::parity {
@@ -68,13 +69,21 @@ int parity_command(const ParityCommandOptions& o, std::ostream& out, std::ostrea
   }
   allow.apply(r.differences);
   print_table(r, out);
+  const std::string interrupted = interrupt::received_name();
   if (!o.report_json.empty()) {
     std::ofstream f(o.report_json, std::ios::binary);
-    f << fake_org::text::json_text(json_report(r), 2) << "\n";
+    nlohmann::json j = json_report(r);
+    j["interrupted"] = interrupted.empty() ? nlohmann::json() : nlohmann::json(interrupted);
+    f << fake_org::text::json_text(j, 2) << "\n";
     if (!f) {
       err << "cannot write " << o.report_json << "\n";
       return 2;
     }
+  }
+  if (!interrupted.empty()) {
+    err << "interrupted by " << interrupted
+        << ": the comparison covers only the scenarios both sides finished\n";
+    return 128 + interrupt::received();
   }
   if (r.unallowed() > 0) return 1;
   // Agreement over nothing is not agreement: as `run` does when every

@@ -8,6 +8,14 @@
 
 namespace runner::parity {
 
+// Differences alike in kind, path and both values (and whether allowed), in
+// the order first seen; `all` points into the vector given.
+struct DifferenceGroup {
+  Difference first;
+  std::vector<const Difference*> all;
+};
+std::vector<DifferenceGroup> group_differences(const std::vector<Difference>& differences);
+
 void print_table(const ParityResult& r, std::ostream& out);
 nlohmann::json json_report(const ParityResult& r);
 

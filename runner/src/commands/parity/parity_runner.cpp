@@ -3,26 +3,24 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <yaml-cpp/yaml.h>
 
 #include "targets/fixture_cache.h"
 
 #include "run/plan.h"
 #include "run/suite_runner.h"
-#include "yaml/yaml_input.h"
 
 namespace runner::parity {
 namespace {
 
 // `embedded:FIXTURE` runs every scenario on the embedded fake with that
-// fixture instead of its own, so two fixtures can be compared.
+// fixture instead of its own, so two fixtures can be compared; a running
+// fake-org's side runs every scenario on the fixture it serves.
 struct Side {
   std::unique_ptr<Target> target;
   std::string fixture;  // override, empty for none
   std::string describe;
-  std::vector<std::string> stands_for;  // lineage(fixture)
+  std::vector<std::string> stands_for;  // fixture_lineage(fixture).names
+  SideFacts facts;
 };
 
 // Why a scenario is left out when a side forces a fixture: its own fixture is
@@ -42,44 +40,61 @@ std::optional<std::string> fixture_mismatch(const Scenario& s, const Side& side,
          (side.stands_for.size() > 1 ? ", which extends " + side.stands_for[1] : "") + ")";
 }
 
-// The fixture's file name and those of the fixtures it extends, nearest
-// first: the org configurations the fixture stands in for. An embedded name
-// (or a file that does not read) is only itself.
-std::vector<std::string> lineage(const std::string& fixture) {
-  std::vector<std::string> out;
-  std::filesystem::path at = fixture;
-  for (int depth = 0; depth < 8; ++depth) {  // the fixture loader's limit
-    out.push_back(at.filename().string());
-    if (!std::filesystem::is_regular_file(at)) break;
-    std::ifstream in(at);
-    std::stringstream text;
-    text << in.rdbuf();
-    common::YamlDocument doc = common::load_yaml_document(text.str());
-    if (doc.error) break;  // the fixture loader reports it when the side prepares
-    const YAML::Node root = doc.root;
-    if (!root.IsMap() || !root["extends"] || !root["extends"].IsScalar()) break;
-    const std::string parent = root["extends"].Scalar();
-    std::filesystem::path beside = at.parent_path() / parent;
-    at = std::filesystem::is_regular_file(beside) ? beside : std::filesystem::path(parent);
-  }
-  return out;
+// The side runs every scenario on `fixture`; throws TargetError when it does
+// not load.
+void force_fixture(Side& side, const std::string& fixture, const std::string& label) {
+  const FixtureLineage lineage = fixture_lineage(fixture);
+  if (!lineage.error.empty())
+    throw TargetError(label + ": fixture " + fixture + " does not load:\n" + lineage.error);
+  side.fixture = lineage.fixture;
+  side.stands_for = lineage.names;
+  side.facts.fixture = lineage.fixture;
+  if (lineage.names.size() > 1) side.facts.fixture += ", which extends " + lineage.names[1];
+  side.facts.api_version = lineage.api_version;
 }
 
-Side make_side(const std::string& spec, const std::string& ca_file) {
+// A running fake-org's side compares the org it serves: every scenario runs
+// in an org of the fixture served at its root (each scenario on its own
+// fixture would compare two copies of the same fixtures, whatever the URLs
+// serve). The fixture must be readable here to know its credentials.
+void follow_served_fixture(Side& side, const std::string& label) {
+  side.target->prepare({});
+  const auto served = side.target->served();
+  if (!served) return;  // an old fake-org that does not say: each scenario's own
+  std::string fixture = served->fixture;
+  const std::string prefix = "embedded:";
+  std::error_code ec;
+  if (fixture.rfind(prefix, 0) != 0 && !std::filesystem::is_regular_file(fixture, ec))
+    throw TargetError(label + ": the fake-org at " + side.describe + " serves the fixture file " +
+                      fixture +
+                      ", which is not readable from here; run parity in the folder that fake-org "
+                      "was started in, start it with an absolute --fixture path, or compare the "
+                      "fixtures with --target embedded:FIXTURE");
+  force_fixture(side, fixture, label);
+  side.facts.api_version = served->api_version;
+  side.facts.fixture += " (served at the root)";
+}
+
+bool is_url_target_spec(const std::string& spec) {
+  return spec.rfind("http://", 0) == 0 || spec.rfind("https://", 0) == 0;
+}
+
+Side make_side(const std::string& spec, const std::string& ca_file, const std::string& label) {
   Side s;
   const std::string prefix = "embedded:";
   if (spec.rfind(prefix, 0) == 0) {
-    s.fixture = spec.substr(prefix.size());
     // Parity turns contract checks off (for_parity); the fake's own too.
     s.target = make_embedded_target(/*contract_self_check=*/false);
-    s.stands_for = lineage(s.fixture);
-    s.describe = "embedded (fixture " + s.fixture + ")";
-    if (s.stands_for.size() > 1)
-      s.describe.insert(s.describe.size() - 1, ", extends " + s.stands_for[1]);
+    force_fixture(s, spec.substr(prefix.size()), label);
+    s.describe = "embedded";
   } else {
     s.target = make_target(spec, TargetOptions{ca_file});
     s.describe = s.target->describe();
+    s.facts.fixture = "each scenario's own";
+    s.facts.api_version = "each fixture's own";
+    if (is_url_target_spec(spec)) follow_served_fixture(s, label);
   }
+  s.facts.target = s.describe;
   return s;
 }
 
@@ -167,14 +182,16 @@ ParityResult run_parity(const ParityOptions& o, std::vector<std::string>& errors
   if (!errors.empty()) return result;
   Side a, b;
   try {
-    a = make_side(o.a, o.ca_file);
-    b = make_side(o.b, o.ca_file);
+    a = make_side(o.a, o.ca_file, "A");
+    b = make_side(o.b, o.ca_file, "B");
   } catch (const std::exception& e) {
     errors.push_back(e.what());
     return result;
   }
   result.a = a.describe;
   result.b = b.describe;
+  result.side_a = a.facts;
+  result.side_b = b.facts;
   result.scenarios = plan.scenarios.size();
   std::vector<Scenario> all_a, all_b;
   for (const auto& s : plan.scenarios) {

@@ -20,8 +20,16 @@ struct ParityOptions {
   int jobs = 1;
 };
 
+// What one side compares, for the report's header.
+struct SideFacts {
+  std::string target;       // as described by the target
+  std::string fixture;      // the fixture every scenario runs on, or "each scenario's own"
+  std::string api_version;  // the REST data API's
+};
+
 struct ParityResult {
   std::string a, b;  // as described by the targets
+  SideFacts side_a, side_b;
   size_t scenarios = 0;
   // "file: reason", scenarios one side cannot run; left out on both.
   std::vector<std::string> skipped;

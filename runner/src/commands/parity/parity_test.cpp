@@ -14,6 +14,7 @@
 #include "run/plan.h"
 #include "scenario/loader.h"
 #include "targets/fixture_cache.h"
+#include "testing/child_process.h"
 
 using namespace runner;
 using namespace runner::parity;
@@ -203,7 +204,7 @@ TEST_CASE("parity against a running fake-org lists and counts the scenarios of o
   REQUIRE_FALSE(other_files.empty());
   std::set<std::string> skipped;
   for (const auto& s : r.skipped) {
-    CHECK_THAT(s, Catch::EndsWith("serves embedded:default.yaml"));
+    CHECK_THAT(s, Catch::EndsWith("is not what B forces (default.yaml)"));
     skipped.insert(s.substr(0, s.find(": ")));
   }
   CHECK(skipped == other_files);
@@ -249,4 +250,122 @@ TEST_CASE("the parity table keeps step names readable beside a deep path", "[par
   std::ostringstream table;
   print_table(r, table);
   CHECK_THAT(table.str(), Catch::Contains("#12 poll GET /Recurring/${recurring} until Active"));
+}
+
+namespace {
+
+// A fake-org started as a process on a free port; its URL.
+std::string parity_org_url(runner::testing::ChildProcess& org) {
+  const std::string line = org.read_line();
+  const std::string prefix = "listening on ";
+  REQUIRE(line.rfind(prefix, 0) == 0);
+  return line.substr(prefix.size());
+}
+
+}  // namespace
+
+TEST_CASE("parity between two fake-org URLs compares the fixtures they serve",
+          "[parity][process]") {
+  // Each URL serves its own fixture: one answers invalid data 422, the other
+  // 400. Run each scenario on its own fixture at both URLs and they "agree".
+  const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
+  if (!std::filesystem::exists(bin)) {
+    WARN("fake-org is not built; build the fake-org target to run this test");
+    return;
+  }
+  const std::string root = PROJECT_SOURCE_DIR;
+  // The bare shipped name, as scenarios name it.
+  runner::testing::ChildProcess org_a(
+      {bin, "--port", "0", "--log-level", "quiet", "--fixture", "default.yaml"});
+  // Its throwaway orgs name that file over HTTP: under --fixtures-dir only.
+  runner::testing::ChildProcess org_b({bin, "--port", "0", "--log-level", "quiet", "--fixture",
+                                       root + "/fixtures/parity/error_status_400.yaml",
+                                       "--fixtures-dir", root + "/fixtures"});
+  ParityOptions o;
+  o.a = parity_org_url(org_a);
+  o.b = parity_org_url(org_b);
+  o.paths = {root + "/scenarios/payment_intent/amounts_and_currency.yaml"};
+  o.jobs = 2;
+  std::vector<std::string> errors;
+  ParityResult r = run_parity(o, errors);
+  std::string all;
+  for (const auto& e : errors) all += e + "\n";
+  INFO(all);
+  REQUIRE(errors.empty());
+  std::ostringstream table;
+  print_table(r, table);
+  INFO(table.str());
+  CHECK(r.compared == 1);
+  REQUIRE_FALSE(r.differences.empty());
+  for (const auto& d : r.differences) {
+    CHECK(d.kind == "status");
+    CHECK(d.a == "422");
+    CHECK(d.b == "400");
+    CHECK(d.step > 0);
+  }
+  CHECK(r.side_a.fixture == "default.yaml (served at the root)");
+  CHECK_THAT(r.side_b.fixture,
+             Catch::Contains("error_status_400.yaml, which extends default.yaml"));
+  CHECK(r.side_b.api_version == "68.0");
+  CHECK_THAT(table.str(),
+             Catch::Contains("  B: fixture " + root + "/fixtures/parity/error_status_400.yaml"));
+  CHECK_THAT(table.str(), Catch::Contains("; API version 68.0"));
+  const json j = json_report(r);
+  CHECK(j["sides"]["a"]["target"] == o.a);
+  CHECK(j["summary"]["distinct"] == 1);
+  CHECK(j["groups"][0]["count"] == r.differences.size());
+}
+
+TEST_CASE("parity on a shipped fixture by name follows what it extends", "[parity]") {
+  // package.yaml extends default.yaml: the default fixture's scenarios run on it.
+  const std::string root = PROJECT_SOURCE_DIR;
+  ParityOptions o;
+  o.a = "embedded";
+  o.b = "embedded:package.yaml";
+  o.paths = {root + "/scenarios/payment_intent/campaign_id.yaml"};
+  std::vector<std::string> errors;
+  ParityResult r = run_parity(o, errors);
+  REQUIRE(errors.empty());
+  CHECK(r.skipped.empty());
+  CHECK(r.compared == 1);
+  CHECK(r.side_b.fixture == "package.yaml, which extends default.yaml");
+
+  o.b = "embedded:nowhere.yaml";
+  run_parity(o, errors);
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("neither a file nor a shipped fixture: "));
+  CHECK_THAT(errors[0], Catch::Contains("package.yaml"));
+}
+
+TEST_CASE("the parity table groups repeated differences and names every step", "[parity]") {
+  ParityResult r;
+  r.a = r.b = "embedded";
+  r.scenarios = r.compared = 2;
+  for (size_t i = 1; i <= 3; ++i) {
+    Difference d;
+    d.file = "s" + std::to_string(i) + ".yaml";
+    d.step = i;
+    d.kind = "status";
+    d.a = "422";
+    d.b = "400";
+    r.differences.push_back(d);
+  }
+  std::ostringstream table;
+  print_table(r, table);
+  CHECK_THAT(table.str(), Catch::Contains("s1.yaml #1 "));
+  CHECK_THAT(table.str(), Catch::Contains("x3 (first shown)"));
+  CHECK_THAT(table.str(), Catch::Contains("3 difference(s), 1 distinct"));
+  CHECK(table.str().find("s2.yaml") == std::string::npos);
+
+  // A webhook step has no exchange: its difference keeps its number and name.
+  StepResult a, b;
+  a.index = b.index = 4;
+  a.name = b.name = "await_webhook payment.succeeded";
+  a.kind = b.kind = StepKind::kAwaitWebhook;
+  a.outcome = Outcome::kPassed;
+  b.outcome = Outcome::kFailed;
+  auto found = compare_steps(a, b);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].step == 5);
+  CHECK(found[0].step_name == "await_webhook payment.succeeded");
 }

@@ -99,6 +99,7 @@ void RecordingProxy::handle(const httplib::Request& req, httplib::Response& res)
   HttpRequest out;
   out.method = req.method;
   out.url = upstream_url_ + ex.target;
+  out.verbatim_target = true;  // a `+` re-encoded as %2B is another query
   out.body = req.body;
   for (const auto& [k, v] : req.headers) {
     if (hop_header(k)) continue;

@@ -16,6 +16,7 @@
 #include "commands/record/proxy.h"
 #include "commands/record/write_scenario.h"
 #include "eval/interpolate.h"
+#include "net/listen_in_background.h"
 #include "testing/child_process.h"
 #include "testing/free_port.h"
 #include "testing/run_helpers.h"
@@ -236,4 +237,33 @@ TEST_CASE("a request the upstream did not answer is reported, not dropped silent
   REQUIRE(proxy.failures().size() == 1);
   CHECK(proxy.failures()[0].rfind("GET " + kApiBase + "/PaymentMethods: ", 0) == 0);
   CHECK(told == proxy.failures());
+}
+
+TEST_CASE("the proxy forwards the request target byte for byte", "[record]") {
+  // curl, Python requests and Java's URLEncoder send a space in a query as
+  // `+`; re-encoded as %2B it would be another query (a literal plus).
+  httplib::Server upstream;
+  std::string seen;
+  upstream.Get(".*", [&seen](const httplib::Request& req, httplib::Response& res) {
+    seen = req.target;
+    res.set_content("{}", "application/json");
+  });
+  const int port = upstream.bind_to_any_port("127.0.0.1");
+  std::thread loop = listen_in_background(upstream);
+  ProxyOptions po;
+  po.upstream = "http://127.0.0.1:" + std::to_string(port);
+  RecordingProxy proxy(po);
+  httplib::Client c("127.0.0.1", proxy.start());
+  c.set_url_encode(false);  // the client's own bytes, as curl sends them
+  const std::string target =
+      "/services/data/v59.0/query?q=SELECT+Id,+Name+FROM+Account+WHERE+Name+=+'a%2Bb'";
+  auto r = c.Get(target.c_str(), {{"Authorization", "Bearer anything"}});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  proxy.stop();
+  upstream.stop();
+  loop.join();
+  CHECK(seen == target);
+  REQUIRE(proxy.exchanges().size() == 1);
+  CHECK(proxy.exchanges()[0].target == target);
 }
