@@ -3,18 +3,19 @@
 // (data/sobject_write.h), a refused row failing alone with the REST API's
 // error code.
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bulk_jobs.h"
+#include "domain/data/data_errors.h"
+#include "domain/data/sobject_upsert.h"
 #include "domain/data/sobject_write.h"
 #include "domain/store/record_store.h"
 #include "domain/store/transaction.h"
 #include "ingest_columns.h"
 #include "util/ascii.h"
+#include "util/text.h"
 
 namespace fake_org::bulk {
 
@@ -32,16 +33,9 @@ struct BulkIngestContext {
   Org& org;
   const ObjectDef& def;
   Operation op;
-  std::string external_field;  // upsert
+  std::string external_field;              // upsert
+  const FieldDef* external_key = nullptr;  // upsert: that field (null for Id)
   IngestHeader header;
-  // Lookups by value, by "Object.Field"; made when first needed.
-  std::map<std::string, std::unique_ptr<ValueLookup>> lookups;
-
-  ValueLookup& lookup(const std::string& object, const std::string& field) {
-    auto& slot = lookups[object + "." + field];
-    if (!slot) slot = std::make_unique<ValueLookup>(org, object, field);
-    return *slot;
-  }
 };
 
 // The platform's sf__Error: CODE:message:fields --
@@ -63,6 +57,16 @@ nlohmann::json bulk_cell_value(const FieldDef* f, const std::string& text) {
   return text;
 }
 
+// The parent a relationship column names: by Id, or by an external id
+// through the field's index (rows this job staged included).
+std::optional<std::string> bulk_parent_id(BulkIngestContext& ctx, const Transaction& tx,
+                                          const IngestColumn& c, const std::string& value) {
+  if (!c.parent_key) return value;  // an Id: the reference check words a bad one
+  auto ids = data::records_by_external_id(ctx.org, tx, *c.parent, *c.parent_key, value);
+  if (!ids.ok() || ids->size() != 1) return std::nullopt;
+  return ids->front();
+}
+
 struct BulkRowBody {
   nlohmann::json body = nlohmann::json::object();
   std::string id;        // the Id column
@@ -70,7 +74,8 @@ struct BulkRowBody {
   std::optional<data::DataError> error;
 };
 
-BulkRowBody bulk_row_body(BulkIngestContext& ctx, const std::vector<std::string>& values) {
+BulkRowBody bulk_row_body(BulkIngestContext& ctx, const Transaction& tx,
+                          const std::vector<std::string>& values) {
   BulkRowBody out;
   for (size_t i = 0; i < values.size(); ++i) {
     const IngestColumn& c = ctx.header.columns[i];
@@ -87,7 +92,7 @@ BulkRowBody bulk_row_body(BulkIngestContext& ctx, const std::vector<std::string>
         out.body[c.field->name] = nullptr;
         continue;
       }
-      auto id = ctx.lookup(c.parent->api_name, c.parent_field).find(v);
+      auto id = bulk_parent_id(ctx, tx, c, v);
       if (!id && !out.error)
         out.error = data::data_error("INVALID_FIELD",
                                      "Foreign key external ID: " + v + " not found for field " +
@@ -106,20 +111,17 @@ data::DataResult<std::string> bulk_stage_upsert(BulkIngestContext& ctx, Transact
   if (row.external.empty() || row.external == "#N/A")
     return data::data_error("MISSING_ARGUMENT", ctx.external_field + " not specified",
                             {ctx.external_field});
-  ValueLookup& ids = ctx.lookup(ctx.def.api_name, ctx.external_field);
-  auto existing = ctx.external_field == "Id" ? std::optional<std::string>(row.external)
-                                             : ids.find(row.external);
-  if (existing) {
-    auto done = data::stage_update(ctx.org, tx, &ctx.def, *existing, row.body);
-    if (!done.ok()) return done.errors();
-    return *existing;
-  }
-  auto id = data::stage_create(ctx.org, tx, ctx.def, row.body);
-  if (id.ok()) {
-    ids.add(row.external, *id);
-    created = true;
-  }
-  return id;
+  auto outcome = data::stage_upsert(ctx.org, tx, ctx.def, ctx.external_key, row.external, row.body);
+  if (!outcome.ok()) return outcome.errors();
+  if (!outcome->matches.empty())
+    return data::data_error(data::code::kDuplicateExternalId,
+                            ctx.external_field +
+                                ": more than one record found for external id "
+                                "field: [" +
+                                text::join(outcome->matches, ", ") + "]",
+                            {ctx.external_field});
+  created = outcome->created;
+  return outcome->id;
 }
 
 // One row's write inside the chunk's transaction: its id, or its errors.
@@ -173,7 +175,7 @@ void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPe
             errors[i] = "MALFORMED_CSV:" + p.bad + " --";
             continue;
           }
-          BulkRowBody row = bulk_row_body(ctx, p.values);
+          BulkRowBody row = bulk_row_body(ctx, tx, p.values);
           bool created = false;
           auto id = bulk_stage_row(ctx, tx, row, created);
           if (id.ok()) {
@@ -265,12 +267,13 @@ void process_ingest(Org& org, Job& job) {
                          "has no header row");
   if (st == CsvReader::Status::kBad)
     return bulk_fail_job(job, "InvalidBatch : Failed to parse CSV header: " + reader.error());
-  BulkIngestContext ctx{org,
-                        *def,
-                        job.operation,
-                        job.external_id_field,
-                        read_ingest_header(org.config(), *def, names),
-                        {}};
+  BulkIngestContext ctx{
+      org,
+      *def,
+      job.operation,
+      job.external_id_field,
+      iequals(job.external_id_field, "Id") ? nullptr : def->field(job.external_id_field),
+      read_ingest_header(org.config(), *def, names)};
   if (auto problem = bulk_header_problem(ctx); !problem.empty()) return bulk_fail_job(job, problem);
   {
     std::lock_guard lock(job.mu);

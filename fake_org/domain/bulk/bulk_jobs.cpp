@@ -131,8 +131,9 @@ BulkResult<nlohmann::ordered_json> BulkJobs::create_ingest(const nlohmann::json&
     if (!external || external->empty())
       return bulk_invalid_job("External ID was blank for " + def->api_name +
                               ". An External ID must be specified for upsert.");
-    const FieldDef* f = def->field(*external);
-    if (!f && !iequals(*external, "Id"))
+    const bool is_id = iequals(*external, "Id");
+    const FieldDef* f = is_id ? nullptr : def->field(*external);
+    if (!is_id && (!f || !f->external_id))
       return bulk_invalid_job(
           "Field name provided, " + *external +
           " does not match an External ID, Salesforce Id, or indexed field for " + def->api_name);

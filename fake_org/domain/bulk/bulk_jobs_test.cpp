@@ -123,6 +123,41 @@ TEST_CASE("bulk ingest: update, delete and upsert by external id", "[domain][bul
   CHECK(b.t.get(testing::kJane)->deleted);
 }
 
+TEST_CASE("bulk ingest: a relationship column finds its parent by an external id",
+          "[domain][bulk]") {
+  BulkOrg b;
+  const std::string parents = b.ingest({{"object", "Account"}, {"operation", "insert"}},
+                                       "Name,Legacy_Account_Id__c\nRel Parent,LEG-7\n");
+  REQUIRE(b.info(parents)["numberRecordsFailed"] == 0);
+  // Text external ids match without case, as the field's index keys them.
+  const std::string kids =
+      b.ingest({{"object", "Contact"}, {"operation", "insert"}},
+               "LastName,Account.Legacy_Account_Id__c\nKid,leg-7\nOrphan,LEG-404\n");
+  CHECK(b.info(kids)["numberRecordsFailed"] == 1);
+  const std::string ok = b.results(kids, IngestResults::kSuccessful);
+  const std::string kid_id = ok.substr(ok.find('\n') + 2, 18);
+  const std::string parent_ok = b.results(parents, IngestResults::kSuccessful);
+  const std::string parent_id = parent_ok.substr(parent_ok.find('\n') + 2, 18);
+  REQUIRE(b.t.get(kid_id));
+  CHECK(b.t.get(kid_id)->text("AccountId") == parent_id);
+  CHECK(b.results(kids, IngestResults::kFailed)
+            .find("Foreign key external ID: LEG-404 not found for field Legacy_Account_Id__c "
+                  "in entity Account") != std::string::npos);
+  const std::string by_name = b.ingest({{"object", "Contact"}, {"operation", "insert"}},
+                                       "LastName,Account.Name\nKid2,Rel Parent\n");
+  CHECK(b.info(by_name)["state"] == "Failed");
+  CHECK(b.info(by_name)["errorMessage"] ==
+        "InvalidBatch : Invalid field for upsert, must be an External Id custom or standard "
+        "indexed field: Name (Account.Name)");
+  auto plain = b.jobs.create_ingest(
+      {{"object", "Contact"}, {"operation", "upsert"}, {"externalIdFieldName", "LastName"}},
+      "59.0");
+  REQUIRE_FALSE(plain.ok());
+  CHECK(plain.error().message ==
+        "InvalidJob : Field name provided, LastName does not match an External ID, Salesforce "
+        "Id, or indexed field for Contact");
+}
+
 TEST_CASE("bulk ingest: create refuses what the platform refuses", "[domain][bulk]") {
   BulkOrg b;
   auto code_of = [&](const json& spec) {

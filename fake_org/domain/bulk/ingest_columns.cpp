@@ -23,15 +23,9 @@ std::string bulk_relationship_name(const FieldDef& f) {
   return "";
 }
 
-std::string bulk_value_text(const FieldValue& v) {
-  if (v.is_string()) return std::string(v.str());
-  if (v.is_null()) return "";
-  return v.json().dump();
-}
-
 std::optional<IngestColumn> bulk_relationship_column(const OrgConfig& config,
                                                      const ObjectDef& object,
-                                                     const std::string& name) {
+                                                     const std::string& name, std::string& why) {
   const size_t dot = name.find('.');
   const std::string rel = name.substr(0, dot);
   const std::string parent_field = name.substr(dot + 1);
@@ -41,37 +35,24 @@ std::optional<IngestColumn> bulk_relationship_column(const OrgConfig& config,
     if (!parent) return std::nullopt;
     IngestColumn c{IngestColumn::Kind::kRelationship, name, &f, parent, "Id"};
     if (iequals(parent_field, "Id")) return c;
+    // The platform finds a parent by its Id or an external id field only.
     const FieldDef* pf = parent->field(parent_field);
     if (!pf) return std::nullopt;
+    if (!pf->external_id) {
+      why =
+          "InvalidBatch : Invalid field for upsert, must be an External Id custom or standard "
+          "indexed field: " +
+          pf->name + " (" + name + ")";
+      return std::nullopt;
+    }
     c.parent_field = pf->name;
+    c.parent_key = pf;
     return c;
   }
   return std::nullopt;
 }
 
 }  // namespace
-
-ValueLookup::ValueLookup(const Org& org, const std::string& object, const std::string& field) {
-  org.records().read([&](const RecordStore& store) {
-    for (size_t i = 0, n = store.ids_of(object).size(); i < n; ++i) {
-      const RecordPtr& r = store.ids_of(object).record(i);
-      if (!r || r->deleted) continue;
-      const std::string id(r->id);
-      if (field == "Id") {
-        ids_[id] = id;
-        continue;
-      }
-      auto v = r->fields.find(field);
-      if (v && !v->is_null()) ids_[bulk_value_text(*v)] = id;
-    }
-  });
-}
-
-std::optional<std::string> ValueLookup::find(const std::string& value) const {
-  auto it = ids_.find(value);
-  if (it == ids_.end()) return std::nullopt;
-  return it->second;
-}
 
 IngestHeader read_ingest_header(const OrgConfig& config, const ObjectDef& object,
                                 const std::vector<std::string>& names) {
@@ -92,9 +73,10 @@ IngestHeader read_ingest_header(const OrgConfig& config, const ObjectDef& object
       continue;
     }
     if (name.find('.') != std::string::npos) {
-      auto c = bulk_relationship_column(config, object, name);
+      std::string why;
+      auto c = bulk_relationship_column(config, object, name, why);
       if (!c) {
-        h.error = "InvalidBatch : Field name not found : " + name;
+        h.error = why.empty() ? "InvalidBatch : Field name not found : " + name : why;
         return h;
       }
       h.columns.push_back(*c);

@@ -44,6 +44,21 @@ DataResult<const FieldDef*> external_id_field(const ObjectDef& def, std::string_
   return f;
 }
 
+DataResult<std::vector<std::string>> records_by_external_id(Org& org, const Transaction& tx,
+                                                            const ObjectDef& def,
+                                                            const FieldDef& field,
+                                                            std::string_view value,
+                                                            nlohmann::json* stored) {
+  // The value as the field keeps it (a number's normal form, a checked length).
+  ValueCheck c = check_field_value(org.config(), field, std::string(value), false, nullptr);
+  if (!c.ok())
+    return data_error(c.code, field.name + ": must be " + c.must + ", found " + std::string(value),
+                      {field.name});
+  std::vector<std::string> ids = records_with(org, tx, def, field, scalar_text(c.value));
+  if (stored) *stored = std::move(c.value);
+  return ids;
+}
+
 DataResult<UpsertOutcome> stage_upsert(Org& org, Transaction& tx, const ObjectDef& def,
                                        const FieldDef* field, std::string_view value,
                                        const nlohmann::json& body) {
@@ -56,13 +71,10 @@ DataResult<UpsertOutcome> stage_upsert(Org& org, Transaction& tx, const ObjectDe
   }
   auto rest = body_without(body, *field, value);
   if (!rest.ok()) return rest.errors();
-  // The value as the field keeps it (a number's normal form, a checked length).
-  ValueCheck c = check_field_value(org.config(), *field, std::string(value), false, nullptr);
-  if (!c.ok())
-    return data_error(c.code, field->name + ": must be " + c.must + ", found " + std::string(value),
-                      {field->name});
-  const std::string key = scalar_text(c.value);
-  std::vector<std::string> matches = records_with(org, tx, def, *field, key);
+  nlohmann::json stored;
+  auto found = records_by_external_id(org, tx, def, *field, value, &stored);
+  if (!found.ok()) return found.errors();
+  std::vector<std::string> matches = std::move(*found);
   if (matches.size() > 1) return UpsertOutcome{{}, false, std::move(matches)};
   if (matches.size() == 1) {
     auto done = stage_update(org, tx, &def, matches.front(), *rest);
@@ -70,7 +82,7 @@ DataResult<UpsertOutcome> stage_upsert(Org& org, Transaction& tx, const ObjectDe
     return UpsertOutcome{matches.front(), false, {}};
   }
   nlohmann::json fields = *rest;
-  if (fields.is_object()) fields[field->name] = c.value;
+  if (fields.is_object()) fields[field->name] = std::move(stored);
   auto id = stage_create(org, tx, def, fields);
   if (!id.ok()) return id.errors();
   return UpsertOutcome{*id, true, {}};

@@ -35,6 +35,15 @@ DataResult<UpsertOutcome> stage_upsert(Org& org, Transaction& tx, const ObjectDe
                                        const FieldDef* field, std::string_view value,
                                        const nlohmann::json& body);
 
+// The live records (staged ones included) whose external id `field` holds
+// `value`, read through the field's index; the value as the field stores it
+// goes to `stored` when given. An error when the value does not fit the field.
+DataResult<std::vector<std::string>> records_by_external_id(Org& org, const Transaction& tx,
+                                                            const ObjectDef& def,
+                                                            const FieldDef& field,
+                                                            std::string_view value,
+                                                            nlohmann::json* stored = nullptr);
+
 // The external id field `name` of `def` (Id is returned as null with ok);
 // NOT_FOUND when it is none.
 DataResult<const FieldDef*> external_id_field(const ObjectDef& def, std::string_view name);
