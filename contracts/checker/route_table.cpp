@@ -145,8 +145,10 @@ void parse_request(const YAML::Node& node, RouteRow& r, const std::string& who,
     if (r.request_schema.empty()) problems.add(node, who + ": a json request names its schema");
   } else if (content == "form") {
     r.request = RequestContent::kForm;
+  } else if (content == "csv") {
+    r.request = RequestContent::kCsv;
   } else if (content != "none") {
-    problems.add(node, who + ": request content must be json, form or none");
+    problems.add(node, who + ": request content must be json, form, csv or none");
   }
 }
 

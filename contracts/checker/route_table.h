@@ -16,7 +16,7 @@
 namespace contracts {
 
 enum class AuthKind { kBearer, kClient, kNone, kLoopback, kSignature };
-enum class RequestContent { kNone, kJson, kForm };
+enum class RequestContent { kNone, kJson, kForm, kCsv };
 // What a {Name} segment accepts besides "not empty".
 enum class ParamChars { kAny, kWord };  // kWord: [A-Za-z0-9_]+
 

@@ -34,6 +34,7 @@ Route route_of(const RouteRow& row, const RouteArea& area) {
   for (const auto& [status, schema] : row.responses) r.responses[status] = schema;
   r.text_statuses = row.text_responses;
   if (row.request == RequestContent::kJson) r.request_schema = row.request_schema;
+  r.csv_request = row.request == RequestContent::kCsv;
   for (std::string_view s : path_segments(row.path)) r.segments.emplace_back(s);
   return r;
 }

@@ -29,6 +29,7 @@ struct Route {
   // Statuses answered with the platform's plain text (no schema, no violation).
   std::set<int> text_statuses;
   std::string request_schema;  // empty: no JSON body
+  bool csv_request = false;    // a text/csv upload (Bulk API 2.0)
   std::vector<std::string> segments;
 };
 

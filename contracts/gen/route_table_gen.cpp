@@ -58,6 +58,8 @@ const char* request_name(contracts::RequestContent c) {
       return "RequestContent::kJson";
     case contracts::RequestContent::kForm:
       return "RequestContent::kForm";
+    case contracts::RequestContent::kCsv:
+      return "RequestContent::kCsv";
     case contracts::RequestContent::kNone:
       break;
   }

@@ -232,6 +232,9 @@ function requestBody(request) {
   if (request.content === 'json') {
     return { required: true, content: json(pascal(request.schema), request.schema) };
   }
+  if (request.content === 'csv') {
+    return { required: true, content: { 'text/csv': { schema: { type: 'string' } } } };
+  }
   return {
     required: true,
     content: {
