@@ -192,3 +192,19 @@ TEST_CASE("data API: limits count the API requests; Sforce-Limit-Info tells the 
             std::to_string(15000 - second.json["DailyApiRequests"]["Remaining"].get<long>()) +
             "/15000");
 }
+
+TEST_CASE("data API: the Tooling API's sandbox query answers no rows", "[http][data]") {
+  TestOrg t(fixture("default.yaml"));
+  auto none = t.get(kDataApi + "/tooling/query?q=SELECT%20Id%20FROM%20SandboxProcess%20WHERE%20" +
+                    "SandboxOrganization%3D%2700D7Q00000LoCaL%27");
+  INFO(none.body);
+  REQUIRE(none.status == 200);
+  CHECK(none.json["entityTypeName"] == "SandboxProcess");
+  CHECK(none.json["records"].empty());
+  auto apex = t.get(kDataApi + "/tooling/query?q=SELECT%20Id%20FROM%20ApexClass");
+  CHECK(apex.status == 400);
+  CHECK(apex.json[0]["errorCode"] == "INVALID_TYPE");
+  CHECK(t.get(kDataApi + "/tooling/query").json[0]["errorCode"] == "MALFORMED_QUERY");
+  CHECK(t.get(kDataApi + "/tooling/query?q=SELECT%20Id%20FROM%20SandboxProcess", false).status ==
+        401);
+}

@@ -10,6 +10,7 @@
 #include "domain/data/sobject_describe.h"
 #include "domain/data/sobject_read.h"
 #include "domain/data/sobject_replication.h"
+#include "domain/data/tooling_query.h"
 #include "domain/soql/soql.h"
 
 namespace fake_org::http {
@@ -82,7 +83,7 @@ void add_query_handlers(Handlers& handlers, const DataContext& ctx) {
 }  // namespace
 
 // GET /services/data/vNN.0 (resources), sobjects, describe, a record,
-// query, queryAll, query locators, limits. (GET /services/data itself, the
+// query, queryAll, query locators, limits, the Tooling API's query. (GET /services/data itself, the
 // versions, is an oauth-area row.)
 FAKE_ORG_HANDLERS(data_read) {
   const DataContext ctx = data_context(context);
@@ -126,6 +127,14 @@ FAKE_ORG_HANDLERS(data_read) {
                                c.req.get_param_value("start"), c.req.get_param_value("end")));
       });
     });
+  handlers.on("getToolingQuery", [ctx](Call& c) {
+    with_version(ctx, c, [&](const std::string&) {
+      if (!c.req.has_param("q"))
+        return send_data_errors(c.res, {data::data_error(data::code::kMalformedQuery,
+                                                         "A query string has to be specified")});
+      send_result(c.res, data::tooling_query(c.req.get_param_value("q")));
+    });
+  });
   add_query_handlers(handlers, ctx);
 }
 
