@@ -13,6 +13,7 @@
 #include "domain/store/idempotency.h"
 #include "durable/org_database.h"
 #include "durable/saved_orgs.h"
+#include "testing/eventually.h"
 #include "testing/intent_body.h"
 #include "testing/test_org.h"
 
@@ -230,4 +231,45 @@ TEST_CASE("a data directory of another fixture is refused at start", "[durable]"
   } catch (const std::runtime_error& e) {
     CHECK_THAT(e.what(), Catch::Contains("--reset-data"));
   }
+}
+
+TEST_CASE("a restarted org serves its bulk jobs: results of a finished one, an open one's upload",
+          "[durable]") {
+  DataDir dir;
+  const OrgConfig config = fixture("default.yaml");
+  const std::string jobs = "/services/data/v59.0/jobs/ingest";
+  std::string done, open, ok_before;
+  {
+    TestOrg t(config, kept_in(dir));
+    const httplib::Headers auth{{"Authorization", "Bearer " + t.token()}};
+    done = t.post(jobs, {{"object", "Contact"}, {"operation", "insert"}}).json.at("id");
+    REQUIRE(t.client()
+                .Put((jobs + "/" + done + "/batches").c_str(), auth,
+                     "LastName,Email\nBulkKept,k@example.org\n,nolast@example.org\n", "text/csv")
+                ->status == 201);
+    REQUIRE(t.send("PATCH", jobs + "/" + done, json{{"state", "UploadComplete"}}.dump()).status ==
+            200);
+    REQUIRE(eventually([&] { return t.get(jobs + "/" + done).json["state"] == "JobComplete"; }));
+    ok_before = t.get(jobs + "/" + done + "/successfulResults").body;
+    open = t.post(jobs, {{"object", "Contact"}, {"operation", "insert"}}).json.at("id");
+    REQUIRE(t.client()
+                .Put((jobs + "/" + open + "/batches").c_str(), auth, "LastName\nBulkLater\n",
+                     "text/csv")
+                ->status == 201);
+  }
+  TestOrg t(config, kept_in(dir));
+  auto info = t.get(jobs + "/" + done);
+  INFO(info.body);
+  CHECK(info.json["state"] == "JobComplete");
+  CHECK(info.json["numberRecordsFailed"] == 1);
+  CHECK(t.get(jobs + "/" + done + "/successfulResults").body == ok_before);
+  CHECK(t.get(jobs + "/" + open).json["state"] == "Open");
+  REQUIRE(t.send("PATCH", jobs + "/" + open, json{{"state", "UploadComplete"}}.dump()).status ==
+          200);
+  REQUIRE(eventually([&] { return t.get(jobs + "/" + open).json["state"] == "JobComplete"; }));
+  auto count = t.get(
+      "/services/data/v59.0/query?q=SELECT%20COUNT()%20FROM%20Contact%20WHERE%20LastName%20IN%20"
+      "(%27BulkKept%27,%27BulkLater%27)");
+  INFO(count.body);
+  CHECK(count.json["totalSize"] == 2);
 }

@@ -1,5 +1,6 @@
 #include "app/org_factory.h"
 
+#include "domain/bulk/bulk_saved.h"
 #include "domain/org/psp_sessions.h"
 #include "domain/store/idempotency.h"
 #include "domain/store/record_store.h"
@@ -43,6 +44,9 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   for (const auto& [key, value] : db.saved(state_kind::kPspSession, error))
     if (auto session = psp_session_from_saved(value))
       s.org->psp_sessions().restore(std::move(*session));
+  s.bulk->restore(
+      db.saved(bulk::saved_kind::kJob, error), db.saved(bulk::saved_kind::kUpload, error),
+      db.saved(bulk::saved_kind::kRows, error), db.saved(bulk::saved_kind::kQuery, error));
   const auto events = db.saved(state_kind::kWebhook, error);
   if (!error.empty()) return data_error(error);
   // Last, and with its sink set first: restoring starts the pending

@@ -42,8 +42,11 @@ inline const std::string kGreenfield = "0017Q00000GrnTrQAJ";
 struct DomainOrg {
   std::shared_ptr<Org> org;
 
-  explicit DomainOrg(OrgConfig config = default_config()) {
+  // With `state`, the org's changes also go there (as to a data directory).
+  explicit DomainOrg(OrgConfig config = default_config(),
+                     std::shared_ptr<OrgStateSink> state = nullptr) {
     OrgDeps deps;
+    deps.state = std::move(state);
     deps.base_clock = std::make_shared<ManualClock>(test_now());
     deps.random = std::make_shared<SeededRandom>(42);
     auto created = Org::create(std::move(config), deps);

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "bulk_jobs.h"
+#include "bulk_saved.h"
 #include "domain/data/data_errors.h"
 #include "domain/data/sobject_upsert.h"
 #include "domain/data/sobject_write.h"
+#include "domain/store/org_state.h"
 #include "domain/store/record_store.h"
 #include "domain/store/transaction.h"
 #include "ingest_columns.h"
@@ -159,11 +161,13 @@ void bulk_set_row_id(RowResult& r, const std::string& id) {
   r.has_id = true;
 }
 
-// Writes one chunk in one transaction and records each row's outcome.
+// Writes one chunk in one transaction and records each row's outcome. With
+// a data directory the outcomes are kept in the same commit as the chunk's
+// records (bulk_saved.h), so a restart resumes after the last whole chunk.
 void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPendingRow>& chunk,
-                      size_t unprocessed_from) {
+                      size_t unprocessed_from, size_t chunk_index) {
   std::vector<RowResult> results(chunk.size());
-  std::vector<std::string> errors(chunk.size());
+  std::vector<std::string> errors;  // this chunk's; results[i].error counts from 1 in it
   ctx.org.records().write_untyped(
       [&](Transaction& tx) {
         for (size_t i = 0; i < chunk.size(); ++i) {
@@ -171,35 +175,45 @@ void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPe
           RowResult& r = results[i];
           r.begin = p.begin;
           r.end = p.end;
+          std::string error;
           if (!p.bad.empty()) {
-            errors[i] = "MALFORMED_CSV:" + p.bad + " --";
-            continue;
-          }
-          BulkRowBody row = bulk_row_body(ctx, tx, p.values);
-          bool created = false;
-          auto id = bulk_stage_row(ctx, tx, row, created);
-          if (id.ok()) {
-            bulk_set_row_id(r, *id);
-            r.created = created;
+            error = "MALFORMED_CSV:" + p.bad + " --";
           } else {
-            bulk_set_row_id(r, row.id);
-            errors[i] = bulk_error_text(id.errors().front());
+            BulkRowBody row = bulk_row_body(ctx, tx, p.values);
+            bool created = false;
+            auto id = bulk_stage_row(ctx, tx, row, created);
+            if (id.ok()) {
+              bulk_set_row_id(r, *id);
+              r.created = created;
+            } else {
+              bulk_set_row_id(r, row.id);
+              error = bulk_error_text(id.errors().front());
+            }
           }
+          if (error.empty()) continue;
+          errors.push_back(std::move(error));
+          r.error = static_cast<uint32_t>(errors.size());
         }
         return true;
       },
-      nullptr);
+      [&] {
+        if (const auto& sink = ctx.org.state())
+          sink->put(saved_kind::kRows, chunk_key(job.id, chunk_index),
+                    saved_chunk(results, errors, unprocessed_from));
+      });
   std::lock_guard lock(job.mu);
-  for (size_t i = 0; i < chunk.size(); ++i) {
-    if (!errors[i].empty()) {
-      job.ingest.errors.push_back(std::move(errors[i]));
-      results[i].error = static_cast<uint32_t>(job.ingest.errors.size());
+  const auto first_error = static_cast<uint32_t>(job.ingest.errors.size());
+  for (RowResult& r : results) {
+    if (r.error) {
+      r.error += first_error;
       ++job.failed;
     }
-    job.ingest.rows.push_back(results[i]);
+    job.ingest.rows.push_back(r);
   }
+  for (std::string& e : errors) job.ingest.errors.push_back(std::move(e));
   job.processed += chunk.size();
   job.ingest.unprocessed_from = unprocessed_from;
+  ++job.ingest.chunks;
 }
 
 void bulk_fail_job(Job& job, std::string message) {
@@ -252,9 +266,13 @@ bool bulk_read_chunk(CsvReader& reader, size_t columns, std::vector<BulkPendingR
 
 void process_ingest(Org& org, Job& job) {
   std::string_view text;
+  size_t resume_at = 0;  // a job restored mid-way: where its first chunk not kept starts
+  size_t chunk_index = 0;
   {
     std::lock_guard lock(job.mu);
     text = job.upload;  // no upload changes it once the job is closed
+    resume_at = job.ingest.unprocessed_from;
+    chunk_index = job.ingest.chunks;
   }
   const ObjectDef* def = org.config().object(job.object);
   if (!def) return bulk_fail_job(job, "InvalidJob : Unable to find object: " + job.object);
@@ -279,12 +297,21 @@ void process_ingest(Org& org, Job& job) {
     std::lock_guard lock(job.mu);
     job.ingest.header.assign(
         text.substr(reader.record_begin(), reader.record_end() - reader.record_begin()));
-    job.ingest.unprocessed_from = reader.position();
+    if (resume_at > reader.position())
+      reader.seek(resume_at);
+    else
+      job.ingest.unprocessed_from = reader.position();
   }
   std::vector<BulkPendingRow> chunk;
   chunk.reserve(kChunkRecords);
-  while (!job.stop && bulk_read_chunk(reader, ctx.header.columns.size(), chunk))
-    bulk_write_chunk(ctx, job, chunk, reader.position());
+  while (!job.stop && bulk_read_chunk(reader, ctx.header.columns.size(), chunk)) {
+    bulk_write_chunk(ctx, job, chunk, reader.position(), chunk_index++);
+    const auto& sink = org.state();
+    if (!sink) continue;
+    if (auto written = sink->flush(); !written.ok())
+      return bulk_fail_job(job, "InternalServerError : the data directory could not be written: " +
+                                    written.errors().front().message);
+  }
   std::lock_guard lock(job.mu);
   if (!job.stop) job.ingest.all_processed = true;
 }

@@ -50,6 +50,7 @@ struct IngestOutput {
   std::vector<RowResult> rows;
   std::vector<std::string> errors;  // sf__Error texts, by RowResult::error
   size_t unprocessed_from = 0;      // upload offset of the first row not processed
+  size_t chunks = 0;                // chunks written (each kept under its number)
   bool all_processed = false;
 };
 

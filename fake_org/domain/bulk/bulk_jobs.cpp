@@ -3,8 +3,10 @@
 #include <chrono>
 #include <utility>
 
+#include "bulk_saved.h"
 #include "domain/config/org_config.h"
 #include "domain/core/ids.h"
+#include "domain/store/org_state.h"
 #include "util/ascii.h"
 
 namespace fake_org::bulk {
@@ -151,6 +153,7 @@ BulkResult<nlohmann::ordered_json> BulkJobs::create_ingest(const nlohmann::json&
   job->external_id_field = external_field;
   add(job);
   std::lock_guard lock(job->mu);
+  keep(*job);
   return job_info(*job, org_->clock().now(), false);
 }
 
@@ -163,8 +166,12 @@ BulkResult<BulkDone> BulkJobs::upload(std::string_view id, std::string csv) {
                               ": data can be uploaded only while the job is Open");
   // The platform takes one upload per job and refuses to close a job that
   // had more (change_state).
-  if (job->uploads++ == 0) job->upload = std::move(csv);
+  if (job->uploads++ == 0) {
+    job->upload = std::move(csv);
+    if (const auto& sink = org_->state()) sink->put(saved_kind::kUpload, job->id, job->upload);
+  }
   job->modified = org_->clock().now();
+  keep(*job);
   return BulkDone{};
 }
 

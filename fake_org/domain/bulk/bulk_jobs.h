@@ -95,11 +95,21 @@ class BulkJobs {
   // Blocks until no job is queued or running (tests, shutdown).
   void wait_idle();
 
+  // Start-up, before any request: the jobs a data directory kept, by kind
+  // (bulk_saved.h). A job left UploadComplete or InProgress is queued again:
+  // an ingest job resumes after its last whole chunk, a query job runs again.
+  using Saved = std::vector<std::pair<std::string, nlohmann::json>>;
+  void restore(const Saved& jobs, const Saved& uploads, const Saved& rows, const Saved& queries);
+
  private:
   std::shared_ptr<Job> find(JobKind kind, std::string_view id) const;
   std::shared_ptr<Job> new_job(JobKind kind, const std::string& api_version);
   void add(const std::shared_ptr<Job>& job);
   void enqueue(std::shared_ptr<Job> job);
+  // With a data directory: the job's saved form (call with job.mu held), and
+  // what it kept, dropped.
+  void keep(const Job& job) const;
+  void forget(const Job& job) const;
   void drain();
   void run(Job& job);
 

@@ -3,7 +3,9 @@
 #include <utility>
 
 #include "bulk_jobs.h"
+#include "bulk_saved.h"
 #include "domain/core/clock.h"
+#include "domain/store/org_state.h"
 
 namespace fake_org::bulk {
 
@@ -34,6 +36,7 @@ BulkResult<nlohmann::ordered_json> BulkJobs::change_state(JobKind kind, std::str
     job->state = JobState::kAborted;
     job->stop = true;
     job->modified = now;
+    keep(*job);
     return job_info(*job, now, false);
   }
   if (wanted != "UploadComplete" || kind != JobKind::kIngest)
@@ -51,6 +54,7 @@ BulkResult<nlohmann::ordered_json> BulkJobs::change_state(JobKind kind, std::str
   job->state = JobState::kUploadComplete;
   job->modified = now;
   job->ready_at = now + processing_time();
+  keep(*job);
   auto info = job_info(*job, now, false);
   lock.unlock();
   enqueue(job);
@@ -71,6 +75,7 @@ BulkResult<BulkDone> BulkJobs::remove(JobKind kind, std::string_view id) {
                               "Aborted or Failed (abort it first)");
     job->deleted = true;
     job->stop = true;
+    forget(*job);
   }
   std::lock_guard lock(mu_);
   by_id_.erase(job->id);
@@ -118,6 +123,7 @@ void BulkJobs::run(Job& job) {
     if (job.stop || job.state == JobState::kAborted || job.deleted) return;
     job.state = JobState::kInProgress;
     job.modified = org_->clock().now();
+    keep(job);
   }
   const auto started = std::chrono::steady_clock::now();
   if (job.kind == JobKind::kIngest)
@@ -125,11 +131,40 @@ void BulkJobs::run(Job& job) {
   else
     process_query(*org_, job);
   const auto took = std::chrono::steady_clock::now() - started;
-  std::lock_guard lock(job.mu);
-  job.processing_ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
-  const TimePoint now = org_->clock().now();
-  job.modified = now;
-  if (job.state == JobState::kInProgress) job.state = JobState::kJobComplete;
+  const auto& sink = org_->state();
+  {
+    std::lock_guard lock(job.mu);
+    job.processing_ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
+    job.modified = org_->clock().now();
+    if (job.state == JobState::kInProgress) job.state = JobState::kJobComplete;
+    if (!sink || job.deleted) return;
+    if (job.query_output && job.state == JobState::kJobComplete)
+      sink->put(saved_kind::kQuery, job.id, saved_query_output(*job.query_output));
+    keep(job);
+  }
+  // No request waits on a worker's changes, so none flushes them. Not under
+  // job.mu: a flush takes the record store's lock.
+  if (auto written = sink->flush(); !written.ok()) {
+    std::lock_guard lock(job.mu);
+    if (job.state != JobState::kJobComplete) return;
+    job.state = JobState::kFailed;
+    job.error_message = "InternalServerError : the data directory could not be written: " +
+                        written.errors().front().message;
+  }
+}
+
+void BulkJobs::keep(const Job& job) const {
+  if (const auto& sink = org_->state()) sink->put(saved_kind::kJob, job.id, saved_job(job));
+}
+
+void BulkJobs::forget(const Job& job) const {
+  const auto& sink = org_->state();
+  if (!sink) return;
+  sink->erase(saved_kind::kJob, job.id);
+  sink->erase(saved_kind::kUpload, job.id);
+  sink->erase(saved_kind::kQuery, job.id);
+  for (size_t i = 0; i < job.ingest.chunks; ++i)
+    sink->erase(saved_kind::kRows, chunk_key(job.id, i));
 }
 
 void BulkJobs::wait_idle() {

@@ -92,6 +92,7 @@ BulkResult<nlohmann::ordered_json> BulkJobs::create_query(const nlohmann::json& 
   nlohmann::ordered_json info;
   {
     std::lock_guard lock(job->mu);
+    keep(*job);
     info = job_info(*job, org_->clock().now(), false);
   }
   enqueue(job);

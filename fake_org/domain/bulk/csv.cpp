@@ -1,5 +1,7 @@
 #include "csv.h"
 
+#include <algorithm>
+
 #include <array>
 #include <utility>
 
@@ -42,6 +44,11 @@ const char* line_ending_name(LineEnding ending) {
 
 CsvReader::CsvReader(std::string_view text, char delimiter) : text_(text), delimiter_(delimiter) {
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+}
+
+void CsvReader::seek(size_t pos) {
+  pos_ = std::min(pos, text_.size());
+  next_line_ = 1 + static_cast<size_t>(std::count(text_.begin(), text_.begin() + pos_, '\n'));
 }
 
 bool CsvReader::at_record_end() const {

@@ -44,6 +44,9 @@ class CsvReader {
   size_t record_end() const { return end_; }
   // Where the next record starts (the text's size at the end).
   size_t position() const { return pos_; }
+  // Continues at `pos`, a position() an earlier reader of the same text
+  // gave (a job resumed after a restart).
+  void seek(size_t pos);
   // The 1-based line the last record started on.
   size_t line() const { return line_; }
   const std::string& error() const { return error_; }
