@@ -69,7 +69,8 @@ std::optional<BulkError> read_format_of_query(const nlohmann::json& body, Job& j
   return read_format_impl(body, job);
 }
 
-BulkJobs::BulkJobs(std::shared_ptr<Org> org) : org_(std::move(org)) {}
+BulkJobs::BulkJobs(std::shared_ptr<Org> org)
+    : org_(std::move(org)), processing_ms_(org_->config().org.bulk_processing_time.count()) {}
 
 BulkJobs::~BulkJobs() {
   std::thread worker;

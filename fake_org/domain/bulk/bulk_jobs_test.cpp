@@ -270,3 +270,17 @@ TEST_CASE("bulk: results of a query job not finished answer JOB_NOT_COMPLETE; li
 }
 
 }  // namespace fake_org::bulk
+
+namespace fake_org::bulk {
+
+TEST_CASE("bulk: a fixture's org.bulk_processing_time is the speed jobs start with",
+          "[domain][bulk]") {
+  OrgConfig config = testing::default_config();
+  config.org.bulk_processing_time = Millis(30'000);
+  testing::DomainOrg t(config);
+  BulkJobs jobs{t.org};
+  CHECK(jobs.processing_time() == Millis(30'000));
+  CHECK(BulkJobs{testing::DomainOrg().org}.processing_time() == Millis(0));
+}
+
+}  // namespace fake_org::bulk

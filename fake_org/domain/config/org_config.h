@@ -354,6 +354,9 @@ struct OrgSettings {
   // How long a hosted payment page stays open after the intent created it,
   // on the org clock (a PSP's checkout session lives a day; decisions 96).
   Millis psp_session_expiry{24 * 3600 * 1000};
+  // How long a Bulk API 2.0 job takes on the org clock at the least: a
+  // finished job reports InProgress until then (decision 150; 0: at once).
+  Millis bulk_processing_time{0};
   ResponseStyle response_style = ResponseStyle::kSpec;
   // The package's pay link site page; `package` installments show
   // `PayLinkPage` = this URL with `?id=<GUID>`. Empty: none.
