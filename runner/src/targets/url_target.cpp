@@ -239,6 +239,8 @@ class UrlTarget final : public Target {
                   "/__admin/orgs -H 'Content-Type: application/json' -d " +
                   shell_quote(named.dump()) + "\n" +
                   fixture_token_line(*config, again.instance_url, options_.ca_file);
+    // Left behind, it would count against --max-orgs for every run after.
+    again.teardown = curl + " -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n";
     sc.reproduce = again;
     return std::make_unique<OrgSession>(
         sc, fixture_client_credentials(*config, sc.instance_url, sc.tls), org);
