@@ -40,9 +40,9 @@ std::pair<View, View> each_views(const Json& arg, const Json& a, const MatchOpti
   size_t holding = 0, failing = 0;
   auto flush = [&] {
     if (holding)
-      push_alike(
-          ev, av,
-          "(" + std::to_string(holding) + " item" + (holding == 1 ? "" : "s") + " that match)");
+      push_alike(ev, av,
+                 "(" + std::to_string(holding) +
+                     (holding == 1 ? " item that matches)" : " items that match)"));
     holding = 0;
   };
   for (size_t i = 0; i < a.size(); ++i) {

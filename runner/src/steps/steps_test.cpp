@@ -5,6 +5,7 @@
 #include "net/webhook_receiver.h"
 #include "report/failure_text.h"
 #include "report/json_report.h"
+#include "report/junit_report.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
 
@@ -403,6 +404,9 @@ steps:
   CHECK(json_report(RunResult{
             "t", "strict", {r}, "", 0})["scenarios"][0]["steps"][0]["failures"][0]["location"] ==
         "test0.yaml:16:18");
+  // A CI view opens the assertion, not the step.
+  CHECK(contains(junit_xml(RunResult{"t", "strict", {r}, "", 0}, true),
+                 "name=\"1 post items\" file=\"test0.yaml\" line=\"16\""));
 
   ScenarioResult s = run_text(*f.target, R"(name: status line
 steps:
