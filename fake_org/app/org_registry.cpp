@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 
 #include "app/fixture_paths.h"
@@ -206,9 +207,14 @@ std::optional<std::string> OrgRegistry::close_for_exit() {
 
 Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {
   for (const auto& [key, value] : request.items())
-    if (key != "fixture" && key != "name" && key != "login_paths")
-      return registry_error(400, "INVALID_FIELD",
-                            "Unknown field '" + key + "': an org takes fixture, name, login_paths");
+    if (key != "fixture" && key != "name" && key != "login_paths" && key != "ttl" &&
+        key != "created_by")
+      return registry_error(
+          400, "INVALID_FIELD",
+          "Unknown field '" + key + "': an org takes fixture, name, login_paths, ttl, created_by");
+  OrgLease lease;
+  if (auto bad = lease_from_request(request, "a client that gave no created_by", lease))
+    return registry_error(400, "INVALID_FIELD", *bad);
   const nlohmann::json& name_field = request.contains("name") ? request["name"] : nullptr;
   if (!name_field.is_null() &&
       (!name_field.is_string() || !valid_name(name_field.get<std::string>())))
@@ -248,7 +254,10 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
                             "The org could not be kept in the data directory: " + *failed);
     }
   }
+  if (lease.ttl) reaper_.schedule(name, lease.expires);
+  leases_[name] = lease;
   nlohmann::json body = site_json(*site, origin, false);
+  body.update(lease_json(lease));
   body["connected_apps"] = connected_apps_json(site->services.org->config());
   return Answer{201, std::move(body)};
 }
@@ -256,10 +265,39 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
 Answer OrgRegistry::list(const std::string& origin) const {
   nlohmann::json orgs = nlohmann::json::array();
   const auto& root = server_.sites().root();
+  std::lock_guard lock(mu_);
   for (const auto& site : server_.sites().list()) {
-    orgs.push_back(site_json(*site, origin, site == root));
+    nlohmann::json org = site_json(*site, origin, site == root);
+    auto lease = leases_.find(site->name);
+    // Orgs of the command line are the server's own, as old as it.
+    org.update(lease_json(lease != leases_.end() ? lease->second
+                                                 : OrgLease{"the command line", started_, {}, {}}));
+    orgs.push_back(std::move(org));
   }
   return Answer{200, {{"orgs", std::move(orgs)}, {"max_orgs", options_.max_orgs}}};
+}
+
+std::shared_ptr<http::OrgSite> OrgRegistry::remove_locked(const std::string& name,
+                                                          std::optional<std::string>& failed) {
+  auto site = server_.sites().remove(name);
+  if (!site) return nullptr;
+  leases_.erase(name);
+  reaper_.cancel(name);
+  // Deleting an org drops its queued webhooks by design: the notice meant
+  // for a server shutting down would be noise, once per org, while it runs.
+  site->services.webhooks->set_notice([](const std::string&) {});
+  if (saved_) failed = saved_->remove(name);
+  return site;
+}
+
+void OrgRegistry::expire(const std::string& name) {
+  std::shared_ptr<http::OrgSite> site;  // let go after the lock: its workers stop then
+  std::lock_guard lock(mu_);
+  std::optional<std::string> failed;
+  site = remove_locked(name, failed);
+  if (site && !options_.quiet)
+    std::fprintf(stderr, "fake-org: org '%s' deleted: its time to live ran out%s%s\n", name.c_str(),
+                 failed ? "; its data could not be deleted: " : "", failed ? failed->c_str() : "");
 }
 
 Answer OrgRegistry::remove(const std::string& name) {
@@ -269,18 +307,17 @@ Answer OrgRegistry::remove(const std::string& name) {
   if (root && root->name == name)
     return registry_error(409, "CANNOT_DELETE",
                           "Org '" + name + "' is the first org, served at the root: it stays");
-  site = server_.sites().remove(name);
+  std::optional<std::string> failed;
+  site = remove_locked(name, failed);
   if (!site)
     return registry_error(404, "NOT_FOUND",
                           "No org named '" + name + "' (GET /__admin/orgs lists them)");
-  if (saved_) {
-    if (auto failed = saved_->remove(name))
-      return registry_error(503, "SERVER_UNAVAILABLE",
-                            "Org '" + name +
-                                "' is no longer served, but its data could not be "
-                                "deleted: " +
-                                *failed);
-  }
+  if (failed)
+    return registry_error(503, "SERVER_UNAVAILABLE",
+                          "Org '" + name +
+                              "' is no longer served, but its data could not be "
+                              "deleted: " +
+                              *failed);
   return Answer{200, {{"deleted", name}}};
 }
 

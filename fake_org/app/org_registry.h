@@ -9,11 +9,15 @@
 // the orgs POST /__admin/orgs creates are listed in durable/saved_orgs.h,
 // so a restart serves them again (restore_saved_orgs()).
 //
+// Orgs made with a time to live (`ttl`) are deleted when it runs out, by a
+// reaper thread (app/org_reaper.h), even if no request comes again.
+//
 // Locking rule: mu_ serialises create() and remove() (the name check, the
 // cap and the add or removal of a site happen as one step; creations are
 // rare and take about a millisecond). configs_ (parsed shipped fixtures,
-// shared by the orgs made from them) and next_number_ are guarded by mu_
-// too. list() reads only the server's OrgSites, which guards itself.
+// shared by the orgs made from them), next_number_ and leases_ are guarded
+// by mu_ too; list() takes it to read leases_. The reaper's own lock is
+// taken under mu_ (cancel, schedule), never the other way round.
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -23,6 +27,8 @@
 #include <vector>
 
 #include "app/org_factory.h"
+#include "app/org_lease.h"
+#include "app/org_reaper.h"
 #include "durable/saved_orgs.h"
 #include "http/org_sites.h"
 #include "http/server.h"
@@ -83,13 +89,24 @@ class OrgRegistry final : public http::OrgDirectory {
   std::shared_ptr<http::OrgSite> build_locked(const Loaded& loaded, const std::string& name,
                                               bool login_paths, std::string& error);
   std::string next_name_locked(const std::string& label);
+  // Stops serving `name` and forgets it; the site, for the caller to let go
+  // of after the lock (its workers stop then). Null when there is none.
+  std::shared_ptr<http::OrgSite> remove_locked(const std::string& name,
+                                               std::optional<std::string>& failed);
+  // The reaper's call: `name`'s time to live ran out.
+  void expire(const std::string& name);
 
   http::Server& server_;
   RegistryOptions options_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::unique_ptr<durable::SavedOrgs> saved_;  // with a data directory, once restored
   std::map<std::string, std::shared_ptr<const OrgConfig>> configs_;
   size_t next_number_ = 1;
+  // Who made each org and when; the first org's is the registry's start.
+  std::map<std::string, OrgLease> leases_;
+  std::chrono::system_clock::time_point started_ = std::chrono::system_clock::now();
+  // Last: destroyed first, so its thread stops before what it deletes with.
+  OrgReaper reaper_{[this](const std::string& name) { expire(name); }};
 };
 
 }  // namespace fake_org::app

@@ -5,10 +5,10 @@
 #include <cctype>
 #include <random>
 
-#include "domain/core/luhn.h"
 #include "events/psp_signature.h"
 #include "util/crypto.h"
 #include "util/json_text.h"
+#include "util/luhn.h"
 
 namespace fake_org {
 

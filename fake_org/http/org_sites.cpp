@@ -76,7 +76,15 @@ FAKE_ORG_HANDLERS(org_admin) {
   handlers.on("postAdminOrg", [directory, tls](Call& c) {
     if (!directory) return send_no_directory(c.res);
     auto body = org_request_body(c.req, c.res);
-    if (body) send_directory_answer(c.res, directory->create(*body, server_origin_of(c.req, tls)));
+    if (!body) return;
+    // GET /__admin/orgs says who made each org: a client that does not say
+    // is named by its User-Agent and address, which is how it can be found.
+    if (body->is_object() && !body->contains("created_by")) {
+      const std::string agent = c.req.get_header_value("User-Agent");
+      (*body)["created_by"] = (agent.empty() ? std::string("a client") : agent.substr(0, 120)) +
+                              " at " + c.req.remote_addr;
+    }
+    send_directory_answer(c.res, directory->create(*body, server_origin_of(c.req, tls)));
   });
   handlers.on("deleteAdminOrg", [directory](Call& c) {
     if (!directory) return send_no_directory(c.res);

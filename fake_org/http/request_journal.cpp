@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
-#include "debug_log.h"
 #include "util/json_depth.h"
+#include "util/redaction.h"
 
 namespace fake_org::http {
 

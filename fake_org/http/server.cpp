@@ -10,7 +10,6 @@
 #include <iostream>
 #include <mutex>
 
-#include "debug_log.h"
 #include "dispatch.h"
 #include "events/contract_monitor.h"
 #include "fault_injector.h"
@@ -24,6 +23,7 @@
 #include "router.h"
 #include "routes.h"
 #include "util/listen_backlog.h"
+#include "util/redaction.h"
 #include "util/text.h"
 
 namespace fake_org::http {

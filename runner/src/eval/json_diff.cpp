@@ -23,11 +23,83 @@ Json trimmed(const Json& a) {
   return out;
 }
 
+std::pair<View, View> views(const Json& e, const Json* a, const MatchOptions& o);
+
+// The same placeholder on both sides, so a run of items that hold is one
+// line of context in the diff rather than their whole text.
+void push_alike(Json& ev, Json& av, const std::string& text) {
+  ev.push_back(text);
+  av.push_back(text);
+}
+
+// `$each` over an array: the items that fail, each cut to what the matcher
+// talks about (the field that differs, not the keys it ignores); runs of
+// items that hold, and the failures past the first few, only counted.
+std::pair<View, View> each_views(const Json& arg, const Json& a, const MatchOptions& o) {
+  Json ev = Json::array(), av = Json::array();
+  size_t holding = 0, failing = 0;
+  auto flush = [&] {
+    if (holding)
+      push_alike(ev, av,
+                 "(" + std::to_string(holding) +
+                     (holding == 1 ? " item that matches)" : " items that match)"));
+    holding = 0;
+  };
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (match_json(arg, &a[i], o).empty()) {
+      ++holding;
+      continue;
+    }
+    if (++failing > kArrayItemsShown) continue;
+    flush();
+    auto [x, y] = views(arg, &a[i], o);
+    ev.push_back(x ? *x : Json());
+    av.push_back(y ? *y : Json());
+  }
+  flush();
+  if (failing > kArrayItemsShown)
+    push_alike(ev, av,
+               "(" + std::to_string(failing - kArrayItemsShown) + " more items that differ)");
+  return {View(ev), View(av)};
+}
+
+// `$contains` over an array: for each wanted item no item matches, the
+// closest item (fewest mismatches) beside it, cut to what it talks about.
+std::pair<View, View> contains_views(const Json& arg, const Json& a, const MatchOptions& o) {
+  const Json wanted = arg.is_array() ? arg : Json::array({arg});
+  Json ev = Json::array(), av = Json::array();
+  for (const auto& w : wanted) {
+    size_t best = a.size(), best_count = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const size_t count = match_json(w, &a[i], o).size();
+      if (count == 0) {
+        best = a.size() + 1;  // found: nothing to show
+        break;
+      }
+      if (best == a.size() || count < best_count) best = i, best_count = count;
+    }
+    if (best > a.size()) continue;
+    if (best == a.size()) {  // an empty array: the wanted item against nothing
+      ev.push_back(w);
+      continue;
+    }
+    auto [x, y] = views(w, &a[best], o);
+    ev.push_back(x ? *x : Json());
+    av.push_back(y ? *y : Json());
+  }
+  return {View(ev), View(av)};
+}
+
 std::pair<View, View> views(const Json& e, const Json* a, const MatchOptions& o) {
   if (is_matcher(e)) {
     bool ok = match_json(e, a, o).empty();
     View actual = a ? View(*a) : std::nullopt;
     if (ok) return {actual, actual};
+    // A lone $each or $contains over an array shows the items themselves.
+    if (a && a->is_array() && e.size() == 1 && e.contains("$each"))
+      return each_views(e["$each"], *a, o);
+    if (a && a->is_array() && e.size() == 1 && e.contains("$contains"))
+      return contains_views(e["$contains"], *a, o);
     return {View(e), a ? View(trimmed(*a)) : std::nullopt};
   }
   if (!a) return {View(e), std::nullopt};

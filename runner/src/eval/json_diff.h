@@ -2,7 +2,9 @@
 // A readable diff of expected versus actual JSON. Both sides are first cut to
 // what the expectation talks about (a subset match shows only the expected
 // keys; a matcher that holds shows the actual value), so the diff lines are
-// exactly the disagreements.
+// exactly the disagreements. Under a lone $each or $contains the items
+// themselves are compared (each failing item, or the closest to a wanted
+// one), so the first lines name the field that differs.
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -130,3 +130,38 @@ TEST_CASE("a diff shows only the disagreements", "[runner][matchers]") {
   CHECK(json_diff(json{{"Id", "pi_1"}}, &actual).empty());
   CHECK(line_diff("a\nb\nc\n", "a\nx\nc\n") == "--- expected\n+++ actual\n  a\n- b\n+ x\n  c\n");
 }
+
+TEST_CASE("a diff under $each shows the failing items' differing fields first",
+          "[runner][matchers]") {
+  json expected = json::parse(R"({"records": {"$each": {"Status": "Paid"}}})");
+  json actual = {{"records", json::array()}};
+  for (int i = 0; i < 10; ++i)
+    actual["records"].push_back(
+        {{"Id", "a0" + std::to_string(i)}, {"Status", i == 4 ? "Pending" : "Paid"}, {"Amount", i}});
+  const std::string d = json_diff(expected, &actual);
+  INFO(d);
+  // The first change line is the field that differs, not the matcher object.
+  const size_t first_change = d.find("\n-", d.find("+++ actual"));
+  REQUIRE(first_change != std::string::npos);
+  CHECK(d.substr(first_change + 1, d.find('\n', first_change + 1) - first_change - 1) ==
+        "-       \"Status\": \"Paid\"");
+  CHECK(d.find("+       \"Status\": \"Pending\"") != std::string::npos);
+  CHECK(d.find("(4 items that match)") != std::string::npos);
+  CHECK(d.find("(5 items that match)") != std::string::npos);
+  CHECK(d.find("$each") == std::string::npos);
+  CHECK(d.find("Amount") == std::string::npos);  // keys the matcher ignores stay out
+}
+
+TEST_CASE("a diff under $contains compares the wanted item with the closest one",
+          "[runner][matchers]") {
+  json expected = json::parse(
+      R"({"errors": {"$contains": [{"row": 2, "code": "REQUIRED_FIELD_MISSING"}, {"row": 1}]}})");
+  json actual = json::parse(
+      R"({"errors": [{"row": 1, "code": "X", "message": "m"}, {"row": 2, "code": "INVALID_EMAIL_ADDRESS", "message": "m"}]})");
+  const std::string d = json_diff(expected, &actual);
+  INFO(d);
+  CHECK(d.find("-       \"code\": \"REQUIRED_FIELD_MISSING\"") != std::string::npos);
+  CHECK(d.find("+       \"code\": \"INVALID_EMAIL_ADDRESS\"") != std::string::npos);
+  CHECK(d.find("$contains") == std::string::npos);
+  CHECK(d.find("message") == std::string::npos);
+}

@@ -84,4 +84,18 @@ std::string to_curl(const HttpRequest& request, const std::string& token,
   return cmd;
 }
 
+std::string with_url_variable(const std::string& command, const std::string& url,
+                              const std::string& variable) {
+  const std::string from = "'" + url;
+  const std::string to = "\"$" + variable + "\"'";
+  std::string out;
+  size_t at = 0;
+  for (size_t p = command.find(from); p != std::string::npos; p = command.find(from, at)) {
+    out.append(command, at, p - at);
+    out += to;
+    at = p + from.size();
+  }
+  return out + command.substr(at);
+}
+
 }  // namespace runner

@@ -28,4 +28,10 @@ std::string env_shell_word(const std::string& text);
 std::string token_line(const std::string& token_url, const std::string& grant_type,
                        const std::vector<std::string>& fields, const std::string& ca_file = "");
 
+// `command` with each single-quoted word that starts with `url` made to start
+// with "$VARIABLE" instead ('http://x/a' -> "$ORG"'/a'): for an org whose
+// URL the shell learns only as it runs (a fake-org on a free port).
+std::string with_url_variable(const std::string& command, const std::string& url,
+                              const std::string& variable);
+
 }  // namespace runner

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "report/exchange_text.h"
 #include "report/failure_text.h"
 
 namespace runner {
@@ -93,7 +94,12 @@ void ConsoleReport::write_scenario_line(const ScenarioResult& r) {
   if (r.outcome == Outcome::kSkipped) out_ << "  " << r.skip_reason;
   out_ << "\n";
   if (verbose_ && r.outcome != Outcome::kSkipped)
-    for (const auto& s : r.steps) out_ << "      " << step_line(s) << "\n";
+    for (const auto& s : r.steps) {
+      out_ << "      " << step_line(s) << "\n";
+      // What was sent and answered, secrets redacted: a verbose log is
+      // often a CI artifact anyone on the team can read.
+      out_ << indent(exchange_text(s), "          ");
+    }
 }
 
 void ConsoleReport::progress(const ScenarioResult& r, size_t done, size_t total) {

@@ -1,5 +1,6 @@
 #pragma once
-// The console: a line per scenario as it ends (and per step with --verbose),
+// The console: a line per scenario as it ends (and per step with --verbose,
+// with its request and response bodies, secrets redacted),
 // then a report of each failure, then exactly "N passed, N failed, N skipped".
 // On a terminal, a live progress line instead, redrawn in place until the
 // final report replaces it (failures still get their line above it).

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "net/curl.h"
+#include "report/running_binary.h"
 
 namespace runner {
 namespace {
@@ -80,11 +81,43 @@ std::string cap_lines(const std::string& text, size_t max, const std::string& wh
   return out;
 }
 
+namespace {
+
+// The commands that send the failed request again, with what they rely on.
+std::string reproduction_text(const Exchange& ex, const std::string& file) {
+  const std::string scenario = file.empty() ? std::string("FILE") : shell_quote(file);
+  std::string out;
+  if (!ex.depends_on.empty())
+    out += "  the request depends on earlier steps (" + ex.depends_on +
+           "): sent alone it may be answered otherwise; replay the whole scenario to be sure\n";
+  const std::string commands = ex.curl_setup + ex.curl + "\n" + ex.curl_teardown;
+  if (ex.org_stopped) {
+    // The org the setup starts is at $ORG until the teardown stops it.
+    out +=
+        "  reproduce (the scenario's org stopped with it: start one like it, take a token, "
+        "send the request, stop it; to replay the whole scenario on it instead of the "
+        "request: " +
+        sibling_binary("scenario-runner") + " --target \"$ORG\" " + scenario +
+        " before the last line):\n" + indent(commands, "    ");
+  } else if (!ex.curl_setup.empty()) {
+    out += std::string("  reproduce (take a token, send the request") +
+           (ex.curl_teardown.empty() ? "" : ", delete what it made") + "):\n" +
+           indent(commands, "    ");
+  } else {
+    out += "  reproduce (TOKEN is the runner's bearer token):\n    " + ex.curl + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string failure_text(const StepResult& s, const std::string& file) {
   std::string out = "step " + std::to_string(s.index + 1) + " '" + s.name + "' (" + s.pos.str() +
                     ", " + to_string(s.kind) + ")\n";
   for (const auto& f : s.failures) {
-    out += indent(f.kind + ": " + cap_line_length(f.message, kMessageLineChars), "  ");
+    // The assertion's own line, when it has one: the place to edit.
+    const std::string at = f.pos.line > 0 ? " (" + f.pos.str() + ")" : "";
+    out += indent(f.kind + at + ": " + cap_line_length(f.message, kMessageLineChars), "  ");
     if (!f.diff.empty()) out += indent(f.diff, "    ");
   }
   if (s.exchange) {
@@ -108,19 +141,7 @@ std::string failure_text(const StepResult& s, const std::string& file) {
       out += "  response: " + std::to_string(ex.response->status) + "\n" + indent(body, "    ");
     }
     if (ex.token_refreshed) out += "  (the runner refreshed its token after a 401 and retried)\n";
-    if (ex.org_stopped) {
-      out +=
-          "  reproduce (the scenario's org stopped with it: start one like it, take a token, "
-          "send the request; records from earlier steps are not there, so to replay them all "
-          "too: build/bin/scenario-runner --target http://127.0.0.1:8080 " +
-          (file.empty() ? std::string("FILE") : shell_quote(file)) + "):\n" +
-          indent(ex.curl_setup + ex.curl, "    ");
-    } else if (!ex.curl_setup.empty()) {
-      out += "  reproduce (take a token, send the request):\n" +
-             indent(ex.curl_setup + ex.curl, "    ");
-    } else {
-      out += "  reproduce (TOKEN is the runner's bearer token):\n    " + ex.curl + "\n";
-    }
+    out += reproduction_text(ex, file);
   }
   return out;
 }

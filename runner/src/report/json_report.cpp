@@ -26,6 +26,7 @@ nlohmann::json step_json(const StepResult& s) {
                       {"failures", nlohmann::json::array()}};
   for (const auto& f : s.failures) {
     nlohmann::json fj = {{"kind", f.kind}, {"message", f.message}};
+    if (f.pos.line > 0) fj["location"] = f.pos.str();
     if (!f.diff.empty()) fj["diff"] = f.diff;
     if (!f.mismatches.empty()) {
       fj["mismatches"] = nlohmann::json::array();
@@ -51,6 +52,8 @@ nlohmann::json step_json(const StepResult& s) {
                        {"elapsed_ms", ex.response->elapsed_ms}};
     if (!ex.curl.empty()) j["curl"] = ex.curl;
     if (!ex.curl_setup.empty()) j["curl_setup"] = ex.curl_setup;
+    if (!ex.curl_teardown.empty()) j["curl_teardown"] = ex.curl_teardown;
+    if (!ex.depends_on.empty()) j["depends_on"] = ex.depends_on;
   }
   return j;
 }

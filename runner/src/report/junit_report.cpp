@@ -40,6 +40,16 @@ std::string attr(const std::string& name, const std::string& value) {
   return " " + name + "=\"" + xml_escape(value) + "\"";
 }
 
+// The line a CI view links a step's test case to: its first failed
+// assertion's own line when it has one, else the step's.
+std::string line_attr(const StepResult& s) {
+  int line = s.pos.line;
+  if (s.outcome == Outcome::kFailed && !s.failures.empty() && s.failures.front().pos.line > 0 &&
+      s.failures.front().pos.file == s.pos.file)
+    line = s.failures.front().pos.line;
+  return attr("line", std::to_string(line));
+}
+
 std::string first_line(const std::string& s) {
   return s.substr(0, s.find('\n'));
 }
@@ -109,7 +119,7 @@ std::string junit_xml(const RunResult& run, bool per_step) {
       ++t;
       cases += "    <testcase" + attr("classname", classname(r.file)) +
                attr("name", std::to_string(s.index + 1) + " " + s.name) + attr("file", r.file) +
-               attr("line", std::to_string(s.pos.line)) + attr("time", seconds(s.ms, 3)) + ">\n";
+               line_attr(s) + attr("time", seconds(s.ms, 3)) + ">\n";
       if (s.outcome == Outcome::kFailed) {
         ++f;
         const std::string text = failure_text(s, r.file);

@@ -15,11 +15,24 @@ enum class Outcome { kPassed, kFailed, kSkipped };
 const char* to_string(Outcome o);
 
 struct Failure {
-  // status | headers | json | body | contract | capture | halt | timeout | error
+  Failure() = default;
+  // Most failures have no structured mismatches, no diff, no place of their own.
+  Failure(std::string kind_, std::string message_, std::vector<Mismatch> mismatches_ = {},
+          std::string diff_ = "", SourcePos pos_ = {})
+      : kind(std::move(kind_)),
+        message(std::move(message_)),
+        mismatches(std::move(mismatches_)),
+        diff(std::move(diff_)),
+        pos(std::move(pos_)) {}
+
+  // status | headers | json | body | csv | contract | capture | halt | timeout | error
   std::string kind;
   std::string message;               // one or more lines
   std::vector<Mismatch> mismatches;  // for json/headers/status, structured
   std::string diff;                  // expected versus actual, when there is one
+  // Where the failed assertion is written (the field under `expect.json`, the
+  // status line); line 0: the step's own position is the closest.
+  SourcePos pos;
 };
 
 // The last HTTP exchange of a step (the one a failure is about).
@@ -31,6 +44,10 @@ struct Exchange {
   // the scenario's when it is gone (org_stopped, the embedded fake). Empty:
   // $TOKEN is the runner's bearer token, which the report does not show.
   std::string curl_setup;
+  std::string curl_teardown;  // shell lines after `curl`: what curl_setup made goes again
+  // Why the request may not reproduce alone: the values of earlier steps it
+  // uses, the earlier steps that changed the org; empty when it stands alone.
+  std::string depends_on;
   bool org_stopped = false;
   bool token_refreshed = false;
 };

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "net/interrupt.h"
+#include "scenario/step_dependence.h"
 #include "steps/step_context.h"
 
 namespace runner {
@@ -82,6 +83,10 @@ ScenarioResult run_scenario(const Scenario& s, ExecEnv& env) {
   StepContext ctx{*org, env.hooks, slot, env.checker, vars, builtins};
   for (size_t i = 0; i < s.steps.size(); ++i) {
     r.steps.push_back(run_step(s.steps[i], i, ctx));
+    // A failed request's report sends it again alone: say what it needs.
+    StepResult& last = r.steps.back();
+    if (last.outcome == Outcome::kFailed && last.exchange)
+      last.exchange->depends_on = earlier_step_dependence(s, i);
     // SIGINT/SIGTERM: the step in progress ends, the scenario stops there,
     // and its org goes with the session (the run must not leave orgs behind).
     if (stopped_after(i, s, r) || r.steps.back().outcome == Outcome::kFailed) {

@@ -24,6 +24,8 @@ const char* to_string(StepKind k) {
       return "poll";
     case StepKind::kQuery:
       return "query";
+    case StepKind::kBulk:
+      return "bulk";
   }
   return "?";
 }
@@ -45,6 +47,7 @@ bool Step::needs_admin() const {
       return std::get<PollStep>(body).request.path.rfind("/__admin", 0) == 0;
     case StepKind::kAwaitWebhook:
     case StepKind::kQuery:
+    case StepKind::kBulk:
       return false;
   }
   return false;

@@ -3,6 +3,7 @@
 // may hold `${...}` references stay as written; they are interpolated when the
 // step runs, because captures of earlier steps are only known then.
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,9 +46,16 @@ struct Expectation {
   std::optional<Json> json;                           // subset by default
   bool exact = false;                                 // json must match key for key
   std::optional<Json> body;                           // raw text: string or matcher
-  bool contract = true;                               // check against the contract checker
+  std::optional<Json>
+      csv;               // the body as CSV: {columns, rows, count, delimiter} (eval/csv_expect.h)
+  bool contract = true;  // check against the contract checker
   SourcePos pos;
-  bool empty() const { return !status && headers.empty() && !json && !body; }
+  // Where each assertion is written, so a failure points at its own line:
+  SourcePos status_pos, body_pos, json_pos, csv_pos;
+  std::vector<SourcePos> header_pos;                   // beside `headers`
+  std::map<std::string, std::pair<int, int>> json_at;  // pointer into `json` -> line, column
+  std::map<std::string, std::pair<int, int>> csv_at;   // pointer into `csv` -> line, column
+  bool empty() const { return !status && headers.empty() && !json && !body && !csv; }
 };
 
 struct Capture {
@@ -105,13 +113,43 @@ struct QueryStep {
   SourcePos pos;
 };
 
-enum class StepKind { kRequest, kAwaitWebhook, kPsp, kClock, kPoll, kQuery };
+// One part of a bulk step's CSV, in order: text as written (with `${...}`),
+// a file's text as it is, or a line written `repeat` times, `${i}` in it
+// numbering them from `from`, each followed by the job's line ending.
+struct CsvPart {
+  std::string text;
+  bool literal = false;  // a file's text: no `${...}` in it is interpolated
+  long repeat = 0;       // 0: `text` once
+  long from = 1;
+};
+
+// Bulk API 2.0 ingest in one step (/services/data/vNN.0/jobs/ingest): create
+// the job, upload its CSV, close it (or abort it), wait until it ends, then
+// check the job and each result CSV asked for. Only the REST API: it runs
+// on a sandbox as on the fake.
+struct BulkStep {
+  std::string object;
+  std::string operation = "insert";  // insert | update | upsert | delete | hardDelete
+  std::string external_id;           // upsert: externalIdFieldName
+  std::string delimiter;             // COMMA, TAB, ...; empty: the API's (COMMA)
+  std::string line_ending;           // LF | CRLF; empty: the API's (LF)
+  std::vector<CsvPart> data;
+  bool abort = false;     // PATCH Aborted instead of UploadComplete
+  std::string version;    // "59.0"; empty: the session's
+  Millis timeout{60000};  // for the job to end
+  Expectation expect;     // on the ended job; without json: its state JobComplete (Aborted)
+  std::optional<Expectation> successful, failed, unprocessed;  // the result CSVs
+  SourcePos pos;
+};
+
+enum class StepKind { kRequest, kAwaitWebhook, kPsp, kClock, kPoll, kQuery, kBulk };
 const char* to_string(StepKind k);
 
 struct Step {
   std::string name;  // as written, or made up from the request line
   StepKind kind = StepKind::kRequest;
-  std::variant<RequestStep, AwaitWebhookStep, PspStep, ClockStep, PollStep, QueryStep> body;
+  std::variant<RequestStep, AwaitWebhookStep, PspStep, ClockStep, PollStep, QueryStep, BulkStep>
+      body;
   std::vector<Capture> captures;
   SourcePos pos;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "eval/csv_expect.h"
 #include "eval/interpolate.h"
 #include "eval/json_path.h"
 #include "eval/matchers.h"
@@ -11,7 +12,8 @@
 namespace runner {
 namespace {
 
-const std::set<std::string> kKinds = {"request", "await_webhook", "psp", "clock", "poll", "query"};
+const std::set<std::string> kKinds = {"request", "await_webhook", "psp", "clock",
+                                      "poll",    "query",         "bulk"};
 const std::set<std::string> kMethods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
 
 RequestSpec load_request(LoadContext& ctx, const YAML::Node& n,
@@ -86,8 +88,11 @@ RequestSpec load_request(LoadContext& ctx, const YAML::Node& n,
 }
 
 // Expected JSON: its matchers well-formed, the variables it uses defined.
-Json checked_json(LoadContext& ctx, const YAML::Node& node, const std::set<std::string>& defined) {
-  PositionMap pm;
+// `positions`, when given, keeps where each of its values is written.
+Json checked_json(LoadContext& ctx, const YAML::Node& node, const std::set<std::string>& defined,
+                  PositionMap* positions = nullptr) {
+  PositionMap local;
+  PositionMap& pm = positions ? *positions : local;
   Json v = ctx.json(node, &pm);
   for (const auto& issue : validate_expected(v))
     ctx.error(ctx.at(pm, issue.pointer, node), issue.message);
@@ -95,13 +100,16 @@ Json checked_json(LoadContext& ctx, const YAML::Node& node, const std::set<std::
   return v;
 }
 
+}  // namespace
+
 Expectation load_expect(LoadContext& ctx, const YAML::Node& n, const std::set<std::string>& defined,
                         const std::string& what) {
   Expectation e;
   e.pos = ctx.pos(n);
   if (!ctx.expect_map(n, what)) return e;
-  ctx.check_keys(n, {"status", "headers", "json", "exact", "body", "contract"}, what);
+  ctx.check_keys(n, {"status", "headers", "json", "exact", "body", "csv", "contract"}, what);
   if (n["status"]) {
+    e.status_pos = ctx.pos(n["status"]);
     Json s = checked_json(ctx, n["status"], defined);
     auto is_status = [](const Json& v) {
       return v.is_number_integer() && v.get<long>() >= 100 && v.get<long>() <= 599;
@@ -119,13 +127,29 @@ Expectation load_expect(LoadContext& ctx, const YAML::Node& n, const std::set<st
         if (!v.is_string() && !is_matcher(v))
           ctx.error(kv.second, "an expected header value is text or a matcher");
         e.headers.emplace_back(kv.first.Scalar(), v);
+        e.header_pos.push_back(ctx.pos(kv.first));
       }
   }
-  if (n["json"]) e.json = checked_json(ctx, n["json"], defined);
+  if (n["json"]) {
+    e.json_pos = ctx.pos(n["json"]);
+    PositionMap pm;
+    e.json = checked_json(ctx, n["json"], defined, &pm);
+    e.json_at.insert(pm.begin(), pm.end());
+  }
   if (n["body"]) {
+    e.body_pos = ctx.pos(n["body"]);
     e.body = checked_json(ctx, n["body"], defined);
     if (!e.body->is_string() && !is_matcher(*e.body))
       ctx.error(n["body"], what + ".body (the raw text) is text or a matcher; use json for JSON");
+  }
+  if (n["csv"]) {
+    e.csv_pos = ctx.pos(n["csv"]);
+    PositionMap pm;
+    e.csv = ctx.json(n["csv"], &pm);
+    for (const auto& issue : validate_csv_expected(*e.csv))
+      ctx.error(ctx.at(pm, issue.pointer, n["csv"]), what + ".csv: " + issue.message);
+    ctx.check_refs(*e.csv, pm, n["csv"], defined);
+    e.csv_at.insert(pm.begin(), pm.end());
   }
   if (n["exact"])
     if (auto x = ctx.boolean(n["exact"], what + ".exact")) e.exact = *x;
@@ -133,6 +157,8 @@ Expectation load_expect(LoadContext& ctx, const YAML::Node& n, const std::set<st
     if (auto c = ctx.boolean(n["contract"], what + ".contract")) e.contract = *c;
   return e;
 }
+
+namespace {
 
 std::vector<Capture> load_captures(LoadContext& ctx, const YAML::Node& n) {
   std::vector<Capture> out;
@@ -335,6 +361,10 @@ std::string default_name(const Step& s) {
       const auto& q = std::get<QueryStep>(s.body);
       return (q.all ? "queryAll " : "query ") + q.soql;
     }
+    case StepKind::kBulk: {
+      const auto& b = std::get<BulkStep>(s.body);
+      return "bulk " + b.operation + " " + b.object + (b.abort ? " (aborted)" : "");
+    }
   }
   return "step";
 }
@@ -351,18 +381,20 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
   if (kinds.size() != 1) {
     ctx.error(node,
               where + (kinds.empty() ? " has no kind" : " has several kinds") +
-                  ": a step has exactly one of request, await_webhook, psp, clock, poll, query");
-    ctx.check_keys(
-        node,
-        {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll", "query"},
-        where);
+                  ": a step has exactly one of request, await_webhook, psp, clock, poll, query, "
+                  "bulk");
+    ctx.check_keys(node,
+                   {"name", "request", "expect", "capture", "await_webhook", "psp", "clock", "poll",
+                    "query", "bulk"},
+                   where);
     return std::nullopt;
   }
   Step s;
   s.pos = ctx.pos(node);
   const std::string kind = kinds[0];
   std::set<std::string> allowed = {"name", kind};
-  if (kind == "request" || kind == "psp" || kind == "query") allowed.insert("expect");
+  if (kind == "request" || kind == "psp" || kind == "query" || kind == "bulk")
+    allowed.insert("expect");
   if (kind != "clock") allowed.insert("capture");
   ctx.check_keys(node, allowed, where + " (" + kind + ")");
   if (node["name"]) s.name = ctx.string(node["name"], "name").value_or("");
@@ -392,6 +424,11 @@ std::optional<Step> load_step(LoadContext& ctx, const YAML::Node& node, size_t i
     QueryStep q = load_query(ctx, node["query"], defined);
     if (node["expect"]) q.expect = load_expect(ctx, node["expect"], defined, "expect");
     s.body = std::move(q);
+  } else if (kind == "bulk") {
+    s.kind = StepKind::kBulk;
+    BulkStep b = load_bulk(ctx, node["bulk"], defined);
+    if (node["expect"]) b.expect = load_expect(ctx, node["expect"], defined, "expect");
+    s.body = std::move(b);
   } else {
     s.kind = StepKind::kPoll;
     s.body = load_poll(ctx, node["poll"], defined);

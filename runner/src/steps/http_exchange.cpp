@@ -56,9 +56,13 @@ Exchange to_exchange(const SentRequest& sent) {
   if (sent.reproduce) {
     HttpRequest again = sent.request;
     again.url = sent.reproduce_url;
-    // An org started for the reproduction is plain HTTP on 8080.
+    // An org started for the reproduction is plain HTTP.
     ex.curl = to_curl(again, sent.token, sent.reproduce->org_stops ? "" : sent.ca_file);
+    if (!sent.reproduce->url_variable.empty())
+      ex.curl =
+          with_url_variable(ex.curl, sent.reproduce->instance_url, sent.reproduce->url_variable);
     ex.curl_setup = sent.reproduce->setup;
+    ex.curl_teardown = sent.reproduce->teardown;
     ex.org_stopped = sent.reproduce->org_stops;
   } else {
     ex.curl = to_curl(sent.request, sent.token, sent.ca_file);

@@ -54,6 +54,9 @@ StepResult run_step(const Step& step, size_t index, StepContext& ctx) {
       case StepKind::kQuery:
         run_query_step(std::get<QueryStep>(step.body), ctx, out);
         break;
+      case StepKind::kBulk:
+        run_bulk_step(std::get<BulkStep>(step.body), ctx, out);
+        break;
     }
     if (out.failures.empty()) capture(step, ctx, out);
   } catch (const std::exception& e) {

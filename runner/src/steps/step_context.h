@@ -32,5 +32,6 @@ void run_await_webhook_step(const AwaitWebhookStep& step, StepContext& ctx, Step
 void run_psp_step(const PspStep& step, StepContext& ctx, StepResult& out);
 void run_clock_step(const ClockStep& step, StepContext& ctx, StepResult& out);
 void run_query_step(const QueryStep& step, StepContext& ctx, StepResult& out);
+void run_bulk_step(const BulkStep& step, StepContext& ctx, StepResult& out);
 
 }  // namespace runner

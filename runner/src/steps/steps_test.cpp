@@ -5,6 +5,7 @@
 #include "net/webhook_receiver.h"
 #include "report/failure_text.h"
 #include "report/json_report.h"
+#include "report/junit_report.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
 
@@ -373,4 +374,93 @@ steps:
   // The whole event, up to the type at the end of its body.
   CHECK(contains(message, ",\"type\":\"paymentIntent.created\"}"));
   CHECK_FALSE(contains(message, "more characters"));
+}
+
+TEST_CASE("a failure points at its own assertion's line, not the step's", "[runner][steps]") {
+  Fixture f;
+  ScenarioResult r = run_text(*f.target, R"(name: lines
+steps:
+  - name: post items
+    request:
+      method: POST
+      path: /Echo
+      json: {items: [{n: 1, s: ok}, {n: 2, s: bad}]}
+    expect:
+      contract: false
+      json:
+        content_type: application/json
+        body:
+          items:
+            $each:
+              n: {$type: integer}
+              s: ok
+)");
+  const Failure& fl = only_failure(r);
+  CHECK(fl.pos.line == 16);  // `s: ok` under $each, not the step at line 3
+  CHECK(fl.pos.column == 18);
+  const std::string text = failure_text(*r.first_failed_step());
+  INFO(text);
+  CHECK(contains(text, "json (test0.yaml:16:18): 1 difference"));
+  CHECK(json_report(RunResult{
+            "t", "strict", {r}, "", 0})["scenarios"][0]["steps"][0]["failures"][0]["location"] ==
+        "test0.yaml:16:18");
+  // A CI view opens the assertion, not the step.
+  CHECK(contains(junit_xml(RunResult{"t", "strict", {r}, "", 0}, true),
+                 "name=\"1 post items\" file=\"test0.yaml\" line=\"16\""));
+
+  ScenarioResult s = run_text(*f.target, R"(name: status line
+steps:
+  - request: GET /Echo
+    expect:
+      contract: false
+      headers: {X-Request-Id: req-42}
+      status: 201
+)");
+  CHECK(only_failure(s).pos.line == 7);
+  ScenarioResult h = run_text(*f.target, R"(name: header line
+steps:
+  - request: GET /Echo
+    expect:
+      contract: false
+      headers:
+        X-Request-Id: req-1
+)");
+  CHECK(only_failure(h).pos.line == 7);
+}
+
+TEST_CASE("a failed request that depends on earlier steps says so above its reproduction",
+          "[runner][steps][reproduce]") {
+  Fixture f;
+  ScenarioResult r = run_text(*f.target, R"(name: depends
+steps:
+  - name: create
+    request:
+      method: POST
+      path: /Echo
+      json: {id: e-1}
+    expect: {contract: false}
+    capture: {id: $.body.id}
+  - request: GET /Echo
+    expect: {contract: false}
+  - name: read it
+    request: GET /Echo?id=${id}
+    expect: {status: 201, contract: false}
+)");
+  const StepResult* s = r.first_failed_step();
+  REQUIRE(s != nullptr);
+  REQUIRE(s->exchange);
+  CHECK(s->exchange->depends_on ==
+        "it uses ${id} from step 1 'create'; step 1 'create' changed the org before it");
+  CHECK(contains(failure_text(*s),
+                 "  the request depends on earlier steps (it uses ${id} from "
+                 "step 1 'create'; step 1 'create' changed the org before it)"));
+  ScenarioResult alone = run_text(*f.target, R"(name: alone
+steps:
+  - request: GET /Echo
+    expect: {contract: false}
+  - request: GET /Echo
+    expect: {status: 201, contract: false}
+)");
+  REQUIRE(alone.first_failed_step() != nullptr);
+  CHECK(alone.first_failed_step()->exchange->depends_on.empty());
 }

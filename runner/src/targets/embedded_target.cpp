@@ -6,6 +6,7 @@
 #include "events/contract_monitor.h"
 #include "net/curl.h"
 #include "report/failure_text.h"
+#include "report/running_binary.h"
 #include "targets/fixture_cache.h"
 #include "targets/target.h"
 
@@ -41,20 +42,26 @@ std::string contract_self_check(fake_org::EmbeddedOrg& org) {
 
 // The org of a scenario stops with it, so a failure report's curl would
 // point at a dead port with a token nobody has: the reproduction starts a
-// fake-org with the scenario's fixture on 8080, waits until it answers, and
-// takes a token with the fixture's first connected app
-// (fixture_client_credentials uses the same).
+// fake-org with the scenario's fixture (the one beside this binary, on a
+// port free when it starts: 8080 may be anyone's), reads its URL from its
+// first line into $ORG, takes a token with the fixture's first connected app
+// (fixture_client_credentials uses the same) and stops it after the request.
 Reproduction reproduction(const fake_org::OrgConfig& config, const std::string& fixture,
                           bool is_file) {
   Reproduction r;
-  r.instance_url = "http://127.0.0.1:8080";
+  // Stands for $ORG while the commands are written (with_url_variable).
+  r.instance_url = "http://127.0.0.1:0";
+  r.url_variable = "ORG";
   const std::string spec = is_file ? fixture : "embedded:" + fixture;
-  r.setup = "build/bin/fake-org --fixture " + shell_quote(spec) + " --port 8080 &\n";
-  // The org answers a moment after it starts: wait for it (5 s at most), or
-  // the token request that follows meets a closed port.
-  r.setup += "for i in $(seq 50); do curl -sf -o /dev/null " + r.instance_url +
-             "/__admin/health && break; sleep 0.1; done\n";
-  r.setup += fixture_token_line(config, r.instance_url);
+  r.setup = "ORG_LOG=$(mktemp)\n" + sibling_binary("fake-org") + " --fixture " + shell_quote(spec) +
+            " --port 0 >\"$ORG_LOG\" & ORG_PID=$!\n";
+  // It prints "listening on URL" once it accepts connections: wait for that
+  // (5 s at most), or the token request that follows meets nothing.
+  r.setup +=
+      "for i in $(seq 50); do ORG=$(sed -n 's/^listening on //p' \"$ORG_LOG\"); "
+      "[ -n \"$ORG\" ] && break; sleep 0.1; done\n";
+  r.setup += with_url_variable(fixture_token_line(config, r.instance_url), r.instance_url, "ORG");
+  r.teardown = "kill \"$ORG_PID\"; rm -f \"$ORG_LOG\"\n";
   r.org_stops = true;
   return r;
 }

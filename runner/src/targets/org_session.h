@@ -21,6 +21,13 @@ struct Reproduction {
   std::string setup;         // shell lines, each ending in "\n"
   std::string instance_url;  // http://127.0.0.1:8080
   bool org_stops = false;    // the scenario's org stops with it; setup starts another
+  // Shell lines after the request: what setup made goes again (the repro
+  // org deleted, the started fake-org stopped), so trying twice works.
+  std::string teardown;
+  // When setup learns the org's URL only as it runs (a fake-org on a free
+  // port): the shell variable holding it, which stands for instance_url in
+  // every command ("$ORG"'/services/...').
+  std::string url_variable;
 };
 
 struct SessionConfig {

@@ -21,7 +21,6 @@
 #include "report/failure_text.h"
 #include "run/plan.h"
 #include "testing/child_process.h"
-#include "testing/free_port.h"
 #include "testing/mini_org.h"
 #include "testing/run_helpers.h"
 #include "testing/temp_dir.h"
@@ -36,12 +35,6 @@ namespace {
 std::unique_ptr<MiniOrg> tls_mini_org(const TestCert& cert) {
   return std::make_unique<MiniOrg>(
       std::make_unique<httplib::SSLServer>(cert.cert.get(), cert.key.get()), "https");
-}
-
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
 }
 
 // What `bash FILE` prints (stdout and stderr), once it and its children exit.
@@ -454,9 +447,9 @@ std::string write_secret_app_fixture(TempDir& dir, const std::string& client_id)
 }
 
 // Runs the commands a failure report prints for the scenario's failed step
-// with bash, as a person would paste them: start the fake, take a token,
-// send the request. Only the port (8080 may be taken here) and the binary's
-// folder are substituted. What they printed; "" when fake-org is not built.
+// with bash, as a person would paste them, unchanged: start the fake beside
+// the running binary on a free port, take a token, send the request, stop
+// the fake. What they printed; "" when fake-org is not built.
 std::string run_reproduction(const std::string& scenario) {
   const std::string bin = std::string(FAKE_ORG_BIN_DIR) + "/fake-org";
   if (!fs::exists(bin)) {
@@ -467,10 +460,9 @@ std::string run_reproduction(const std::string& scenario) {
   ScenarioResult r = run_text(*target, scenario);
   REQUIRE(r.outcome == Outcome::kFailed);
   const Exchange& ex = *r.first_failed_step()->exchange;
-  std::string script = ex.curl_setup + ex.curl + "\nkill $!\n";
-  script = replace_all(script, "8080", std::to_string(free_port()));
-  script = replace_all(script, "build/bin/fake-org", shell_quote(bin) + " --log-level quiet");
+  const std::string script = ex.curl_setup + ex.curl + "\n" + ex.curl_teardown;
   INFO(script);
+  CHECK(testing::contains(script, bin + " --fixture"));
   TempDir dir("reproduce");
   return run_bash(dir.write("reproduce.sh", script));
 }
@@ -523,6 +515,31 @@ TEST_CASE("url target: the reproduction takes a token from that org and sends th
       run_bash(dir.write("again.sh", step.exchange->curl_setup + step.exchange->curl + "\n"));
   INFO(out);
   CHECK(testing::contains(out, "HTTP/1.1 200"));
+}
+
+TEST_CASE("url target with throwaway orgs: the reproduction deletes its repro org after",
+          "[runner][targets][reproduce]") {
+  // Left behind, the repro org would count against --max-orgs run after run.
+  auto config = fake_org::load_embedded_fixture("default.yaml");
+  REQUIRE(config.ok());
+  fake_org::EmbeddedOptions options;
+  options.max_orgs = 4;
+  auto org = fake_org::EmbeddedOrg::start(*config.config, options);
+  auto target = make_target(org->base_url(), {});
+  ScenarioResult r = run_text(*target, std::string("name: wrong status") + kFailingStep);
+  REQUIRE(r.outcome == Outcome::kFailed);
+  const Exchange& ex = *r.first_failed_step()->exchange;
+  CHECK(ex.curl_teardown ==
+        "curl -s -o /dev/null -X DELETE " + org->base_url() + "/__admin/orgs/repro\n");
+  TempDir dir("url_reproduce_orgs");
+  const std::string out =
+      run_bash(dir.write("again.sh", ex.curl_setup + ex.curl + "\n" + ex.curl_teardown));
+  INFO(ex.curl_setup + ex.curl + "\n" + ex.curl_teardown);
+  INFO(out);
+  CHECK(testing::contains(out, "HTTP/1.1 200"));
+  CHECK(org->sites().size() == 1);  // only the server's first org is left
+  CHECK(testing::contains(failure_text(*r.first_failed_step(), "x.yaml"),
+                          "reproduce (take a token, send the request, delete what it made):"));
 }
 
 TEST_CASE("url target over HTTPS: every printed curl trusts the --ca-file the runner trusted",

@@ -6,6 +6,8 @@
 // scenarios run one at a time, each from POST /__admin/reset, and a scenario
 // whose fixture is not the one served is skipped. The runner authenticates
 // with the first connected app of the scenario's fixture.
+#include <unistd.h>
+
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -17,6 +19,20 @@
 namespace runner {
 
 namespace {
+
+// Longer than any scenario runs (its waits are seconds to minutes), short
+// enough that an org a killed runner left is gone within the hour.
+constexpr const char* kThrowawayOrgTtl = "30m";
+// What fake-org keeps of `created_by` (app/org_lease.h).
+constexpr size_t kCreatedByMax = 200;
+
+// "scenario-runner 4242 on ci-host-7": the runner process an org came from.
+std::string runner_identity() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return "scenario-runner " + std::to_string(::getpid()) +
+         (host[0] ? std::string(" on ") + host : "");
+}
 
 // One scenario's org on a running fake-org: created with the scenario's
 // fixture, deleted when the last holder (the scenario's session) lets go.
@@ -184,12 +200,18 @@ class UrlTarget final : public Target {
 
   // What POST /__admin/orgs is given for the scenario's fixture: a shipped
   // one by name, a file by its absolute path (the fake-org reads it, so it
-  // runs on this machine), served under its prefix only.
+  // runs on this machine), served under its prefix only; with a time to
+  // live, so a runner killed before it could delete the org (SIGKILL, a
+  // cancelled job) does not leave it for good, and who made it, for GET
+  // /__admin/orgs to say.
   static nlohmann::json org_request(const Scenario& scenario) {
     std::string fixture = FixtureCache::key(scenario);
     if (!scenario.fixture_path.empty())
       fixture = std::filesystem::absolute(scenario.fixture_path).lexically_normal().string();
-    return {{"fixture", fixture}, {"login_paths", false}};
+    return {{"fixture", fixture},
+            {"login_paths", false},
+            {"ttl", kThrowawayOrgTtl},
+            {"created_by", (runner_identity() + ": " + scenario.file).substr(0, kCreatedByMax)}};
   }
 
   std::unique_ptr<OrgSession> open_throwaway(const Scenario& scenario) {
@@ -209,6 +231,7 @@ class UrlTarget final : public Target {
     again.instance_url = url_ + "/orgs/repro";
     nlohmann::json named = request;
     named["name"] = "repro";
+    named["created_by"] = ("a reproduction of " + scenario.file).substr(0, kCreatedByMax);
     const std::string curl =
         options_.ca_file.empty() ? "curl" : "curl --cacert " + shell_quote(options_.ca_file);
     again.setup = curl + " -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n" + curl +
@@ -216,6 +239,8 @@ class UrlTarget final : public Target {
                   "/__admin/orgs -H 'Content-Type: application/json' -d " +
                   shell_quote(named.dump()) + "\n" +
                   fixture_token_line(*config, again.instance_url, options_.ca_file);
+    // Left behind, it would count against --max-orgs for every run after.
+    again.teardown = curl + " -s -o /dev/null -X DELETE " + url_ + "/__admin/orgs/repro\n";
     sc.reproduce = again;
     return std::make_unique<OrgSession>(
         sc, fixture_client_credentials(*config, sc.instance_url, sc.tls), org);

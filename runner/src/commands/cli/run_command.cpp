@@ -217,7 +217,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--report-junit", o.report_junit, "Write a JUnit XML report to FILE");
   app.add_option("--report-json", o.report_json, "Write a JSON report to FILE");
   app.add_flag("--junit-per-step", o.junit_per_step, "JUnit: one test case per step");
-  app.add_flag("-v,--verbose", o.verbose, "Print every step");
+  app.add_flag("-v,--verbose", o.verbose,
+               "Print every step with its request and response bodies, secrets redacted");
   app.add_flag("--no-progress", o.no_progress,
                "On a terminal too, a plain line per scenario instead of the live progress line");
   app.add_flag("--list", o.list, "Print the selected scenarios and exit");

@@ -203,3 +203,15 @@ TEST_CASE("CLI: --version prints the project version", "[runner][cli]") {
     CHECK(std::string(e.what()) == "scenario-runner " + version());
   }
 }
+
+TEST_CASE("CLI: --help says what -j and --verbose do on every target", "[runner][cli]") {
+  CLI::App app{"test", "scenario-runner"};
+  RunOptions o;
+  add_run_options(app, o);
+  const std::string help = app.help();
+  INFO(help);
+  // -j is not embedded-only: a fake-org URL gives each scenario its own org.
+  CHECK_THAT(help, Catch::Contains("Scenarios run at once, on every target (a fake-org URL gives "
+                                   "each its own throwaway org"));
+  CHECK_THAT(help, Catch::Contains("request and response bodies, secrets redacted"));
+}

@@ -1,7 +1,7 @@
 #include "commands/record/value_kinds.h"
 
-#include "domain/core/luhn.h"
 #include "util/ascii.h"
+#include "util/luhn.h"
 
 #include <algorithm>
 #include <cctype>

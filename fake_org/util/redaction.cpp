@@ -1,11 +1,9 @@
-#include "debug_log.h"
+#include "util/redaction.h"
 
-#include "domain/core/luhn.h"
 #include "util/ascii.h"
 #include "util/json_depth.h"
 #include "util/json_text.h"
-
-#include <httplib.h>
+#include "util/luhn.h"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace fake_org::http {
+namespace fake_org {
 namespace {
 
 constexpr const char* kRedacted = "[redacted]";
@@ -45,7 +43,7 @@ bool is_secret(std::string_view name) {
                      [&key](std::string_view part) { return key.find(part) != std::string::npos; });
 }
 
-bool is_digit(char c) {
+bool is_decimal_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
@@ -53,16 +51,16 @@ bool is_digit(char c) {
 // card number in a field of any name ("Note": "paid with 4111...") is not
 // shown. One pass over the string; strings with fewer digits are left alone.
 void mask_card_numbers(std::string& s) {
-  if (std::count_if(s.begin(), s.end(), is_digit) < 13) return;
+  if (std::count_if(s.begin(), s.end(), is_decimal_digit) < 13) return;
   std::string out;
   bool changed = false;
   for (size_t i = 0; i < s.size();) {
-    if (!is_digit(s[i])) {
+    if (!is_decimal_digit(s[i])) {
       out += s[i++];
       continue;
     }
     size_t j = i;
-    while (j < s.size() && is_digit(s[j])) ++j;
+    while (j < s.size() && is_decimal_digit(s[j])) ++j;
     std::string_view run(s.data() + i, j - i);
     if (run.size() >= 13 && run.size() <= 19 && luhn_valid(run)) {
       out += kRedacted;
@@ -90,6 +88,31 @@ void redact_json(nlohmann::json& j) {
   }
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A form field's name as the server reads it ("client%5Fsecret",
+// "api+key"), so an encoded secret name is still found.
+std::string decode_form_name(std::string_view name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '+') {
+      out += ' ';
+    } else if (name[i] == '%' && i + 2 < name.size() && hex_value(name[i + 1]) >= 0 &&
+               hex_value(name[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(name[i + 1]) * 16 + hex_value(name[i + 2]));
+      i += 2;
+    } else {
+      out += name[i];
+    }
+  }
+  return out;
+}
+
 std::string redact_form(std::string_view body) {
   std::string out;
   while (!body.empty()) {
@@ -97,7 +120,7 @@ std::string redact_form(std::string_view body) {
     std::string_view pair = body.substr(0, amp);
     body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
     size_t eq = pair.find('=');
-    std::string name = httplib::detail::decode_url(std::string(pair.substr(0, eq)), true);
+    std::string name = decode_form_name(pair.substr(0, eq));
     if (!out.empty()) out += '&';
     out += is_secret(name) && eq != std::string_view::npos
                ? std::string(pair.substr(0, eq)) + "=" + kRedacted
@@ -159,7 +182,7 @@ std::string redact_body(std::string_view content_type, const std::string& body) 
   // accepts it, and a form redaction would miss every field in it.
   // A body nested too deep for the recursive redaction and dump is not shown
   // as JSON (the API refused it unparsed, json_depth.h); a form still is.
-  const bool too_deep = json_nesting_exceeds(body);
+  const bool too_deep = http::json_nesting_exceeds(body);
   nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
                               : nlohmann::json::parse(body, nullptr, false);
   if (!j.is_discarded()) {
@@ -170,8 +193,9 @@ std::string redact_body(std::string_view content_type, const std::string& body) 
   if (type.rfind("application/x-www-form-urlencoded", 0) == 0) return redact_form(body);
   return "(" + std::to_string(body.size()) + " bytes" +
          (content_type.empty() ? std::string() : " of " + std::string(content_type)) +
-         (too_deep ? "; nested more than " + std::to_string(kMaxJsonDepth) + " levels deep" : "") +
+         (too_deep ? "; nested more than " + std::to_string(http::kMaxJsonDepth) + " levels deep"
+                   : "") +
          ")";
 }
 
-}  // namespace fake_org::http
+}  // namespace fake_org

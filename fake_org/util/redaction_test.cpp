@@ -1,9 +1,9 @@
 // --log-level debug shows bodies, never secrets.
-#include "debug_log.h"
+#include "util/redaction.h"
 
 #include <catch2/catch.hpp>
 
-using fake_org::http::redact_body;
+using fake_org::redact_body;
 
 TEST_CASE("debug bodies: secrets in forms are redacted, the rest is kept", "[log]") {
   CHECK(redact_body("application/x-www-form-urlencoded",
@@ -87,4 +87,12 @@ TEST_CASE("debug bodies: other bodies only by size and type", "[log]") {
   CHECK(redact_body("text/html; charset=utf-8", "<p>card 4242</p>") ==
         "(16 bytes of text/html; charset=utf-8)");
   CHECK(redact_body("", "") == "(empty)");
+}
+
+TEST_CASE("debug bodies: a form field's name is read percent-decoded", "[log]") {
+  // The server reads "client%5Fsecret" as client_secret: so does the redaction.
+  CHECK(redact_body("application/x-www-form-urlencoded", "client%5Fsecret=s3&api+key=k&a=%41") ==
+        "client%5Fsecret=[redacted]&api+key=k&a=%41");
+  CHECK(redact_body("application/x-www-form-urlencoded", "pass%77ord=p&x=%") ==
+        "pass%77ord=[redacted]&x=%");
 }

@@ -1,12 +1,13 @@
 #pragma once
-// `--log-level debug`: each request's and response's body under its log line,
-// with secrets replaced by "[redacted]": OAuth tokens, codes and client
-// secrets, webhook and token signatures, card numbers and security codes.
-// Stateless; safe from any thread.
+// Bodies and headers shown with secrets replaced by "[redacted]": OAuth
+// tokens, codes and client secrets, webhook and token signatures, card
+// numbers and security codes. One rule for every place that prints traffic
+// (fake-org's `--log-level debug` and journal, the runner's `--verbose`), so
+// what one hides the other does not show. Stateless; safe from any thread.
 #include <string>
 #include <string_view>
 
-namespace fake_org::http {
+namespace fake_org {
 
 // JSON (any depth, tried first whatever the content type) and form bodies are
 // shown with the values of secret names redacted: names that, lower case
@@ -24,4 +25,4 @@ std::string redact_body(std::string_view content_type, const std::string& body);
 // X-Session-Id) is "[redacted]"; the rest are kept as sent.
 void redact_header(std::string_view name, const std::string& value, std::string& out);
 
-}  // namespace fake_org::http
+}  // namespace fake_org
