@@ -11,17 +11,17 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kComposite = kDataApi + "/composite";
+const std::string kFamilyComposite = kDataApi + "/composite";
 
-json sub(const std::string& method, const std::string& path, const std::string& ref,
-         const json& body = nullptr) {
+json family_sub(const std::string& method, const std::string& path, const std::string& ref,
+                const json& body = nullptr) {
   json s = {{"method", method}, {"url", kDataApi + path}, {"referenceId", ref}};
   if (!body.is_null()) s["body"] = body;
   return s;
 }
 
-Response composite(TestOrg& t, const json& body) {
-  auto r = t.post(kComposite, body);
+Response post_family(TestOrg& t, const json& body) {
+  auto r = t.post(kFamilyComposite, body);
   INFO(body.dump() << " -> " << r.body);
   REQUIRE(r.status == 200);
   return r;
@@ -43,18 +43,19 @@ TEST_CASE("data API: composite subrequests reference earlier results",
           "[http][data][composite_family]") {
   TestOrg t(fixture("default.yaml"));
   const size_t accounts = t.count("Account");
-  auto r = composite(
+  auto r = post_family(
       t,
       {{"compositeRequest",
-        {sub("POST", "/sobjects/Account", "NewAccount", {{"Name", "Composite Co"}}),
-         sub("GET", "/sobjects/Account/@{NewAccount.id}", "NewAccountInfo"),
-         sub("POST", "/sobjects/Contact", "NewContact",
-             {{"LastName", "Doe"},
-              {"Title", "CTO of @{NewAccountInfo.Name}"},
-              {"AccountId", "@{NewAccountInfo.Id}"}}),
-         sub("GET", "/query?q=SELECT+Id,LastName+FROM+Contact+WHERE+AccountId='@{NewAccount.id}'",
-             "Contacts"),
-         sub("DELETE", "/sobjects/Contact/@{Contacts.records[0].Id}", "Gone")}}});
+        {family_sub("POST", "/sobjects/Account", "NewAccount", {{"Name", "Composite Co"}}),
+         family_sub("GET", "/sobjects/Account/@{NewAccount.id}", "NewAccountInfo"),
+         family_sub("POST", "/sobjects/Contact", "NewContact",
+                    {{"LastName", "Doe"},
+                     {"Title", "CTO of @{NewAccountInfo.Name}"},
+                     {"AccountId", "@{NewAccountInfo.Id}"}}),
+         family_sub("GET",
+                    "/query?q=SELECT+Id,LastName+FROM+Contact+WHERE+AccountId='@{NewAccount.id}'",
+                    "Contacts"),
+         family_sub("DELETE", "/sobjects/Contact/@{Contacts.records[0].Id}", "Gone")}}});
   const json& out = r.json["compositeResponse"];
   REQUIRE(out.size() == 5);
   CHECK(out[0]["httpStatusCode"] == 201);
@@ -77,14 +78,14 @@ TEST_CASE("data API: an all-or-none composite writes nothing when one subrequest
           "[http][data][composite_family]") {
   TestOrg t(fixture("default.yaml"));
   const size_t accounts = t.count("Account"), contacts = t.count("Contact");
-  auto r = composite(
-      t,
-      {{"allOrNone", true},
-       {"compositeRequest",
-        {sub("POST", "/sobjects/Account", "acct", {{"Name", "Rolled Back Co"}}),
-         sub("POST", "/sobjects/Contact", "ok", {{"LastName", "A"}, {"AccountId", "@{acct.id}"}}),
-         sub("POST", "/sobjects/Contact", "bad", {{"FirstName", "No last name"}}),
-         sub("GET", "/sobjects/Account/@{acct.id}", "after")}}});
+  auto r = post_family(
+      t, {{"allOrNone", true},
+          {"compositeRequest",
+           {family_sub("POST", "/sobjects/Account", "acct", {{"Name", "Rolled Back Co"}}),
+            family_sub("POST", "/sobjects/Contact", "ok",
+                       {{"LastName", "A"}, {"AccountId", "@{acct.id}"}}),
+            family_sub("POST", "/sobjects/Contact", "bad", {{"FirstName", "No last name"}}),
+            family_sub("GET", "/sobjects/Account/@{acct.id}", "after")}}});
   const json& out = r.json["compositeResponse"];
   REQUIRE(out.size() == 4);
   CHECK(out[2]["httpStatusCode"] == 400);
@@ -97,12 +98,12 @@ TEST_CASE("data API: an all-or-none composite writes nothing when one subrequest
   CHECK(t.count("Contact") == contacts);
 
   // All succeed: one transaction whose reads see what it staged.
-  auto ok = composite(
+  auto ok = post_family(
       t, {{"allOrNone", true},
           {"compositeRequest",
-           {sub("POST", "/sobjects/Account", "acct", {{"Name", "Committed Co"}}),
-            sub("GET", "/sobjects/Account/@{acct.id}", "read"),
-            sub("GET", "/query?q=SELECT+Id+FROM+Account+WHERE+Name='Committed+Co'", "q")}}});
+           {family_sub("POST", "/sobjects/Account", "acct", {{"Name", "Committed Co"}}),
+            family_sub("GET", "/sobjects/Account/@{acct.id}", "read"),
+            family_sub("GET", "/query?q=SELECT+Id+FROM+Account+WHERE+Name='Committed+Co'", "q")}}});
   const json& done = ok.json["compositeResponse"];
   CHECK(done[1]["httpStatusCode"] == 200);
   CHECK(done[2]["body"]["totalSize"] == 1);
@@ -112,11 +113,12 @@ TEST_CASE("data API: an all-or-none composite writes nothing when one subrequest
 TEST_CASE("data API: a reference to a failed subrequest halts only its dependants",
           "[http][data][composite_family]") {
   TestOrg t(fixture("default.yaml"));
-  auto r = composite(t, {{"compositeRequest",
-                          {sub("POST", "/sobjects/Contact", "bad", {{"FirstName", "X"}}),
-                           sub("GET", "/sobjects/Contact/@{bad.id}", "dependant"),
-                           sub("GET", "/sobjects/Contact/@{nowhere.id}", "unknown"),
-                           sub("POST", "/sobjects/Contact", "fine", {{"LastName", "Fine"}})}}});
+  auto r =
+      post_family(t, {{"compositeRequest",
+                       {family_sub("POST", "/sobjects/Contact", "bad", {{"FirstName", "X"}}),
+                        family_sub("GET", "/sobjects/Contact/@{bad.id}", "dependant"),
+                        family_sub("GET", "/sobjects/Contact/@{nowhere.id}", "unknown"),
+                        family_sub("POST", "/sobjects/Contact", "fine", {{"LastName", "Fine"}})}}});
   const json& out = r.json["compositeResponse"];
   CHECK(out[0]["httpStatusCode"] == 400);
   CHECK(out[1]["httpStatusCode"] == 400);
@@ -129,17 +131,19 @@ TEST_CASE("data API: a reference to a failed subrequest halts only its dependant
 TEST_CASE("data API: composite bodies refused whole", "[http][data][composite_family]") {
   TestOrg t(fixture("default.yaml"));
   auto refused = [&](const std::string& body, const std::string& code) {
-    auto r = t.post_raw(kComposite, body);
+    auto r = t.post_raw(kFamilyComposite, body);
     INFO(body.substr(0, 200) << " -> " << r.body);
     CHECK(r.status == 400);
     CHECK(data_error_code(r) == code);
   };
   json many = json::array();
-  for (int i = 0; i < 26; ++i) many.push_back(sub("GET", "/limits", "r" + std::to_string(i)));
+  for (int i = 0; i < 26; ++i)
+    many.push_back(family_sub("GET", "/limits", "r" + std::to_string(i)));
   refused(json{{"compositeRequest", many}}.dump(), "LIMIT_EXCEEDED");
   json queries = json::array();
   for (int i = 0; i < 6; ++i)
-    queries.push_back(sub("GET", "/query?q=SELECT+Id+FROM+Account", "q" + std::to_string(i)));
+    queries.push_back(
+        family_sub("GET", "/query?q=SELECT+Id+FROM+Account", "q" + std::to_string(i)));
   refused(json{{"compositeRequest", queries}}.dump(), "LIMIT_EXCEEDED");
   refused(
       R"({"compositeRequest":[{"method":"GET","url":"/services/apexrest/x","referenceId":"a"}]})",
@@ -160,12 +164,12 @@ TEST_CASE("data API: composite bodies refused whole", "[http][data][composite_fa
   refused(R"([1,2,3])", "JSON_PARSER_ERROR");
 
   // A composite request runs no other composite request.
-  auto nested =
-      composite(t, {{"compositeRequest",
-                     {sub("POST", "/composite", "inner", {{"compositeRequest", json::array()}})}}});
+  auto nested = post_family(
+      t, {{"compositeRequest",
+           {family_sub("POST", "/composite", "inner", {{"compositeRequest", json::array()}})}}});
   CHECK(nested.json["compositeResponse"][0]["httpStatusCode"] == 400);
   // An unknown path answers as the direct request would.
-  auto unknown = composite(t, {{"compositeRequest", {sub("GET", "/nothing/here", "x")}}});
+  auto unknown = post_family(t, {{"compositeRequest", {family_sub("GET", "/nothing/here", "x")}}});
   CHECK(unknown.json["compositeResponse"][0]["httpStatusCode"] == 404);
 }
 
@@ -279,17 +283,18 @@ TEST_CASE("data API: composite graph commits each graph on its own",
           "[http][data][composite_family]") {
   TestOrg t(fixture("default.yaml"));
   const size_t accounts = t.count("Account");
-  auto r = t.post(
-      kDataApi + "/composite/graph",
-      {{"graphs",
-        {{{"graphId", "good"},
-          {"compositeRequest",
-           {sub("POST", "/sobjects/Account", "a", {{"Name", "Graph Good"}}),
-            sub("POST", "/sobjects/Contact", "c", {{"LastName", "G"}, {"AccountId", "@{a.id}"}})}}},
-         {{"graphId", "bad"},
-          {"compositeRequest",
-           {sub("POST", "/sobjects/Account", "a", {{"Name", "Graph Bad"}}),
-            sub("POST", "/sobjects/Contact", "c", {{"FirstName", "No last"}})}}}}}});
+  auto r =
+      t.post(kDataApi + "/composite/graph",
+             {{"graphs",
+               {{{"graphId", "good"},
+                 {"compositeRequest",
+                  {family_sub("POST", "/sobjects/Account", "a", {{"Name", "Graph Good"}}),
+                   family_sub("POST", "/sobjects/Contact", "c",
+                              {{"LastName", "G"}, {"AccountId", "@{a.id}"}})}}},
+                {{"graphId", "bad"},
+                 {"compositeRequest",
+                  {family_sub("POST", "/sobjects/Account", "a", {{"Name", "Graph Bad"}}),
+                   family_sub("POST", "/sobjects/Contact", "c", {{"FirstName", "No last"}})}}}}}});
   INFO(r.body);
   REQUIRE(r.status == 200);
   const json& graphs = r.json["graphs"];

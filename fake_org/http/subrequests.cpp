@@ -30,7 +30,7 @@ void copy_headers(const httplib::Request& from, httplib::Request& to) {
 
 // key=value pairs split at the first '=' only (SOQL holds '=' of its own,
 // where httplib's parse_query_text would split).
-void parse_query(const std::string& query, httplib::Params& params) {
+void split_query_pairs(const std::string& query, httplib::Params& params) {
   size_t at = 0;
   while (at <= query.size()) {
     size_t end = query.find('&', at);
@@ -88,7 +88,7 @@ SubrequestAnswer run_subrequest(const SiteRouter& site, const Call& outer,
   req.target = url;
   const size_t query = url.find('?');
   req.path = httplib::detail::decode_url(url.substr(0, query), false);
-  if (query != std::string::npos) parse_query(url.substr(query + 1), req.params);
+  if (query != std::string::npos) split_query_pairs(url.substr(query + 1), req.params);
   copy_headers(outer.req, req);
   for (const auto& [name, value] : sub.headers) {
     req.headers.erase(name);

@@ -26,8 +26,8 @@ const nlohmann::ordered_json* member(const nlohmann::ordered_json& object, std::
 }
 
 // The value `expression` ("refId.records[0].Id") names, or null.
-const nlohmann::ordered_json* lookup(std::string_view expression, const ReferenceResults& done,
-                                     std::string& ref) {
+const nlohmann::ordered_json* find_referenced(std::string_view expression,
+                                              const ReferenceResults& done, std::string& ref) {
   size_t i = 0;
   while (i < expression.size() && expression[i] != '.' && expression[i] != '[') ++i;
   ref = std::string(expression.substr(0, i));
@@ -59,7 +59,7 @@ const nlohmann::ordered_json* lookup(std::string_view expression, const Referenc
 DataResult<nlohmann::ordered_json> value_of(std::string_view expression,
                                             const ReferenceResults& done) {
   std::string ref;
-  const nlohmann::ordered_json* v = lookup(expression, done, ref);
+  const nlohmann::ordered_json* v = find_referenced(expression, done, ref);
   if (!v || !(v->is_string() || v->is_number() || v->is_boolean()))
     return invalid_reference(expression, ref);
   return *v;

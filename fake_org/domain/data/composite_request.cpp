@@ -86,7 +86,7 @@ DataResult<std::vector<Subrequest>> parse_list(const nlohmann::json& list, std::
 }
 
 // A boolean member, false when absent.
-DataResult<bool> flag(const nlohmann::json& body, const char* key) {
+DataResult<bool> optional_flag(const nlohmann::json& body, const char* key) {
   auto it = body.find(key);
   if (it == body.end() || it->is_null()) return false;
   if (!it->is_boolean())
@@ -112,9 +112,9 @@ DataResult<CompositeRequest> parse_composite(const nlohmann::json& body, std::st
     return data_error(code::kJsonParserError,
                       "The body must be a JSON object with a \"compositeRequest\" array");
   CompositeRequest out;
-  auto all_or_none = flag(body, "allOrNone");
+  auto all_or_none = optional_flag(body, "allOrNone");
   if (!all_or_none.ok()) return all_or_none.errors();
-  auto collate = flag(body, "collateSubrequests");
+  auto collate = optional_flag(body, "collateSubrequests");
   if (!collate.ok()) return collate.errors();
   out.all_or_none = *all_or_none;
   out.collate = *collate;
@@ -170,7 +170,7 @@ DataResult<BatchRequest> parse_batch(const nlohmann::json& body, std::string_vie
         code::kLimitExceeded,
         "Limit exceeded: a batch takes at most 25 subrequests, not " + std::to_string(list.size()));
   BatchRequest out;
-  auto halt = flag(body, "haltOnError");
+  auto halt = optional_flag(body, "haltOnError");
   if (!halt.ok()) return halt.errors();
   out.halt_on_error = *halt;
   for (size_t i = 0; i < list.size(); ++i) {
