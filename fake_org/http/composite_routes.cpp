@@ -83,6 +83,7 @@ nlohmann::ordered_json composite_response(const std::vector<Subrequest>& subs, c
 // One chain, all or none when asked: nothing it wrote stays when it fails.
 Chain run_composite(const DataContext& ctx, const SiteRouter& site, const Call& outer,
                     const std::vector<Subrequest>& subs, bool all_or_none) {
+  const UncountedRequests one_call;  // the composite request itself was counted
   if (!all_or_none) return run_chain(site, outer, subs, false);
   Chain chain;
   data::all_or_none(*ctx.org, [&] {

@@ -72,6 +72,18 @@ TEST_CASE("data API: composite subrequests reference earlier results",
   CHECK(t.count("Account") == accounts + 1);
   auto contact = t.get(kDataApi + "/sobjects/Contact/" + out[2]["body"]["id"].get<std::string>());
   CHECK(contact.status == 404);  // deleted by the last subrequest
+
+  // The composite request is one call of the org's API usage, its
+  // subrequests none.
+  auto usage = [](const Response& res) {
+    const std::string info = res.headers.find("Sforce-Limit-Info")->second;
+    return std::stol(info.substr(info.find('=') + 1));
+  };
+  auto before = post_family(t, {{"compositeRequest", {family_sub("GET", "/limits", "a")}}});
+  auto after =
+      post_family(t, {{"compositeRequest",
+                       {family_sub("GET", "/limits", "a"), family_sub("GET", "/limits", "b")}}});
+  CHECK(usage(after) == usage(before) + 1);
 }
 
 TEST_CASE("data API: an all-or-none composite writes nothing when one subrequest fails",
