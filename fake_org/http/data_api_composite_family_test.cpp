@@ -79,10 +79,10 @@ TEST_CASE("data API: composite subrequests reference earlier results",
     const std::string info = res.headers.find("Sforce-Limit-Info")->second;
     return std::stol(info.substr(info.find('=') + 1));
   };
-  auto before = post_family(t, {{"compositeRequest", {family_sub("GET", "/limits", "a")}}});
-  auto after =
-      post_family(t, {{"compositeRequest",
-                       {family_sub("GET", "/limits", "a"), family_sub("GET", "/limits", "b")}}});
+  auto before = post_family(t, {{"compositeRequest", {family_sub("GET", "/sobjects", "a")}}});
+  auto after = post_family(
+      t, {{"compositeRequest",
+           {family_sub("GET", "/sobjects", "a"), family_sub("GET", "/sobjects", "b")}}});
   CHECK(usage(after) == usage(before) + 1);
 }
 
@@ -150,7 +150,7 @@ TEST_CASE("data API: composite bodies refused whole", "[http][data][composite_fa
   };
   json many = json::array();
   for (int i = 0; i < 26; ++i)
-    many.push_back(family_sub("GET", "/limits", "r" + std::to_string(i)));
+    many.push_back(family_sub("GET", "/sobjects", "r" + std::to_string(i)));
   refused(json{{"compositeRequest", many}}.dump(), "LIMIT_EXCEEDED");
   json queries = json::array();
   for (int i = 0; i < 6; ++i)
@@ -161,13 +161,13 @@ TEST_CASE("data API: composite bodies refused whole", "[http][data][composite_fa
       R"({"compositeRequest":[{"method":"GET","url":"/services/apexrest/x","referenceId":"a"}]})",
       "INVALID_INPUT");
   refused(
-      R"({"compositeRequest":[{"method":"GET","url":"/services/data/v58.0/limits","referenceId":"a"}]})",
+      R"({"compositeRequest":[{"method":"GET","url":"/services/data/v58.0/sobjects","referenceId":"a"}]})",
       "INVALID_INPUT");
   refused(
-      R"({"compositeRequest":[{"method":"GET","url":"/services/data/v59.0/limits","referenceId":"a b"}]})",
+      R"({"compositeRequest":[{"method":"GET","url":"/services/data/v59.0/sobjects","referenceId":"a b"}]})",
       "INVALID_INPUT");
   refused(
-      R"({"compositeRequest":[{"method":"get","url":"/services/data/v59.0/limits","referenceId":"a"}]})",
+      R"({"compositeRequest":[{"method":"get","url":"/services/data/v59.0/sobjects","referenceId":"a"}]})",
       "INVALID_INPUT");
   refused(R"({"compositeRequest":"all of them"})", "JSON_PARSER_ERROR");
   refused(R"({"compositeRequest":[], "allOrNone": true})", "JSON_PARSER_ERROR");
@@ -175,13 +175,14 @@ TEST_CASE("data API: composite bodies refused whole", "[http][data][composite_fa
   refused(R"({"compositeRequest":[)", "JSON_PARSER_ERROR");
   refused(R"([1,2,3])", "JSON_PARSER_ERROR");
 
-  // A composite request runs no other composite request.
-  auto nested = post_family(
-      t, {{"compositeRequest",
-           {family_sub("POST", "/composite", "inner", {{"compositeRequest", json::array()}})}}});
-  CHECK(nested.json["compositeResponse"][0]["httpStatusCode"] == 400);
-  // An unknown path answers as the direct request would.
-  auto unknown = post_family(t, {{"compositeRequest", {family_sub("GET", "/nothing/here", "x")}}});
+  // Only sObject, query and collection resources; no other composite request.
+  refused(json{{"compositeRequest", {family_sub("POST", "/composite", "inner", json::object())}}}
+              .dump(),
+          "INVALID_INPUT");
+  refused(json{{"compositeRequest", {family_sub("GET", "/limits", "l")}}}.dump(), "INVALID_INPUT");
+  // An unknown object answers as the direct request would.
+  auto unknown =
+      post_family(t, {{"compositeRequest", {family_sub("GET", "/sobjects/Nothing/x", "x")}}});
   CHECK(unknown.json["compositeResponse"][0]["httpStatusCode"] == 404);
 }
 

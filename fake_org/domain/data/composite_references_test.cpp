@@ -47,15 +47,19 @@ TEST_CASE("composite bodies: limits and shapes refused whole", "[domain][data][c
   };
   json list = json::array();
   for (int i = 0; i < 25; ++i)
-    list.push_back(sub("/services/data/v59.0/limits", "r" + std::to_string(i)));
+    list.push_back(sub("/services/data/v59.0/sobjects", "r" + std::to_string(i)));
   CHECK(parse_composite({{"compositeRequest", list}}, "59.0").ok());
-  list.push_back(sub("/services/data/v59.0/limits", "r25"));
+  list.push_back(sub("/services/data/v59.0/sobjects", "r25"));
   CHECK(parse_composite({{"compositeRequest", list}}, "59.0").errors().front().code ==
         "LIMIT_EXCEEDED");
-  CHECK(parse_composite(
-            {{"compositeRequest",
-              {sub("/services/data/v59.0/limits", "a"), sub("/services/data/v59.0/limits", "a")}}},
-            "59.0")
+  CHECK(parse_composite({{"compositeRequest",
+                          {sub("/services/data/v59.0/sobjects", "a"),
+                           sub("/services/data/v59.0/sobjects", "a")}}},
+                        "59.0")
+            .errors()
+            .front()
+            .code == "INVALID_INPUT");
+  CHECK(parse_composite({{"compositeRequest", {sub("/services/data/v59.0/limits", "a")}}}, "59.0")
             .errors()
             .front()
             .code == "INVALID_INPUT");
@@ -65,7 +69,7 @@ TEST_CASE("composite bodies: limits and shapes refused whole", "[domain][data][c
   auto batch =
       parse_batch({{"batchRequests", {{{"method", "GET"}, {"url", "v59.0/limits"}}}}}, "59.0");
   REQUIRE(batch.ok());
-  CHECK(batch->subrequests[0].url == "/services/data/v59.0/limits");
+  CHECK(batch->subrequests[0].url == "/services/data/v59.0/limits");  // a batch runs limits too
   CHECK_FALSE(parse_batch({{"batchRequests", {{{"method", "GET"}, {"url", 5}}}}}, "59.0").ok());
   CHECK_FALSE(parse_graphs({{"graphs", {{{"graphId", "g"}}}}}, "59.0").ok());
   CHECK_FALSE(

@@ -1,5 +1,6 @@
 #include "composite_request.h"
 
+#include <algorithm>
 #include <set>
 
 namespace fake_org::data {
@@ -64,6 +65,23 @@ DataResult<Subrequest> parse_subrequest(const nlohmann::json& item, std::string_
   return s;
 }
 
+// Whether `rest` (the url after /services/data/vNN.0/) starts with `kind`
+// as a whole segment run.
+bool starts_with_resource(std::string_view rest, std::string_view kind) {
+  return rest.substr(0, kind.size()) == kind &&
+         (rest.size() == kind.size() || rest[kind.size()] == '/' || rest[kind.size()] == '?');
+}
+
+// The resources a composite or graph subrequest may name, as the guide
+// lists them: sObject resources, query, queryAll and sObject collections.
+bool composite_may_run(std::string_view url, std::string_view version) {
+  const std::string prefix = data_prefix(version);
+  std::string_view rest = url.substr(std::min(url.size(), prefix.size()));
+  for (std::string_view kind : {"sobjects", "query", "queryAll", "composite/sobjects"})
+    if (starts_with_resource(rest, kind)) return true;
+  return false;
+}
+
 // A compositeRequest list of at most `max` subrequests with unique referenceIds.
 DataResult<std::vector<Subrequest>> parse_list(const nlohmann::json& list, std::string_view version,
                                                size_t max) {
@@ -78,6 +96,9 @@ DataResult<std::vector<Subrequest>> parse_list(const nlohmann::json& list, std::
   for (size_t i = 0; i < list.size(); ++i) {
     auto s = parse_subrequest(list[i], version, "Subrequest " + std::to_string(i));
     if (!s.ok()) return s.errors();
+    if (!composite_may_run(s->url, version))
+      return bad_input("Subrequest " + std::to_string(i) + ": a composite request runs sObject, " +
+                       "query, queryAll and sObject collection requests, not " + s->url);
     if (!seen.insert(s->reference_id).second)
       return bad_input("Duplicate referenceId '" + s->reference_id + "' in the request");
     out.push_back(std::move(*s));
@@ -101,9 +122,7 @@ bool is_query_or_collection(std::string_view url, std::string_view version) {
   if (url.substr(0, prefix.size()) != prefix) return false;
   std::string_view rest = url.substr(prefix.size());
   for (std::string_view kind : {"query", "queryAll", "composite/sobjects"})
-    if (rest.substr(0, kind.size()) == kind &&
-        (rest.size() == kind.size() || rest[kind.size()] == '/' || rest[kind.size()] == '?'))
-      return true;
+    if (starts_with_resource(rest, kind)) return true;
   return false;
 }
 
