@@ -8,7 +8,8 @@
 // jsforce sends it (no code_challenge_method), identity(), sObject create,
 // retrieve, update and destroy, composite creates, query with queryMore and
 // autoFetch over more than 2,000 records, a parent-child query (children
-// paged behind their own locator) and an aggregate query, apex.get/post of
+// paged behind their own locator) and an aggregate query, upsert by external
+// id, retrieve([ids]), composite with references and composite/tree, apex.get/post of
 // the payment API, Bulk API 2.0 (bulk2: an ingest job and a query job),
 // a token refresh on a 401 after the access token expired, the JWT bearer
 // flow, and revoke. Prints "N passed, M failed"; exits 1 on any failure.
@@ -236,6 +237,51 @@ async function main() {
     const grouped = await conn.query(`SELECT LastName, COUNT(Id) n, MIN(FirstName) FROM Contact WHERE AccountId = '${account.id}' GROUP BY LastName ORDER BY LastName`);
     equal(grouped.totalSize, 2, 'one row per group');
     equal(JSON.stringify(grouped.records[0]), JSON.stringify({ attributes: { type: 'AggregateResult' }, LastName: 'Elder', n: 84, expr0: 'K000' }), 'an AggregateResult row');
+  });
+
+  await step('upsert by external id, retrieve([ids]), composite with references and composite/tree', async () => {
+    const key = `JS-${Date.now()}`;
+    const made = await conn.sobject('Contact').upsert({ LastName: 'Upserted', External_Donor_Id__c: key }, 'External_Donor_Id__c');
+    check(made.success && made.created === true, `upsert created: ${JSON.stringify(made)}`);
+    const again = await conn.sobject('Contact').upsert({ FirstName: 'Again', External_Donor_Id__c: key }, 'External_Donor_Id__c');
+    check(again.success && again.created === false, `upsert updated: ${JSON.stringify(again)}`);
+    const both = await conn.sobject('Contact').retrieve([made.id, contactId], { fields: ['FirstName', 'LastName'] });
+    equal(both.length, 2, 'retrieve([ids]) answers each id');
+    equal(both[0].FirstName, 'Again', 'the upserted contact, updated');
+    const v = conn.version;
+    const data = `/services/data/v${v}`;
+    const composite = await conn.requestPost(`${data}/composite`, {
+      allOrNone: true,
+      compositeRequest: [
+        { method: 'POST', url: `${data}/sobjects/Account`, referenceId: 'acct', body: { Name: 'Jsforce Composite' } },
+        { method: 'POST', url: `${data}/sobjects/Contact`, referenceId: 'kid', body: { LastName: 'Composite', AccountId: '@{acct.id}' } },
+        { method: 'GET', url: `${data}/query?q=SELECT+LastName+FROM+Contact+WHERE+AccountId='@{acct.id}'`, referenceId: 'kids' },
+      ],
+    });
+    const codes = composite.compositeResponse.map((r) => r.httpStatusCode);
+    equal(JSON.stringify(codes), JSON.stringify([201, 201, 200]), 'composite status codes');
+    equal(composite.compositeResponse[2].body.records[0].LastName, 'Composite', 'the query saw the new child');
+    const halted = await conn.requestPost(`${data}/composite`, {
+      allOrNone: true,
+      compositeRequest: [
+        { method: 'POST', url: `${data}/sobjects/Account`, referenceId: 'acct', body: { Name: `Jsforce Halted ${key}` } },
+        { method: 'POST', url: `${data}/sobjects/Contact`, referenceId: 'bad', body: { FirstName: 'No last name' } },
+      ],
+    });
+    equal(halted.compositeResponse[0].body[0].errorCode, 'PROCESSING_HALTED', 'the rest rolled back');
+    equal((await conn.query(`SELECT Id FROM Account WHERE Name = 'Jsforce Halted ${key}'`)).totalSize, 0, 'nothing written');
+    const tree = await conn.requestPost(`${data}/composite/tree/Account`, {
+      records: [{ attributes: { type: 'Account', referenceId: 'a1' }, Name: 'Jsforce Tree',
+                  Contacts: { records: [{ attributes: { type: 'Contact', referenceId: 'c1' }, LastName: 'Leaf' }] } }],
+    });
+    equal(tree.hasErrors, false, `tree: ${JSON.stringify(tree)}`);
+    equal(tree.results.map((r) => r.referenceId).join(','), 'a1,c1', 'tree results');
+    const refused = await conn.requestPost(`${data}/composite/tree/Account`, {
+      records: [{ attributes: { type: 'Account', referenceId: 'b1' }, Name: `Jsforce Refused ${key}`,
+                  Contacts: { records: [{ attributes: { type: 'Contact', referenceId: 'b2' } }] } }],
+    }).then(() => null, (e) => e);
+    check(refused !== null, 'a refused tree is an error');
+    equal((await conn.query(`SELECT Id FROM Account WHERE Name = 'Jsforce Refused ${key}'`)).totalSize, 0, 'the refused tree wrote nothing');
   });
 
   await step('an expired access token is refreshed on the 401 and the call retried', async () => {

@@ -55,9 +55,12 @@ class FuzzOrg {
     if (!built.ok()) broken_promise("the default org builds", "");
     services_ = *built;
     journal_ = std::make_unique<http::RequestJournal>(services_.org->config().base_path());
+    auto site_router = std::make_shared<http::SiteRouter>();
     router_ = std::make_unique<http::Router>(
-        contracts::route_table(), http::all_handlers(services_, *journal_, faults_, false),
+        contracts::route_table(),
+        http::all_handlers(services_, *journal_, faults_, false, nullptr, site_router),
         http::MountOptions{services_.org->config().base_path(), {}});
+    site_router->router = router_.get();
     guards_ =
         http::Guards{services_.tokens,
                      std::shared_ptr<http::FaultInjector>(&faults_, [](http::FaultInjector*) {}),

@@ -44,7 +44,7 @@ void with_version(const DataContext& ctx, Call& c,
   auto version = data::api_version_of(ctx.org->config(), c.params["version"]);
   if (!version)
     return send_data_errors(c.res, {data::data_error(data::code::kNotFound, data::kNoResource)});
-  const long used = ++ctx.usage->used;
+  const long used = UncountedRequests::active() ? ctx.usage->used.load() : ++ctx.usage->used;
   c.res.set_header("Sforce-Limit-Info",
                    "api-usage=" + std::to_string(used) + "/" + std::to_string(ApiUsage::kDailyMax));
   fn(*version);

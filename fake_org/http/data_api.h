@@ -4,7 +4,8 @@
 // GET limits and the Sforce-Limit-Info header, and the platform's error
 // list [{"message", "errorCode", "fields"}].
 //
-// Locking rule: ApiUsage is one atomic counter; everything else is stateless.
+// Locking rule: ApiUsage is one atomic counter; UncountedRequests a flag of
+// the thread; everything else is stateless.
 #include <httplib.h>
 
 #include <atomic>
@@ -26,6 +27,22 @@ namespace fake_org::http {
 struct ApiUsage {
   static constexpr long kDailyMax = 15000;
   std::atomic<long> used{0};
+};
+
+// While one lives on a thread, the data API requests that thread runs are
+// not counted: a composite request and its graphs count as one call, as
+// on the platform (a batch's subrequests count each).
+class UncountedRequests {
+ public:
+  UncountedRequests() : outer_(active_) { active_ = true; }
+  ~UncountedRequests() { active_ = outer_; }
+  UncountedRequests(const UncountedRequests&) = delete;
+  UncountedRequests& operator=(const UncountedRequests&) = delete;
+  static bool active() { return active_; }
+
+ private:
+  bool outer_;
+  static inline thread_local bool active_ = false;
 };
 
 struct DataContext {

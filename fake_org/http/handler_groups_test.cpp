@@ -34,7 +34,8 @@ TEST_CASE("every handler group registers handlers of its own", "[routes]") {
                                false,
                                nullptr,
                                std::make_shared<admin::Admin>(services.org),
-                               std::make_shared<ApiUsage>()};
+                               std::make_shared<ApiUsage>(),
+                               std::make_shared<SiteRouter>()};
 
   REQUIRE_FALSE(handler_groups().empty());
   std::set<std::string> names;

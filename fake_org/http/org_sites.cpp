@@ -101,10 +101,12 @@ std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, Org
   const OrgConfig& config = site->services.org->config();
   site->journal = std::make_shared<RequestJournal>(config.base_path());
   site->faults = std::make_shared<FaultInjector>();
-  Handlers handlers =
-      all_handlers(site->services, *site->journal, *site->faults, options.tls, options.directory);
+  auto site_router = std::make_shared<SiteRouter>();
+  Handlers handlers = all_handlers(site->services, *site->journal, *site->faults, options.tls,
+                                   options.directory, site_router);
   site->router = std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
                                                 MountOptions{config.base_path(), {}});
+  site_router->router = site->router.get();
   site->guards =
       Guards{site->services.tokens, site->faults, options.admin, config.org.max_body_bytes};
   return site;

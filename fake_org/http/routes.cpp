@@ -6,15 +6,18 @@
 namespace fake_org::http {
 
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
-                      bool tls, std::shared_ptr<OrgDirectory> orgs) {
-  const HandlerContext context{services,
-                               *services.org,
-                               journal,
-                               faults,
-                               tls,
-                               std::move(orgs),
-                               std::make_shared<admin::Admin>(services.org),
-                               std::make_shared<ApiUsage>()};
+                      bool tls, std::shared_ptr<OrgDirectory> orgs,
+                      std::shared_ptr<SiteRouter> site_router) {
+  const HandlerContext context{
+      services,
+      *services.org,
+      journal,
+      faults,
+      tls,
+      std::move(orgs),
+      std::make_shared<admin::Admin>(services.org),
+      std::make_shared<ApiUsage>(),
+      site_router ? std::move(site_router) : std::make_shared<SiteRouter>()};
   Handlers handlers;
   for (const HandlerGroup& group : handler_groups()) group.add(handlers, context);
   return handlers;

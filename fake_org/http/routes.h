@@ -32,6 +32,13 @@ class FaultInjector;
 class OrgDirectory;
 struct ApiUsage;
 
+// The router a site's handlers are mounted in, for the handlers that run
+// others (composite subrequests). Set once, after the router is built and
+// before it serves; read-only after, so no lock. Null until then.
+struct SiteRouter {
+  const Router* router = nullptr;
+};
+
 // What a group is given while the site's router is built. Its handlers may
 // keep references to the org, journal and faults (the site owns them and
 // outlives its router) and copies of the shared pointers, but not to the
@@ -48,6 +55,8 @@ struct HandlerContext {
   std::shared_ptr<admin::Admin> admin;
   // The REST data API's request count, one per org.
   std::shared_ptr<ApiUsage> api_usage;
+  // The router these handlers are mounted in (set once it is built).
+  std::shared_ptr<SiteRouter> site_router;
 };
 
 struct HandlerGroup {
@@ -61,8 +70,11 @@ const std::vector<HandlerGroup>& handler_groups();
 
 // Every handler the org's server mounts: the API, OAuth, the PSP's pages and
 // the admin API, each group's.
+// `site_router`: where the caller puts the router it mounts them in (null:
+// composite requests find none and answer 503).
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
-                      bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr);
+                      bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr,
+                      std::shared_ptr<SiteRouter> site_router = nullptr);
 
 }  // namespace fake_org::http
 

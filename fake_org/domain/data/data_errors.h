@@ -36,6 +36,10 @@ inline constexpr const char* kDuplicateValue = "DUPLICATE_VALUE";
 inline constexpr const char* kDuplicateExternalId = "DUPLICATE_EXTERNAL_ID";
 inline constexpr const char* kInvalidReplicationDate = "INVALID_REPLICATION_DATE";
 inline constexpr const char* kInvalidDateFormat = "INVALID_DATE_FORMAT";
+inline constexpr const char* kInvalidInput = "INVALID_INPUT";
+inline constexpr const char* kLimitExceeded = "LIMIT_EXCEEDED";
+inline constexpr const char* kProcessingHalted = "PROCESSING_HALTED";
+inline constexpr const char* kBatchProcessingHalted = "BATCH_PROCESSING_HALTED";
 }  // namespace code
 
 // The platform's message for an unknown resource (type, path or version).

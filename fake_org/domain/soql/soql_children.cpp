@@ -196,13 +196,14 @@ class ChildReader final : public ChildResults {
           s.index = spec.name;
           return s;
         }
-    const IdList all = store_.ids_of(q.object->api_name);
-    for (size_t i = 0; i < all.size(); ++i) {
-      RecordPtr r = all.record(i);
-      if (!r) continue;
+    auto file = [&](RecordPtr r) {
+      if (!r) return;
       std::string parent = r->text(c.field);
       if (!parent.empty()) s.by_parent[std::move(parent)].push_back(std::move(r));
-    }
+    };
+    const IdList all = store_.ids_of(q.object->api_name);
+    for (size_t i = 0; i < all.size(); ++i) file(store_.current(all.record(i)));
+    for (RecordPtr& r : store_.staged_new_of(q.object->api_name)) file(std::move(r));
     return s;
   }
 

@@ -1275,9 +1275,13 @@ std::vector<RecordPtr> collect(const BoundQuery& q, const RecordStore& store, Qu
       for (const auto& r : *candidates)
         if (!consider(r)) break;
     } else {
+      // Inside an enclosing write the scan shows its staged records too.
       const IdList all = store.ids_of(q.object->api_name);
-      for (size_t i = 0; i < all.size(); ++i)
-        if (!consider(all.record(i))) break;
+      bool more = true;
+      for (size_t i = 0; more && i < all.size(); ++i) more = consider(store.current(all.record(i)));
+      if (more)
+        for (const RecordPtr& r : store.staged_new_of(q.object->api_name))
+          if (!consider(r)) break;
     }
   }
   return out;

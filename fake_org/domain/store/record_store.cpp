@@ -135,6 +135,7 @@ class RecordStore::Holding {
 
 void RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
                                 const std::function<void()>& committed) {
+  if (Transaction* tx = enclosing_tx()) return write_joined(*tx, fn, committed);
   Holding holding(this);
   std::unique_lock lock(mu_);
   HoldTimer held(stats_);
@@ -174,10 +175,12 @@ bool RecordStore::try_optimistic(const std::function<bool(Transaction&)>& fn,
 
 void RecordStore::write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
                                            const std::function<void()>& committed) {
+  if (Transaction* tx = enclosing_tx()) return write_joined(*tx, fn, committed);
   if (!try_optimistic(fn, committed)) write_untyped(fn, committed);
 }
 
 void RecordStore::read_untyped(const std::function<void(const RecordStore&)>& fn) const {
+  if (enclosing_tx()) return fn(*this);  // this thread holds the lock exclusive
   Holding holding(this);
   std::shared_lock lock(mu_);
   fn(*this);
@@ -208,7 +211,7 @@ RecordPtr Transaction::get(std::string_view id18) const {
 RecordPtr Transaction::get_committed(std::string_view id18) const {
   note_read(write_key(0, id18));
   auto lock = reading();
-  return store_.get(id18);
+  return store_.stored_get(id18);
 }
 
 std::shared_lock<util::WriterFirstSharedMutex> Transaction::reading() const {
@@ -222,7 +225,7 @@ RecordPtr Transaction::get_by_guid(std::string_view guid) const {
   if (it != staged_guids_.end()) return get(it->second);
   note_read(write_key(1, key));
   auto lock = reading();
-  return store_.get_by_guid(guid);
+  return store_.stored_get_by_guid(guid);
 }
 
 std::vector<std::string> Transaction::find(std::string_view index,
@@ -234,7 +237,7 @@ std::vector<std::string> Transaction::find(std::string_view index,
   std::vector<std::string> out;
   {
     auto lock = reading();
-    out = store_.find(index, values);
+    out = store_.stored_find(index, values);
   }
   // Committed matches unless this transaction changed them, then every staged
   // record that matches now (through the staged records' own index).
@@ -321,12 +324,12 @@ std::optional<SlotTable::Slot> RecordStore::slot_of(std::string_view id18) const
   return found;
 }
 
-RecordPtr RecordStore::get(std::string_view id18) const {
+RecordPtr RecordStore::stored_get(std::string_view id18) const {
   auto slot = slot_of(id18);
   return slot ? slots_[*slot] : nullptr;
 }
 
-RecordPtr RecordStore::get_by_guid(std::string_view guid) const {
+RecordPtr RecordStore::stored_get_by_guid(std::string_view guid) const {
   const std::string key = guid_key(guid);
   RecordPtr found;
   by_guid_.for_each(slot_hash(key), [&](SlotTable::Slot s) {
@@ -337,8 +340,8 @@ RecordPtr RecordStore::get_by_guid(std::string_view guid) const {
   return found;
 }
 
-std::vector<std::string> RecordStore::find(std::string_view index,
-                                           const std::vector<std::string>& values) const {
+std::vector<std::string> RecordStore::stored_find(std::string_view index,
+                                                  const std::vector<std::string>& values) const {
   const IndexSpec* spec = index_spec(index);
   if (!spec) throw std::logic_error("unknown index " + std::string(index));
   for (const auto& v : values)

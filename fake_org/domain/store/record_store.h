@@ -69,6 +69,14 @@ struct WriteLockStats {
   double percentile_us(double share) const;
 };
 
+class RecordStore;
+
+// The transaction a thread's RecordStore::write_enclosing runs, and its store.
+struct EnclosingWrite {
+  const RecordStore* store = nullptr;
+  Transaction* tx = nullptr;
+};
+
 class RecordStore final : public RecordReader {
  public:
   explicit RecordStore(std::vector<IndexSpec> indexes = {});
@@ -153,11 +161,31 @@ class RecordStore final : public RecordReader {
   }
   void read_untyped(const std::function<void(const RecordStore&)>& fn) const;
 
+  // Runs fn with every write this thread makes to the store meanwhile
+  // (write(), write_optimistic()) joined into one transaction, which
+  // commits only when fn returns true: an all-or-none composite request
+  // runs each subrequest's own handler and still writes all or nothing.
+  // The lock is held exclusive throughout. A joined write that fails
+  // leaves the transaction as it was before that write (a savepoint); one
+  // that gives `committed` is refused (std::logic_error), since what it
+  // announces could not be withdrawn. This thread's reads meanwhile (read(),
+  // get, get_by_guid, find, current, staged_new_of) see the transaction's
+  // staged records; other threads wait for the commit.
+  void write_enclosing(const std::function<bool()>& fn);
+  // Inside write_enclosing: the staged record for `r`'s id, else r itself;
+  // outside it, r. What a scan of ids_of() shows a record as.
+  RecordPtr current(const RecordPtr& r) const;
+  // Inside write_enclosing: the records of `object` the transaction created
+  // (not yet committed), in staging order; outside it, none. A scan of
+  // ids_of() adds them.
+  std::vector<RecordPtr> staged_new_of(std::string_view object) const;
+
   // Unlocked accessors: call inside read()/write() or where no writer runs.
-  RecordPtr get(std::string_view id18) const;
-  RecordPtr get_by_guid(std::string_view guid) const;
+  // Inside write_enclosing they read through its transaction.
+  RecordPtr get(std::string_view id18) const override;
+  RecordPtr get_by_guid(std::string_view guid) const override;
   std::vector<std::string> find(std::string_view index,
-                                const std::vector<std::string>& values) const;
+                                const std::vector<std::string>& values) const override;
   // Ids of one object in creation order (admin listing).
   IdList ids_of(std::string_view object) const;
   // Ids of an ordered index whose key is at most `value` (inclusive), in key
@@ -191,6 +219,18 @@ class RecordStore final : public RecordReader {
 
  private:
   friend class Transaction;
+  // The committed state alone (what the accessors read outside
+  // write_enclosing, and what a transaction reads under its staging).
+  RecordPtr stored_get(std::string_view id18) const;
+  RecordPtr stored_get_by_guid(std::string_view guid) const;
+  std::vector<std::string> stored_find(std::string_view index,
+                                       const std::vector<std::string>& values) const;
+  // This thread's write_enclosing transaction (EnclosingWrite), if any.
+  static inline thread_local EnclosingWrite enclosing_{};
+  Transaction* enclosing_tx() const { return enclosing_.store == this ? enclosing_.tx : nullptr; }
+  // A write joined into the enclosing transaction `tx`.
+  void write_joined(Transaction& tx, const std::function<bool(Transaction&)>& fn,
+                    const std::function<void()>& committed);
   // Times one exclusive hold into the statistics; a thread's guard against
   // taking the lock twice (both in record_store.cpp).
   class HoldTimer;

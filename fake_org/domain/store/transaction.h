@@ -126,6 +126,10 @@ class Transaction final : public RecordReader {
   // Convenience: copy of a record for modification; throws if unknown.
   Record edit(std::string_view id18) const;
   size_t size() const { return staged_.size(); }
+  // A savepoint: the records staged so far, in staging order; and the way
+  // back to it (a joined write that failed, record_store.h write_enclosing).
+  std::vector<RecordPtr> staged_records() const;
+  void roll_back_to(const std::vector<RecordPtr>& staged);
 
  private:
   friend class RecordStore;
