@@ -12,6 +12,7 @@
 
 #include "app/embedded.h"
 #include "testing/fixtures.h"
+#include "testing/stderr_capture.h"
 #include "util/calendar.h"
 
 using namespace fake_org;
@@ -19,38 +20,6 @@ using namespace fake_org::testing;
 using nlohmann::json;
 
 namespace {
-
-// Standard error goes to a file while it lives.
-class StderrToFile {
- public:
-  StderrToFile() {
-    char name[] = "/tmp/fake-org-lease-XXXXXX";
-    fd_ = ::mkstemp(name);
-    REQUIRE(fd_ >= 0);
-    path_ = name;
-    std::fflush(stderr);
-    saved_ = ::dup(2);
-    ::dup2(fd_, 2);
-  }
-  ~StderrToFile() {
-    std::fflush(stderr);
-    ::dup2(saved_, 2);
-    ::close(saved_);
-    ::close(fd_);
-    std::remove(path_.c_str());
-  }
-  std::string text() const {
-    std::fflush(stderr);
-    std::ifstream in(path_, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
- private:
-  int fd_ = -1, saved_ = -1;
-  std::string path_;
-};
 
 std::shared_ptr<EmbeddedOrg> start_lease_server(http::LogLevel level = http::LogLevel::kQuiet) {
   EmbeddedOptions options;
@@ -146,7 +115,7 @@ TEST_CASE("deleting an org with webhooks still queued prints no shutdown notice"
       client
           .Post("/__admin/orgs", R"({"name": "hooks", "login_paths": false})", "application/json")
           ->status == 201);
-  StderrToFile err;
+  StderrCapture err;
   server->sites().find("hooks")->services.webhooks->enqueue(
       {"paymentIntent.created",
        "pi_1",

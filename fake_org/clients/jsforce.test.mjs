@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import jsforce from 'jsforce';
 
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
+import { Steps, check, equal } from '../testing/steps.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -34,24 +35,8 @@ const VERSION = '59.0';
 const CLIENT = { clientId: 'local-client', clientSecret: 'local-secret' };
 const REDIRECT = 'http://localhost:8080/callback';
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${(e && e.stack) || e}`);
-  }
-}
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-function equal(actual, expected, what) {
-  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const steps = new Steps();
+const step = (name, fn) => steps.step(name, fn);
 
 // The payer's part of the web server flow: open the authorize URL, press
 // Allow on the approval page, and read the code from the redirect.
@@ -374,8 +359,7 @@ async function main() {
   await step('fake-org kept its own contracts (--check-contracts)', async () => {
     equal(code, 0, `fake-org exit code (3: a contract violation)\n${org.stderr()}`);
   });
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  process.exit(steps.finish());
 }
 
 main().catch((e) => {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
+import { Steps, check, equal } from '../testing/steps.mjs';
 import { platformCliBin, platformCliSpec } from './platform_cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,27 +29,9 @@ const only = arg('--only', '');  // a part of step names, to run a few while wor
 const USER = 'ada@local-fake-org.example';
 const N_BULK = 2100;  // more than one page of a REST query (2,000)
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  if (only && !name.includes(only) && !name.startsWith('org login')) return;
-  const started = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${(e && e.stack) || e}`);
-  }
-}
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-function equal(actual, expected, what) {
-  check(actual === expected,
-        `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+// The login step always runs: every other step needs the org it logs in to.
+const steps = new Steps((name) => !only || name.includes(only) || name.startsWith('org login'));
+const step = (name, fn) => steps.step(name, fn);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'sf-cli-test-'));
 const guardLog = path.join(work, 'network-guard.log');
@@ -316,13 +299,11 @@ async function main() {
   });
 
   const code = await org.stop();
-  if (code !== 0) {
-    failed += 1;
-    console.log(`FAIL fake-org exited ${code} (3: a body broke the contract)\n${org.stderr()}`);
-  }
+  await step('fake-org kept its own contracts (--check-contracts)', async () => {
+    equal(code, 0, `fake-org exit code (3: a contract violation)\n${org.stderr()}`);
+  });
   rmSync(work, { recursive: true, force: true });
-  console.log(`${passed} passed, ${failed} failed`);
-  return failed ? 1 : 0;
+  return steps.finish();
 }
 
 main().then((code) => process.exit(code), (e) => {

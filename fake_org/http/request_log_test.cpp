@@ -17,43 +17,12 @@
 #include "testing/eventually.h"
 #include "testing/fixtures.h"
 #include "testing/raw_http.h"
+#include "testing/stderr_capture.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
 
 namespace {
-
-// Standard error goes to a file while it lives.
-class StderrCapture {
- public:
-  StderrCapture() {
-    char name[] = "/tmp/fake-org-log-XXXXXX";
-    fd_ = ::mkstemp(name);
-    REQUIRE(fd_ >= 0);
-    path_ = name;
-    std::fflush(stderr);
-    saved_ = ::dup(2);
-    ::dup2(fd_, 2);
-  }
-  ~StderrCapture() {
-    std::fflush(stderr);
-    ::dup2(saved_, 2);
-    ::close(saved_);
-    ::close(fd_);
-    std::remove(path_.c_str());
-  }
-  std::string text() const {
-    std::fflush(stderr);
-    std::ifstream in(path_, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
- private:
-  int fd_ = -1, saved_ = -1;
-  std::string path_;
-};
 
 bool log_has_control_byte(const std::string& text) {
   for (char ch : text) {
