@@ -112,6 +112,19 @@ async function main() {
     check(/^00D/.test(r.orgId), `org id ${r.orgId}`);
   });
 
+  await step('org login jwt of a second user: the sandbox check of the first org is answered', async () => {
+    // With another org authorized in HOME, the CLI asks this one through the
+    // Tooling API whether that org is its sandbox (decision 180); it swallows
+    // a refusal, so fake-org's request log is what shows the answer.
+    const r = await run('org', 'login', 'jwt', '--client-id', 'local-client',
+                        '--jwt-key-file', path.join(root, 'fixtures/keys/jwt-test-client.key'),
+                        '--username', 'integration@local-fake-org.example',
+                        '--instance-url', `${ORG}/login`, '--alias', 'fake-integration', '--json');
+    equal(ok(r).username, 'integration@local-fake-org.example', 'username');
+    check(/GET \/services\/data\/v[0-9.]+\/tooling\/query 200 /.test(org.stderr()),
+          `a tooling query answered 200 in fake-org's log:\n${org.stderr().slice(-1500)}`);
+  });
+
   await step('org display: connected, the newest API version', async () => {
     const r = ok(await run('org', 'display', '--json'));
     equal(r.connectedStatus, 'Connected', 'connected status');
