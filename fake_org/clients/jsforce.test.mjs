@@ -21,15 +21,10 @@ import { fileURLToPath } from 'node:url';
 import jsforce from 'jsforce';
 
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
-import { Steps, check, equal } from '../testing/steps.mjs';
+import { Steps, arg, check, equal } from '../testing/steps.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
 const VERSION = '59.0';
 const CLIENT = { clientId: 'local-client', clientSecret: 'local-secret' };

@@ -14,16 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
-import { Steps, check, equal } from '../testing/steps.mjs';
+import { Steps, arg, check, equal } from '../testing/steps.mjs';
 import { platformCliBin, platformCliSpec } from './platform_cli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const fakeOrgBin = arg('--fake-org', process.env.FAKE_ORG_BIN || 'build/bin/fake-org');
 const only = arg('--only', '');  // a part of step names, to run a few while working on them
 const USER = 'ada@local-fake-org.example';

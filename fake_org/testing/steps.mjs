@@ -36,3 +36,10 @@ export function equal(actual, expected, what) {
   check(actual === expected,
         `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
+
+// The value after `name` on the test's command line, or `fallback`.
+export function arg(name, fallback) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+}

@@ -18,6 +18,21 @@
 
 using namespace runner;
 using namespace runner::parity;
+
+namespace {
+
+// run_parity that must not refuse its options; the refusals, if it does.
+ParityResult run_parity_ok(const ParityOptions& o) {
+  std::vector<std::string> errors;
+  ParityResult r = run_parity(o, errors);
+  std::string all;
+  for (const auto& e : errors) all += e + "\n";
+  INFO(all);
+  REQUIRE(errors.empty());
+  return r;
+}
+
+}  // namespace
 using nlohmann::json;
 
 TEST_CASE("bodies differ by fields, types and enums, not by generated values", "[parity]") {
@@ -98,9 +113,7 @@ TEST_CASE("parity of the embedded target with itself over the whole suite finds 
   o.b = "embedded";
   o.paths = {std::string(PROJECT_SOURCE_DIR) + "/scenarios"};
   o.jobs = 2;
-  std::vector<std::string> errors;
-  ParityResult r = run_parity(o, errors);
-  REQUIRE(errors.empty());
+  ParityResult r = run_parity_ok(o);
   std::ostringstream table;
   print_table(r, table);
   INFO(table.str());
@@ -121,12 +134,7 @@ TEST_CASE("parity between the default fixture and one answering 400 reports exac
   o.b = "embedded:" + root + "/fixtures/parity/error_status_400.yaml";
   o.paths = {root + "/scenarios"};
   o.jobs = 2;
-  std::vector<std::string> errors;
-  ParityResult r = run_parity(o, errors);
-  std::string all;
-  for (const auto& e : errors) all += e + "\n";
-  INFO(all);
-  REQUIRE(errors.empty());
+  ParityResult r = run_parity_ok(o);
 
   // Every step the default org answers 422 (invalid data), in every
   // default-fixture scenario; the other scenarios are skipped.
@@ -194,9 +202,7 @@ TEST_CASE("parity against a running fake-org lists and counts the scenarios of o
   o.b = org->base_url();
   o.paths = {root + "/scenarios"};
   o.jobs = 2;
-  std::vector<std::string> errors;
-  ParityResult r = run_parity(o, errors);
-  REQUIRE(errors.empty());
+  ParityResult r = run_parity_ok(o);
   Plan plan = load_plan(o.paths);
   std::set<std::string> other_files;
   for (const auto& sc : plan.scenarios)
@@ -286,12 +292,7 @@ TEST_CASE("parity between two fake-org URLs compares the fixtures they serve",
   o.b = parity_org_url(org_b);
   o.paths = {root + "/scenarios/payment_intent/amounts_and_currency.yaml"};
   o.jobs = 2;
-  std::vector<std::string> errors;
-  ParityResult r = run_parity(o, errors);
-  std::string all;
-  for (const auto& e : errors) all += e + "\n";
-  INFO(all);
-  REQUIRE(errors.empty());
+  ParityResult r = run_parity_ok(o);
   std::ostringstream table;
   print_table(r, table);
   INFO(table.str());
@@ -323,14 +324,13 @@ TEST_CASE("parity on a shipped fixture by name follows what it extends", "[parit
   o.a = "embedded";
   o.b = "embedded:package.yaml";
   o.paths = {root + "/scenarios/payment_intent/campaign_id.yaml"};
-  std::vector<std::string> errors;
-  ParityResult r = run_parity(o, errors);
-  REQUIRE(errors.empty());
+  ParityResult r = run_parity_ok(o);
   CHECK(r.skipped.empty());
   CHECK(r.compared == 1);
   CHECK(r.side_b.fixture == "package.yaml, which extends default.yaml");
 
   o.b = "embedded:nowhere.yaml";
+  std::vector<std::string> errors;
   run_parity(o, errors);
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("neither a file nor a shipped fixture: "));
