@@ -77,7 +77,11 @@ OrgSummary Admin::summary() const {
   s.sandbox = cfg.org.sandbox;
   s.api_base_path = cfg.base_path();
   s.api_version = cfg.org.api_version;
-  if (org_->state()) s.data_file = org_->state()->location();
+  if (const auto& state = org_->state()) {
+    s.data_file = state->location();
+    s.disk_full = state->disk_full();
+    s.disk_problem = state->disk_problem();
+  }
   s.records = org_->records().read([](const RecordStore& st) { return st.size(); });
   s.now = org_->clock().now();
   return s;

@@ -323,6 +323,9 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // A file-size limit (ulimit -f) then fails a write as a full disk does,
+  // which the data directory answers, instead of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   raise_open_file_limit();
   limit_malloc_arenas();
 

@@ -24,7 +24,7 @@ Result<std::shared_ptr<durable::OrgDatabase>> open_data(const OrgConfig& config,
                                                         const OrgWiring& wiring, OrgDeps& deps) {
   std::string error;
   auto db = durable::OrgDatabase::open(
-      {wiring.data_file, config.source_name, config.digest, wiring.sync}, error);
+      {wiring.data_file, config.source_name, config.digest, wiring.sync, wiring.disk_full}, error);
   if (!db) return data_error(error);
   deps.saved = db->saved_org(error);
   if (!error.empty()) return data_error(error);
@@ -53,6 +53,8 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   // deliveries at once, and the outcome of each attempt must be kept.
   s.webhooks->set_state_sink(s.org->state());
   s.webhooks->restore(events);
+  // Built again on a full disk, what restoring queued waits for the disk.
+  if (db.disk_full()) return ok_status();
   return db.flush();
 }
 
@@ -61,7 +63,12 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
 Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, OrgWiring wiring) {
   if (!wiring.deps.random) wiring.deps.random = std::make_shared<OsRandom>();
   std::shared_ptr<durable::OrgDatabase> db;
+  std::function<Result<http::OrgServices>()> reopen;
   if (!wiring.data_file.empty()) {
+    reopen = [config, again = wiring]() mutable {
+      again.disk_full = true;
+      return build_org(config, again);
+    };
     auto opened = open_data(*config, wiring, wiring.deps);
     if (!opened.ok()) return opened.errors();
     db = *opened;
@@ -70,6 +77,7 @@ Result<http::OrgServices> build_org(std::shared_ptr<const OrgConfig> config, Org
   if (!org.ok()) return org.errors();
   http::OrgServices s;
   s.org = *org;
+  s.reopen = std::move(reopen);
   if (db)
     db->set_swap_guard([weak = std::weak_ptr<Org>(s.org)](const std::function<void()>& swap) {
       if (auto o = weak.lock())

@@ -26,6 +26,8 @@ struct OrgWiring {
   // existing file's org is restored instead of seeded.
   std::string data_file;
   durable::Sync sync = durable::Sync::kNormal;
+  // Built again after a write the disk refused: writes wait for the disk.
+  bool disk_full = false;
 };
 
 // Fails (with messages naming the fixture) when seed records are invalid.

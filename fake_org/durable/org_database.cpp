@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <thread>
 
 namespace fake_org::durable {
@@ -44,13 +46,36 @@ std::optional<Sync> parse_sync(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
+// SQLite takes an empty file for a new database, and the org would seed from
+// its fixture over what a full disk or a crash cut short.
+bool empty_without_log(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size != 0) return false;
+  const auto log = std::filesystem::file_size(path + "-wal", ec);
+  return ec || log == 0;
+}
+
+}  // namespace
+
 std::shared_ptr<OrgDatabase> OrgDatabase::open(const DatabaseOptions& options, std::string& error) {
+  if (empty_without_log(options.path)) {
+    error = options.path +
+            " is empty (0 bytes), though fake-org writes every data file whole: a full disk "
+            "or a copy may have cut it short. Nothing was changed: move the file away to "
+            "start this org from its fixture, or start with --reset-data to discard the data "
+            "directory";
+    return nullptr;
+  }
   auto db = Database::open(options.path, true, error);
   if (!db) {
     error = options.path + ": " + error;
     return nullptr;
   }
   std::shared_ptr<OrgDatabase> out(new OrgDatabase(options, std::move(db)));
+  out->paused_.store(options.disk_full);
   auto failed = out->prepare_schema();
   if (!failed) failed = out->check_meta();
   if (failed) {
@@ -260,10 +285,30 @@ std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved_locked(st
   return out;
 }
 
+namespace {
+
+// The last change this thread queued, and where: a request's own changes
+// (a request runs on one thread), told apart from those it waited for.
+thread_local const OrgDatabase* tl_queued_in = nullptr;
+thread_local uint64_t tl_queued_number = 0;
+
+}  // namespace
+
 void OrgDatabase::enqueue(Op op) {
   std::lock_guard lock(q_mu_);
-  queue_.push_back(std::move(op));
+  // Counted even when dropped: the caller's flush must still fail.
+  if (!rolled_back_.load(std::memory_order_relaxed)) queue_.push_back(std::move(op));
   ++enqueued_;
+  tl_queued_in = this;
+  tl_queued_number = enqueued_;
+}
+
+void OrgDatabase::begin_request() {
+  tl_queued_in = nullptr;
+}
+
+bool OrgDatabase::own_changes_written() const {
+  return tl_queued_in == this && tl_queued_number <= written_.load(std::memory_order_acquire);
 }
 
 void OrgDatabase::records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) {
@@ -347,6 +392,7 @@ Status OrgDatabase::flush() {
   if (written_.load(std::memory_order_acquire) >= mine) return ok_status();
   std::lock_guard io(io_mu_);
   if (written_.load(std::memory_order_acquire) >= mine) return ok_status();  // one wrote ours
+  if (rolled_back_.load(std::memory_order_acquire)) return not_applied();
   if (!db_)
     return make_error(error_code::kUncategorised, "",
                       options_.path + " was closed: fake-org is exiting, the change is lost");
@@ -371,17 +417,69 @@ Status OrgDatabase::flush() {
   }
   (void)db_->exec("ROLLBACK");
   {
-    // Kept in order ahead of what queued meanwhile, for the next flush.
+    std::lock_guard lock(problem_mu_);
+    problem_ = *failed;
+  }
+  if (paused_.load(std::memory_order_acquire)) {
+    // Only background changes (webhook attempts) arrive while writes wait
+    // for the disk: kept in order ahead of what queued meanwhile.
     std::lock_guard lock(q_mu_);
     ops.insert(ops.end(), std::make_move_iterator(queue_.begin()),
                std::make_move_iterator(queue_.end()));
     queue_.swap(ops);
+    return make_error(error_code::kUncategorised, "",
+                      "the org could not write its data directory (" + options_.path +
+                          "): " + *failed + "; kept in memory for the next write");
   }
+  {
+    std::lock_guard lock(q_mu_);
+    rolled_back_.store(true, std::memory_order_release);
+    queue_.clear();
+  }
+  return not_applied();
+}
+
+Status OrgDatabase::not_applied() const {
   return make_error(error_code::kUncategorised, "",
                     "the org could not write its data directory (" + options_.path +
-                        "): " + *failed +
-                        "; the change is kept in memory and written with the "
-                        "next request");
+                        "): " + disk_problem() +
+                        "; the request was not applied (the org went back to what its data "
+                        "directory holds): retry once the disk has room");
+}
+
+bool OrgDatabase::disk_full() const {
+  return paused_.load(std::memory_order_acquire) || rolled_back_.load(std::memory_order_acquire);
+}
+
+std::string OrgDatabase::disk_problem() const {
+  std::lock_guard lock(problem_mu_);
+  return problem_;
+}
+
+Status OrgDatabase::probe_disk() {
+  if (!paused_.load(std::memory_order_acquire)) return ok_status();
+  std::lock_guard io(io_mu_);
+  if (!paused_.load(std::memory_order_acquire)) return ok_status();
+  if (!db_) return not_applied();
+  const std::string stamp = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+  auto failed = db_->exec("BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta VALUES('disk_probe', '" +
+                          stamp + "'); COMMIT");
+  if (!failed) {
+    paused_.store(false, std::memory_order_release);
+    std::lock_guard lock(problem_mu_);
+    problem_.clear();
+    return ok_status();
+  }
+  (void)db_->exec("ROLLBACK");
+  {
+    std::lock_guard lock(problem_mu_);
+    problem_ = *failed;
+  }
+  return make_error(error_code::kUncategorised, "",
+                    "the org cannot write its data directory (" + options_.path + "): " + *failed +
+                        "; the request was not applied: retry once the disk has room");
 }
 
 Status OrgDatabase::close() {

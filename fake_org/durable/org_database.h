@@ -18,7 +18,16 @@
 // writer's lock) and returns, so under load one disk write serves many
 // requests, and none answers before its changes are on disk.
 //
-// Locking rule: q_mu_ (a leaf) guards queue_ and enqueued_; io_mu_ guards
+// A failed flush (a full disk) drops what it held and every change queued
+// after it: the requests waiting for it answer that nothing was applied, and
+// the serving layer builds the org again from this file (rolled_back()), so
+// memory never keeps what the disk refused. The file built again opens with
+// `disk_full`: writes then wait until probe_disk() gets a small write through.
+// A request waits for every change queued before its flush, others' too; if
+// its own were written before a later batch failed, it stands.
+//
+// Locking rule: q_mu_ (a leaf) guards queue_ and enqueued_; problem_mu_ (a
+// leaf) the last failure's message; io_mu_ guards
 // the connection and its statements (start-up reads too: the webhook
 // engine's workers flush as soon as it is restored) and is held for one
 // flush; flush takes the swap guard's lock and then q_mu_ inside io_mu_ only
@@ -50,6 +59,7 @@ struct DatabaseOptions {
   std::string fixture;         // the fixture's name, for messages
   std::string fixture_digest;  // OrgConfig::digest: a file made from another is refused
   Sync sync = Sync::kNormal;
+  bool disk_full = false;  // opened after a failed write: writes wait for probe_disk()
 };
 
 class OrgDatabase final : public OrgStateSink {
@@ -74,6 +84,12 @@ class OrgDatabase final : public OrgStateSink {
   void clear(std::string_view kind) override;
   Status flush() override;
   std::string location() const override { return options_.path; }
+  bool rolled_back() const override { return rolled_back_.load(std::memory_order_acquire); }
+  bool disk_full() const override;
+  Status probe_disk() override;
+  std::string disk_problem() const override;
+  void begin_request() override;
+  bool own_changes_written() const override;
   // Flushes and closes the file (SQLite checkpoints its WAL), for a process
   // that then exits without destroying the org; a later flush fails, saying
   // so. What the flush answered.
@@ -104,6 +120,7 @@ class OrgDatabase final : public OrgStateSink {
   std::optional<std::string> write_record(const Record& r);
   Status read_all_records(std::vector<RecordPtr>& out);
   Status data_failure(const std::string& error) const;
+  Status not_applied() const;
   std::vector<std::pair<std::string, nlohmann::json>> saved_locked(std::string_view kind,
                                                                    std::string& error);
   void enqueue(Op op);
@@ -118,6 +135,10 @@ class OrgDatabase final : public OrgStateSink {
   uint64_t enqueued_ = 0;             // changes queued since open
   std::atomic<uint64_t> written_{0};  // of those, the first written_ are on disk
   std::atomic<uint64_t> flushes_{0};
+  std::atomic<bool> rolled_back_{false};  // a flush failed: every later one fails too
+  std::atomic<bool> paused_{false};       // writes wait for probe_disk()
+  mutable std::mutex problem_mu_;         // a leaf: guards problem_
+  std::string problem_;
 };
 
 }  // namespace fake_org::durable

@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -334,4 +337,97 @@ TEST_CASE("the saved org list survives reopening; --reset-data deletes only ours
   CHECK_FALSE(fs::exists(dir.file("registry.db")));
   CHECK_FALSE(fs::exists(SavedOrgs::org_file(data, "other")));
   CHECK(fs::exists(dir.file("notes.txt")));
+}
+
+namespace {
+
+// Every write of this process past the first byte of a file fails while it
+// lives, as on a full disk (SIGXFSZ ignored, as fake-org's main does).
+struct DiskFullWindow {
+  rlimit before{};
+  void (*old_handler)(int) = nullptr;
+  DiskFullWindow() {
+    old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &before);
+    rlimit one = before;
+    one.rlim_cur = 1;
+    setrlimit(RLIMIT_FSIZE, &one);
+  }
+  ~DiskFullWindow() {
+    setrlimit(RLIMIT_FSIZE, &before);
+    std::signal(SIGXFSZ, old_handler);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a flush the disk refuses drops its changes and every later one", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  auto db = open_db(path);
+  db->records_committed({db_contact("003000000000001AAA", "kept@example.org")}, 1);
+  REQUIRE(db->flush().ok());
+  db->records_committed({db_contact("003000000000002AAA", "refused@example.org")}, 2);
+  Status refused = ok_status();
+  {
+    DiskFullWindow full;
+    refused = db->flush();
+  }
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.errors().front().message, Catch::Contains("was not applied"));
+  CHECK(db->rolled_back());
+  CHECK(db->disk_full());
+  CHECK_FALSE(db->disk_problem().empty());
+  // With room again, the dropped org still writes nothing: it is built again.
+  db->records_committed({db_contact("003000000000003AAA", "late@example.org")}, 3);
+  CHECK_FALSE(db->flush().ok());
+
+  std::string error;
+  auto again = OrgDatabase::open({path, "shop.yaml", "d1", Sync::kNormal, true}, error);
+  REQUIRE(again);
+  auto saved = again->saved_org(error);
+  REQUIRE(saved);
+  REQUIRE(saved->records.size() == 1);
+  CHECK(saved->records[0]->id == "003000000000001AAA");
+  CHECK(again->disk_full());
+  {
+    DiskFullWindow full;
+    CHECK_FALSE(again->probe_disk().ok());
+  }
+  CHECK(again->disk_full());
+  REQUIRE(again->probe_disk().ok());
+  CHECK_FALSE(again->disk_full());
+  CHECK_FALSE(again->rolled_back());
+}
+
+TEST_CASE("a request whose own changes a concurrent flush wrote stands", "[durable]") {
+  TempDir dir;
+  auto db = open_db(dir.file("org.db"));
+  db->begin_request();
+  CHECK_FALSE(db->own_changes_written());  // queued nothing
+  db->records_committed({db_contact("003000000000001AAA", "mine@example.org")}, 1);
+  CHECK_FALSE(db->own_changes_written());  // not written yet
+  std::thread([&] { REQUIRE(db->flush().ok()); }).join();
+  CHECK(db->own_changes_written());
+  // Another thread's change then fails: this request's still stand.
+  std::thread([&] {
+    db->records_committed({db_contact("003000000000002AAA", "other@example.org")}, 2);
+    DiskFullWindow full;
+    CHECK_FALSE(db->flush().ok());
+    CHECK_FALSE(db->own_changes_written());
+  }).join();
+  CHECK(db->own_changes_written());
+  db->begin_request();
+  CHECK_FALSE(db->own_changes_written());
+}
+
+TEST_CASE("an empty data file is reported, not seeded over", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  { std::ofstream(path).flush(); }
+  std::string error;
+  CHECK_FALSE(OrgDatabase::open({path, "shop.yaml", "d1", Sync::kNormal}, error));
+  CHECK_THAT(error,
+             Catch::Contains("is empty (0 bytes)") && Catch::Contains("Nothing was changed"));
+  CHECK(fs::file_size(path) == 0);
 }

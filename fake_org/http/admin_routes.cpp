@@ -55,6 +55,13 @@ void get_health(const admin::Admin& admin, const ContractMonitor* monitor, Call&
              {"api_version", org.api_version},  // the REST data API's
              // fake-org --data-dir: the org's database; null: memory only.
              {"data_file", org.data_file ? nlohmann::json(*org.data_file) : nullptr},
+             // "full": writes answer 503 and change nothing until the disk
+             // takes one again; reads are served. null: memory only.
+             {"disk", !org.data_file  ? nlohmann::json()
+                      : org.disk_full ? "full"
+                                      : "ok"},
+             {"disk_problem",
+              org.disk_problem.empty() ? nlohmann::json() : nlohmann::json(org.disk_problem)},
              {"contract_violations",
               monitor ? nlohmann::json(monitor->violations()) : nlohmann::json()}});
 }

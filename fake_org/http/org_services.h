@@ -2,6 +2,7 @@
 // One org as the HTTP layer serves it: the domain's org and the services the
 // app wired around it (app/org_factory.h builds this). Shared pointers, so a
 // copy keeps every part alive; each part guards its own state.
+#include <functional>
 #include <memory>
 
 #include "auth/token_store.h"
@@ -18,6 +19,10 @@ struct OrgServices {
   std::shared_ptr<WebhookEngine> webhooks;
   std::shared_ptr<ContractMonitor> monitor;  // null unless responses are checked
   std::shared_ptr<bulk::BulkJobs> bulk;      // Bulk API 2.0 jobs (build_org makes them)
+  // With a data directory: the org built again from its file, after a write
+  // the disk refused (org_database.h); the error when it cannot be. Null
+  // without one.
+  std::function<Result<OrgServices>()> reopen;
 };
 
 }  // namespace fake_org::http

@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <iostream>
 #include <mutex>
 
 #include "fault_injector.h"
@@ -94,13 +95,22 @@ FAKE_ORG_HANDLERS(org_admin) {
 
 std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
                                        const SiteOptions& options) {
+  const std::string base = services.org->config().base_path();
+  return make_org_site(std::move(name), std::move(prefix), std::move(services), options,
+                       std::make_shared<RequestJournal>(base), std::make_shared<FaultInjector>());
+}
+
+std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
+                                       const SiteOptions& options,
+                                       std::shared_ptr<RequestJournal> journal,
+                                       std::shared_ptr<FaultInjector> faults) {
   auto site = std::make_shared<OrgSite>();
   site->name = std::move(name);
   site->prefix = std::move(prefix);
   site->services = std::move(services);
   const OrgConfig& config = site->services.org->config();
-  site->journal = std::make_shared<RequestJournal>(config.base_path());
-  site->faults = std::make_shared<FaultInjector>();
+  site->journal = std::move(journal);
+  site->faults = std::move(faults);
   auto site_router = std::make_shared<SiteRouter>();
   Handlers handlers = all_handlers(site->services, *site->journal, *site->faults, options.tls,
                                    options.directory, site_router);
@@ -112,11 +122,48 @@ std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, Org
   return site;
 }
 
-void OrgSites::set_root(std::shared_ptr<OrgSite> root) {
-  root_ = root;
+void OrgSites::set_root(std::shared_ptr<OrgSite> root, SiteOptions options) {
   std::unique_lock lock(mu_);
+  root_ = root;
+  site_options_ = std::move(options);
   by_name_[root->name] = root;
   if (root->login_paths && !clash_locked(*root)) list_login_keys_locked(root);
+}
+
+std::shared_ptr<OrgSite> OrgSites::root() const {
+  std::shared_lock lock(mu_);
+  return root_;
+}
+
+std::shared_ptr<OrgSite> OrgSites::reopen(const std::shared_ptr<OrgSite>& failed) {
+  std::lock_guard reopening(reopen_mu_);
+  {
+    std::shared_lock lock(mu_);
+    auto it = by_name_.find(failed->name);
+    if (it == by_name_.end()) return failed;  // removed meanwhile
+    if (it->second != failed) return it->second;
+  }
+  if (!failed->services.reopen) return failed;
+  // Its pending deliveries are on disk: the org built again sends them.
+  failed->services.webhooks->stop();
+  auto services = failed->services.reopen();
+  if (!services.ok()) {
+    std::cerr << "fake-org: org '" << failed->name
+              << "' could not be built again from its data file after a refused write: "
+              << services.errors().front().message << "\n";
+    return failed;
+  }
+  auto fresh = make_org_site(failed->name, failed->prefix, std::move(*services), site_options_,
+                             failed->journal, failed->faults);
+  fresh->login_paths = failed->login_paths;
+  std::unique_lock lock(mu_);
+  by_name_[fresh->name] = fresh;
+  if (root_ == failed) root_ = fresh;
+  // A walk over the login keys: only after a refused write.
+  for (auto* keys : {&by_client_, &by_user_})
+    for (auto& entry : *keys)
+      if (entry.second == failed) entry.second = fresh;
+  return fresh;
 }
 
 void OrgSites::list_login_keys_locked(const std::shared_ptr<OrgSite>& site) {
@@ -239,7 +286,10 @@ void route_to_site(const OrgSites& sites, const httplib::Request& req, RequestLo
 
 const OrgSite& current_site(const OrgSites& sites) {
   auto& ctx = request_log_context();
-  return ctx.routed && ctx.site ? *ctx.site : *sites.root();
+  if (ctx.routed && ctx.site) return *ctx.site;
+  // Held by the request's context: a site replaced meanwhile stays alive.
+  ctx.fallback_site = sites.root();
+  return *ctx.fallback_site;
 }
 
 namespace {
@@ -259,7 +309,7 @@ std::shared_ptr<OrgSite> login_site(const OrgSites& sites, const httplib::Reques
   return username.empty() ? nullptr : sites.by_user_name(username);
 }
 
-void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
+void serve_one(OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
   auto& ctx = request_log_context();
   if (!ctx.site) {
     if (ctx.unknown_org.empty())
@@ -274,6 +324,8 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
       ctx.site = named;
       ctx.org_prefix = named->prefix;
     }
+  if (const auto& state = ctx.site->services.org->state(); state && state->rolled_back())
+    ctx.site = sites.reopen(ctx.site);
   const OrgSite& site = *ctx.site;
   // httplib holds bodies to the first org's org.max_body_bytes; an org with
   // a smaller limit refuses the rest (the error handler writes its 413).
@@ -281,6 +333,14 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
     res.status = 413;
     return;
   }
+  const auto& state = site.services.org->state();
+  const bool reads = req.method == "GET" || req.method == "HEAD" || req.method == "OPTIONS";
+  const bool waiting_for_disk = state && state->disk_full();
+  // On a full disk a write is refused before it changes anything.
+  if (waiting_for_disk && !reads)
+    if (auto probed = state->probe_disk(); !probed.ok())
+      return send_platform_error(res, 503, "SERVER_UNAVAILABLE", probed.errors().front().message);
+  if (state) state->begin_request();
   {
     std::optional<util::RequestGate::Admission> admitted;
     if (sites.request_gate()) admitted.emplace(*sites.request_gate());
@@ -288,17 +348,22 @@ void serve_one(const OrgSites& sites, const httplib::Request& req, httplib::Resp
   }
   // With a data directory, what the request changed is on disk before the
   // answer leaves (group commit: a concurrent request may have written it).
-  if (const auto& state = site.services.org->state()) {
-    if (auto written = state->flush(); !written.ok()) {
-      res = httplib::Response();
-      send_platform_error(res, 503, "SERVER_UNAVAILABLE", written.errors().front().message);
-    }
+  // A read on a full disk answers from memory, which holds nothing the disk
+  // refused.
+  if (!state || (waiting_for_disk && reads && !state->rolled_back())) return;
+  if (auto written = state->flush(); !written.ok()) {
+    // What it changed is on disk, and the org built again holds it.
+    const bool stands = state->own_changes_written();
+    if (state->rolled_back()) sites.reopen(ctx.site);
+    if (stands) return;
+    res = httplib::Response();
+    send_platform_error(res, 503, "SERVER_UNAVAILABLE", written.errors().front().message);
   }
 }
 
 }  // namespace
 
-bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
+bool serve_if_bodiless(OrgSites& sites, const httplib::Request& req, httplib::Response& res) {
   const bool bodiless =
       req.method == "GET" || req.method == "HEAD" ||
       ((req.method == "DELETE" || req.method == "OPTIONS") && !req.has_header("Content-Length"));
@@ -307,7 +372,7 @@ bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httpl
   return true;
 }
 
-void serve_sites(httplib::Server& server, const OrgSites& sites) {
+void serve_sites(httplib::Server& server, OrgSites& sites) {
   auto handler = [&sites](const httplib::Request& req, httplib::Response& res) {
     serve_one(sites, req, res);
   };

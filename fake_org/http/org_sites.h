@@ -6,14 +6,15 @@
 // one by the connected app's client id or, when that names none, by the
 // grant's user name (decisions 77).
 //
-// Locking rule: mu_ (a shared mutex) guards by_name_, by_client_ and
-// by_user_; lookups
-// hold it shared for one hash probe and hand out a shared_ptr, so a site
-// removed while a request uses it lives until that request ends. add() and
-// remove() hold it exclusively. root_ is set before the server starts and
-// never changes. A site is immutable once built; its parts guard their own
-// state.
+// Locking rule: mu_ (a shared mutex) guards root_, by_name_, by_client_ and
+// by_user_; lookups hold it shared for one hash probe and hand out a
+// shared_ptr, so a site removed or replaced while a request uses it lives
+// until that request ends. add(), remove() and a recovery's swap hold it
+// exclusively. reopen_mu_ serialises recoveries (an org built again from its
+// data file, seconds for a large one) and is taken before mu_, never under
+// it. A site is immutable once built; its parts guard their own state.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -73,12 +74,26 @@ struct SiteOptions {
 // table. Throws MountError as Router does.
 std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
                                        const SiteOptions& options);
+// The same, keeping a site's journal and faults (an org built again).
+std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, OrgServices services,
+                                       const SiteOptions& options,
+                                       std::shared_ptr<RequestJournal> journal,
+                                       std::shared_ptr<FaultInjector> faults);
 
 class OrgSites {
  public:
-  // The first org, also served at the root. Set before the server starts.
-  void set_root(std::shared_ptr<OrgSite> root);
-  const std::shared_ptr<OrgSite>& root() const { return root_; }
+  // The first org, also served at the root. Set before the server starts,
+  // with what a site built again is made with.
+  void set_root(std::shared_ptr<OrgSite> root, SiteOptions options = {});
+  std::shared_ptr<OrgSite> root() const;
+
+  // `failed`'s org dropped a write its data file refused (a full disk), so
+  // its memory is ahead of the file: builds the org again from the file
+  // (OrgServices::reopen) and serves that in its place, keeping its journal
+  // and faults. The site now serving that name: the new one, one a
+  // concurrent call built, or `failed` when it cannot be built again (why,
+  // on stderr).
+  std::shared_ptr<OrgSite> reopen(const std::shared_ptr<OrgSite>& failed);
 
   // The site named `name` (the root org's name too), or null.
   std::shared_ptr<OrgSite> find(std::string_view name) const;
@@ -107,7 +122,9 @@ class OrgSites {
   std::optional<std::string> clash_locked(const OrgSite& site) const;
   void list_login_keys_locked(const std::shared_ptr<OrgSite>& site);
   std::shared_ptr<OrgSite> root_;
+  SiteOptions site_options_;  // set with the root, then only read
   util::RequestGate* gate_ = nullptr;
+  std::mutex reopen_mu_;
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_name_;
   std::unordered_map<std::string, std::shared_ptr<OrgSite>> by_client_;
@@ -127,13 +144,13 @@ const OrgSite& current_site(const OrgSites& sites);
 // authorize or revoke request at the root login paths goes to the org its
 // client id names, else to the one its user name names. `sites` outlives the
 // server.
-void serve_sites(httplib::Server& server, const OrgSites& sites);
+void serve_sites(httplib::Server& server, OrgSites& sites);
 // Serves a request that carries no body (GET, HEAD; DELETE and OPTIONS
 // without Content-Length)
 // and says so, from the pre-routing handler: cpp-httplib would otherwise
 // run std::regex_match(".*") over its path first, about 3,000 instructions
 // a character. A request with a body waits for httplib to read it.
-bool serve_if_bodiless(const OrgSites& sites, const httplib::Request& req, httplib::Response& res);
+bool serve_if_bodiless(OrgSites& sites, const httplib::Request& req, httplib::Response& res);
 
 // The client id a request to a login path names: the form's or query's
 // client_id, HTTP Basic's user, or a JWT assertion's issuer; empty when none.

@@ -29,6 +29,7 @@ struct RequestLogContext {
   // request's path has been rewritten to what follows it, and origin_of()
   // adds it back to the URLs handed out (instance_url, RedirectURL).
   std::shared_ptr<OrgSite> site;
+  std::shared_ptr<OrgSite> fallback_site;  // the root, held while current_site()'s answer is used
   std::string org_prefix;
   std::string unknown_org;
   // Set by the admin guard once it let the request in: the token the

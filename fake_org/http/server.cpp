@@ -290,7 +290,7 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
 
 // The per-request log context (pre-routing) and the log line (the logger);
 // a request without a body is served from the pre-routing handler too.
-void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel level) {
+void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
   s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
@@ -313,6 +313,7 @@ void install_request_log(httplib::Server& s, const OrgSites& sites, LogLevel lev
     auto& ctx = request_log_context();
     ctx.routed = false;  // the logger is the last to read it
     ctx.site.reset();    // a deleted org goes with its last request
+    ctx.fallback_site.reset();
     ctx.org_prefix.clear();
     ctx.admin_token = {};
   });
@@ -416,7 +417,7 @@ void Server::configure() {
   configure_connections(s, options_, org.config().org.max_body_bytes);
   // Every area of contracts/routes.yaml on one router per org; throws
   // MountError when a row has no handler or a handler no row.
-  sites_.set_root(make_org_site(options_.org_name, "", services_, site_options()));
+  sites_.set_root(make_org_site(options_.org_name, "", services_, site_options()), site_options());
   const int running = options_.max_running_requests > 0
                           ? options_.max_running_requests
                           : std::max(4, static_cast<int>(std::thread::hardware_concurrency()) * 4);

@@ -92,7 +92,11 @@ class Server {
   bool tls() const { return tls_; }
   // "http://127.0.0.1:PORT" (https with TLS).
   std::string url() const;
-  Org& org() { return *services_.org; }
+  // The root org: a site built again (OrgSites::reopen) serves a new one.
+  Org& org() {
+    auto root = sites_.root();
+    return root ? *root->services.org : *services_.org;
+  }
 
   // Several orgs (org_sites.h): what POST /__admin/orgs calls; set before start().
   void set_org_directory(std::shared_ptr<OrgDirectory> directory) {

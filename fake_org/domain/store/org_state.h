@@ -36,6 +36,21 @@ class OrgStateSink {
   virtual void clear(std::string_view kind) = 0;
   // Writes what was queued: ok, or why it could not (a full disk).
   virtual Status flush() = 0;
+  // A flush failed and what it held was dropped: memory is ahead of the
+  // disk, and the org must be built again from what the disk holds.
+  virtual bool rolled_back() const { return false; }
+  // Writes wait for the disk: the org was built again after a failed flush,
+  // and a write is taken only once probe_disk() succeeds.
+  virtual bool disk_full() const { return false; }
+  // Tries a small write; ok (and writes go ahead) when the disk takes it.
+  virtual Status probe_disk() { return ok_status(); }
+  // Why the last write failed, or empty.
+  virtual std::string disk_problem() const { return {}; }
+  // A request starts on this thread: it has queued nothing yet.
+  virtual void begin_request() {}
+  // After a failed flush: this thread's request queued changes and all of
+  // them were written (a concurrent flush took them before the failure).
+  virtual bool own_changes_written() const { return false; }
   // Where it writes (a file path), for the admin API's health.
   virtual std::string location() const = 0;
 };
