@@ -97,7 +97,8 @@ script=$work/tour.sh
           echo "echo \"\$FAKE_ORG_PID\" >$(printf %q "$pidfile")"
         fi
         if grep -q '__admin/ui/intent?id=' <<<"$text"; then
-          echo "curl -sf \"http://127.0.0.1:$port/__admin/ui/intent?id=\$(echo \"\$INTENT\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"Id\"])')\" | grep -q Lovelace && echo 'test: the dashboard page names the payer'"
+          echo "curl -sf -o $(printf %q "$work/dashboard.html") \"http://127.0.0.1:$port/__admin/ui/intent?id=\$(echo \"\$INTENT\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"Id\"])')\""
+          echo "grep -q Lovelace $(printf %q "$work/dashboard.html") && echo 'test: the dashboard page names the payer'"
         fi
         ;;
       js)
