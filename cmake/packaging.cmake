@@ -18,8 +18,27 @@ install(FILES ${CMAKE_SOURCE_DIR}/contracts/README.md ${CMAKE_SOURCE_DIR}/contra
         DESTINATION ${FAKE_ORG_SHARE_DIR}/contracts)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/contracts/schemas ${CMAKE_SOURCE_DIR}/contracts/examples
         DESTINATION ${FAKE_ORG_SHARE_DIR}/contracts)
+# The README and docs/ keep the checkout's layout, so the relative links
+# between them and the folders' READMEs work where they are installed: docs/
+# beside the README; fixtures/, scenarios/ and contracts/ beside them as links
+# to the installed folders, and docs beside those as a link back (ci/package
+# checks every link there with ci/docs_links.py).
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+# fake_org_install_link(DIR NAME TARGET): DIR/NAME, relative to the prefix, a
+# symbolic link to TARGET, relative to the prefix too.
+function(fake_org_install_link dir name target)
+  file(RELATIVE_PATH relative /${dir} /${target})
+  install(CODE "
+    set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${dir}\")
+    file(MAKE_DIRECTORY \"\${dir}\")
+    message(STATUS \"Installing: \${dir}/${name} -> ${relative}\")
+    file(CREATE_LINK ${relative} \"\${dir}/${name}\" SYMBOLIC)")
+endfunction()
+foreach(folder fixtures scenarios contracts)
+  fake_org_install_link(${CMAKE_INSTALL_DOCDIR} ${folder} ${FAKE_ORG_SHARE_DIR}/${folder})
+endforeach()
+fake_org_install_link(${FAKE_ORG_SHARE_DIR} docs ${CMAKE_INSTALL_DOCDIR}/docs)
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/bash-completion/fake-org
               ${CMAKE_SOURCE_DIR}/packaging/bash-completion/scenario-runner
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

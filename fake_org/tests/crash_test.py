@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The crash test of a data directory (decision 76, README "An org that survives restarts").
+"""The crash test of a data directory (decision 76, docs/durability.md).
 
 Writers POST payment intents concurrently while fake-org is killed with SIGKILL
 at a random moment, ROUNDS times on one data directory. After each restart:

@@ -1,41 +1,44 @@
 #!/usr/bin/env bash
-# CTest readme.curl_session: the README's "A first session with curl" and "The
-# JWT bearer flow and a SOQL query", taken from README.md itself (so the README
+# CTest readme.curl_session: "A first session with curl" and "The JWT bearer
+# flow and a SOQL query" of docs/running.md, taken from the page itself (so it
 # stays true) and run as written against a fake-org on a free port, with
 # --check-contracts. The sessions' address (http://127.0.0.1:8080) is replaced
 # by the fake's; nothing else changes. The JWT session runs from the project
-# root, as the README says, for the test key's path. "Several orgs" runs too,
-# without its first line (the fake-org it starts is the one here).
-# Usage: readme_curl_session.sh FAKE_ORG README.md
+# root, as the page says, for the test key's path. The block of
+# docs/several-orgs.md runs too, without its first line (the fake-org it
+# starts is the one here).
+# Usage: readme_curl_session.sh FAKE_ORG PROJECT_ROOT
 set -euo pipefail
 
-fake_org=$1 readme=$2
+fake_org=$1
+root=$(cd "$2" && pwd)
+running=$root/docs/running.md several_orgs=$root/docs/several-orgs.md
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for tool in curl python3; do
   command -v "$tool" >/dev/null || fail "$tool is not installed (ci/bootstrap installs it)"
 done
 
-# The first ```sh block after a heading.
+# The first ```sh block after a heading of a page.
 block() {
-  awk -v h="$1" '$0 == h {in_section = 1; next}
+  awk -v h="$2" '$0 == h {in_section = 1; next}
     in_section && /^```sh$/ {in_block = 1; next}
     in_block && /^```$/ {exit}
-    in_block {print}' "$readme"
+    in_block {print}' "$1"
 }
-heading='### A first session with curl'
-session=$(block "$heading")
-[ -n "$session" ] || fail "no \`\`\`sh block after '$heading' in $readme"
-jwt_heading='### The JWT bearer flow and a SOQL query'
-jwt_session=$(block "$jwt_heading")
-[ -n "$jwt_session" ] || fail "no \`\`\`sh block after '$jwt_heading' in $readme"
-orgs_heading='## Several orgs'
-orgs_session=$(block "$orgs_heading" | grep -v '^build/bin/fake-org ')
-grep -q '/__admin/orgs' <<<"$orgs_session" || fail "no \`\`\`sh block with /__admin/orgs after '$orgs_heading'"
-root=$(cd "$(dirname "$readme")" && pwd)
+heading='## A first session with curl'
+session=$(block "$running" "$heading")
+[ -n "$session" ] || fail "no \`\`\`sh block after '$heading' in $running"
+jwt_heading='## The JWT bearer flow and a SOQL query'
+jwt_session=$(block "$running" "$jwt_heading")
+[ -n "$jwt_session" ] || fail "no \`\`\`sh block after '$jwt_heading' in $running"
+orgs_heading='# Several orgs'
+orgs_session=$(block "$several_orgs" "$orgs_heading" | grep -v '^build/bin/fake-org ')
+grep -q '/__admin/orgs' <<<"$orgs_session" ||
+  fail "no \`\`\`sh block with /__admin/orgs after '$orgs_heading' in $several_orgs"
 grep -q 'http://127.0.0.1:8080/services/oauth2/token' <<<"$session" ||
-  fail "the README's session no longer gets a token from http://127.0.0.1:8080"
+  fail "the first session no longer gets a token from http://127.0.0.1:8080"
 grep -q 'http://127.0.0.1:8080/services/apexrest/cpm/v2/PaymentMethods' <<<"$session" ||
-  fail "the README's session no longer calls GET /PaymentMethods"
+  fail "the first session no longer calls GET /PaymentMethods"
 
 work=$(mktemp -d)
 org_pid=
@@ -56,14 +59,14 @@ for _ in $(seq 1 200); do
 done
 [ -n "$url" ] || fail "fake-org printed no 'listening on' line"
 
-# run NAME DIR TEXT: one README block against the fake, from DIR; its output
+# run NAME DIR TEXT: one block of the docs against the fake, from DIR; its output
 # goes to $work/NAME.out.
 run() {
   local text=${3//http:\/\/127.0.0.1:8080/$url}
-  echo "== the README's $1 session against $url"
+  echo "== the docs' $1 session against $url"
   printf '%s\n' "$text"
   (cd "$2" && bash -euo pipefail -c "$text") >"$work/$1.out" 2>"$work/$1.err" ||
-    { cat "$work/$1.err" >&2; fail "the README's $1 session failed"; }
+    { cat "$work/$1.err" >&2; fail "the docs' $1 session failed"; }
   cat "$work/$1.out"
   echo
 }
@@ -74,13 +77,13 @@ grep -q '{"PaymentMethods":\[{"Name":"CreditCard"' "$work/curl.out" ||
   fail "GET /PaymentMethods did not answer the default org's methods"
 grep -q '"Id":"pi_' "$work/curl.out" || fail "POST /PaymentIntent created no payment intent"
 grep -q 'INVALID_SESSION_ID\|"Errors"' "$work/curl.out" &&
-  fail "a call of the README's session was refused"
+  fail "a call of the first session was refused"
 
 run jwt "$root" "$jwt_session"
 grep -q '"preferred_username":"ada@local-fake-org.example"' "$work/jwt.out" ||
   fail "userinfo did not name the assertion's user"
 grep -q '"totalSize":3,' "$work/jwt.out" || fail "the SOQL query did not find the default org's 3 campaigns"
-grep -q '"errorCode"\|"error"' "$work/jwt.out" && fail "a call of the README's JWT session was refused"
+grep -q '"errorCode"\|"error"' "$work/jwt.out" && fail "a call of the JWT session was refused"
 
 run orgs "$work" "$orgs_session"
 grep -q '"name":"shop-a"' "$work/orgs.out" || fail "POST /__admin/orgs created no org shop-a"
@@ -93,4 +96,4 @@ status=0
 wait "$org_pid" || status=$?
 org_pid=
 [ "$status" -eq 0 ] || { cat "$work/org.err" >&2; fail "fake-org exited $status (contract violations?)"; }
-echo "ok: the README's curl, JWT and several-orgs sessions work as written"
+echo "ok: the curl, JWT and several-orgs sessions of docs/ work as written"
