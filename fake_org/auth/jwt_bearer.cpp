@@ -29,8 +29,13 @@ bool read_claims(const nlohmann::json& payload, JwtClaims& out) {
   if (aud != payload.end() && aud->is_array())
     for (const auto& a : *aud)
       if (a.is_string()) out.aud.push_back(a.get<std::string>());
-  auto exp = payload.find("exp");
-  if (exp != payload.end() && exp->is_number()) out.exp = exp->get<double>();
+  auto number = [&](const char* key, std::optional<double>& to) {
+    auto it = payload.find(key);
+    if (it != payload.end() && it->is_number()) to = it->get<double>();
+  };
+  number("exp", out.exp);
+  number("nbf", out.nbf);
+  number("iat", out.iat);
   return true;
 }
 
@@ -78,6 +83,12 @@ bool assertion_live(const JwtClaims& claims, TimePoint org_now, TimePoint wall_n
   const TimePoint earlier = std::min(org_now, wall_now);
   const double now_seconds = std::chrono::duration<double>(earlier.time_since_epoch()).count();
   return *claims.exp > now_seconds;
+}
+
+bool assertion_started(const JwtClaims& claims, TimePoint org_now, TimePoint wall_now) {
+  const TimePoint later = std::max(org_now, wall_now) + kJwtClockSkew;
+  const double limit = std::chrono::duration<double>(later.time_since_epoch()).count();
+  return (!claims.nbf || *claims.nbf <= limit) && (!claims.iat || *claims.iat <= limit);
 }
 
 }  // namespace fake_org

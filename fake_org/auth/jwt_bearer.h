@@ -5,6 +5,7 @@
 // (sub: a username), the login host (aud) and an expiry (exp, seconds since
 // the epoch). Each refusal carries the platform's error
 // and description.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,8 @@ struct JwtClaims {
   std::string sub;
   std::vector<std::string> aud;  // a string claim reads as one value
   std::optional<double> exp;
+  std::optional<double> nbf;  // not before, seconds since the epoch
+  std::optional<double> iat;  // issued at
 };
 
 // The decoded assertion and the text its signature covers.
@@ -35,6 +38,8 @@ inline constexpr const char* kAudienceInvalid = "audience is invalid";
 inline constexpr const char* kExpired = "expired authorization code";
 inline constexpr const char* kUserNotApproved = "user hasn't approved this consumer";
 inline constexpr const char* kClientInvalid = "client identifier invalid";
+// Ours: the platform's wording for a future nbf or iat is not known (decision 197).
+inline constexpr const char* kNotYetValid = "assertion not yet valid (nbf or iat is in the future)";
 }  // namespace jwt_error
 
 // The assertion's parts when it is a well-formed RS256 compact JWS with the
@@ -55,5 +60,10 @@ bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
 // the org clock may stand hours ahead; sf 2.86.1 even sends exp in
 // milliseconds, which reads as far ahead and stays live.
 bool assertion_live(const JwtClaims& claims, TimePoint org_now, TimePoint wall_now);
+
+// RFC 7519's nbf, and iat, when present: neither is later than the later of
+// the two clocks plus kJwtClockSkew (decision 197).
+inline constexpr std::chrono::seconds kJwtClockSkew{180};
+bool assertion_started(const JwtClaims& claims, TimePoint org_now, TimePoint wall_now);
 
 }  // namespace fake_org

@@ -186,6 +186,29 @@ TEST_CASE("JWT exp counts from real time too: an org clock moved ahead takes a f
   CHECK_FALSE(assertion_live(c, now(), now()));
 }
 
+TEST_CASE("JWT nbf and iat: a future one past the clock skew is refused", "[oauth][jwt]") {
+  Org o;
+  for (const char* key : {"nbf", "iat"}) {
+    json c = claims();
+    c[key] = seconds(now()) + 170;  // within the skew: a client clock slightly ahead
+    CHECK(o.tokens.jwt_bearer(assertion(c), kOrigin).ok());
+    c[key] = seconds(now()) - 3600;
+    CHECK(o.tokens.jwt_bearer(assertion(c), kOrigin).ok());
+    c[key] = seconds(now()) + 600;
+    CHECK(o.tokens.jwt_bearer(assertion(c), kOrigin).error.description ==
+          "assertion not yet valid (nbf or iat is in the future)");
+  }
+  // Against the org clock moved ahead, a client signing with it is started.
+  json c = claims();
+  c["nbf"] = seconds(now()) + 2 * 3600;
+  c["exp"] = seconds(now()) + 3 * 3600;
+  o.clock->advance(std::chrono::hours(2));
+  CHECK(o.tokens.jwt_bearer(assertion(c), kOrigin).ok());
+
+  JwtClaims bare;
+  CHECK(assertion_started(bare, now(), now()));
+}
+
 TEST_CASE("the password grant is off unless the fixture allows it", "[oauth][password]") {
   Org o;
   const ClientCredentials app{"local-client", "local-secret"};

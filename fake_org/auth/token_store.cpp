@@ -253,6 +253,8 @@ GrantResult TokenStore::jwt_bearer(std::string_view assertion, std::string_view 
     return fail("invalid_grant", jwt_error::kAudienceInvalid);
   if (!assertion_live(jwt->claims, clock_->now(), wall_->now()))
     return fail("invalid_grant", jwt_error::kExpired);
+  if (!assertion_started(jwt->claims, clock_->now(), wall_->now()))
+    return fail("invalid_grant", jwt_error::kNotYetValid);
   // The platform does not say whether the username exists.
   const UserDef* user = settings_.user(jwt->claims.sub);
   if (!user) return fail("invalid_grant", jwt_error::kUserNotApproved);
