@@ -63,7 +63,7 @@ TEST_CASE("yaml input: a good document and empty text read as expected") {
   CHECK(empty.root.IsNull());
 }
 
-TEST_CASE("yaml input: plain scalars by the core schema; numbers no double holds are refused") {
+TEST_CASE("yaml input: plain scalars by the core schema, numbers no double holds are refused") {
   CHECK(*plain_yaml_scalar("12", false) == 12);
   CHECK(*plain_yaml_scalar("-3", false) == -3);
   CHECK(plain_yaml_scalar("18446744073709551615", false)->is_number_unsigned());

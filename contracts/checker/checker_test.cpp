@@ -104,7 +104,7 @@ TEST_CASE("responses map to schemas by method, path and status", "[routes]") {
   }
 }
 
-TEST_CASE("requests map to schemas; bodiless ones to none", "[routes]") {
+TEST_CASE("requests map to schemas, bodiless ones to none", "[routes]") {
   auto c = strict();
   CHECK(c->request_schema("POST", kBase + "/PaymentIntent") == "payment_intent_request");
   CHECK(c->request_schema("POST", "/Payment") == "payment_request");
@@ -386,7 +386,7 @@ TEST_CASE("propertyNames applies to the names, also where a $ref leads", "[prope
   CHECK_THAT(v.expected, Catch::Contains("^[a-z]+$"));
 }
 
-TEST_CASE("formats with a regular grammar are asserted; 1.0 is an integer", "[formats]") {
+TEST_CASE("formats with a regular grammar are asserted, 1.0 is an integer", "[formats]") {
   const std::string base = "https://schemas.fake-crm-org.invalid/cpm/v2/";
   json msg = {{"$id", base + "msg.json"},
               {"properties",

@@ -200,7 +200,7 @@ TEST_CASE("a reset is kept: the restarted org has only its seed", "[durable]") {
   CHECK(t.count("Contact") == seeded);
 }
 
-TEST_CASE("orgs created at runtime come back after a restart; deleted ones do not",
+TEST_CASE("orgs created at runtime come back after a restart, deleted ones do not",
           "[durable][orgs]") {
   DataDir dir;
   const OrgConfig config = fixture("default.yaml");

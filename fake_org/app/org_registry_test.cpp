@@ -250,7 +250,7 @@ TEST_CASE("records, clocks, resets, journals and idempotency keys are per org",
   CHECK(s.contacts("") == before + 1);
 }
 
-TEST_CASE("PSP sessions and webhooks are per org; a hosted page pays under its org",
+TEST_CASE("PSP sessions and webhooks are per org, a hosted page pays under its org",
           "[orgs][isolation]") {
   SeveralOrgs s;
   s.create({{"name", "b"}, {"login_paths", false}});

@@ -237,7 +237,7 @@ TEST_CASE("the password grant is off unless the fixture allows it", "[oauth][pas
             .error.error == "invalid_client");
 }
 
-TEST_CASE("users: the first is the integration user; ids are 005 record ids", "[oauth][users]") {
+TEST_CASE("users: the first is the integration user, ids are 005 record ids", "[oauth][users]") {
   Org o;
   REQUIRE(o.config.auth.users.size() == 2);
   CHECK(o.config.auth.integration_user().id == "0055J0000000001QAA");

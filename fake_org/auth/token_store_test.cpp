@@ -352,7 +352,7 @@ TEST_CASE("crypto helpers", "[oauth]") {
   CHECK(crypto::base64url_encode("\xfb\xff") == "-_8");
 }
 
-TEST_CASE("PKCE: a code with a challenge needs its verifier; one without refuses one", "[oauth]") {
+TEST_CASE("PKCE: a code with a challenge needs its verifier, one without refuses one", "[oauth]") {
   Store s;
   // RFC 7636 appendix B.
   const std::string verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -409,7 +409,7 @@ TEST_CASE("scopes: the documented set, space-separated", "[oauth]") {
   CHECK(first_unknown_scope("full,api") == "full,api");
 }
 
-TEST_CASE("live authorization codes are capped; one more drops the oldest", "[oauth][codes]") {
+TEST_CASE("live authorization codes are capped, one more drops the oldest", "[oauth][codes]") {
   Store s;
   std::string oldest = s.tokens.issue_code("local-client", kCallback);
   s.clock->advance(Millis(1));

@@ -62,7 +62,7 @@ std::shared_ptr<OrgDatabase> open_db(const std::string& path, const std::string&
 
 }  // namespace
 
-TEST_CASE("a new database has nothing saved; what flushed comes back in order", "[durable]") {
+TEST_CASE("a new database has nothing saved, what flushed comes back in order", "[durable]") {
   TempDir dir;
   const std::string path = dir.file("org.db");
   {
@@ -178,7 +178,7 @@ TEST_CASE("close writes what is queued, then refuses to write more", "[durable]"
   CHECK(db->saved(state_kind::kToken, error).empty());
 }
 
-TEST_CASE("a reset replaces every record; keyed state puts, erases and clears", "[durable]") {
+TEST_CASE("a reset replaces every record, keyed state puts, erases and clears", "[durable]") {
   TempDir dir;
   auto db = open_db(dir.file("org.db"));
   db->records_committed({db_contact("003000000000001AAA", "a@example.org")}, 1);
@@ -308,7 +308,7 @@ TEST_CASE("a sync setting is full, normal or off", "[durable]") {
   CHECK_FALSE(parse_sync(""));
 }
 
-TEST_CASE("the saved org list survives reopening; --reset-data deletes only ours", "[durable]") {
+TEST_CASE("the saved org list survives reopening, --reset-data deletes only ours", "[durable]") {
   TempDir dir;
   const std::string data = dir.path.string();
   REQUIRE_FALSE(SavedOrgs::prepare(data));

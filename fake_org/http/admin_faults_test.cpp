@@ -79,7 +79,7 @@ TEST_CASE("an injected fault answers the next N matching requests without runnin
   CHECK(journal[2]["injected_fault"] == false);
 }
 
-TEST_CASE("a fault on '/X/*' with any method and its own body; before the token check",
+TEST_CASE("a fault on '/X/*' with any method and its own body, before the token check",
           "[http][admin][faults]") {
   TestOrg t(fixture("default.yaml"));
   auto created = t.post("/PaymentIntent", card_payment());
@@ -106,7 +106,7 @@ TEST_CASE("a fault on '/X/*' with any method and its own body; before the token 
   CHECK(t.get("/PaymentMethods").status == 200);
 }
 
-TEST_CASE("faults: bad requests are refused with the reason; DELETE and reset clear them",
+TEST_CASE("faults: bad requests are refused with the reason, DELETE and reset clear them",
           "[http][admin][faults]") {
   TestOrg t(fixture("default.yaml"));
   auto message = [&](const json& body) {

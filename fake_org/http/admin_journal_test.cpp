@@ -216,7 +216,7 @@ TEST_CASE("a body over the journal's limit is shown by its size only", "[http][a
                                "bytes)");
 }
 
-TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal; seq restarts",
+TEST_CASE("DELETE /__admin/requests and the admin reset clear the journal, seq restarts",
           "[http][admin][journal]") {
   TestOrg t(fixture("default.yaml"));
   t.token();

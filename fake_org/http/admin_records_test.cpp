@@ -63,7 +63,7 @@ TEST_CASE("a record created through the admin API reads back and deduplicates li
   CHECK(t.admin_records("Contact").size() == contacts);
 }
 
-TEST_CASE("admin records: the package's objects get a GUID; references must exist",
+TEST_CASE("admin records: the package's objects get a GUID, references must exist",
           "[http][admin][records]") {
   TestOrg t(fixture("default.yaml"));
   auto account = t.post("/__admin/records/Account", {{"Name", "Hopper Household"}}, false);

@@ -176,7 +176,7 @@ TEST_CASE("data API: a record by 15- or 18-character id, some fields, and the er
   CHECK(no_type.status == 404);
 }
 
-TEST_CASE("data API: limits count the API requests; Sforce-Limit-Info tells the usage",
+TEST_CASE("data API: limits count the API requests, Sforce-Limit-Info tells the usage",
           "[http][data]") {
   TestOrg t(fixture("default.yaml"));
   auto first = t.get(kDataApi + "/limits");

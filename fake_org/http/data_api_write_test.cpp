@@ -112,7 +112,7 @@ TEST_CASE("data API: a refused create names the platform's code and stores nothi
   CHECK(data_error_code(no_type) == "NOT_FOUND");
 }
 
-TEST_CASE("data API: PATCH updates by 15- or 18-character id; a refused one changes nothing",
+TEST_CASE("data API: PATCH updates by 15- or 18-character id, a refused one changes nothing",
           "[http][data][write]") {
   TestOrg t(fixture("default.yaml"));
   t.set_clock("2027-03-01T09:00:00Z");
@@ -148,7 +148,7 @@ TEST_CASE("data API: PATCH updates by 15- or 18-character id; a refused one chan
   CHECK(data_error_code(none) == "NOT_FOUND");
 }
 
-TEST_CASE("data API: DELETE hides a record from query and deduplication; queryAll sees it",
+TEST_CASE("data API: DELETE hides a record from query and deduplication, queryAll sees it",
           "[http][data][write]") {
   TestOrg t(fixture("default.yaml"));
   std::string id = create(t, {{"LastName", "Gone"}, {"Email", "gone@example.org"}});

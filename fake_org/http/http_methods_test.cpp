@@ -114,7 +114,7 @@ TEST_CASE("HEAD /services/data/v59.0 checks a session: 200 with a token, 401 wit
   CHECK(expired->status == 401);
 }
 
-TEST_CASE("OPTIONS names the path's methods without a token; a CORS preflight is refused",
+TEST_CASE("OPTIONS names the path's methods without a token, a CORS preflight is refused",
           "[http][methods]") {
   TestOrg t(fixture("default.yaml"));
   auto sobject = t.client().Options((kDataApi + "/sobjects/Contact").c_str());

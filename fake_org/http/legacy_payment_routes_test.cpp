@@ -278,7 +278,7 @@ TEST_CASE("legacy pay an existing installment by InstallmentId", "[http][legacy]
   CHECK(record(t, inst)->text(fields::installment::kMethod) == "PayPal");
 }
 
-TEST_CASE("GET /Payment/{ID} by installment id or GUID; recurring and unknown ids refused",
+TEST_CASE("GET /Payment/{ID} by installment id or GUID, recurring and unknown ids refused",
           "[http][legacy]") {
   TestOrg t(fixture("default.yaml"));
   auto created = t.post("/Payment", legacy({{"ContactId", kJane}}, {{"Amount", "12.50"}}));

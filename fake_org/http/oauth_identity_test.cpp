@@ -128,7 +128,7 @@ const IdentityHost kIdentityHosts[] = {{"default.yaml", "production", "/login", 
 
 }  // namespace
 
-TEST_CASE("token and revoke at the org's login host; the other kind's host refuses",
+TEST_CASE("token and revoke at the org's login host, the other kind's host refuses",
           "[oauth][identity]") {
   for (const IdentityHost& e : kIdentityHosts) {
     INFO(e.fixture);

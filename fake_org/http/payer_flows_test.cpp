@@ -222,7 +222,7 @@ payment_methods:
   for (const char* f : kCardFields) CHECK_FALSE(bank_profile.contains(f));
 }
 
-TEST_CASE("the decline IBAN is refused on a hosted bank page; a good IBAN then pays", "[psp]") {
+TEST_CASE("the decline IBAN is refused on a hosted bank page, a good IBAN then pays", "[psp]") {
   TestOrg t(fixture("multi_connector.yaml"));
   auto methods = t.get("/PaymentMethods");
   REQUIRE(methods.status == 200);

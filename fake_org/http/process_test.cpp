@@ -247,7 +247,7 @@ TEST_CASE("fake-org --check-contracts exits 0 when every response kept the contr
   CHECK(WEXITSTATUS(status) == 0);
 }
 
-TEST_CASE("fake-org --log-level debug logs bodies with secrets redacted; info logs none",
+TEST_CASE("fake-org --log-level debug logs bodies with secrets redacted, info logs none",
           "[process][log]") {
   const std::string dir = "/tmp/fake-org-debug-" + std::to_string(getpid());
   REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);

@@ -119,7 +119,7 @@ TEST_CASE("a page pressed on a kept-alive connection gets its callback answered"
   CHECK(t.get("/Installment/" + i.installment).json["Status"] == "Collected");
 }
 
-TEST_CASE("a declined card keeps the installment open; the payer retries and pays", "[psp]") {
+TEST_CASE("a declined card keeps the installment open, the payer retries and pays", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);
   auto declined = press(t, i.session, "pay", psp_magic::kCardDecline);
@@ -156,7 +156,7 @@ TEST_CASE("Cancel on the page goes to the FailureURL and leaves the installment 
   CHECK(t.org().psp_sessions().get(i.session)->status == "cancelled");
 }
 
-TEST_CASE("a challenge card shows the 3-D Secure page; failing declines, passing pays", "[psp]") {
+TEST_CASE("a challenge card shows the 3-D Secure page, failing declines, passing pays", "[psp]") {
   TestOrg t(fixture("default.yaml"));
   auto i = create(t);
   auto asked = press(t, i.session, "pay", "4000 0000 0000 3220");

@@ -164,7 +164,7 @@ TEST_CASE("a known path with another method lists the allowed ones in a fixed or
   CHECK(router.match("PUT", kBase + "/PaymentIntent").allowed == "POST, OPTIONS");
 }
 
-TEST_CASE("HEAD takes the GET row in every area; OPTIONS takes none", "[routes]") {
+TEST_CASE("HEAD takes the GET row in every area, OPTIONS takes none", "[routes]") {
   Router router = table_router();
   CHECK(router.match("HEAD", "/services/oauth2/authorize").row->operation_id == "getAuthorize");
   CHECK(router.match("HEAD", "/psp/checkout/abc").outcome == Router::Outcome::kHandled);

@@ -31,7 +31,7 @@ TEST_CASE("debug bodies: secrets in JSON are redacted at any depth", "[log]") {
         R"({"Errors":[{"error_code":"010","error_message":"x"}]})");
 }
 
-TEST_CASE("debug bodies: secret names match normalised, by part; ordinary fields stay", "[log]") {
+TEST_CASE("debug bodies: secret names match normalised, by part, ordinary fields stay", "[log]") {
   using nlohmann::json;
   json in = {{"Card_Number__c", "x"},
              {"AccountNumber", "x"},

@@ -177,7 +177,7 @@ TEST_CASE("bulk ingest: create refuses what the platform refuses", "[domain][bul
                  {"columnDelimiter", "PIPE"}}) == "ok");
 }
 
-TEST_CASE("bulk ingest: two uploads refuse the close; an abort leaves every row unprocessed",
+TEST_CASE("bulk ingest: two uploads refuse the close, an abort leaves every row unprocessed",
           "[domain][bulk]") {
   BulkOrg b;
   auto made = b.jobs.create_ingest({{"object", "Contact"}, {"operation", "insert"}}, "59.0");
@@ -245,7 +245,7 @@ TEST_CASE("bulk query: what bulk queries refuse is refused at create", "[domain]
   CHECK(code_of("SELEC Id FROM Contact") == "MALFORMED_QUERY");
 }
 
-TEST_CASE("bulk: results of a query job not finished answer JOB_NOT_COMPLETE; lists page",
+TEST_CASE("bulk: results of a query job not finished answer JOB_NOT_COMPLETE, lists page",
           "[domain][bulk]") {
   BulkOrg b;
   b.jobs.set_processing_time(Millis(1000));

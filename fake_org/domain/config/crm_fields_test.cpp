@@ -323,7 +323,7 @@ TEST_CASE("unknown, system and repeated fields are refused", "[crmfields]") {
   CHECK(many.errors[2].field == p + "Nope__c");
 }
 
-TEST_CASE("CrmFields itself must be an object; null means none", "[crmfields]") {
+TEST_CASE("CrmFields itself must be an object, null means none", "[crmfields]") {
   CrmFieldsCheck none = check(json());
   CHECK(none.ok());
   CHECK(none.values == json::object());
@@ -336,7 +336,7 @@ TEST_CASE("CrmFields itself must be an object; null means none", "[crmfields]") 
   }
 }
 
-TEST_CASE("null and empty text clear a field; checkboxes become false; names are required",
+TEST_CASE("null and empty text clear a field, checkboxes become false, names are required",
           "[crmfields]") {
   CrmFieldsCheck r = check(json{{"Email", nullptr},
                                 {"MailingCity", "   "},

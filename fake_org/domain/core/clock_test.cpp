@@ -72,7 +72,7 @@ TEST_CASE("the adjustable clock moves org time without sleeping", "[clock]") {
   CHECK(date_of(clock.now()) == Date{2027, 1, 1});
 }
 
-TEST_CASE("clock moves: an advance needs a unit; no later than 9999, at most 100 years a move",
+TEST_CASE("clock moves: an advance needs a unit, no later than 9999, at most 100 years a move",
           "[clock]") {
   CHECK(parse_clock_advance("90m")->count() == 90 * 60'000);
   CHECK(parse_clock_advance("1w")->count() == 7 * 86'400'000LL);

@@ -12,7 +12,7 @@ using namespace fake_org;
 using namespace fake_org::data;
 using nlohmann::json;
 
-TEST_CASE("sobject writes: create, update, soft delete; indexes follow", "[domain][data]") {
+TEST_CASE("sobject writes: create, update, soft delete, indexes follow", "[domain][data]") {
   testing::DomainOrg t;
   Org& org = *t.org;
   const size_t before = t.count("Contact");

@@ -51,7 +51,7 @@ TEST_CASE("one match by email: the existing contact is used and only its empty f
   CHECK(c->modified == test_now());
 }
 
-TEST_CASE("rules are tried in order; a rule applies only when every one of its fields is sent",
+TEST_CASE("rules are tried in order, a rule applies only when every one of its fields is sent",
           "[payer]") {
   DomainOrg t;
   // No Email: rule [Email] does not apply; [FirstName, LastName, MailingPostalCode] finds
@@ -94,7 +94,7 @@ TEST_CASE("several matches: a new contact, and a review reason naming rule and i
             "0037Q00000AlxT2QAJ); a new Contact was created"});
 }
 
-TEST_CASE("no match creates; AllowDeduplication false or absent always creates", "[payer]") {
+TEST_CASE("no match creates, AllowDeduplication false or absent always creates", "[payer]") {
   DomainOrg t;
   auto none = t.resolve(contact_payer({{"Email", "new@example.org"}, {"LastName", "New"}}, true));
   REQUIRE(none.ok());
@@ -156,7 +156,7 @@ TEST_CASE("several matching accounts: a new account and a review reason", "[paye
                                  "); a new Account was created"});
 }
 
-TEST_CASE("an existing contact keeps its account; an empty AccountId is filled", "[payer]") {
+TEST_CASE("an existing contact keeps its account, an empty AccountId is filled", "[payer]") {
   DomainOrg t;
   // Jane belongs to Greenfield; the payer names another account.
   auto r = t.resolve(json{{"AllowDeduplication", true},

@@ -43,7 +43,7 @@ TEST_CASE("up_to lists due records in date order, inclusive", "[store]") {
   CHECK(s.find("open.due", {"2027-04-30"}) == std::vector<std::string>{kC});
 }
 
-TEST_CASE("a record the predicate refuses leaves the index; a change of key moves it", "[store]") {
+TEST_CASE("a record the predicate refuses leaves the index, a change of key moves it", "[store]") {
   RecordStore s(specs());
   REQUIRE(put(s, due(kA, "2027-02-28", "Open")).ok());
   REQUIRE(put(s, due(kB, "2027-03-31", "Open")).ok());

@@ -144,7 +144,7 @@ steps:
   CHECK(contains(fl.message, "capture 'id' (test0.yaml:5:15): path $.Id finds nothing"));
 }
 
-TEST_CASE("await_webhook receives, matches and captures; a missing one times out",
+TEST_CASE("await_webhook receives, matches and captures, a missing one times out",
           "[runner][steps]") {
   Fixture f;
   const std::string create = R"(
@@ -339,7 +339,7 @@ TEST_CASE("a target that cannot connect fails the scenario with the reason", "[r
   CHECK(contains(r.scenarios[0].error, "target " + url));
 }
 
-TEST_CASE("await_webhook timeout: each arrived event shows its type; --report-json keeps it whole",
+TEST_CASE("await_webhook timeout: each arrived event shows its type, --report-json keeps it whole",
           "[runner][steps][reports]") {
   // The fake's events are long and their sorted keys put `data` before
   // `type`: a cut body would hide which event arrived.

@@ -31,7 +31,7 @@ TEST_CASE("prefixed high-entropy tokens and autonumbers are generated values", "
   }
 }
 
-TEST_CASE("matchers keep the prefix; generated values are found inside text", "[record]") {
+TEST_CASE("matchers keep the prefix, generated values are found inside text", "[record]") {
   CHECK(value_regex(ValueKind::kOpaqueId, "cs_wwcu6krq7ivcgp9a701731vr") == "^cs_[A-Za-z0-9]+$");
   CHECK(value_regex(ValueKind::kAutoNumber, "CPM-000123") == "^CPM-[0-9]+$");
   CHECK(value_regex(ValueKind::kGuid, "x") == kind_regex(ValueKind::kGuid));
