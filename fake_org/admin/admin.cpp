@@ -83,6 +83,7 @@ OrgSummary Admin::summary() const {
     s.disk_problem = state->disk_problem();
   }
   s.records = org_->records().read([](const RecordStore& st) { return st.size(); });
+  s.max_records = cfg.org.max_records;
   s.now = org_->clock().now();
   return s;
 }

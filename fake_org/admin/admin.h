@@ -45,6 +45,7 @@ struct OrgSummary {
   std::string api_base_path;             // where the API lives (org.base_path)
   std::string api_version;               // the REST data API's
   std::optional<std::string> data_file;  // the org's database; nullopt: memory only
+  size_t max_records = 0;                // the fixture's org.max_records; 0: no cap
   bool disk_full = false;                // writes wait for the disk (org_state.h)
   std::string disk_problem;              // why the last write failed, or empty
   size_t records = 0;

@@ -1,6 +1,8 @@
 #include <malloc.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <optional>
 
 #include "admin/admin.h"
@@ -14,6 +16,14 @@
 namespace fake_org::http {
 
 namespace {
+
+// Resident memory in bytes, or null where /proc has no statm (not Linux).
+nlohmann::json resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  unsigned long long size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return nullptr;
+  return resident * static_cast<unsigned long long>(sysconf(_SC_PAGESIZE));
+}
 
 ApiError admin_error(std::string field, std::string message) {
   return make_error(error_code::kMissingCoreParameter, std::move(field), std::move(message));
@@ -48,6 +58,9 @@ void get_health(const admin::Admin& admin, const ContractMonitor* monitor, Call&
              {"orgId", org.org_id},
              {"fixture", org.fixture},
              {"records", org.records},
+             {"max_records", org.max_records ? nlohmann::json(org.max_records) : nullptr},
+             // The whole process's resident memory (every org's), from /proc.
+             {"rss_bytes", resident_bytes()},
              {"now", format_iso8601(org.now)},
              // Where the API lives: a fixture may move it (org.base_path),
              // and a runner pointed at this org must follow.

@@ -168,7 +168,12 @@ void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPe
                       size_t unprocessed_from, size_t chunk_index) {
   std::vector<RowResult> results(chunk.size());
   std::vector<std::string> errors;  // this chunk's; results[i].error counts from 1 in it
-  ctx.org.records().write_untyped(
+  const auto keep_outcomes = [&] {
+    if (const auto& sink = ctx.org.state())
+      sink->put(saved_kind::kRows, chunk_key(job.id, chunk_index),
+                saved_chunk(results, errors, unprocessed_from));
+  };
+  const bool taken = ctx.org.records().write_untyped(
       [&](Transaction& tx) {
         for (size_t i = 0; i < chunk.size(); ++i) {
           const BulkPendingRow& p = chunk[i];
@@ -196,11 +201,17 @@ void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPe
         }
         return true;
       },
-      [&] {
-        if (const auto& sink = ctx.org.state())
-          sink->put(saved_kind::kRows, chunk_key(job.id, chunk_index),
-                    saved_chunk(results, errors, unprocessed_from));
-      });
+      keep_outcomes);
+  if (!taken) {  // the org's record cap refused the chunk: every row fails
+    const std::string refusal = std::string(kStorageLimitExceeded) + ":" +
+                                ctx.org.records().storage_limit_error().message + " --";
+    errors.assign(1, refusal);
+    for (RowResult& r : results) {
+      r.error = 1;
+      r.created = false;
+    }
+    keep_outcomes();
+  }
   std::lock_guard lock(job.mu);
   const auto first_error = static_cast<uint32_t>(job.ingest.errors.size());
   for (RowResult& r : results) {

@@ -351,6 +351,9 @@ struct OrgSettings {
   // Spec 8 shows no payload limit; the fake takes Apex's synchronous heap,
   // 6 MB, as the largest body an Apex REST endpoint could hold (decisions 43).
   size_t max_body_bytes = 6 * 1024 * 1024;
+  // The most records the org holds (deleted ones too); past it a write that
+  // adds records answers STORAGE_LIMIT_EXCEEDED (decision 198). 0: no cap.
+  size_t max_records = 0;
   // How long a hosted payment page stays open after the intent created it,
   // on the org clock (a PSP's checkout session lives a day; decisions 96).
   Millis psp_session_expiry{24 * 3600 * 1000};

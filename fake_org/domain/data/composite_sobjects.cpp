@@ -86,8 +86,9 @@ SaveResult stage_removal(Org& org, Transaction& tx, const std::string& id) {
 std::vector<SaveResult> run_stages(Org& org, const std::vector<Stage>& stages, bool all_or_none) {
   std::vector<SaveResult> results;
   auto attempt = [&](size_t from, size_t to) {
-    org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
-      bool failed = false;
+    bool failed = false;
+    auto written = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+      failed = false;
       for (size_t i = from; i < to; ++i) {
         results.push_back(stages[i](tx));
         failed = failed || !results.back().success;
@@ -95,6 +96,15 @@ std::vector<SaveResult> run_stages(Org& org, const std::vector<Stage>& stages, b
       if (!failed) return Ok{};
       return make_error(error_code::kUncategorised, "", "rolled back");
     });
+    if (written.ok() || failed) return;
+    // Every stage succeeded and the record cap refused the commit.
+    for (size_t i = from; i < to; ++i) {
+      SaveResult& r = results[results.size() - (to - i)];
+      r.success = false;
+      r.id.clear();
+      r.created.reset();
+      r.errors = {storage_limit_data_error(written.errors().front().message)};
+    }
   };
   if (!all_or_none) {
     for (size_t i = 0; i < stages.size(); ++i) attempt(i, i + 1);

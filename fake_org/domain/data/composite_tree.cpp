@@ -136,11 +136,15 @@ DataResult<TreeOutcome> save_tree(Org& org, std::string_view type, const nlohman
     return data_error(code::kJsonParserError, "The tree has no records: send at least one");
   std::vector<std::string> ids;
   bool ok = false;
-  org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+  auto written = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
     ok = stage_nodes(org, tx, nodes, ids);
     if (ok) return Ok{};
     return make_error(error_code::kUncategorised, "", "rolled back");
   });
+  if (ok && !written.ok()) {  // the record cap refused the commit
+    ok = false;
+    nodes.front().errors.push_back(storage_limit_data_error(written.errors().front().message));
+  }
   TreeOutcome out;
   out.has_errors = !ok;
   for (size_t i = 0; i < nodes.size(); ++i) {

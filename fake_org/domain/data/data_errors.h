@@ -40,6 +40,7 @@ inline constexpr const char* kInvalidInput = "INVALID_INPUT";
 inline constexpr const char* kLimitExceeded = "LIMIT_EXCEEDED";
 inline constexpr const char* kProcessingHalted = "PROCESSING_HALTED";
 inline constexpr const char* kBatchProcessingHalted = "BATCH_PROCESSING_HALTED";
+inline constexpr const char* kStorageLimitExceeded = "STORAGE_LIMIT_EXCEEDED";
 }  // namespace code
 
 // The platform's message for an unknown resource (type, path or version).
@@ -56,6 +57,15 @@ using DataErrors = std::vector<DataError>;
 inline DataError data_error(std::string code, std::string message,
                             std::vector<std::string> fields = {}) {
   return DataError{std::move(code), std::move(message), std::move(fields)};
+}
+
+// The platform's refusal of a write past the org's record cap, with what
+// the store says (RecordStore::storage_limit_error).
+inline DataError storage_limit_data_error(std::string store_message) {
+  // The store words it as a DML exception; the REST API leads with the code.
+  const std::string lead = std::string(code::kStorageLimitExceeded) + ", ";
+  if (store_message.rfind(lead, 0) == 0) store_message.erase(0, lead.size());
+  return data_error(code::kStorageLimitExceeded, std::move(store_message));
 }
 
 // Either a value or the errors the platform would list.

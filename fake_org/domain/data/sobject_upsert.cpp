@@ -95,11 +95,13 @@ DataResult<UpsertOutcome> upsert_sobject(Org& org, std::string_view type, std::s
   auto f = external_id_field(*def, field);
   if (!f.ok()) return f.errors();
   std::optional<DataResult<UpsertOutcome>> out;
-  org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+  auto written = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
     out.emplace(stage_upsert(org, tx, *def, *f, value, body));
     if (out->ok() && out->value().matches.empty()) return Ok{};
     return make_error(error_code::kUncategorised, "", "rolled back");
   });
+  if (!written.ok() && out->ok() && out->value().matches.empty())
+    return storage_limit_data_error(written.errors().front().message);
   return std::move(*out);
 }
 

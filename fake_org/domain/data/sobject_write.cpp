@@ -24,11 +24,12 @@ RecordExists live_in(const Transaction& tx) {
 template <typename T>
 DataResult<T> in_transaction(Org& org, const std::function<DataResult<T>(Transaction&)>& stage) {
   std::optional<DataResult<T>> out;
-  org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
+  auto written = org.records().write<Ok>([&](Transaction& tx) -> Result<Ok> {
     out.emplace(stage(tx));
     if (out->ok()) return Ok{};
     return make_error(error_code::kUncategorised, "", "rolled back");
   });
+  if (!written.ok() && out->ok()) return storage_limit_data_error(written.errors().front().message);
   return std::move(*out);
 }
 

@@ -53,9 +53,11 @@ Result<std::shared_ptr<Org>> Org::create(std::shared_ptr<const OrgConfig> cfg, O
       if (tx.size() == 0) return make_error(error_code::kUncategorised, "", "nothing to add");
       return Ok{};
     });
-    return org;
+  } else if (auto s = org->seed(); !s.ok()) {
+    return s.errors();
   }
-  if (auto s = org->seed(); !s.ok()) return s.errors();
+  // After the seed and the records kept: the cap holds writes, not those.
+  org->store_->set_max_records(org->config_->org.max_records);
   return org;
 }
 
@@ -97,7 +99,7 @@ Org::Org(std::shared_ptr<const OrgConfig> config, std::shared_ptr<AdjustableCloc
 
 Org::~Org() = default;
 
-void Org::write_publishing_untyped(
+bool Org::write_publishing_untyped(
     const std::function<bool(Transaction&, std::vector<DomainEvent>&)>& change,
     const std::function<void()>& on_commit, Locking locking) {
   std::vector<DomainEvent> events;
@@ -109,11 +111,15 @@ void Org::write_publishing_untyped(
     if (on_commit) on_commit();
     if (!events.empty()) events_->publish(std::move(events));
   };
-  if (locking == Locking::kOptimistic)
-    store_->write_optimistic_untyped(run, committed);
-  else
-    store_->write_untyped(run, committed);
+  const bool taken = locking == Locking::kOptimistic
+                         ? store_->write_optimistic_untyped(run, committed)
+                         : store_->write_untyped(run, committed);
   events_->flush();  // the lock is released: the slow part of publishing
+  return taken;
+}
+
+ApiError Org::storage_limit_error() const {
+  return store_->storage_limit_error();
 }
 
 void Org::clock_changed() {

@@ -116,18 +116,22 @@ class Org {
       const std::function<Result<T>(Transaction&, std::vector<DomainEvent>&)>& change,
       const std::function<void()>& on_commit = nullptr, Locking locking = Locking::kExclusive) {
     std::optional<Result<T>> out;
-    write_publishing_untyped(
+    const bool taken = write_publishing_untyped(
         [&](Transaction& tx, std::vector<DomainEvent>& events) {
           out.emplace(change(tx, events));
           return out->ok();
         },
         on_commit, locking);
+    if (!taken) return storage_limit_error();
     return std::move(*out);
   }
-  // The same without a result type: `change` tells whether to commit.
-  void write_publishing_untyped(
+  // The same without a result type: `change` tells whether to commit; false
+  // when the record cap refused the commit (RecordStore::set_max_records).
+  bool write_publishing_untyped(
       const std::function<bool(Transaction&, std::vector<DomainEvent>&)>& change,
       const std::function<void()>& on_commit, Locking locking);
+  // What a write past the record cap answers (RecordStore::storage_limit_error).
+  ApiError storage_limit_error() const;
   // The org clock moved (admin API): work that came due runs now.
   void clock_changed();
   // The data directory's sink, or null (org_state.h).

@@ -336,28 +336,31 @@ namespace {
 Result<CollectionResult> complete_setup(Org& org, const PspSession& session, const PspOutcome& o) {
   TimePoint now = org.clock().now();
   PspSession after = session;
-  auto written = org.records().write<bool>([&](Transaction& tx) -> Result<bool> {
-    // Checked and completed under the store's lock: the setup has no
-    // installment whose status would stop a second, concurrent completion.
-    if (auto current = org.psp_sessions().get(session.id);
-        current && current->status == "completed")
-      return already_completed(*current);
-    auto rec = tx.get(session.recurring_id);
-    if (!rec) return session_record_gone(session, "recurring record", session.recurring_id);
-    Record stub;  // the profile belongs to the recurring record's payer
-    stub.fields = rec->fields;
-    stub.fields[fields::installment::kContact] = rec->text(fields::recurring_payment::kContact);
-    std::string profile = upsert_profile(org, tx, stub, o, now);
-    activate_mandate(org, tx, rec->text(fields::recurring::kMandate), profile, now);
-    // Nothing below can fail, so the transaction commits with this.
-    org.psp_sessions().update(session.id, [&](PspSession& x) {
-      x.status = "completed";
-      x.last_outcome = "success";
-      ++x.attempts;
-      after = x;
-    });
-    return true;
-  });
+  auto written = org.records().write<bool>(
+      [&](Transaction& tx) -> Result<bool> {
+        // Checked and completed under the store's lock: the setup has no
+        // installment whose status would stop a second, concurrent completion.
+        if (auto current = org.psp_sessions().get(session.id);
+            current && current->status == "completed")
+          return already_completed(*current);
+        auto rec = tx.get(session.recurring_id);
+        if (!rec) return session_record_gone(session, "recurring record", session.recurring_id);
+        Record stub;  // the profile belongs to the recurring record's payer
+        stub.fields = rec->fields;
+        stub.fields[fields::installment::kContact] = rec->text(fields::recurring_payment::kContact);
+        std::string profile = upsert_profile(org, tx, stub, o, now);
+        activate_mandate(org, tx, rec->text(fields::recurring::kMandate), profile, now);
+        return true;
+      },
+      [&] {
+        // Once committed (the record cap may refuse it), still under the store's lock.
+        org.psp_sessions().update(session.id, [&](PspSession& x) {
+          x.status = "completed";
+          x.last_outcome = "success";
+          ++x.attempts;
+          after = x;
+        });
+      });
   if (!written.ok()) return written.errors();
   return CollectionResult{after, "", "",
                           append_payment_intent(session.success_url, session.payment_intent_id)};

@@ -31,7 +31,7 @@ void Transaction::roll_back_to(const std::vector<RecordPtr>& staged) {
 
 void RecordStore::write_enclosing(const std::function<bool()>& fn) {
   if (enclosing_tx()) throw std::logic_error("RecordStore: write_enclosing inside write_enclosing");
-  write_untyped([&](Transaction& tx) {
+  (void)write_untyped([&](Transaction& tx) {
     // Cleared before write_untyped commits, however fn ends.
     struct Joined {
       EnclosingWrite outer = enclosing_;
@@ -42,7 +42,7 @@ void RecordStore::write_enclosing(const std::function<bool()>& fn) {
   });
 }
 
-void RecordStore::write_joined(Transaction& tx, const std::function<bool(Transaction&)>& fn,
+bool RecordStore::write_joined(Transaction& tx, const std::function<bool(Transaction&)>& fn,
                                const std::function<void()>& committed) {
   if (committed)
     throw std::logic_error("RecordStore: a write with announcements cannot join another");
@@ -55,6 +55,13 @@ void RecordStore::write_joined(Transaction& tx, const std::function<bool(Transac
     throw;
   }
   if (!ok) tx.roll_back_to(savepoint);
+  // The enclosing transaction holds the lock: each joined write is held to
+  // the cap, so its final commit never passes it.
+  if (ok && over_cap_locked(tx)) {
+    tx.roll_back_to(savepoint);
+    return false;
+  }
+  return true;
 }
 
 RecordPtr RecordStore::get(std::string_view id18) const {

@@ -133,7 +133,7 @@ class RecordStore::Holding {
   static inline thread_local const RecordStore* held_ = nullptr;
 };
 
-void RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
+bool RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
                                 const std::function<void()>& committed) {
   if (Transaction* tx = enclosing_tx()) return write_joined(*tx, fn, committed);
   Holding holding(this);
@@ -141,10 +141,29 @@ void RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
   HoldTimer held(stats_);
   Transaction tx(*this);
   if (fn(tx)) {
+    if (over_cap_locked(tx)) return false;
     commit_locked(tx);
     if (committed) committed();
     ++stats_.commits;
   }
+  return true;
+}
+
+bool RecordStore::over_cap_locked(const Transaction& tx) const {
+  if (max_records_ == 0) return false;
+  size_t added = 0;
+  for (const std::string& id : tx.order_)
+    if (!slot_of(id)) ++added;
+  return added > 0 && slots_.size() + added > max_records_;
+}
+
+ApiError RecordStore::storage_limit_error() const {
+  return make_error(error_code::kUncategorised, "",
+                    std::string(kStorageLimitExceeded) +
+                        ", storage limit exceeded: the org holds its most records (" +
+                        std::to_string(max_records_) +
+                        ", the fixture's org.max_records, deleted ones too); reset the org "
+                        "(POST /__admin/reset) or raise org.max_records");
 }
 
 bool RecordStore::try_optimistic(const std::function<bool(Transaction&)>& fn,
@@ -173,10 +192,11 @@ bool RecordStore::try_optimistic(const std::function<bool(Transaction&)>& fn,
   return false;
 }
 
-void RecordStore::write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
+bool RecordStore::write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
                                            const std::function<void()>& committed) {
   if (Transaction* tx = enclosing_tx()) return write_joined(*tx, fn, committed);
-  if (!try_optimistic(fn, committed)) write_untyped(fn, committed);
+  if (!try_optimistic(fn, committed)) return write_untyped(fn, committed);
+  return true;
 }
 
 void RecordStore::read_untyped(const std::function<void(const RecordStore&)>& fn) const {
@@ -651,6 +671,8 @@ bool RecordStore::commit_if_unchanged(Transaction& tx, uint64_t seen,
     ++stats_.retried;
     return false;
   }
+  // Refused under the exclusive lock by write_untyped, which then runs it.
+  if (over_cap_locked(tx)) return false;
   commit_locked(tx);
   if (committed) committed();
   ++stats_.commits;

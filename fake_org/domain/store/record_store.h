@@ -45,6 +45,9 @@
 
 namespace fake_org {
 
+// The platform's error code for a write past the org's storage.
+inline constexpr const char* kStorageLimitExceeded = "STORAGE_LIMIT_EXCEEDED";
+
 // Where one object's records keep their bytes (intent-bench's breakdown):
 // their own blocks, and their share of the store's tables (the lookups by id
 // and GUID and the slot array by record, each index by its entries).
@@ -87,16 +90,20 @@ class RecordStore final : public RecordReader {
   // are, so a later transaction's announcements cannot overtake this one's.
   // It must only take leaf locks (see org.h), touch no file or console, and
   // must not fail; slower follow-up work runs after write() returns.
+  // A commit that would take the store past its record cap
+  // (set_max_records) does not happen: the typed forms answer
+  // storage_limit_error(), the untyped ones false.
   template <typename T>
   Result<T> write(const std::function<Result<T>(Transaction&)>& fn,
                   const std::function<void()>& committed = nullptr) {
     std::optional<Result<T>> out;
-    write_untyped(
+    const bool taken = write_untyped(
         [&](Transaction& tx) {
           out.emplace(fn(tx));
           return out->ok();
         },
         committed);
+    if (!taken) return storage_limit_error();
     return std::move(*out);
   }
   // The same, with fn run holding no lock (beside readers and other
@@ -112,20 +119,31 @@ class RecordStore final : public RecordReader {
   Result<T> write_optimistic(const std::function<Result<T>(Transaction&)>& fn,
                              const std::function<void()>& committed = nullptr) {
     std::optional<Result<T>> out;
-    write_optimistic_untyped(
+    const bool taken = write_optimistic_untyped(
         [&](Transaction& tx) {
           out.emplace(fn(tx));
           return out->ok();
         },
         committed);
+    if (!taken) return storage_limit_error();
     return std::move(*out);
   }
   // write() and write_optimistic() without a result type: fn tells whether
-  // to commit (the typed forms keep fn's result in their own frame).
-  void write_untyped(const std::function<bool(Transaction&)>& fn,
+  // to commit (the typed forms keep fn's result in their own frame). False
+  // only when the record cap refused the commit.
+  bool write_untyped(const std::function<bool(Transaction&)>& fn,
                      const std::function<void()>& committed = nullptr);
-  void write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
+  bool write_optimistic_untyped(const std::function<bool(Transaction&)>& fn,
                                 const std::function<void()>& committed = nullptr);
+
+  // The most records the store holds (deleted ones too, as they take memory);
+  // 0: no cap. Commits that would add records past it are refused. Set
+  // before writers run (the fixture's org.max_records).
+  void set_max_records(size_t max) { max_records_ = max; }
+  size_t max_records() const { return max_records_; }
+  // What a refused commit answers: the platform's STORAGE_LIMIT_EXCEEDED,
+  // as a DML exception words it, and how to raise the cap.
+  ApiError storage_limit_error() const;
   // For tests: runs in write_optimistic between the request and its commit,
   // holding no lock (another writer may commit there). Set before writers run.
   void set_between_phases_for_test(std::function<void()> fn) { between_phases_ = std::move(fn); }
@@ -228,9 +246,13 @@ class RecordStore final : public RecordReader {
   // This thread's write_enclosing transaction (EnclosingWrite), if any.
   static inline thread_local EnclosingWrite enclosing_{};
   Transaction* enclosing_tx() const { return enclosing_.store == this ? enclosing_.tx : nullptr; }
-  // A write joined into the enclosing transaction `tx`.
-  void write_joined(Transaction& tx, const std::function<bool(Transaction&)>& fn,
+  // A write joined into the enclosing transaction `tx`; false when the
+  // record cap refused it (rolled back to before it).
+  bool write_joined(Transaction& tx, const std::function<bool(Transaction&)>& fn,
                     const std::function<void()>& committed);
+  // Committing `tx` would take the store past max_records_ (lock held).
+  bool over_cap_locked(const Transaction& tx) const;
+  size_t max_records_ = 0;
   // Times one exclusive hold into the statistics; a thread's guard against
   // taking the lock twice (both in record_store.cpp).
   class HoldTimer;

@@ -373,3 +373,72 @@ TEST_CASE("memory by object counts each object's records and its own indexes", "
   // Contacts are in two indexes, the Account in none: only the shared tables.
   CHECK(contacts.index_bytes / 2 > account.index_bytes);
 }
+
+TEST_CASE("the record cap refuses a commit that would pass it, whole", "[store][cap]") {
+  RecordStore store(store_specs());
+  store.set_max_records(2);
+  const std::string kId3 = "003000000000003AAA";
+  REQUIRE(store
+              .write<Ok>([&](Transaction& tx) -> Status {
+                tx.put(contact(kId1, "a@example.org"));
+                return ok_status();
+              })
+              .ok());
+  bool announced = false;
+  auto two_more = store.write<Ok>(
+      [&](Transaction& tx) -> Status {
+        tx.put(contact(kId2, "b@example.org"));
+        tx.put(contact(kId3, "c@example.org"));
+        return ok_status();
+      },
+      [&] { announced = true; });
+  REQUIRE_FALSE(two_more.ok());
+  CHECK_THAT(two_more.errors().front().message,
+             Catch::StartsWith("STORAGE_LIMIT_EXCEEDED, storage limit exceeded") &&
+                 Catch::Contains("org.max_records"));
+  CHECK_FALSE(announced);
+  CHECK(store.size() == 1);
+  CHECK_FALSE(store.get(kId2));
+  CHECK(store.find("dedup:Contact:0", {"b@example.org"}).empty());
+  // Up to the cap, and changes of records it holds, go through.
+  auto one_more = store.write_optimistic<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId2, "b@example.org"));
+    return ok_status();
+  });
+  REQUIRE(one_more.ok());
+  CHECK(store.size() == 2);
+  CHECK(store.write_untyped([&](Transaction& tx) {
+    tx.put(contact(kId1, "a2@example.org"));
+    return true;
+  }));
+  CHECK(store.get(kId1)->text("Email") == "a2@example.org");
+  CHECK_FALSE(store.write_optimistic_untyped([&](Transaction& tx) {
+    tx.put(contact(kId3, "c@example.org"));
+    return true;
+  }));
+  CHECK(store.size() == 2);
+}
+
+TEST_CASE("inside write_enclosing, a write past the cap fails alone", "[store][cap]") {
+  RecordStore store(store_specs());
+  store.set_max_records(1);
+  bool second = true;
+  store.write_enclosing([&] {
+    auto first = store.write<Ok>([&](Transaction& tx) -> Status {
+      tx.put(contact(kId1, "a@example.org"));
+      return ok_status();
+    });
+    REQUIRE(first.ok());
+    second = store
+                 .write<Ok>([&](Transaction& tx) -> Status {
+                   tx.put(contact(kId2, "b@example.org"));
+                   return ok_status();
+                 })
+                 .ok();
+    return true;
+  });
+  CHECK_FALSE(second);
+  CHECK(store.size() == 1);
+  CHECK(store.get(kId1));
+  CHECK_FALSE(store.get(kId2));
+}
