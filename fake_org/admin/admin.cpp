@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "domain/config/org_config.h"
 #include "domain/core/fields.h"
@@ -199,6 +200,22 @@ IntentRecords Admin::intent_records(const std::string& payment_intent) const {
     return 0;
   });
   return out;
+}
+
+std::vector<RecordPtr> Admin::recent_intents(size_t count, size_t budget) const {
+  return org_->records().read([&](const RecordStore& s) {
+    std::vector<RecordPtr> out;
+    std::set<std::string, std::less<>> seen;
+    const IdList ids = s.ids_of(objects::kInstallment);
+    for (size_t i = ids.size(), read = 0; i > 0 && read < budget && out.size() < count;
+         --i, ++read) {
+      RecordPtr r = ids.record(i - 1);
+      const auto pi = r->get(fields::installment::kPaymentIntentId);
+      if (!pi || pi->str().empty() || !seen.insert(std::string(pi->str())).second) continue;
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
 }
 
 nlohmann::json Admin::sobject(const Record& r) const {

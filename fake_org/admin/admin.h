@@ -109,6 +109,10 @@ class Admin {
   // order, creation order within one) and stops at `max_found`.
   ReferenceScan records_referencing(const Record& target, size_t budget, size_t max_found) const;
   IntentRecords intent_records(const std::string& payment_intent) const;
+  // The newest `count` payment intents, newest first: of each, its newest
+  // installment (which names it, its status and amount). Reads at most
+  // `budget` installments, newest first.
+  std::vector<RecordPtr> recent_intents(size_t count, size_t budget) const;
 
   // A record as the platform's sObject REST resource shows it: attributes,
   // Id, GUID, the fields, CreatedDate and LastModifiedDate.

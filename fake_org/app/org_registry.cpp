@@ -65,6 +65,41 @@ nlohmann::json site_json(const http::OrgSite& site, const std::string& origin, b
           {"api_base", instance + config.base_path()}};
 }
 
+// Why an org created without "login_paths" is served under its prefix only,
+// and how to have it served at the login paths as well.
+std::string registry_prefix_only_note(const http::OrgSite& site, const std::string& clash) {
+  std::string fixture = site.services.org->config().source_name;
+  if (fixture.rfind("embedded:", 0) == 0) fixture = fixture.substr(9);  // as extends names it
+  return "Served under " + site.prefix + " only, not at the login paths: " + clash +
+         ". To serve it there too, give it its own auth.connected_apps (client ids) and "
+         "auth.users (user names), e.g. {\"fixture\": {\"extends\": \"" +
+         fixture + "\", \"auth\": {...}}}, and create it with \"login_paths\": true";
+}
+
+// The fields of POST /__admin/orgs, checked before the registry is locked;
+// the 400 answer when one is wrong. Fills `lease` (ttl, created_by).
+std::optional<Answer> registry_check_create_request(const nlohmann::json& request,
+                                                    OrgLease& lease) {
+  for (const auto& [key, value] : request.items())
+    if (key != "fixture" && key != "name" && key != "login_paths" && key != "ttl" &&
+        key != "created_by")
+      return registry_error(
+          400, "INVALID_FIELD",
+          "Unknown field '" + key + "': an org takes fixture, name, login_paths, ttl, created_by");
+  if (auto bad = lease_from_request(request, "a client that gave no created_by", lease))
+    return registry_error(400, "INVALID_FIELD", *bad);
+  const nlohmann::json& name = request.contains("name") ? request["name"] : nullptr;
+  if (!name.is_null() && (!name.is_string() || !OrgRegistry::valid_name(name.get<std::string>())))
+    return registry_error(400, "INVALID_FIELD",
+                          "'name' must be 1 to 63 letters, digits, '-' or '_', starting with a "
+                          "letter or digit; got " +
+                              text::json_text(name));
+  const nlohmann::json& login = request.contains("login_paths") ? request["login_paths"] : nullptr;
+  if (!login.is_null() && !login.is_boolean())
+    return registry_error(400, "INVALID_FIELD", "'login_paths' must be true or false");
+  return std::nullopt;
+}
+
 }  // namespace
 
 OrgRegistry::OrgRegistry(http::Server& server, RegistryOptions options)
@@ -206,25 +241,10 @@ std::optional<std::string> OrgRegistry::close_for_exit() {
 }
 
 Answer OrgRegistry::create(const nlohmann::json& request, const std::string& origin) {
-  for (const auto& [key, value] : request.items())
-    if (key != "fixture" && key != "name" && key != "login_paths" && key != "ttl" &&
-        key != "created_by")
-      return registry_error(
-          400, "INVALID_FIELD",
-          "Unknown field '" + key + "': an org takes fixture, name, login_paths, ttl, created_by");
   OrgLease lease;
-  if (auto bad = lease_from_request(request, "a client that gave no created_by", lease))
-    return registry_error(400, "INVALID_FIELD", *bad);
+  if (auto bad = registry_check_create_request(request, lease)) return *bad;
   const nlohmann::json& name_field = request.contains("name") ? request["name"] : nullptr;
-  if (!name_field.is_null() &&
-      (!name_field.is_string() || !valid_name(name_field.get<std::string>())))
-    return registry_error(400, "INVALID_FIELD",
-                          "'name' must be 1 to 63 letters, digits, '-' or '_', starting with a "
-                          "letter or digit; got " +
-                              text::json_text(name_field));
   const nlohmann::json& login = request.contains("login_paths") ? request["login_paths"] : nullptr;
-  if (!login.is_null() && !login.is_boolean())
-    return registry_error(400, "INVALID_FIELD", "'login_paths' must be true or false");
   std::lock_guard lock(mu_);
   if (server_.sites().size() >= options_.max_orgs)
     return registry_error(409, "ORG_LIMIT",
@@ -243,6 +263,16 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
   if (name.empty()) name = next_name_locked(loaded->label);
   auto site = build_locked(*loaded, name, login.is_null() || login.get<bool>(), error);
   if (!site) return registry_error(400, "INVALID_FIXTURE", error);
+  // Every shipped fixture has the root org's client id: unasked, a clash at
+  // the login paths serves the org under its prefix only (as the command
+  // line's orgs are) rather than refusing the first call anyone tries. An
+  // explicit true still refuses (409, naming the client id or user).
+  std::string note;
+  if (login.is_null())
+    if (auto clash = server_.sites().login_clash(*site)) {
+      site->login_paths = false;
+      note = registry_prefix_only_note(*site, *clash);
+    }
   if (auto why = server_.sites().add(site)) return registry_error(409, "DUPLICATE_VALUE", *why);
   if (saved_) {
     if (auto failed = saved_->add(
@@ -259,6 +289,7 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
   nlohmann::json body = site_json(*site, origin, false);
   body.update(lease_json(lease));
   body["connected_apps"] = connected_apps_json(site->services.org->config());
+  if (!note.empty()) body["note"] = note;
   return Answer{201, std::move(body)};
 }
 

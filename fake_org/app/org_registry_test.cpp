@@ -189,9 +189,8 @@ TEST_CASE("org names, fixtures and the cap are refused with clear 4xx answers", 
                            .Post("/__admin/orgs", "{not json", "application/json"))
             .status == 400);
   CHECK(status_of({{"name", "default"}}) == 409);  // the root org's name
-  // Same client id as the root org at the login paths: refused, unless the
-  // org stays under its prefix.
-  auto clash = s.post("/__admin/orgs", {{"name", "a"}});
+  // Same client id as the root org, the login paths asked for: refused.
+  auto clash = s.post("/__admin/orgs", {{"name", "a"}, {"login_paths", true}});
   CHECK(clash.status == 409);
   CHECK(clash.text.find("local-client") != std::string::npos);
   CHECK(s.create({{"name", "a"}, {"login_paths", false}}) == "a");
@@ -298,7 +297,8 @@ TEST_CASE("the root login paths serve every org: the client id names it", "[orgs
   REQUIRE(root.status == 200);
   CHECK(root.body["instance_url"] == s.base());
   // A second org with the same client id is refused.
-  auto twice = s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}});
+  auto twice =
+      s.post("/__admin/orgs", {{"fixture", own_app_fixture("shop-client")}, {"login_paths", true}});
   CHECK(twice.status == 409);
   CHECK(twice.text.find("shop-client") != std::string::npos);
   // Once the org is gone, its client id is free again.
@@ -361,12 +361,57 @@ TEST_CASE("the root login paths: the user name names the org the client id does 
   CHECK(nobody.text.find("/orgs/shop") == std::string::npos);
 }
 
+TEST_CASE("a shipped fixture, login_paths unsaid: served under its prefix, and told so",
+          "[orgs][login]") {
+  SeveralOrgs s;
+  // The first call anyone tries: default.yaml's client id is the root org's.
+  auto created = s.post("/__admin/orgs", {{"fixture", "default.yaml"}});
+  INFO(created.text);
+  REQUIRE(created.status == 201);
+  const std::string name = created.body["name"];
+  CHECK(created.body["login_paths"] == false);
+  const std::string note = created.body.value("note", "");
+  CHECK(note.rfind("Served under /orgs/" + name +
+                       " only, not at the login paths: the client id 'local-client' already "
+                       "names org 'default' at the login paths (/login, /test). To serve it "
+                       "there too, give it its own auth.connected_apps",
+                   0) == 0);
+  CHECK(note.find("\"login_paths\": true") != std::string::npos);
+  // It answers under its prefix; the root login paths still name the root org.
+  const std::string t = s.token("/orgs/" + name);
+  CHECK(s.get("/orgs/" + name + kOrgsApi + "/PaymentMethods", t).status == 200);
+  auto root = s.form("/login/services/oauth2/token", {{"grant_type", "client_credentials"},
+                                                      {"client_id", "local-client"},
+                                                      {"client_secret", "local-secret"}});
+  REQUIRE(root.status == 200);
+  CHECK(root.body["instance_url"] == s.base());
+  auto listed = s.get("/__admin/orgs");
+  bool found = false;
+  for (const auto& org : listed.body["orgs"])
+    if (org["name"] == name) found = org["login_paths"] == false;
+  CHECK(found);
+  // A second and a third, the same way (a client's throwaway orgs).
+  CHECK(s.post("/__admin/orgs", {{"fixture", "default.yaml"}}).status == 201);
+  CHECK(s.post("/__admin/orgs", {{"fixture", "nonprofit.yaml"}}).status == 201);
+  // Nothing collides: served at the login paths, no note.
+  auto own = s.post("/__admin/orgs", {{"fixture", own_app_fixture("own-client")}});
+  REQUIRE(own.status == 201);
+  CHECK(own.body["login_paths"] == true);
+  CHECK_FALSE(own.body.contains("note"));
+  // Asked for explicitly, the collision is refused, naming the client id.
+  auto asked = s.post("/__admin/orgs", {{"fixture", "default.yaml"}, {"login_paths", true}});
+  CHECK(asked.status == 409);
+  CHECK(asked.body[0]["message"].get<std::string>().rfind(
+            "the client id 'local-client' already names org 'default' at the login paths", 0) == 0);
+}
+
 TEST_CASE("an org whose user name another org has at the login paths is refused", "[orgs][login]") {
   SeveralOrgs s;
   REQUIRE(s.create({{"fixture", own_app_fixture("shop-client")}, {"name", "shop"}}) == "shop");
   // Its own client id, the shop's users: 409 naming the user and the org.
-  auto twice = s.post("/__admin/orgs",
-                      {{"fixture", own_app_fixture("other-client", "shop-client")}, {"name", "b"}});
+  auto twice = s.post("/__admin/orgs", {{"fixture", own_app_fixture("other-client", "shop-client")},
+                                        {"name", "b"},
+                                        {"login_paths", true}});
   INFO(twice.text);
   CHECK(twice.status == 409);
   CHECK(twice.body[0]["errorCode"] == "DUPLICATE_VALUE");
@@ -378,7 +423,7 @@ TEST_CASE("an org whose user name another org has at the login paths is refused"
   // The first org's users, inherited from default.yaml, clash the same way.
   json inherited = own_app_fixture("other-client");
   inherited["auth"].erase("users");
-  auto first = s.post("/__admin/orgs", {{"fixture", inherited}});
+  auto first = s.post("/__admin/orgs", {{"fixture", inherited}, {"login_paths", true}});
   CHECK(first.status == 409);
   CHECK(first.text.find("'integration@local-fake-org.example' already names org 'default'") !=
         std::string::npos);

@@ -66,13 +66,19 @@ async function eventually(page, fn, what) {
 }
 
 const steps = {
-  async 'the overview shows the org, its clock and record counts'({ org, page, ui }) {
+  async 'the overview shows the org, its clock, its newest intents and record counts'(ctx) {
+    const { page, ui, intent } = ctx;
     await page.goto(`${ui}`);
     check((await page.textContent('h1')) === 'Local Fake Org', 'overview title');
     check((await page.textContent('#clock')).startsWith('2027-03-01T09:0'), 'org clock shown');
     check((await page.textContent('#org')).includes('production'), 'environment shown');
     const installments = page.locator('#record-counts tr', { hasText: 'cpm__Installment__c' });
     check((await installments.locator('td.num').textContent()) === '1', 'one installment counted');
+    const recent = page.locator('#recent-intents tr', { hasText: intent.id });
+    check((await recent.count()) === 1, 'the intent this test created among the recent ones');
+    check((await recent.textContent()).includes('Outstanding'), 'with its status');
+    check((await recent.locator('td.ts').first().evaluate((td) => getComputedStyle(td).whiteSpace))
+          === 'nowrap', 'its dates kept on one line');
     await shot(page, 'overview');
   },
 
@@ -143,7 +149,9 @@ const steps = {
     check((await fault.textContent()).includes('502'), 'the fault listed');
     await shot(page, 'faults');
     await Promise.all([page.waitForEvent('load'), page.click('#clear-faults')]);
-    check((await page.locator('#faults tr').count()) === 1, 'faults cleared');
+    check((await page.locator('#faults tr:not(.empty)').count()) === 1, 'faults cleared');
+    check((await page.textContent('#faults tr.empty')) === 'no active faults',
+          'the empty table says so');
   },
 
   async 'the webhook log and record search'({ page, ui, intent }) {
@@ -152,6 +160,10 @@ const steps = {
     await page.goto(`${ui}/records/Contact?q=weber`);
     const found = page.locator('#records tr');
     check((await found.count()) === 2, 'one contact matches "weber"');
+    const headers = await page.locator('#records th').allTextContents();
+    check(headers.slice(0, 4).join(',') === 'Id,LastName,FirstName,Email',
+          `the Contact list shows the name first (${headers.join(',')})`);
+    check((await found.nth(1).textContent()).includes('Weber'), 'the last name shown');
     check((await page.textContent('#pager')).startsWith('records 1 to 1 of 1'), 'the pager');
     await page.goto(`${ui}/records/cpm__Installment__c?q=${intent.installment}`);
     check((await page.locator('#records tr').count()) === 2, 'found by id');

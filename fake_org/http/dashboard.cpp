@@ -3,6 +3,8 @@
 // dashboard_activity.cpp.
 #include "http/dashboard.h"
 
+#include <cstdio>
+
 #include "http/admin_guard.h"
 #include "http/html.h"
 #include "http/request_log.h"
@@ -33,6 +35,7 @@ form.inline{display:inline-flex;gap:6px;align-items:center;flex-wrap:wrap;margin
 input,select,textarea{font:inherit;padding:2px 4px}
 .pill{display:inline-block;padding:0 6px;border-radius:8px;background:#e3e8ef;font-size:12px}
 .pager{margin:8px 0}.pager a{margin-right:12px}
+.ts{white-space:nowrap}tr.empty td{color:#667;font-style:italic}
 )";
 
 // Every button and form with data-call="METHOD URL" calls the JSON admin
@@ -127,6 +130,23 @@ std::string cell_text(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "";
   return text::json_text(v);
+}
+
+std::string ms_text(const nlohmann::json& v) {
+  if (!v.is_number()) return cell_text(v);
+  const double ms = v.get<double>();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ms < 10 ? "%.2f" : ms < 100 ? "%.1f" : "%.0f", ms);
+  return buf;
+}
+
+std::string ts_cell(std::string_view text) {
+  return "<td class=\"ts\">" + esc(text) + "</td>";
+}
+
+std::string empty_row(size_t columns, std::string_view text) {
+  return "<tr class=\"empty\"><td colspan=\"" + std::to_string(columns) + "\">" + esc(text) +
+         "</td></tr>";
 }
 
 std::string json_block(const nlohmann::json& v) {

@@ -45,6 +45,13 @@ std::string link(std::string_view href, std::string_view text);
 const nlohmann::json& member(const nlohmann::json& j, const std::string& key);
 // A JSON value as a table cell shows it: strings bare, the rest as JSON.
 std::string cell_text(const nlohmann::json& v);
+// Milliseconds as a person reads them: 0.15, 12.3, 250 (a number), else as
+// cell_text shows it.
+std::string ms_text(const nlohmann::json& v);
+// A table cell of an instant or a date, kept on one line; escaped here.
+std::string ts_cell(std::string_view text);
+// The row an empty table shows instead of nothing: `text` across `columns`.
+std::string empty_row(size_t columns, std::string_view text);
 // Pretty JSON in a <pre>, escaped.
 std::string json_block(const nlohmann::json& v);
 // The record page's URL.

@@ -29,17 +29,18 @@ std::string journal_table(const std::vector<std::shared_ptr<const JournalEntry>>
   for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
     const nlohmann::json j = **it;
     const std::string query = cell_text(member(j, "query"));
-    h += "<tr><td class=\"num\">" + std::to_string((*it)->seq) + "</td><td>" +
-         esc(cell_text(member(j, "received_at"))) + "</td><td>" + esc((*it)->method) + " " +
+    h += "<tr><td class=\"num\">" + std::to_string((*it)->seq) + "</td>" +
+         ts_cell(cell_text(member(j, "received_at"))) + "<td>" + esc((*it)->method) + " " +
          esc((*it)->path + (query.empty() ? "" : "?" + query)) + "</td><td class=\"num\">" +
          std::to_string((*it)->status) + ((*it)->injected_fault ? " (fault)" : "") +
-         "</td><td class=\"num\">" + text::json_text(member(j, "duration_ms")) + "</td><td>" +
+         "</td><td class=\"num\">" + esc(ms_text(member(j, "duration_ms"))) + "</td><td>" +
          intent_link((*it)->payment_intent) + "</td><td>";
     const nlohmann::json& body = member(j, "body");
     if (!body.is_null() && body != "")
       h += "<details><summary>body</summary>" + json_block(body) + "</details>";
     h += "</td></tr>";
   }
+  if (entries.empty()) h += empty_row(7, "no requests");
   return h + "</table>";
 }
 
@@ -49,10 +50,11 @@ std::string attempts_table(const nlohmann::json& attempts) {
       "<th>HTTP status</th><th>Error</th><th>ms</th></tr>";
   for (const auto& a : attempts)
     h += "<tr><td>" + esc(cell_text(member(a, "series"))) + "</td><td>" +
-         esc(cell_text(member(a, "attempt"))) + "</td><td>" + esc(cell_text(member(a, "at"))) +
-         "</td><td class=\"num\">" + esc(cell_text(member(a, "status"))) + "</td><td>" +
+         esc(cell_text(member(a, "attempt"))) + "</td>" + ts_cell(cell_text(member(a, "at"))) +
+         "<td class=\"num\">" + esc(cell_text(member(a, "status"))) + "</td><td>" +
          esc(cell_text(member(a, "error"))) + "</td><td class=\"num\">" +
-         esc(cell_text(member(a, "duration_ms"))) + "</td></tr>";
+         esc(ms_text(member(a, "duration_ms"))) + "</td></tr>";
+  if (attempts.empty()) h += empty_row(6, "no delivery attempt yet");
   return h + "</table>";
 }
 
@@ -62,7 +64,8 @@ std::string webhook_event_block(const nlohmann::json& e) {
   return "<div class=\"webhook\" data-event=\"" + esc(id) + "\"><h2>" +
          esc(cell_text(member(e, "type"))) + " <span class=\"pill\">" +
          esc(cell_text(member(e, "state"))) + "</span></h2><p>" + esc(id) + " to " +
-         esc(cell_text(member(e, "url"))) + ", created " + esc(cell_text(member(e, "created_at"))) +
+         esc(cell_text(member(e, "url"))) + ", created <span class=\"ts\">" +
+         esc(cell_text(member(e, "created_at"))) + "</span>" +
          (cell_text(member(e, "reason")).empty() ? ""
                                                  : ", " + esc(cell_text(member(e, "reason")))) +
          " <button data-call=\"POST /__admin/webhooks/" + esc(url_part(id)) +
@@ -82,8 +85,8 @@ std::string records_written(const admin::IntentRecords& rs) {
   auto row = [&](const Record& r, const char* status, const char* amount, const char* date) {
     h += "<tr><td>" + esc(r.object) + "</td><td>" + link(record_href(r.object, r.id), r.id) +
          "</td><td>" + esc(status ? field_text(r, status) : "") + "</td><td>" +
-         esc(amount ? field_text(r, amount) : "") + "</td><td>" +
-         esc(date ? field_text(r, date) : "") + "</td></tr>";
+         esc(amount ? field_text(r, amount) : "") + "</td>" +
+         ts_cell(date ? field_text(r, date) : "") + "</tr>";
   };
   for (const auto& r : rs.reports) row(*r, nullptr, nullptr, nullptr);
   for (const auto& r : rs.named)
@@ -93,6 +96,8 @@ std::string records_written(const admin::IntentRecords& rs) {
         fields::installment::kDueDate);
   for (const auto& r : rs.payments)
     row(*r, fields::payment::kStatus, fields::payment::kAmount, fields::payment::kCollectionDate);
+  if (rs.reports.empty() && rs.named.empty() && rs.installments.empty() && rs.payments.empty())
+    h += empty_row(5, "no records");
   return h + "</table>";
 }
 
@@ -112,6 +117,7 @@ std::string psp_sessions_table(const std::vector<PspSession>& sessions, bool wit
          esc(s.currency) + "</td><td>" + esc(s.status) + "</td><td class=\"num\">" +
          std::to_string(s.attempts) + "</td><td>" + esc(s.last_outcome) + "</td></tr>";
   }
+  if (sessions.empty()) h += empty_row(with_intent ? 8 : 7, "no PSP sessions");
   return h + "</table>";
 }
 
@@ -158,9 +164,10 @@ void requests_page(RequestJournal& journal, Call& c) {
   std::string body =
       "<form class=\"inline\" method=\"get\" id=\"journal-filter\">"
       "<input name=\"method\" placeholder=\"method\" size=\"7\" value=\"" +
-      esc(f.method) + "\"><input name=\"path\" placeholder=\"/PaymentIntent\" value=\"" +
-      esc(f.path) + "\"><input name=\"payment_intent\" placeholder=\"pi_...\" value=\"" +
-      esc(f.payment_intent) + "\"><input name=\"limit\" size=\"5\" value=\"" +
+      esc(f.method) +
+      "\"><input name=\"path\" placeholder=\"/PaymentIntent\" size=\"24\" value=\"" + esc(f.path) +
+      "\"><input name=\"payment_intent\" placeholder=\"pi_...\" size=\"28\" value=\"" +
+      esc(f.payment_intent) + "\"><input name=\"limit\" size=\"5\" aria-label=\"limit\" value=\"" +
       std::to_string(f.limit) +
       "\"><button>Filter</button></form> <button data-call=\"DELETE /__admin/requests\">Clear "
       "the journal</button><p>" +
@@ -203,6 +210,7 @@ void webhooks_page(WebhookEngine& engine, Call& c) {
             "</td><td><button data-call=\"POST /__admin/webhooks/" + esc(url_part(id)) +
             "/resend\">Resend</button></td></tr>";
   }
+  if (p.events.empty()) body += empty_row(7, "no webhook events");
   send_page(c.res, 200, "Webhook log", body + "</table>");
 }
 
@@ -219,10 +227,12 @@ void faults_page(FaultInjector& faults, Call& c) {
       "<button data-call=\"DELETE /__admin/faults\" id=\"clear-faults\">Clear faults</button>"
       "<table id=\"faults\"><tr><th>Method</th><th>Path</th><th>Status</th><th>Remaining</th>"
       "<th>Body</th></tr>";
-  for (const auto& f : faults.list())
+  const auto active = faults.list();
+  for (const auto& f : active)
     body += "<tr><td>" + esc(f.method) + "</td><td>" + esc(f.path) + "</td><td class=\"num\">" +
             std::to_string(f.status) + "</td><td class=\"num\">" + std::to_string(f.remaining) +
             "</td><td>" + esc(text::json_text(f.body)) + "</td></tr>";
+  if (active.empty()) body += empty_row(5, "no active faults");
   send_page(c.res, 200, "Fault injection", body + "</table>");
 }
 

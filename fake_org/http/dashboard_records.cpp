@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "admin/list_fields.h"
+#include "domain/config/org_config.h"
+#include "domain/core/fields.h"
 #include "events/contract_monitor.h"
 #include "http/dashboard.h"
 #include "util/json_text.h"
@@ -11,8 +14,13 @@ namespace {
 
 constexpr size_t kRecordsPage = 50;
 constexpr size_t kMaxRecordsPage = 500;
-// Columns of a record table besides Id: the first fields the page's records have.
-constexpr size_t kRecordColumns = 6;
+// Columns of a record table besides Id, when the fixture does not choose them
+// (admin/list_fields.h).
+constexpr size_t kRecordColumns = 8;
+// The overview's newest payment intents, found among at most this many
+// installments (newest first): bounded on a huge org.
+constexpr size_t kRecentIntents = 10;
+constexpr size_t kRecentIntentsBudget = 10000;
 // "Referenced by" reads at most this many records: an admin page, not an
 // index, so a huge org answers in bounded time and says it stopped early.
 constexpr size_t kReverseScanBudget = 50000;
@@ -27,7 +35,7 @@ std::string clock_controls() {
   h += "<button data-call=\"POST /__admin/reset\" data-confirm=\"Reset the org to its fixture's "
        "records?\" id=\"reset\">Reset org</button></p>"
        "<form class=\"inline\" data-call=\"POST /__admin/clock\"><label>Advance by "
-       "<input name=\"advance\" placeholder=\"90m, 2h, 7d, 1w\" size=\"10\"></label>"
+       "<input name=\"advance\" placeholder=\"90m, 2h, 7d, 1w\" size=\"16\"></label>"
        "<button>Advance</button></form> "
        "<form class=\"inline\" data-call=\"POST /__admin/clock\"><label>Set to "
        "<input name=\"set\" placeholder=\"2027-01-31T09:00:00Z\" size=\"24\"></label>"
@@ -49,11 +57,38 @@ std::string org_table(const admin::OrgSummary& org, const ContractMonitor* monit
   return h + "</td></tr></table>";
 }
 
+std::string overview_field_text(const Record& r, const char* field) {
+  auto v = r.get(field);
+  return v ? cell_text(v->json()) : std::string();
+}
+
+// The newest payment intents, each by its newest installment.
+std::string recent_intents_table(const admin::Admin& admin) {
+  namespace inst = fields::installment;
+  std::string h =
+      "<table id=\"recent-intents\"><tr><th>Payment intent</th><th>Status</th><th>Amount</th>"
+      "<th>Due</th><th>Created (org time)</th><th>Installment</th></tr>";
+  const std::vector<RecordPtr> newest = admin.recent_intents(kRecentIntents, kRecentIntentsBudget);
+  for (const RecordPtr& r : newest) {
+    const std::string pi = overview_field_text(*r, inst::kPaymentIntentId);
+    const std::string currency = overview_field_text(*r, fields::kCurrency);
+    h += "<tr><td>" + link("/__admin/ui/intent?id=" + url_part(pi), pi) + "</td><td>" +
+         esc(overview_field_text(*r, inst::kStatus)) + "</td><td class=\"num\">" +
+         esc(overview_field_text(*r, inst::kAmount) + (currency.empty() ? "" : " " + currency)) +
+         "</td>" + ts_cell(overview_field_text(*r, inst::kDueDate)) +
+         ts_cell(format_iso8601(r->created)) + "<td>" + link(record_href(r->object, r->id), r->id) +
+         "</td></tr>";
+  }
+  if (newest.empty()) h += empty_row(6, "no payment intents yet");
+  return h + "</table>";
+}
+
 }  // namespace
 
 void overview_page(const admin::Admin& admin, const ContractMonitor* monitor, Call& c) {
   const admin::OrgSummary org = admin.summary();
   std::string body = org_table(org, monitor) + "<h2>Clock</h2>" + clock_controls();
+  body += "<h2>Recent payment intents</h2>" + recent_intents_table(admin);
   body += "<h2>Records</h2><table id=\"record-counts\"><tr><th>Object</th><th>Records</th></tr>";
   for (const auto& o : admin.object_counts())
     body += "<tr><td>" + link("/__admin/ui/records/" + url_part(o.object), o.object) +
@@ -82,22 +117,32 @@ RecordsView read_records(const admin::Admin& admin, const std::string& type, con
   return v;
 }
 
-std::string records_table(const std::string& type, const RecordsView& v) {
-  std::vector<std::string> columns;
-  for (const auto& row : v.rows)
-    for (const auto& [k, val] : row.items())
-      if (k != "attributes" && k != "Id" && columns.size() < kRecordColumns &&
-          std::find(columns.begin(), columns.end(), k) == columns.end())
-        columns.push_back(k);
+// An instant or a date: kept on one line.
+bool is_time_column(const ObjectDef& object, const std::string& column) {
+  if (column == "CreatedDate" || column == "LastModifiedDate") return true;
+  const FieldDef* f = object.field(column);
+  return f && (f->type == FieldType::kDate || f->type == FieldType::kDateTime);
+}
+
+std::string records_table(const ObjectDef& object, const RecordsView& v) {
+  const std::vector<std::string> columns = admin::list_fields(object, kRecordColumns);
+  std::vector<bool> time_column;
   std::string h = "<table id=\"records\"><tr><th>Id</th>";
-  for (const auto& col : columns) h += "<th>" + esc(col) + "</th>";
+  for (const auto& col : columns) {
+    h += "<th>" + esc(col) + "</th>";
+    time_column.push_back(is_time_column(object, col));
+  }
   h += "</tr>";
   for (const auto& row : v.rows) {
     const std::string id = cell_text(member(row, "Id"));
-    h += "<tr><td>" + link(record_href(type, id), id) + "</td>";
-    for (const auto& col : columns) h += "<td>" + esc(cell_text(member(row, col))) + "</td>";
+    h += "<tr><td>" + link(record_href(object.api_name, id), id) + "</td>";
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const std::string text = cell_text(member(row, columns[i]));
+      h += time_column[i] ? ts_cell(text) : "<td>" + esc(text) + "</td>";
+    }
     h += "</tr>";
   }
+  if (v.rows.empty()) h += empty_row(columns.size() + 1, "no records");
   return h + "</table>";
 }
 
@@ -120,8 +165,8 @@ std::string records_pager(const std::string& type, const std::string& q, size_t 
 
 void records_page(const admin::Admin& admin, Call& c) {
   const std::string type = c.params["Type"];
-  if (!admin.config().object(type))
-    return send_problem(c.res, 404, "Object '" + type + "' does not exist in this org");
+  const ObjectDef* object = admin.config().object(type);
+  if (!object) return send_problem(c.res, 404, "Object '" + type + "' does not exist in this org");
   size_t offset = 0, limit = kRecordsPage;
   if (!size_query_param(c.req, "offset", 0, offset) ||
       !size_query_param(c.req, "limit", kRecordsPage, limit) || limit == 0 ||
@@ -134,7 +179,7 @@ void records_page(const admin::Admin& admin, Call& c) {
       "<form class=\"inline\" method=\"get\"><input name=\"q\" value=\"" + esc(q) +
       "\" placeholder=\"id, GUID or a field value\" size=\"36\" aria-label=\"Search\">"
       "<button>Search</button></form>";
-  body += records_pager(type, q, offset, limit, v) + records_table(type, v);
+  body += records_pager(type, q, offset, limit, v) + records_table(*object, v);
   send_page(c.res, 200, type, body);
 }
 
@@ -170,6 +215,7 @@ std::string referenced_by(const admin::Admin& admin, const Record& target) {
   for (const auto& r : scan.found)
     h += "<tr><td>" + esc(r->object) + "</td><td>" + link(record_href(r->object, r->id), r->id) +
          "</td></tr>";
+  if (scan.found.empty()) h += empty_row(2, "no record refers to this one");
   h += "</table>";
   if (scan.stopped)
     h += "<p class=\"muted\">Stopped after " + std::to_string(kReverseScanBudget) +

@@ -219,7 +219,7 @@ std::optional<std::string> OrgSites::add(std::shared_ptr<OrgSite> site) {
       return *clash +
              ": give this org's connected apps other client_ids and its users other "
              "usernames (auth.connected_apps, auth.users of a fixture that extends this one), "
-             "or create it with \"login_paths\": false to serve it under " +
+             "or create it without \"login_paths\" (or with false) to serve it under " +
              std::string(kOrgsPrefix) + site->name + " only";
     list_login_keys_locked(site);
   }

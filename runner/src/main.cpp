@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   runner::parity::ParityCommandOptions parity;
   CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
   runner::InitOptions init;
+  init.program = argv[0];  // `next:` names the binary as it was invoked
   CLI::App* init_cmd = runner::add_init_command(app, init);
   try {
     app.parse(argc, argv);

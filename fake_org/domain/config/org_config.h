@@ -70,6 +70,10 @@ struct ObjectDef {
   // The org's own objects (User, Profile, RecordType, Organization): read
   // through the data API, never written through it.
   bool read_only = false;
+  // The fixture's `list_fields`: the columns a record list (the dashboard's)
+  // shows after Id, in this order. Empty: computed from the fields
+  // (admin/list_fields.h).
+  std::vector<std::string> list_fields;
 
   // Field API names are case-insensitive on the platform.
   const FieldDef* field(std::string_view name) const;

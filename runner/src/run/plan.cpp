@@ -50,8 +50,23 @@ std::vector<std::string> find_scenario_files(const std::vector<std::string>& pat
 
 Plan load_plan(const std::vector<std::string>& paths) {
   Plan plan;
+  std::set<std::string> named;  // files given as such, not found in a folder
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) named.insert(fs::path(p).lexically_normal().string());
+  }
   for (const auto& f : find_scenario_files(paths, plan.errors)) {
     LoadResult r = load_scenario_file(f);
+    // A folder may hold its sandbox configuration beside its scenarios
+    // (`scenario-runner init` lays it out so): a target, passed with --target.
+    if (r.target_config) {
+      if (named.count(f))
+        plan.errors.push_back({{f, 1, 1},
+                               "this is a sandbox configuration (a target), not a scenario: "
+                               "pass it with --target " +
+                                   f});
+      continue;
+    }
     plan.errors.insert(plan.errors.end(), r.errors.begin(), r.errors.end());
     if (r.ok()) plan.scenarios.push_back(std::move(*r.scenario));
   }

@@ -28,6 +28,8 @@ struct Plan {
 // Files for `paths` (sorted, duplicates dropped). A missing path is an error.
 std::vector<std::string> find_scenario_files(const std::vector<std::string>& paths,
                                              std::vector<LoadError>& errors);
+// A sandbox configuration met in a folder is left out (it is a target); one
+// named as a file is an error saying to pass it with --target.
 Plan load_plan(const std::vector<std::string>& paths);
 
 struct Selection {

@@ -97,3 +97,28 @@ TEST_CASE("scenario files are found under folders, skipping schema/ and fixtures
   CHECK(plan.scenarios.size() == 2);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a sandbox configuration in a folder is a target, left out of the plan",
+          "[runner][plan][init]") {
+  fs::path dir = fs::temp_directory_path() / ("runner_plan_sandbox_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "first.yaml") << "name: first\nsteps: [{request: GET /x}]\n";
+  std::ofstream(dir / "sandbox.yaml") << "instance_url: https://x.example\noauth: {}\n";
+  // A scenario with a stray instance_url is still a scenario, with its error.
+  std::ofstream(dir / "odd.yaml") << "name: odd\ninstance_url: x\nsteps: [{request: GET /x}]\n";
+  Plan plan = load_plan({dir.string()});
+  REQUIRE(plan.scenarios.size() == 1);
+  CHECK(plan.scenarios[0].name == "first");
+  REQUIRE(plan.errors.size() == 1);
+  CHECK(plan.errors[0].message.find("unknown key 'instance_url'") != std::string::npos);
+
+  const std::string named = (dir / "sandbox.yaml").string();
+  Plan direct = load_plan({named});
+  CHECK(direct.scenarios.empty());
+  REQUIRE(direct.errors.size() == 1);
+  CHECK(direct.errors[0].str() == named +
+                                      ":1:1: this is a sandbox configuration (a target), not a "
+                                      "scenario: pass it with --target " +
+                                      named);
+  fs::remove_all(dir);
+}

@@ -69,6 +69,10 @@ LoadResult load_scenario_text(const std::string& text, const std::string& file,
                              "description, tags, fixture, vars"});
     return result;
   }
+  if (root["instance_url"] && !root["steps"]) {
+    result.target_config = true;
+    return result;
+  }
   ctx.check_keys(root, {"name", "description", "tags", "fixture", "vars", "steps"}, "the scenario");
   if (root["name"])
     s.name = ctx.string(root["name"], "name").value_or("");

@@ -20,6 +20,10 @@ struct LoadError {
 struct LoadResult {
   std::optional<Scenario> scenario;
   std::vector<LoadError> errors;
+  // The file is a sandbox configuration (a mapping with instance_url and no
+  // steps, as `scenario-runner init` writes beside its scenario): a target,
+  // not a scenario. Neither a scenario nor errors then; the plan decides.
+  bool target_config = false;
   bool ok() const { return scenario.has_value() && errors.empty(); }
 };
 
