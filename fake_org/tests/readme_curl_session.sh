@@ -9,6 +9,7 @@
 # starts is the one here).
 # Usage: readme_curl_session.sh FAKE_ORG PROJECT_ROOT
 set -euo pipefail
+source "$(dirname "$0")/../testing/await_listening.sh"
 
 fake_org=$1
 root=$(cd "$2" && pwd)
@@ -50,14 +51,7 @@ trap cleanup EXIT
 
 "$fake_org" --port 0 --log-level quiet --check-contracts >"$work/org.out" 2>"$work/org.err" &
 org_pid=$!
-url=
-for _ in $(seq 1 200); do
-  url=$(sed -n 's/^listening on \(http:\/\/.*\)$/\1/p' "$work/org.out")
-  [ -n "$url" ] && break
-  kill -0 "$org_pid" 2>/dev/null || { cat "$work/org.err" >&2; fail "fake-org exited before listening"; }
-  sleep 0.05
-done
-[ -n "$url" ] || fail "fake-org printed no 'listening on' line"
+url=$(await_listening "$org_pid" "$work/org.out" "$work/org.err")
 
 # run NAME DIR TEXT: one block of the docs against the fake, from DIR; its output
 # goes to $work/NAME.out.

@@ -5,6 +5,7 @@
 # -j 4 (a throwaway org per scenario); `next:` names the binary as invoked.
 # Usage: init_folder.sh SCENARIO_RUNNER FAKE_ORG WORK_DIR
 set -euo pipefail
+source "$(dirname "$0")/../../fake_org/testing/await_listening.sh"
 runner=$1 fake_org=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -25,14 +26,7 @@ pid=
 trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; } || true' EXIT
 "$fake_org" --port 0 --log-level quiet >"$work/org.out" 2>"$work/org.err" &
 pid=$!
-url=
-for _ in $(seq 1 200); do
-  url=$(sed -n 's/^listening on \(http:\/\/.*\)$/\1/p' "$work/org.out")
-  [ -n "$url" ] && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/org.err" >&2; fail "fake-org exited before listening"; }
-  sleep 0.05
-done
-[ -n "$url" ] || fail "fake-org printed no 'listening on http://' line"
+url=$(await_listening "$pid" "$work/org.out" "$work/org.err")
 "$runner" "$work/my-tests" --target "$url" -j 4 --no-progress >"$work/url.out" 2>&1 ||
   { cat "$work/url.out"; fail "the folder init made does not run against $url with -j 4"; }
 grep -q '^1 passed, 0 failed, 0 skipped$' "$work/url.out" ||

@@ -13,6 +13,7 @@
 #   3. no fake-org broke its own contract (--check-contracts exits 3).
 # Usage: sandbox_suite.sh SCENARIO_RUNNER FAKE_ORG SCENARIOS_DIR WORK_DIR
 set -euo pipefail
+source "$(dirname "$0")/../../fake_org/testing/await_listening.sh"
 
 runner=$1 fake_org=$2 scenarios=$3 work=$4
 scenarios=$(cd "$scenarios" && pwd)
@@ -57,14 +58,7 @@ for i in "${!fixtures[@]}"; do
   pids+=($!)
 done
 for i in "${!fixtures[@]}"; do
-  url=
-  for _ in $(seq 1 200); do
-    url=$(sed -n 's/^listening on \(https:\/\/.*\)$/\1/p' "org$i.out")
-    [ -n "$url" ] && break
-    kill -0 "${pids[$i]}" 2>/dev/null || { cat "org$i.err" >&2; fail "fake-org (${fixtures[$i]}) exited before listening"; }
-    sleep 0.05
-  done
-  [ -n "$url" ] || fail "fake-org (${fixtures[$i]}) printed no 'listening on https://' line"
+  url=$(await_listening "${pids[$i]}" "org$i.out" "org$i.err" https)
   name=$(basename "${fixtures[$i]#embedded:}")
   echo "fake-org (separate process, fixture ${fixtures[$i]}) at $url"
   # `fixture:` says which configuration this org resembles: the runner sends
