@@ -30,7 +30,7 @@ std::string HttpResponse::not_json_reason() const {
   if (body.empty()) return "not JSON (an empty body)";
   size_t stopped_at = 0;
   try {
-    (void)nlohmann::json::parse(body);
+    [[maybe_unused]] const auto parsed = nlohmann::json::parse(body);
     return "";
   } catch (const nlohmann::json::parse_error& e) {
     stopped_at = e.byte;
