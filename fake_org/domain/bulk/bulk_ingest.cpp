@@ -203,11 +203,11 @@ void bulk_write_chunk(BulkIngestContext& ctx, Job& job, const std::vector<BulkPe
       },
       keep_outcomes);
   if (!taken) {  // the org's record cap refused the chunk: every row fails
-    const std::string refusal = std::string(kStorageLimitExceeded) + ":" +
-                                ctx.org.records().storage_limit_error().message + " --";
-    errors.assign(1, refusal);
+    errors.assign(1, bulk_error_text(data::storage_limit_data_error(
+                         ctx.org.records().storage_limit_error().message)));
     for (RowResult& r : results) {
       r.error = 1;
+      if (r.created) r.has_id = false;  // the id it would have had was never made
       r.created = false;
     }
     keep_outcomes();

@@ -83,6 +83,23 @@ TEST_CASE("bulk ingest: insert writes good rows and fails bad ones alone", "[dom
         "FirstName,LastName,Email,Newsletter_Opt_In__c\n");
 }
 
+TEST_CASE("bulk ingest: a chunk past the record cap fails every row, STORAGE_LIMIT_EXCEEDED",
+          "[domain][bulk][cap]") {
+  BulkOrg b;
+  const size_t before = b.t.count("Contact");
+  b.t.org->records().set_max_records(b.t.org->records().size() + 1);
+  const std::string id =
+      b.ingest({{"object", "Contact"}, {"operation", "insert"}}, "LastName\nOne\nTwo\n");
+  CHECK(b.info(id)["numberRecordsFailed"] == 2);
+  CHECK(b.t.count("Contact") == before);
+  const std::string failed = b.results(id, IngestResults::kFailed);
+  INFO(failed);
+  CHECK(bulk_count_lines(failed) == 3);
+  CHECK(failed.find("\"\",\"STORAGE_LIMIT_EXCEEDED:storage limit exceeded: the org holds its most "
+                    "records") != std::string::npos);
+  CHECK(failed.find("STORAGE_LIMIT_EXCEEDED:STORAGE_LIMIT_EXCEEDED") == std::string::npos);
+}
+
 TEST_CASE("bulk ingest: an unknown header fails the job and writes nothing", "[domain][bulk]") {
   BulkOrg b;
   const size_t before = b.t.count("Contact");
