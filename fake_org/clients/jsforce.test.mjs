@@ -343,6 +343,39 @@ async function main() {
     equal(gone.status, 200, 'DELETE /__admin/orgs/second');
   });
 
+  await step('an org past its record cap: jsforce sees STORAGE_LIMIT_EXCEEDED, nothing written', async () => {
+    // The default fixture's client id is the root org's: the new org is
+    // served under its prefix only, and the answer says so.
+    const created = await fetch(`${ORG}/__admin/orgs`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'small', fixture: { extends: 'default.yaml', org: { max_records: 15 } } }),
+    });
+    equal(created.status, 201, `POST /__admin/orgs (${created.status === 201 ? '' : await created.text()})`);
+    const org = await created.json();
+    equal(org.login_paths, false, 'a colliding client id: served under its prefix');
+    const token = await (await fetch(`${org.instance_url}/services/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT.clientId,
+                                  client_secret: CLIENT.clientSecret }),
+    })).json();
+    const small = new jsforce.Connection({ instanceUrl: org.instance_url, accessToken: token.access_token,
+                                           version: VERSION });
+    const fits = await small.sobject('Contact').create({ LastName: 'Fits' });
+    equal(fits.success, true, 'the fifteenth record');
+    let refused = null;
+    try {
+      await small.sobject('Contact').create({ LastName: 'Overflow' });
+    } catch (e) {
+      refused = e;
+    }
+    check(refused, 'the sixteenth record is refused');
+    equal(refused.errorCode, 'STORAGE_LIMIT_EXCEEDED', 'the error jsforce raises');
+    const found = await small.query(`SELECT Id FROM Contact WHERE LastName = 'Overflow'`);
+    equal(found.totalSize, 0, 'nothing of the refused create');
+    const gone = await fetch(`${ORG}/__admin/orgs/small`, { method: 'DELETE' });
+    equal(gone.status, 200, 'DELETE /__admin/orgs/small');
+  });
+
   await step('revoke ends the session', async () => {
     const token = conn.accessToken;
     await conn.logout(true);  // revokes the refresh token and the session with it
