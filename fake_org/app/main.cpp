@@ -19,6 +19,7 @@
 #include "fixture/fixture_loader.h"
 #include "http/server.h"
 #include "project_version.h"
+#include "util/memory_cap.h"
 
 namespace {
 
@@ -33,6 +34,7 @@ struct CommandLine {
   std::string sync = "normal";
   bool reset_data = false;
   int head_timeout_seconds = 30;  // --head-timeout; ServerOptions holds milliseconds
+  uint64_t max_memory = 0;        // --max-memory, bytes; 0: no cap
   fake_org::http::ServerOptions server;
 };
 
@@ -138,6 +140,14 @@ void add_guard_options(CLI::App& app, CommandLine& cl) {
                  "docs/security.md)")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
+  app.add_option("--max-memory", cl.max_memory,
+                 "Resident memory the whole process may hold (every org together), as bytes or "
+                 "with a unit: 512MiB, 2GiB (k, M and G count in 1024s). Past it a write that "
+                 "adds records answers STORAGE_LIMIT_EXCEEDED and changes nothing, and POST "
+                 "/__admin/orgs answers 507, until a reset or a deleted org gives memory back; "
+                 "0, the default, is no cap (docs/security.md)")
+      ->type_name("SIZE")
+      ->transform(CLI::AsSizeValue(false));
   app.add_flag("--admin-open", cl.server.admin_open,
                "Answer /__admin (the admin API and the dashboard) from any address and to any "
                "Host name, not only loopback (a CI network; never on a shared network). "
@@ -342,6 +352,7 @@ int main(int argc, char** argv) {
   }
   fake_org::http::parse_log_level(cl.log_level, cl.server.log_level);
   cl.server.head_timeout_ms = cl.head_timeout_seconds * 1000;
+  fake_org::util::set_memory_cap(cl.max_memory);
   if (!cl.capture_dir.empty()) {
     // The ContractMonitor the app creates reads it (as for an embedded org).
     setenv(fake_org::ContractMonitor::kCaptureDirEnv, cl.capture_dir.c_str(), 1);

@@ -9,6 +9,7 @@
 #include "durable/org_database.h"
 #include "fixture/fixture_loader.h"
 #include "util/json_text.h"
+#include "util/memory_cap.h"
 
 namespace fake_org::app {
 
@@ -245,6 +246,13 @@ Answer OrgRegistry::create(const nlohmann::json& request, const std::string& ori
   if (auto bad = registry_check_create_request(request, lease)) return *bad;
   const nlohmann::json& name_field = request.contains("name") ? request["name"] : nullptr;
   const nlohmann::json& login = request.contains("login_paths") ? request["login_paths"] : nullptr;
+  if (util::over_memory_cap())
+    return registry_error(
+        507, "STORAGE_LIMIT_EXCEEDED",
+        "fake-org holds its most memory (" + std::to_string(util::sampled_memory() >> 20) +
+            " MiB resident, --max-memory " + std::to_string(util::memory_cap() >> 20) +
+            " MiB): delete an org (DELETE /__admin/orgs/{name}) or reset one "
+            "(POST /__admin/reset), or start fake-org with a larger --max-memory");
   std::lock_guard lock(mu_);
   if (server_.sites().size() >= options_.max_orgs)
     return registry_error(409, "ORG_LIMIT",

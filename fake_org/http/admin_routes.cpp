@@ -1,8 +1,6 @@
 #include <malloc.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 
 #include "admin/admin.h"
@@ -12,6 +10,7 @@
 #include "responses.h"
 #include "routes.h"
 #include "util/json_text.h"
+#include "util/memory_cap.h"
 
 namespace fake_org::http {
 
@@ -19,10 +18,8 @@ namespace {
 
 // Resident memory in bytes, or null where /proc has no statm (not Linux).
 nlohmann::json resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  unsigned long long size = 0, resident = 0;
-  if (!(statm >> size >> resident)) return nullptr;
-  return resident * static_cast<unsigned long long>(sysconf(_SC_PAGESIZE));
+  const std::optional<uint64_t> rss = util::resident_memory();
+  return rss ? nlohmann::json(*rss) : nlohmann::json();
 }
 
 ApiError admin_error(std::string field, std::string message) {
@@ -51,6 +48,7 @@ nlohmann::json sobject_list(const admin::Admin& admin, const std::vector<RecordP
 }
 
 void get_health(const admin::Admin& admin, const ContractMonitor* monitor, Call& c) {
+  util::sample_memory(true);
   const admin::OrgSummary org = admin.summary();
   send_json(c.res, 200,
             {{"status", "ok"},
@@ -61,6 +59,13 @@ void get_health(const admin::Admin& admin, const ContractMonitor* monitor, Call&
              {"max_records", org.max_records ? nlohmann::json(org.max_records) : nullptr},
              // The whole process's resident memory (every org's), from /proc.
              {"rss_bytes", resident_bytes()},
+             {"max_memory_bytes",
+              util::memory_cap() ? nlohmann::json(util::memory_cap()) : nlohmann::json()},
+             // "full": past --max-memory, writes that add records answer
+             // STORAGE_LIMIT_EXCEEDED; null: no cap.
+             {"memory", !util::memory_cap()       ? nlohmann::json()
+                        : util::over_memory_cap() ? "full"
+                                                  : "ok"},
              {"now", format_iso8601(org.now)},
              // Where the API lives: a fixture may move it (org.base_path),
              // and a runner pointed at this org must follow.
@@ -93,6 +98,7 @@ void post_reset(admin::Admin& admin, RequestJournal& journal, FaultInjector& fau
   // glibc keeps freed memory in its arenas; a reset is when a long-running
   // org has most to give back (decision 95).
   malloc_trim(0);
+  util::sample_memory(true);
   const admin::OrgSummary org = admin.summary();
   send_json(c.res, 200,
             {{"status", "reset"}, {"records", org.records}, {"now", format_iso8601(org.now)}});

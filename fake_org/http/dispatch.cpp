@@ -7,6 +7,7 @@
 #include "request_log.h"
 #include "responses.h"
 #include "server.h"
+#include "util/memory_cap.h"
 
 namespace fake_org::http {
 
@@ -190,6 +191,9 @@ void dispatch(const Router& router, const Guards& guards, const httplib::Request
   if (m.outcome == Router::Outcome::kMethodNotAllowed)
     return send_method_not_allowed(res, req.method, m.allowed);
   if (!pass_framing(m, req, res) || !pass_content_encoding(guards, m, req, res)) return;
+  // Before the handler takes any org's lock: a write under it reads only
+  // the flag this leaves (util/memory_cap.h).
+  util::sample_memory();
   Call call{req, res, std::move(m.params), std::move(client_id)};
   (*m.handler)(call);
 }

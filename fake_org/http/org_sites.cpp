@@ -1,5 +1,6 @@
 #include "org_sites.h"
 
+#include <malloc.h>
 #include <strings.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "routes.h"
 #include "util/ascii.h"
 #include "util/crypto.h"
+#include "util/memory_cap.h"
 #include "util/rsa.h"
 
 namespace fake_org::http {
@@ -90,6 +92,10 @@ FAKE_ORG_HANDLERS(org_admin) {
   handlers.on("deleteAdminOrg", [directory](Call& c) {
     if (!directory) return send_no_directory(c.res);
     send_directory_answer(c.res, directory->remove(c.params["name"]));
+    // The org's memory is back in glibc's arenas (unless a request still
+    // holds it); hand it to the system, and let writes see it at once.
+    malloc_trim(0);
+    util::sample_memory(true);
   });
 }
 

@@ -13,6 +13,7 @@
 #include "domain/core/ids.h"
 #include "util/ascii.h"
 #include "util/json_text.h"
+#include "util/memory_cap.h"
 
 namespace fake_org {
 
@@ -150,14 +151,27 @@ bool RecordStore::write_untyped(const std::function<bool(Transaction&)>& fn,
 }
 
 bool RecordStore::over_cap_locked(const Transaction& tx) const {
-  if (max_records_ == 0) return false;
+  const bool memory_full = util::over_memory_cap();
+  if (max_records_ == 0 && !memory_full) return false;
   size_t added = 0;
   for (const std::string& id : tx.order_)
     if (!slot_of(id)) ++added;
-  return added > 0 && slots_.size() + added > max_records_;
+  if (added == 0) return false;
+  return memory_full || slots_.size() + added > max_records_;
 }
 
 ApiError RecordStore::storage_limit_error() const {
+  if (util::over_memory_cap()) {
+    constexpr uint64_t kMiB = 1024 * 1024;
+    return make_error(
+        error_code::kUncategorised, "",
+        std::string(kStorageLimitExceeded) +
+            ", storage limit exceeded: fake-org holds its most memory (" +
+            std::to_string(util::sampled_memory() / kMiB) + " MiB resident, --max-memory " +
+            std::to_string(util::memory_cap() / kMiB) +
+            " MiB, every org together); reset or delete an org (POST /__admin/reset, "
+            "DELETE /__admin/orgs/NAME) or start fake-org with a larger --max-memory");
+  }
   return make_error(error_code::kUncategorised, "",
                     std::string(kStorageLimitExceeded) +
                         ", storage limit exceeded: the org holds its most records (" +

@@ -1,4 +1,5 @@
 #include "record_store.h"
+#include "util/memory_cap.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -416,6 +417,44 @@ TEST_CASE("the record cap refuses a commit that would pass it, whole", "[store][
     tx.put(contact(kId3, "c@example.org"));
     return true;
   }));
+  CHECK(store.size() == 2);
+}
+
+TEST_CASE("past the process's memory cap, only writes that add records are refused",
+          "[store][cap][memory]") {
+  RecordStore store(store_specs());
+  REQUIRE(store
+              .write<Ok>([&](Transaction& tx) -> Status {
+                tx.put(contact(kId1, "a@example.org"));
+                return ok_status();
+              })
+              .ok());
+  struct NoCapAfter {
+    ~NoCapAfter() { util::set_memory_cap(0); }
+  } restore;
+  util::set_memory_cap(1);  // any process holds more than a byte
+  auto added = store.write<Ok>([&](Transaction& tx) -> Status {
+    tx.put(contact(kId2, "b@example.org"));
+    return ok_status();
+  });
+  REQUIRE_FALSE(added.ok());
+  CHECK_THAT(added.errors().front().message,
+             Catch::StartsWith("STORAGE_LIMIT_EXCEEDED, storage limit exceeded") &&
+                 Catch::Contains("--max-memory") && Catch::Contains("MiB resident"));
+  CHECK_FALSE(store.get(kId2));
+  CHECK(store.find("dedup:Contact:0", {"b@example.org"}).empty());
+  CHECK(store.write_untyped([&](Transaction& tx) {
+    tx.put(contact(kId1, "a2@example.org"));
+    return true;
+  }));
+  CHECK(store.get(kId1)->text("Email") == "a2@example.org");
+  util::set_memory_cap(0);
+  CHECK(store
+            .write<Ok>([&](Transaction& tx) -> Status {
+              tx.put(contact(kId2, "b@example.org"));
+              return ok_status();
+            })
+            .ok());
   CHECK(store.size() == 2);
 }
 
