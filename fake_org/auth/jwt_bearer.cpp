@@ -73,7 +73,8 @@ bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
   const std::string login = instance + (sandbox_org ? "/test" : "/login");
   for (const std::string& a : aud) {
     const std::string value = without_slash(a);
-    if (value == platform || value == login || value == instance) return true;
+    if (value == platform) return true;
+    if (!instance.empty() && (value == login || value == instance)) return true;
   }
   return false;
 }

@@ -51,7 +51,9 @@ std::optional<JwtAssertion> decode_jwt_assertion(std::string_view assertion);
 // by name; and the fake's own URLs as the request reached them (`origin`,
 // the org's instance URL), as the platform takes its My Domain URL: the
 // instance itself and its login path (+ "/login", or "/test" for a
-// sandbox). Each with or without a trailing slash (decision 141).
+// sandbox). Each with or without a trailing slash (decision 141). An empty
+// `origin` (a request that reached the server by a name it does not answer
+// as, decision 200) admits the login hosts only.
 bool audience_accepted(const std::vector<std::string>& aud, bool sandbox_org,
                        std::string_view origin);
 

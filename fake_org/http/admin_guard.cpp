@@ -121,6 +121,13 @@ bool is_loopback_host_name(std::string_view name) {
          admin_guard_is_ipv4_loopback(name);
 }
 
+bool names_this_server(const AdminPolicy* policy, std::string_view host_header) {
+  const std::string name = host_name_of(host_header);
+  if (name.empty()) return false;
+  if (is_loopback_host_name(name)) return true;
+  return policy && (policy->open || policy->hosts.count(name) > 0);
+}
+
 std::string random_hex_token() {
   std::random_device source;
   std::string out;

@@ -59,6 +59,11 @@ std::string host_name_of(std::string_view host_header);
 // localhost, a name under .localhost, an IPv4 address in 127.0.0.0/8
 // written as four decimal numbers, ::1.
 bool is_loopback_host_name(std::string_view name);
+// The Host header names this server: a loopback name, the --host or an
+// --admin-allow-host name, any name with --admin-open (`policy` null: a
+// loopback name only). Not for the admin API alone: a JWT's audience may
+// name this server only by such a name.
+bool names_this_server(const AdminPolicy* policy, std::string_view host_header);
 
 // 32 hex digits from the system's random source.
 std::string random_hex_token();

@@ -78,6 +78,23 @@ TEST_CASE("the admin guard reads a Host header's name strictly", "[http][admin][
   CHECK_FALSE(http::is_loopback_host_name(""));
 }
 
+TEST_CASE("the names this server answers as: loopback, --host, --admin-allow-host",
+          "[http][admin][security]") {
+  CHECK(http::names_this_server(nullptr, "localhost:8080"));
+  CHECK(http::names_this_server(nullptr, "127.0.0.1"));
+  CHECK_FALSE(http::names_this_server(nullptr, "fake-org:8080"));
+  CHECK_FALSE(http::names_this_server(nullptr, ""));
+  auto policy = http::AdminPolicy::make(false, "10.0.0.5", {"fake-org"});
+  CHECK(http::names_this_server(policy.get(), "fake-org:8080"));
+  CHECK(http::names_this_server(policy.get(), "10.0.0.5:8080"));
+  CHECK(http::names_this_server(policy.get(), "[::1]:8080"));
+  CHECK_FALSE(http::names_this_server(policy.get(), "evil.example:8080"));
+  auto any_address = http::AdminPolicy::make(false, "0.0.0.0", {});
+  CHECK_FALSE(http::names_this_server(any_address.get(), "0.0.0.0:8080"));
+  auto open = http::AdminPolicy::make(true, "127.0.0.1", {});
+  CHECK(http::names_this_server(open.get(), "evil.example:8080"));
+}
+
 TEST_CASE("the admin API refuses a Host it was not told to serve (DNS rebinding)",
           "[http][admin][security]") {
   TestOrg t(fixture("default.yaml"));

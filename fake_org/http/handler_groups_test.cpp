@@ -35,7 +35,8 @@ TEST_CASE("every handler group registers handlers of its own", "[routes]") {
                                nullptr,
                                std::make_shared<admin::Admin>(services.org),
                                std::make_shared<ApiUsage>(),
-                               std::make_shared<SiteRouter>()};
+                               std::make_shared<SiteRouter>(),
+                               nullptr};
 
   REQUIRE_FALSE(handler_groups().empty());
   std::set<std::string> names;

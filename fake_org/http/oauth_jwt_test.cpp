@@ -112,6 +112,30 @@ TEST_CASE("JWT over HTTP as the platform CLI signs it: the instance root, real t
   CHECK(refused.json.value("error_description", "") == "expired authorization code");
 }
 
+TEST_CASE("a JWT audience names this server only by a name it answers as, not any Host",
+          "[oauth][jwt]") {
+  // A request may bring any Host (DNS rebinding, a forged header): an
+  // assertion made for https://evil.example is not for this server.
+  TestOrg t(fixture("default.yaml"));
+  const std::string port = std::to_string(t.embedded().port());
+  auto with_host = [&](const std::string& host, const std::string& aud) {
+    httplib::Params form{{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                         {"assertion", signed_assertion(claims(t, aud))}};
+    auto r = t.client().Post("/services/oauth2/token", httplib::Headers{{"Host", host}}, form);
+    REQUIRE(r);
+    return std::make_pair(r->status, json::parse(r->body, nullptr, false));
+  };
+  auto evil = with_host("evil.example:" + port, "http://evil.example:" + port);
+  CHECK(evil.first == 400);
+  CHECK(evil.second ==
+        json{{"error", "invalid_grant"}, {"error_description", "audience is invalid"}});
+  CHECK(with_host("evil.example:" + port, "http://evil.example:" + port + "/login").first == 400);
+  // The platform's login host is an audience whatever the Host.
+  CHECK(with_host("evil.example:" + port, "https://login.salesforce.com").first == 200);
+  // Loopback names are this server's own.
+  CHECK(with_host("localhost:" + port, "http://localhost:" + port).first == 200);
+}
+
 TEST_CASE("the password grant is refused in the default org", "[oauth][password]") {
   TestOrg t(fixture("default.yaml"));
   Response r = token_request(t, {{"grant_type", "password"},

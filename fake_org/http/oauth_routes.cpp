@@ -12,6 +12,7 @@
 
 #include "domain/config/data_versions.h"
 #include "domain/core/ids.h"
+#include "http/admin_guard.h"
 #include "http/dispatch.h"
 #include "http/oauth_pages.h"
 #include "http/request_log.h"
@@ -247,7 +248,12 @@ const std::vector<Grant>& grants() {
        false,
        [](const OAuthContext& ctx, const httplib::Request& req, const Form& f,
           const ClientCredentials&) {
-         return ctx.tokens->jwt_bearer(get(f, "assertion"), ctx.instance_url(req));
+         // An audience may name this server only by a name it answers as,
+         // never by whatever Host a request brings (decision 200).
+         const bool own = ctx.names_this_server
+                              ? ctx.names_this_server(req)
+                              : is_loopback_host_name(host_name_of(req.get_header_value("Host")));
+         return ctx.tokens->jwt_bearer(get(f, "assertion"), own ? ctx.instance_url(req) : "");
        }},
   };
   return table;
@@ -491,10 +497,13 @@ void add_oauth_handlers(Handlers& handlers, OAuthContext ctx) {
 }
 
 FAKE_ORG_HANDLERS(oauth) {
-  add_oauth_handlers(handlers, OAuthContext{&context.org.config(), context.services.tokens.get(),
-                                            [tls = context.tls](const httplib::Request& r) {
-                                              return origin_of(r, tls);
-                                            }});
+  add_oauth_handlers(
+      handlers,
+      OAuthContext{&context.org.config(), context.services.tokens.get(),
+                   [tls = context.tls](const httplib::Request& r) { return origin_of(r, tls); },
+                   [names = context.names](const httplib::Request& r) {
+                     return names_this_server(names.get(), r.get_header_value("Host"));
+                   }});
 }
 
 void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {

@@ -45,6 +45,9 @@ struct OAuthContext {
   TokenStore* tokens;
   // scheme://host:port the client reached, for instance_url and id.
   std::function<std::string(const httplib::Request&)> instance_url;
+  // The request's Host is a name of this server (admin_guard.h's
+  // names_this_server); null: loopback names only.
+  std::function<bool(const httplib::Request&)> names_this_server;
 };
 
 // The handlers of the oauth area of contracts/routes.yaml, by operationId.

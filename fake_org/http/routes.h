@@ -31,6 +31,7 @@ class RequestJournal;
 class FaultInjector;
 class OrgDirectory;
 struct ApiUsage;
+struct AdminPolicy;
 
 // The router a site's handlers are mounted in, for the handlers that run
 // others (composite subrequests). Set once, after the router is built and
@@ -57,6 +58,9 @@ struct HandlerContext {
   std::shared_ptr<ApiUsage> api_usage;
   // The router these handlers are mounted in (set once it is built).
   std::shared_ptr<SiteRouter> site_router;
+  // The names this server answers as (--host, --admin-allow-host; null:
+  // loopback names only), which a JWT's audience may name.
+  std::shared_ptr<const AdminPolicy> names;
 };
 
 struct HandlerGroup {
@@ -72,9 +76,11 @@ const std::vector<HandlerGroup>& handler_groups();
 // the admin API, each group's.
 // `site_router`: where the caller puts the router it mounts them in (null:
 // composite requests find none and answer 503).
+// `names`: the admin guard's policy, whose host names are this server's.
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
                       bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr,
-                      std::shared_ptr<SiteRouter> site_router = nullptr);
+                      std::shared_ptr<SiteRouter> site_router = nullptr,
+                      std::shared_ptr<const AdminPolicy> names = nullptr);
 
 }  // namespace fake_org::http
 

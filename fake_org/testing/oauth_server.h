@@ -62,8 +62,9 @@ struct OAuthServer {
     server.set_tcp_nodelay(true);
     http::install_contract_check(server, monitor);
     http::register_oauth_routes(
-        server, http::OAuthContext{&config, &tokens,
-                                   [this](const httplib::Request&) { return instance_url(); }});
+        server,
+        http::OAuthContext{&config, &tokens,
+                           [this](const httplib::Request&) { return instance_url(); }, nullptr});
     server.Get("/protected", [this](const httplib::Request& req, httplib::Response& res) {
       if (auto info = http::authenticate_request(req, tokens)) {
         res.set_content(info->client_id, "text/plain");
