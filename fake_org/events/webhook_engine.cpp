@@ -281,12 +281,14 @@ ResendOutcome WebhookEngine::resend(const std::string& id) {
 }
 
 void WebhookEngine::reset() {
+  // A fresh table, not clear(), which keeps a busy run's bucket array.
+  std::unordered_map<std::string, std::shared_ptr<Delivery>> by_id;
   std::lock_guard<std::mutex> lk(mu_);
   for (auto& [seq, d] : log_) d->forgotten = true;
   log_.clear();
   finished_.clear();
   pending_ = 0;
-  by_id_.clear();
+  by_id.swap(by_id_);
   lanes_.clear();
   schedule_.clear();
   by_org_.clear();

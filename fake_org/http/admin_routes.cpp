@@ -11,6 +11,7 @@
 #include "routes.h"
 #include "util/json_text.h"
 #include "util/memory_cap.h"
+#include "util/thread_cache.h"
 
 namespace fake_org::http {
 
@@ -97,6 +98,7 @@ void post_reset(admin::Admin& admin, RequestJournal& journal, FaultInjector& fau
   faults.clear();
   // glibc keeps freed memory in its arenas; a reset is when a long-running
   // org has most to give back (decision 95).
+  util::drain_thread_caches();
   malloc_trim(0);
   util::sample_memory(true);
   const admin::OrgSummary org = admin.summary();

@@ -16,6 +16,7 @@
 #include "util/crypto.h"
 #include "util/memory_cap.h"
 #include "util/rsa.h"
+#include "util/thread_cache.h"
 
 namespace fake_org::http {
 
@@ -94,6 +95,7 @@ FAKE_ORG_HANDLERS(org_admin) {
     send_directory_answer(c.res, directory->remove(c.params["name"]));
     // The org's memory is back in glibc's arenas (unless a request still
     // holds it); hand it to the system, and let writes see it at once.
+    util::drain_thread_caches();
     malloc_trim(0);
     util::sample_memory(true);
   });

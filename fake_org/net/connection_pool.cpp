@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include "util/thread_cache.h"
+
 namespace fake_org::net {
 
 // httplib makes the pool in its accept loop and accepts nothing until the
@@ -10,9 +12,16 @@ namespace fake_org::net {
 // connection for ~6 ms (32 threads on 2 cores). The grower starts them
 // beside the loop instead.
 ConnectionPool::ConnectionPool(ConnectionPoolLimits limits)
-    : limits_(limits), grower_([this] { grow(); }) {}
+    : limits_(limits), grower_([this] { grow(); }) {
+  util::add_drain_waker(this, [this] {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++drains_;
+    wake_.notify_all();
+  });
+}
 
 ConnectionPool::~ConnectionPool() {
+  util::remove_drain_waker(this);
   shutdown();
 }
 
@@ -107,11 +116,22 @@ void ConnectionPool::enqueue(std::function<void()> job) {
 void ConnectionPool::work(Worker self) {
   std::unique_lock<std::mutex> lock(mutex_);
   --starting_;
+  uint64_t drains_seen = drains_;
   while (true) {
     ++idle_;
-    const bool woken =
-        wake_.wait_for(lock, limits_.idle_exit, [this] { return shutdown_ || !jobs_.empty(); });
+    const bool woken = wake_.wait_for(lock, limits_.idle_exit, [&] {
+      return shutdown_ || !jobs_.empty() || drains_ != drains_seen;
+    });
     --idle_;
+    if (drains_ != drains_seen && jobs_.empty() && !shutdown_) {
+      // Asked while idle: blocks this thread's cache kept would pin pages
+      // of a reset org until its next connection (util/thread_cache.h).
+      drains_seen = drains_;
+      lock.unlock();
+      util::give_back_thread_cache();
+      lock.lock();
+      continue;
+    }
     if (!jobs_.empty()) {
       std::function<void()> job = std::move(jobs_.front());
       jobs_.pop_front();

@@ -79,6 +79,7 @@ class ConnectionPool : public httplib::TaskQueue {
   size_t starting_ = 0;  // made or being made, not yet waiting for a job
   size_t unlisted_ = 0;  // being made by the grower, not yet in workers_
   size_t peak_ = 0;
+  uint64_t drains_ = 0;  // thread-cache drains asked (util::add_drain_waker)
   bool shutdown_ = false;
   std::thread grower_;  // last: it starts once every member above exists
 };

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 
+#include "util/thread_cache.h"
+
 namespace fake_org::net {
 
 namespace {
@@ -57,6 +59,9 @@ KeepAliveWatch::~KeepAliveWatch() {
 
 void KeepAliveWatch::work() {
   for (;;) {
+    // A drain asked while this worker served is answered before it sleeps;
+    // one asked while it sleeps, at its next event.
+    util::give_back_thread_cache();
     epoll_event ev{};
     const int n = epoll_wait(epoll_fd_, &ev, 1, -1);
     if (n < 0 && errno == EINTR) continue;

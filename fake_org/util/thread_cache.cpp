@@ -3,6 +3,9 @@
 #include <malloc.h>
 
 #include <cstdlib>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 namespace fake_org::util {
 
@@ -17,6 +20,7 @@ void ThreadCache::free_block(void* p) noexcept {
 }
 
 void ThreadCache::release(void* p) noexcept {
+  if (epoch_ != thread_cache_drain_epoch.load(std::memory_order_relaxed)) catch_up();
   if (p == nullptr) return;
   // malloc gave a block of class c at least c * 16 bytes, so its usable size
   // rounded down names a class it can serve again.
@@ -25,6 +29,12 @@ void ThreadCache::release(void* p) noexcept {
 
 void ThreadCache::drain() noexcept {
   budget_ = 0;
+  catch_up();
+}
+
+void ThreadCache::catch_up() noexcept {
+  epoch_ = thread_cache_drain_epoch.load(std::memory_order_relaxed);
+  if (kept_bytes_ > 0) released_ = true;
   for (size_t c = 0; c <= kClasses; ++c) {
     while (Block* b = heads_[c]) {
       heads_[c] = b->next;
@@ -71,6 +81,48 @@ void thread_cached_release(void* p, size_t n) noexcept {
 
 void thread_cached_release(void* p) noexcept {
   cache_with_guard().release(p);
+}
+
+namespace {
+
+// Locking rule: wakers_mu guards wakers; a waker runs under it.
+std::mutex wakers_mu;
+std::vector<std::pair<const void*, std::function<void()>>>& wakers() {
+  static auto* list = new std::vector<std::pair<const void*, std::function<void()>>>();
+  return *list;
+}
+// The drain this thread last gave back for (give_back_thread_cache).
+thread_local uint32_t given_back_for = 0;
+
+}  // namespace
+
+void drain_thread_caches() noexcept {
+  const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+  cache_with_guard().catch_up();
+  given_back_for = epoch;
+  std::lock_guard lock(wakers_mu);
+  for (auto& [owner, wake] : wakers()) wake();
+}
+
+void add_drain_waker(const void* owner, std::function<void()> wake) {
+  std::lock_guard lock(wakers_mu);
+  wakers().emplace_back(owner, std::move(wake));
+}
+
+void remove_drain_waker(const void* owner) {
+  std::lock_guard lock(wakers_mu);
+  auto& list = wakers();
+  for (auto it = list.begin(); it != list.end();)
+    it = it->first == owner ? list.erase(it) : std::next(it);
+}
+
+void give_back_thread_cache() noexcept {
+  const uint32_t epoch = thread_cache_drain_epoch.load(std::memory_order_relaxed);
+  if (given_back_for == epoch) return;
+  given_back_for = epoch;
+  ThreadCache& cache = cache_with_guard();
+  cache.catch_up();
+  if (cache.take_released()) malloc_trim(0);
 }
 
 }  // namespace fake_org::util

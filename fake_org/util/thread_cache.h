@@ -10,10 +10,18 @@
 //
 // Locking rule: none. Each thread owns its cache (thread_local); a block
 // freed on another thread than the one that allocated it simply joins the
-// freeing thread's cache, which any malloc block may.
+// freeing thread's cache, which any malloc block may. Another thread asks a
+// cache to empty itself only through thread_cache_drain_epoch, which the owner reads.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 
 namespace fake_org::util {
+
+// Raised by drain_thread_caches(): a cache that sees a new value gives its
+// blocks back to malloc before its next allocation or release.
+inline std::atomic<uint32_t> thread_cache_drain_epoch{0};
 
 class ThreadCache {
  public:
@@ -30,6 +38,8 @@ class ThreadCache {
   // A block of at least n bytes, aligned for any scalar type; nullptr when
   // malloc has none.
   void* allocate(size_t n) noexcept {
+    if (__builtin_expect(epoch_ != thread_cache_drain_epoch.load(std::memory_order_relaxed), 0))
+      catch_up();
     const size_t c = class_of(n);
     if (c <= kClasses)
       if (Block* b = heads_[c]) {
@@ -45,12 +55,22 @@ class ThreadCache {
   }
   // Returns a block from allocate(), of the size asked then (any thread's).
   void release(void* p, size_t n) noexcept {
+    if (__builtin_expect(epoch_ != thread_cache_drain_epoch.load(std::memory_order_relaxed), 0))
+      catch_up();
     if (p != nullptr) keep(p, class_of(n));
   }
   // The same when the size is not known: asks malloc for it.
   void release(void* p) noexcept;
   // Frees every kept block; later releases go straight to free().
   void drain() noexcept;
+  // Frees every kept block and keeps caching: what a raised thread_cache_drain_epoch asks.
+  void catch_up() noexcept;
+  // Whether catch_up() freed any block since the last call.
+  bool take_released() noexcept {
+    const bool r = released_;
+    released_ = false;
+    return r;
+  }
 
   size_t kept_bytes() const { return kept_bytes_; }
   unsigned kept(size_t n) const;
@@ -79,6 +99,8 @@ class ThreadCache {
   unsigned counts_[kClasses + 1] = {};
   size_t kept_bytes_ = 0;
   size_t budget_ = kBudget;  // 0 once drained
+  uint32_t epoch_ = 0;       // the thread_cache_drain_epoch this cache last emptied for
+  bool released_ = false;    // catch_up() freed blocks malloc may not have returned
 };
 
 // This thread's cache. Trivially destructible, so it stays usable while other
@@ -90,5 +112,23 @@ ThreadCache& this_thread_cache() noexcept;
 void* thread_cached_allocate(size_t n) noexcept;
 void thread_cached_release(void* p, size_t n) noexcept;
 void thread_cached_release(void* p) noexcept;
+
+// Asks every thread's cache to give its blocks back to malloc: this
+// thread's at once, each other's at its next allocation or release, and the
+// threads a registered waker wakes at once too. After an org reset, blocks
+// kept among the freed records would pin their pages.
+void drain_thread_caches() noexcept;
+
+// A pool whose threads sleep until work comes registers how to wake them:
+// drain_thread_caches() calls `wake` (which must not block), and each woken
+// thread calls give_back_thread_cache() before it sleeps again.
+void add_drain_waker(const void* owner, std::function<void()> wake);
+// After it returns, `owner`'s waker is not running and is never called again.
+void remove_drain_waker(const void* owner);
+
+// When a drain was asked since this thread last gave back: empties its
+// cache and, if that freed anything, has malloc return free pages to the
+// system. Cheap otherwise (one comparison).
+void give_back_thread_cache() noexcept;
 
 }  // namespace fake_org::util

@@ -121,3 +121,52 @@ TEST_CASE("this_thread_cache is one cache per thread", "[thread_cache]") {
   other.join();
   CHECK(other_cache != main_cache);
 }
+
+TEST_CASE("ThreadCache empties itself when another thread asks, and keeps caching",
+          "[thread_cache]") {
+  ThreadCache cache;
+  void* a = cache.allocate(64);
+  cache.release(a, 64);
+  REQUIRE(cache.kept(64) == 1);
+  std::thread other([] { fake_org::util::drain_thread_caches(); });
+  other.join();
+  CHECK(cache.kept(64) == 1);    // the other thread never touches this cache
+  void* b = cache.allocate(64);  // which catches up first: its block went to malloc
+  CHECK(cache.kept_bytes() == 0);
+  cache.release(b, 64);
+  CHECK(cache.kept(64) == 1);  // and goes on caching
+  cache.drain();
+}
+
+TEST_CASE("a drain calls each registered waker until it is removed", "[thread_cache]") {
+  int a = 0, b = 0;
+  fake_org::util::add_drain_waker(&a, [&] { ++a; });
+  fake_org::util::add_drain_waker(&b, [&] { ++b; });
+  fake_org::util::drain_thread_caches();
+  CHECK(a == 1);
+  CHECK(b == 1);
+  fake_org::util::remove_drain_waker(&a);
+  fake_org::util::drain_thread_caches();
+  CHECK(a == 1);
+  CHECK(b == 2);
+  fake_org::util::remove_drain_waker(&b);
+}
+
+TEST_CASE("a woken thread gives its cache back once per drain", "[thread_cache]") {
+  std::thread worker([] {
+    ThreadCache& cache = fake_org::util::this_thread_cache();
+    fake_org::util::give_back_thread_cache();  // answers earlier tests' drains
+    void* p = cache.allocate(96);
+    cache.release(p, 96);
+    const size_t before = cache.kept_bytes();
+    REQUIRE(before > 0);
+    fake_org::util::give_back_thread_cache();  // no drain since: kept
+    CHECK(cache.kept_bytes() == before);
+    std::thread other([] { fake_org::util::drain_thread_caches(); });
+    other.join();
+    CHECK(cache.kept_bytes() == before);  // nothing reaches into this cache
+    fake_org::util::give_back_thread_cache();
+    CHECK(cache.kept_bytes() == 0);
+  });
+  worker.join();
+}

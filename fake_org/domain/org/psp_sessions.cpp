@@ -218,12 +218,17 @@ std::optional<PspSession> PspSessionStore::find_by_installment(
 }
 
 void PspSessionStore::reset() {
+  // Swapped out, not cleared: clear() keeps a busy run's capacity (6 MB
+  // after 80,000 sessions), and the sessions are freed after the lock.
+  std::vector<Stored> slots;
+  std::vector<uint32_t> free;
+  std::vector<Opened> by_created;
   std::lock_guard lock(mu_);
-  slots_.clear();
-  free_.clear();
+  slots.swap(slots_);
+  free.swap(free_);
+  by_created.swap(by_created_);
   by_id_.clear();
   newest_by_installment_.clear();
-  by_created_.clear();
   if (sink_) sink_->clear(state_kind::kPspSession);
 }
 

@@ -90,10 +90,14 @@ void IdempotencyStore::abandon(const std::string& key) {
 }
 
 void IdempotencyStore::reset() {
+  // The in-flight entries move to a new table: erasing the others would
+  // keep a busy run's bucket array. The old one is freed after the lock.
+  std::unordered_map<std::string, Entry> gone;
   {
     std::lock_guard lock(mu_);
-    for (auto it = entries_.begin(); it != entries_.end();)
-      it = it->second.in_flight ? std::next(it) : entries_.erase(it);
+    gone.swap(entries_);
+    for (auto& [key, entry] : gone)
+      if (entry.in_flight) entries_.emplace(key, std::move(entry));
     expiry_.clear();  // it indexed completed entries only, all gone
     if (sink_) sink_->clear(state_kind::kIdempotency);
   }
