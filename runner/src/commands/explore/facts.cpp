@@ -1,0 +1,87 @@
+#include "commands/explore/facts.h"
+
+#include "net/http_types.h"
+
+namespace runner::explore {
+
+namespace {
+
+bool explore_has_required_parameter(const nlohmann::json& processor) {
+  const auto it = processor.find("Parameters");
+  if (it == processor.end() || !it->is_array()) return false;
+  for (const auto& p : *it)
+    if (p.is_object() && p.value("Required", false)) return true;
+  return false;
+}
+
+}  // namespace
+
+TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts base) {
+  base.methods.clear();
+  if (!body.is_object() || !body.contains("PaymentMethods") || !body["PaymentMethods"].is_array())
+    return base;
+  for (const auto& m : body["PaymentMethods"]) {
+    if (!m.is_object() || !m.contains("Name") || !m["Name"].is_string()) continue;
+    const auto procs = m.find("Processors");
+    if (procs == m.end() || !procs->is_array() || procs->empty()) continue;
+    const nlohmann::json* chosen = nullptr;
+    for (const auto& p : *procs)
+      if (p.is_object() && (!chosen || p.value("IsDefault", false))) chosen = &p;
+    if (!chosen || !chosen->contains("Name") || !(*chosen)["Name"].is_string()) continue;
+    if (explore_has_required_parameter(*chosen)) continue;
+    MethodFact f;
+    f.name = m["Name"].get<std::string>();
+    f.processor = (*chosen)["Name"].get<std::string>();
+    f.recurring = chosen->value("SupportsRecurring", false);
+    f.initial_required = chosen->value("InitialPaymentonRecurring", "") == "Required";
+    base.methods.push_back(std::move(f));
+  }
+  return base;
+}
+
+TargetFacts facts_from_source_connectors(const nlohmann::json& body, TargetFacts base) {
+  if (!body.is_object() || !body.contains("SourceConnectors") ||
+      !body["SourceConnectors"].is_array())
+    return base;
+  for (const auto& c : body["SourceConnectors"]) {
+    if (!c.is_object() || !c.value("IsDefault", false) || !c.contains("Frequencies")) continue;
+    std::vector<std::string> f;
+    for (const auto& v : c["Frequencies"])
+      if (v.is_string()) f.push_back(v.get<std::string>());
+    if (!f.empty()) base.frequencies = f;
+  }
+  return base;
+}
+
+TargetFacts fetch_facts(Target& target, const std::string& fixture, std::string& error) {
+  TargetFacts facts;
+  try {
+    Scenario probe;
+    probe.name = "explore: target facts";
+    probe.file = "explore";
+    probe.fixture = fixture;
+    std::unique_ptr<OrgSession> org = target.open(probe);
+    facts.api_version = org->config().api_version;
+    HttpRequest req;
+    req.method = "GET";
+    req.url = org->url_for("/PaymentMethods");
+    SentRequest sent = org->send(req, true, Millis(30000));
+    if (sent.response.status != 200) {
+      error = "GET /PaymentMethods answered " + std::to_string(sent.response.status);
+      return facts;
+    }
+    facts = facts_from_payment_methods(nlohmann::json::parse(sent.response.body, nullptr, false),
+                                       facts);
+    if (facts.methods.empty()) error = "the target has no payment method without parameters";
+    req.url = org->url_for("/SourceConnector");
+    sent = org->send(req, true, Millis(30000));
+    if (sent.response.status == 200)
+      facts = facts_from_source_connectors(
+          nlohmann::json::parse(sent.response.body, nullptr, false), facts);
+  } catch (const std::exception& e) {
+    error = std::string("target ") + target.describe() + ": " + e.what();
+  }
+  return facts;
+}
+
+}  // namespace runner::explore
