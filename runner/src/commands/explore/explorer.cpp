@@ -139,13 +139,30 @@ void explore_shrink_and_write(Finding& f, size_t n, const ExploreCaseRunner& run
     f.write_error = "cannot write " + path;
 }
 
-}  // namespace
-
-Case make_case(const TargetFacts& facts, uint64_t seed, size_t index, unsigned near_miss_percent) {
+Case explore_pick_case(const TargetFacts& facts, uint64_t seed, size_t index,
+                       unsigned near_miss_percent) {
   Case valid = valid_case(facts, seed, index);
   Rng rng = Rng::for_case(seed ^ 0x6B696E64ULL, index);
   if (!rng.chance(near_miss_percent)) return valid;
-  return near_miss_case(valid, seed, index);
+  // A near-miss needs a request a family can change: the first of a few
+  // valid cases (their own indexes far apart) that has one.
+  for (uint64_t k = 0; k < 8; ++k) {
+    Case c = near_miss_case(valid, seed, index);
+    if (!c.mutation.empty()) return c;
+    valid = valid_case(facts, seed ^ (0x51ED27ULL * (k + 1)), index);
+    valid.index = index;
+  }
+  return valid;
+}
+
+}  // namespace
+
+Case make_case(const TargetFacts& facts, uint64_t seed, size_t index, unsigned near_miss_percent) {
+  Case c = explore_pick_case(facts, seed, index, near_miss_percent);
+  c.scenario.name = "explore " + std::to_string(seed) + "/" + std::to_string(index) +
+                    (c.mutation.empty() ? "" : " near-miss");
+  c.scenario.file = "explore/" + std::to_string(seed) + "/" + std::to_string(index);
+  return c;
 }
 
 ExploreRun explore(Target& target, const TargetFacts& facts, const ExploreOptions& o) {
