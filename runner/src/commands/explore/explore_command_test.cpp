@@ -122,3 +122,30 @@ TEST_CASE("explore command: usage errors are exit 2", "[explore]") {
   o.profile = "loose";
   CHECK(run_explore(o).code == 2);
 }
+
+TEST_CASE("explore command: --against compares the same cases on two targets", "[explore]") {
+  testing::TempDir dir("explore_against");
+  ExploreCommandOptions o;
+  o.seed = 1;
+  o.budget = "12";
+  o.out = (dir.path / "found").string();
+  o.against = "embedded";
+  Ran r = run_explore(o);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::EndsWith("12 compared, 0 skipped (A cannot run 0, B 0); 0 "
+                                    "difference(s): the targets agree\n"));
+  // The package's layouts answer GET /PackageActions in another shape.
+  o.budget = "60";
+  o.against = "embedded:package.yaml";
+  o.report_json = (dir.path / "report.json").string();
+  r = run_explore(o);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("parity: A = embedded, B = embedded"));
+  const auto j = read_json(o.report_json);
+  bool packages = false;
+  for (const auto& d : j["against"]["differences"])
+    packages = packages || (d["step_name"] == "listPackageActions" && d["path"] == "/Packages" &&
+                            d["b"] == "absent");
+  CHECK(packages);
+}
