@@ -136,6 +136,11 @@ TEST_CASE("explore: each family changes the request as named", "[explore]") {
   r = base;
   CHECK(family("bad_utf8").apply(r, rng) == "bytes that are not UTF-8 at /A");
   CHECK(r.raw == "{\"A\":\"caf\xC3\x28\",\"B\":{\"C\":5}}");
+  r = base;
+  const std::string long_one = family("too_long").apply(r, rng);
+  CHECK(long_one ==
+        "too long at /A (" + std::to_string(r.json["A"].get<std::string>().size()) + " chars)");
+  CHECK(r.json["A"].get<std::string>().size() > 80);
   CHECK_FALSE(family("malformed_id").applies(base));
   r = base;
   r.path = "/PaymentIntent/${pi}";

@@ -93,9 +93,9 @@ std::string explore_enum_outside(RequestSpec& r, Rng& rng) {
 std::string explore_too_long(RequestSpec& r, Rng& rng) {
   const std::string p = rng.pick(explore_string_pointers(r.json));
   static const std::vector<size_t> lengths = {81, 256, 32769};
-  r.json.at(json::json_pointer(p)) = std::string(rng.pick(lengths), 'x');
-  return "too long at " + p + " (" + std::to_string(r.json.at(json::json_pointer(p)).size()) +
-         " chars)";
+  const size_t n = rng.pick(lengths);
+  r.json.at(json::json_pointer(p)) = std::string(n, 'x');
+  return "too long at " + p + " (" + std::to_string(n) + " chars)";
 }
 
 std::string explore_duplicate_key(RequestSpec& r, Rng&) {
