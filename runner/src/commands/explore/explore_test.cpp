@@ -105,6 +105,22 @@ TEST_CASE("explore: the facts keep methods a request can name bare", "[explore]"
         std::vector<std::string>{"Daily", "Weekly", "Monthly", "Yearly"});
 }
 
+TEST_CASE("explore: facts read booleans sent as text, and survive odd answers", "[explore]") {
+  const json methods = json::parse(R"({"PaymentMethods": [
+    {"Name": "Card", "Processors": [{"Name": "P", "IsDefault": "true", "SupportsRecurring": "true",
+                                     "Parameters": [{"Name": "x", "Required": "false"}]}]},
+    {"Name": 5}, {"Name": "NoProcessors", "Processors": "none"}]})");
+  const TargetFacts f = facts_from_payment_methods(methods);
+  REQUIRE(f.methods.size() == 1);
+  CHECK(f.methods[0].recurring);
+  const json connectors = json::parse(
+      R"({"SourceConnectors": [{"IsDefault": "true", "Frequencies": ["Monthly"]},
+                               {"IsDefault": true, "Frequencies": "Weekly"}]})");
+  CHECK(facts_from_source_connectors(connectors, f).frequencies ==
+        std::vector<std::string>{"Monthly"});
+  CHECK(facts_from_payment_methods(json("x")).methods.empty());
+}
+
 TEST_CASE("explore: value pointers, parents first", "[explore]") {
   CHECK(value_pointers(json{{"a", {{"b", 1}}}, {"c", json::array({2, 3})}}) ==
         std::vector<std::string>{"/a", "/a/b", "/c", "/c/0", "/c/1"});

@@ -52,6 +52,12 @@ int explore_focus_status(const Case& c, const ScenarioResult& r) {
   return 0;
 }
 
+int explore_status_of(const ScenarioResult& r, size_t step) {
+  if (step >= r.steps.size() || !r.steps[step].exchange || !r.steps[step].exchange->response)
+    return 0;
+  return r.steps[step].exchange->response->status;
+}
+
 struct ExploreCaseRunner {
   Target& target;
   const ExploreOptions& o;
@@ -65,12 +71,16 @@ struct ExploreCaseRunner {
     so.profile = o.profile;
     return run_suite(scenarios, target, so);
   }
-  bool fails(const Case& c, const std::string& check, const std::string& step) const {
+  // The same check fails on the same step with the same status: a cut
+  // that turns one failure into another is not kept.
+  bool fails(const Case& c, const std::string& check, const std::string& step, int status) const {
     RunResult r = run({c});
     if (r.scenarios.empty()) return false;
-    const Judgement j = judge_case(c, r.scenarios.front(), checker);
+    const ScenarioResult& sr = r.scenarios.front();
+    const Judgement j = judge_case(c, sr, checker);
     for (const auto& f : j.failures)
-      if (f.check == check && c.scenario.steps[f.step].name == step) return true;
+      if (f.check == check && c.scenario.steps[f.step].name == step)
+        return status == 0 || explore_status_of(sr, f.step) == status;
     return false;
   }
 };
@@ -83,7 +93,8 @@ void explore_count(ExploreRun& out, const Case& c, const Judgement& j) {
   for (const auto& f : j.failures) ++out.by_check[f.check].failed;
 }
 
-void explore_note_findings(ExploreRun& out, const Case& c, const Judgement& j) {
+void explore_note_findings(ExploreRun& out, const Case& c, const ScenarioResult& r,
+                           const Judgement& j) {
   for (const auto& f : j.failures) {
     const std::string sig = explore_signature(c, f);
     bool seen = false;
@@ -98,6 +109,7 @@ void explore_note_findings(ExploreRun& out, const Case& c, const Judgement& j) {
     fd.failure = f;
     fd.original = c;
     fd.hits = 1;
+    fd.status = explore_status_of(r, f.step);
     out.findings.push_back(std::move(fd));
   }
 }
@@ -109,12 +121,20 @@ std::string explore_file_name(const Finding& f, size_t n) {
   return std::to_string(n + 1) + "_" + s + ".yaml";
 }
 
+// A valid case's request stays as the generator made it (cut, it is no
+// longer valid), and so do the reads a rule checks.
+bool explore_cuts_members(const std::string& check) {
+  return check == "no_5xx" || check == "declared_status" || check == "contract" ||
+         check == "refused_write_unchanged";
+}
+
 void explore_shrink_and_write(Finding& f, size_t n, const ExploreCaseRunner& runner,
                               const ExploreOptions& o) {
   const std::string step = f.original.scenario.steps[f.failure.step].name;
   f.shrunk = shrink_case(
-      f.original, step, [&](const Case& c) { return runner.fails(c, f.failure.check, step); },
-      o.shrink_tries, f.shrink);
+      f.original, step,
+      [&](const Case& c) { return runner.fails(c, f.failure.check, step, f.status); },
+      o.shrink_tries, f.shrink, explore_cuts_members(f.failure.check));
   // The failure as the shrunk case shows it: its step, its message, the near-miss's answer.
   RunResult r = runner.run({f.shrunk});
   WriteContext w;
@@ -169,7 +189,10 @@ ExploreRun explore(Target& target, const TargetFacts& facts, const ExploreOption
   const auto start = ExploreClock::now();
   ExploreRun out;
   out.facts = facts;
-  const auto profile = o.profile.value_or(target.default_profile());
+  Scenario probe;
+  probe.fixture = o.fixture;
+  const auto profile =
+      o.profile.value_or(target.scenario_profile(probe).value_or(target.default_profile()));
   auto checker = contracts::Checker::embedded(profile);
   ExploreCaseRunner runner{target, o, checker.get()};
   out.run.target = out.raw.target = target.describe();
@@ -193,7 +216,7 @@ ExploreRun explore(Target& target, const TargetFacts& facts, const ExploreOption
       out.raw.scenarios.push_back(r.scenarios[i]);
       Judgement j = judge_case(cases[i], r.scenarios[i], checker.get());
       explore_count(out, cases[i], j);
-      explore_note_findings(out, cases[i], j);
+      explore_note_findings(out, cases[i], r.scenarios[i], j);
       explore_apply_judgement(r.scenarios[i], j);
       out.run.scenarios.push_back(std::move(r.scenarios[i]));
       out.judgements.push_back(std::move(j));

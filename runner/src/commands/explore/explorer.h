@@ -40,6 +40,7 @@ struct Finding {
   CheckFailure failure;   // on the original case
   Case original, shrunk;
   size_t hits = 0;  // cases that failed so
+  int status = 0;   // the failing step's answer; a cut must keep it
   ShrinkStats shrink;
   std::string file;         // written scenario, "" when not written
   std::string write_error;  // why not

@@ -6,11 +6,24 @@ namespace runner::explore {
 
 namespace {
 
+// A member's truth: `true` or the text "true" (real orgs answer both), else false.
+bool explore_truth(const nlohmann::json& o, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  return it->is_string() && it->get<std::string>() == "true";
+}
+
+std::string explore_text(const nlohmann::json& o, const char* key) {
+  const auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 bool explore_has_required_parameter(const nlohmann::json& processor) {
   const auto it = processor.find("Parameters");
   if (it == processor.end() || !it->is_array()) return false;
   for (const auto& p : *it)
-    if (p.is_object() && p.value("Required", false)) return true;
+    if (p.is_object() && explore_truth(p, "Required")) return true;
   return false;
 }
 
@@ -26,14 +39,20 @@ TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts b
     if (procs == m.end() || !procs->is_array() || procs->empty()) continue;
     const nlohmann::json* chosen = nullptr;
     for (const auto& p : *procs)
-      if (p.is_object() && (!chosen || p.value("IsDefault", false))) chosen = &p;
+      if (p.is_object() && (!chosen || explore_truth(p, "IsDefault"))) chosen = &p;
     if (!chosen || !chosen->contains("Name") || !(*chosen)["Name"].is_string()) continue;
     if (explore_has_required_parameter(*chosen)) continue;
     MethodFact f;
     f.name = m["Name"].get<std::string>();
     f.processor = (*chosen)["Name"].get<std::string>();
-    f.recurring = chosen->value("SupportsRecurring", false);
-    f.initial_required = chosen->value("InitialPaymentonRecurring", "") == "Required";
+    // The spec's layout (SupportsRecurring, InitialPaymentonRecurring:
+    // Required) and the package's (InitialPaymentOnRecurring: required,
+    // optional or unsupported).
+    const std::string spec_rule = explore_text(*chosen, "InitialPaymentonRecurring");
+    const std::string package_rule = explore_text(*chosen, "InitialPaymentOnRecurring");
+    f.recurring = explore_truth(*chosen, "SupportsRecurring") ||
+                  (!package_rule.empty() && package_rule != "unsupported");
+    f.initial_required = spec_rule == "Required" || package_rule == "required";
     base.methods.push_back(std::move(f));
   }
   return base;
@@ -44,7 +63,9 @@ TargetFacts facts_from_source_connectors(const nlohmann::json& body, TargetFacts
       !body["SourceConnectors"].is_array())
     return base;
   for (const auto& c : body["SourceConnectors"]) {
-    if (!c.is_object() || !c.value("IsDefault", false) || !c.contains("Frequencies")) continue;
+    if (!c.is_object() || !explore_truth(c, "IsDefault") || !c.contains("Frequencies") ||
+        !c["Frequencies"].is_array())
+      continue;
     std::vector<std::string> f;
     for (const auto& v : c["Frequencies"])
       if (v.is_string()) f.push_back(v.get<std::string>());

@@ -66,9 +66,9 @@ size_t step_named(const Case& c, const std::string& name) {
 
 Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
-                 ShrinkStats& stats) {
+                 ShrinkStats& stats, bool cut_members) {
   explore_cut_steps(c, step_named(c, step_name), still_fails, max_tries, stats, step_name);
-  explore_cut_members(c, step_name, still_fails, max_tries, stats);
+  if (cut_members) explore_cut_members(c, step_name, still_fails, max_tries, stats);
   return c;
 }
 

@@ -18,7 +18,7 @@ struct ShrinkStats {
 // `step_name`: the failing step's name (step names stay as cuts move indexes).
 Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
-                 ShrinkStats& stats);
+                 ShrinkStats& stats, bool cut_members = true);
 
 // The index of the step named so, or steps.size().
 size_t step_named(const Case& c, const std::string& name);
