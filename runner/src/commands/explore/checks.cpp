@@ -92,6 +92,7 @@ bool explore_refused_applies(const StepView& v) {
 constexpr char kExploreIdempotent[] = "idempotent_replay";
 constexpr char kExploreAmount[] = "amount_survives_read";
 constexpr char kExploreWrite[] = "write_survives_read";
+constexpr char kExplorePayer[] = "payer_deduplicated";
 
 }  // namespace
 
@@ -122,6 +123,9 @@ const std::vector<Check>& checks() {
        explore_rule_applies<kExploreAmount>, explore_rule_failed},
       {"write_survives_read", "the fields a data API create or update wrote read back",
        explore_rule_applies<kExploreWrite>, explore_rule_failed},
+      {"payer_deduplicated",
+       "the same payer sent again with AllowDeduplication is the same contact",
+       explore_rule_applies<kExplorePayer>, explore_rule_failed},
   };
   return table;
 }

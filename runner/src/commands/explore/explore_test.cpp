@@ -78,7 +78,8 @@ TEST_CASE("explore: valid cases follow the links table", "[explore]") {
     REQUIRE(!c.meta.empty());
     CHECK(find_operation(c.meta.front().op)->root);
     for (size_t k = 1; k < c.meta.size(); ++k) {
-      if (c.meta[k].rule == "idempotent_replay") continue;
+      // The rules' own steps: the create again (replay, deduplicated payer).
+      if (c.meta[k].op == c.meta.front().op) continue;
       bool linked = false;
       for (const auto& l : links())
         for (size_t p = 0; p < k; ++p)
@@ -221,6 +222,26 @@ TEST_CASE("explore: the checks judge made-up answers", "[explore]") {
   CHECK(j.failures[0].check == "contract");
   CHECK(j.applied ==
         std::vector<std::string>{"no_5xx", "declared_status", "contract", "valid_accepted"});
+}
+
+TEST_CASE("explore: a rule step fails its rule when its expectation does", "[explore]") {
+  Case c = valid_case(test_facts(), 1, 0);
+  c.scenario.steps.resize(1);
+  c.meta = {StepMeta{"readIntent", "payer_deduplicated", false}};
+  ScenarioResult r;
+  r.outcome = Outcome::kFailed;
+  r.steps = {answered(0, "GET", "http://h/services/apexrest/cpm/v2/PaymentIntent/pi_1", 200,
+                      R"({"Id": "pi_1", "Status": "Matched"})")};
+  r.steps[0].failures.emplace_back("json", "/Payer/Contact/Id: expected \"003a\", got \"003b\"");
+  const Judgement j = judge_case(c, r, nullptr);
+  REQUIRE(j.failures.size() == 1);
+  CHECK(j.failures[0].check == "payer_deduplicated");
+  CHECK(j.failures[0].message == "/Payer/Contact/Id: expected \"003a\", got \"003b\"");
+  // Not its rule: no failure of it.
+  c.meta[0].rule = "amount_survives_read";
+  CHECK(judge_case(c, r, nullptr).failures[0].check == "amount_survives_read");
+  c.meta[0].rule.clear();
+  CHECK(judge_case(c, r, nullptr).failures.empty());
 }
 
 TEST_CASE("explore: the shrinker keeps only what the failure needs", "[explore]") {

@@ -77,6 +77,32 @@ void explore_add_replay(Case& c) {
   c.meta.push_back(m);
 }
 
+// The same payer again with AllowDeduplication: the same contact (spec 2.2).
+void explore_add_dedup(Case& c) {
+  explore_add_capture(c.scenario.steps.front(), "pi", "$.Id");
+  RequestSpec read;
+  read.path = "/PaymentIntent/${pi}";
+  c.scenario.steps.push_back(explore_request_step("readIntent, the first payer", read));
+  explore_add_capture(c.scenario.steps.back(), "contact", "$.Payer.Contact.Id");
+  c.meta.push_back({"readIntent", "", false});
+  Step again = c.scenario.steps.front();
+  again.name = "createOneTime, the same payer, AllowDeduplication";
+  again.captures.clear();
+  auto& body = std::get<RequestStep>(again.body).request.json;
+  body["Payer"]["AllowDeduplication"] = true;
+  if (body.contains("IdempotencyKey"))
+    body["IdempotencyKey"] = body["IdempotencyKey"].get<std::string>() + "-payer";
+  explore_add_capture(again, "pi_payer", "$.Id");
+  c.scenario.steps.push_back(std::move(again));
+  c.meta.push_back({"createOneTime", "", false});
+  read.path = "/PaymentIntent/${pi_payer}";
+  c.scenario.steps.push_back(explore_request_step("readIntent, the deduplicated payer", read));
+  StepMeta m{"readIntent", "", false};
+  explore_expect(c.scenario.steps.back(), m, "payer_deduplicated",
+                 {{"Payer", {{"Contact", {{"Id", "${contact}"}}}}}});
+  c.meta.push_back(m);
+}
+
 std::vector<const Link*> explore_next_links(const Case& c) {
   std::vector<const Link*> out;
   for (const auto& l : links()) {
@@ -159,6 +185,7 @@ Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index) {
     op = find_operation(l.to);
   }
   if (c.root() == "createOneTime" && rng.chance(30)) explore_add_replay(c);
+  if (c.root() == "createOneTime" && rng.chance(25)) explore_add_dedup(c);
   // Names identify steps while the shrinker moves them: no two alike.
   std::set<std::string> seen;
   for (auto& s : c.scenario.steps)
