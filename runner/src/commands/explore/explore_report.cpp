@@ -36,8 +36,10 @@ void print_findings(const ExploreRun& r, std::ostream& out) {
   }
   out << r.findings.size() << " distinct failure(s):\n";
   for (const auto& f : r.findings) {
-    out << "  " << f.signature << " (" << f.hits
-        << " case(s)): " << f.failure.message.substr(0, f.failure.message.find('\n')) << "\n";
+    std::string message = f.failure.message;
+    for (size_t at = message.find('\n'); at != std::string::npos; at = message.find('\n'))
+      message.replace(at, 1, " ");
+    out << "  " << f.signature << " (" << f.hits << " case(s)): " << message.substr(0, 300) << "\n";
     out << "    shrunk from " << f.original.scenario.steps.size() << " step(s) to "
         << f.shrunk.scenario.steps.size() << " in " << f.shrink.tries << " run(s)";
     if (!f.file.empty()) out << "; replay: scenario-runner " << f.file;

@@ -313,3 +313,27 @@ TEST_CASE("explore: budgets in cases or seconds", "[explore]") {
   CHECK_FALSE(parse_budget("x", cases, seconds));
   CHECK_FALSE(parse_budget("s", cases, seconds));
 }
+
+TEST_CASE("explore: a cut that drops a capture still in use is refused", "[explore]") {
+  Case c;
+  Step create;
+  create.name = "create";
+  RequestStep rs;
+  rs.request.path = "/PaymentIntent";
+  create.body = rs;
+  Capture cap;
+  cap.var = "pi";
+  cap.path = "$.Id";
+  create.captures.push_back(cap);
+  Step read;
+  read.name = "read";
+  rs.request.path = "/PaymentIntent/${pi}";
+  rs.request.json = {{"Key", "${uuid}"}};
+  read.body = rs;
+  c.scenario.steps = {create, read};
+  CHECK(references_defined(c));
+  c.scenario.steps = {read};
+  CHECK_FALSE(references_defined(c));
+  c.scenario.steps = {read, create};
+  CHECK_FALSE(references_defined(c));
+}

@@ -26,8 +26,11 @@ std::string explore_op_id(const std::string& name) {
 
 std::string explore_signature(const Case& c, const CheckFailure& f) {
   const std::string op = c.meta.size() > f.step ? c.meta[f.step].op : c.operation();
+  // The near-miss's family names the failure only where the changed request failed
+  // (or the counts around it did): an earlier step failed whatever came after.
+  const bool changed = f.step < c.meta.size() && (c.meta[f.step].focus || op.empty());
   return f.check + " " + explore_op_id(op.empty() ? c.operation() : op) +
-         (c.family.empty() ? "" : " " + c.family);
+         (c.family.empty() || !changed ? "" : " " + c.family);
 }
 
 // The suite's result for a case, its failures replaced by the checks'.

@@ -1,6 +1,9 @@
 #include "commands/explore/shrink.h"
 
+#include <set>
+
 #include "commands/explore/mutations.h"
+#include "eval/interpolate.h"
 
 namespace runner::explore {
 
@@ -10,7 +13,7 @@ using nlohmann::json;
 
 bool explore_try(Case& c, Case candidate, const std::function<bool(const Case&)>& still_fails,
                  size_t max_tries, ShrinkStats& stats) {
-  if (stats.tries >= max_tries) return false;
+  if (stats.tries >= max_tries || !references_defined(candidate)) return false;
   ++stats.tries;
   if (!still_fails(candidate)) return false;
   c = std::move(candidate);
@@ -33,6 +36,7 @@ void explore_cut_steps(Case& c, size_t failing, const std::function<bool(const C
   }
 }
 
+// The members of one request's body, each cut kept while the failure stays.
 void explore_cut_members(Case& c, const std::string& step_name,
                          const std::function<bool(const Case&)>& still_fails, size_t max_tries,
                          ShrinkStats& stats) {
@@ -58,6 +62,29 @@ void explore_cut_members(Case& c, const std::string& step_name,
 
 }  // namespace
 
+bool references_defined(const Case& c) {
+  std::set<std::string> defined;
+  auto known = [&](const std::string& text) {
+    for (const auto& ref : scan_template(text).refs)
+      if (!defined.count(ref.name) && !is_builtin_name(ref.name)) return false;
+    return true;
+  };
+  for (const auto& s : c.scenario.steps) {
+    std::string text;
+    if (const auto* r = std::get_if<RequestStep>(&s.body)) {
+      text = r->request.path + " " + r->request.raw + " " + r->request.json.dump();
+      for (const auto& [k, v] : r->request.query) text += " " + v;
+      if (r->expect.json) text += " " + r->expect.json->dump();
+    } else if (const auto* q = std::get_if<QueryStep>(&s.body)) {
+      text = q->soql;
+      if (q->expect.json) text += " " + q->expect.json->dump();
+    }
+    if (!known(text)) return false;
+    for (const auto& cap : s.captures) defined.insert(cap.var);
+  }
+  return true;
+}
+
 size_t step_named(const Case& c, const std::string& name) {
   for (size_t i = 0; i < c.scenario.steps.size(); ++i)
     if (c.scenario.steps[i].name == name) return i;
@@ -68,7 +95,14 @@ Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
                  ShrinkStats& stats, bool cut_members) {
   explore_cut_steps(c, step_named(c, step_name), still_fails, max_tries, stats, step_name);
-  if (cut_members) explore_cut_members(c, step_name, still_fails, max_tries, stats);
+  if (!cut_members) return c;
+  explore_cut_members(c, step_name, still_fails, max_tries, stats);
+  // A refused write's failure shows on the count after it: cut the write's body too.
+  for (size_t i = 0; i < c.meta.size(); ++i)
+    if (c.meta[i].focus && c.scenario.steps[i].name != step_name) {
+      explore_cut_members(c, c.scenario.steps[i].name, still_fails, max_tries, stats);
+      break;
+    }
   return c;
 }
 

@@ -20,6 +20,10 @@ Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
                  ShrinkStats& stats, bool cut_members = true);
 
+// Every `${name}` a step uses is captured by an earlier step or built in
+// (a cut that removes a capture still in use is no smaller case).
+bool references_defined(const Case& c);
+
 // The index of the step named so, or steps.size().
 size_t step_named(const Case& c, const std::string& name);
 
