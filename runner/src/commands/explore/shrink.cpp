@@ -100,7 +100,8 @@ Case shrink_case(Case c, const std::string& step_name,
   // A refused write's failure shows on the count after it: cut the write's body too.
   for (size_t i = 0; i < c.meta.size(); ++i)
     if (c.meta[i].focus && c.scenario.steps[i].name != step_name) {
-      explore_cut_members(c, c.scenario.steps[i].name, still_fails, max_tries, stats);
+      const std::string focus = c.scenario.steps[i].name;  // a copy: cuts replace the steps
+      explore_cut_members(c, focus, still_fails, max_tries, stats);
       break;
     }
   return c;
