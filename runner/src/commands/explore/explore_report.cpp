@@ -56,7 +56,12 @@ nlohmann::json explore_json(const ExploreRun& r, const ExploreOptions& o) {
   e["seconds"] = r.seconds;
   nlohmann::json methods = nlohmann::json::array();
   for (const auto& m : r.facts.methods) methods.push_back(m.name);
-  e["facts"] = {{"payment_methods", methods}, {"api_version", r.facts.api_version}};
+  nlohmann::json fields = nlohmann::json::array();
+  for (const auto& f : r.facts.account_fields) fields.push_back(f.name);
+  e["facts"] = {{"payment_methods", methods},
+                {"api_version", r.facts.api_version},
+                {"frequencies", r.facts.frequencies},
+                {"account_fields", fields}};
   e["by_operation"] = explore_counts_json(r.by_operation, "cases");
   e["by_check"] = explore_counts_json(r.by_check, "applied");
   nlohmann::json findings = nlohmann::json::array();

@@ -122,6 +122,27 @@ TEST_CASE("explore: facts read booleans sent as text, and survive odd answers", 
   CHECK(facts_from_payment_methods(json("x")).methods.empty());
 }
 
+TEST_CASE("explore: describe gives the account's other text fields", "[explore]") {
+  const json describe = json::parse(R"({"fields": [
+    {"name": "Name", "type": "string", "length": 255, "createable": true, "updateable": true},
+    {"name": "Site", "type": "string", "length": 80, "createable": true, "updateable": true},
+    {"name": "Description", "type": "textarea", "length": 32000, "createable": true,
+     "updateable": true},
+    {"name": "Total", "type": "string", "length": 10, "createable": true, "updateable": true,
+     "calculated": true},
+    {"name": "Phone", "type": "phone", "length": 40, "createable": true, "updateable": true},
+    {"name": "Code", "type": "string", "length": 5, "createable": false, "updateable": true},
+    {"name": "Odd", "type": "string", "length": "80", "createable": true, "updateable": true},
+    {"name": "LastName", "type": "string", "length": 80, "createable": true, "updateable": true},
+    {"name": "PersonTitle", "type": "string", "length": 80, "createable": true,
+     "updateable": true}]})");
+  const TargetFacts f = facts_from_describe(describe, {});
+  REQUIRE(f.account_fields.size() == 2);
+  CHECK(f.account_fields[0].name == "Site");
+  CHECK(f.account_fields[0].length == 80);
+  CHECK(f.account_fields[1].name == "Description");
+}
+
 TEST_CASE("explore: value pointers, parents first", "[explore]") {
   CHECK(value_pointers(json{{"a", {{"b", 1}}}, {"c", json::array({2, 3})}}) ==
         std::vector<std::string>{"/a", "/a/b", "/c", "/c/0", "/c/1"});

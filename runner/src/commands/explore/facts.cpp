@@ -1,5 +1,7 @@
 #include "commands/explore/facts.h"
 
+#include <set>
+
 #include "net/http_types.h"
 
 namespace runner::explore {
@@ -74,6 +76,35 @@ TargetFacts facts_from_source_connectors(const nlohmann::json& body, TargetFacts
   return base;
 }
 
+namespace {
+
+// Person account fields on Account (the person's name, Person...): a real
+// org refuses them on a business account, which the explorer creates.
+bool explore_person_field(const std::string& name) {
+  static const std::set<std::string> names = {"FirstName", "LastName", "MiddleName", "Suffix",
+                                              "Salutation"};
+  return names.count(name) > 0 || name.rfind("Person", 0) == 0;
+}
+
+}  // namespace
+
+TargetFacts facts_from_describe(const nlohmann::json& body, TargetFacts base) {
+  base.account_fields.clear();
+  if (!body.is_object() || !body.contains("fields") || !body["fields"].is_array()) return base;
+  for (const auto& f : body["fields"]) {
+    if (!f.is_object()) continue;
+    const std::string type = explore_text(f, "type");
+    const std::string name = explore_text(f, "name");
+    if ((type != "string" && type != "textarea") || name.empty() || name == "Name" ||
+        explore_person_field(name) || !explore_truth(f, "createable") ||
+        !explore_truth(f, "updateable") || explore_truth(f, "calculated") ||
+        !f.contains("length") || !f["length"].is_number_unsigned())
+      continue;
+    base.account_fields.push_back({name, f["length"].get<size_t>()});
+  }
+  return base;
+}
+
 TargetFacts fetch_facts(Target& target, const std::string& fixture, std::string& error) {
   TargetFacts facts;
   try {
@@ -99,6 +130,10 @@ TargetFacts fetch_facts(Target& target, const std::string& fixture, std::string&
     if (sent.response.status == 200)
       facts = facts_from_source_connectors(
           nlohmann::json::parse(sent.response.body, nullptr, false), facts);
+    req.url = org->url_for("/services/data/v" + facts.api_version + "/sobjects/Account/describe");
+    sent = org->send(req, true, Millis(30000));
+    if (sent.response.status == 200)
+      facts = facts_from_describe(nlohmann::json::parse(sent.response.body, nullptr, false), facts);
   } catch (const std::exception& e) {
     error = std::string("target ") + target.describe() + ": " + e.what();
   }

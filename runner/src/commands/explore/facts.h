@@ -18,6 +18,13 @@ struct MethodFact {
   bool initial_required = false;  // InitialPaymentonRecurring: Required
 };
 
+// A text field of the catalogue a create may fill (describe: string or
+// textarea, createable and updateable).
+struct FieldFact {
+  std::string name;
+  size_t length = 0;
+};
+
 struct TargetFacts {
   // Methods a request can name without parameters of its own (bank
   // methods need an IBAN or an account number: left out).
@@ -25,6 +32,8 @@ struct TargetFacts {
   std::string api_version = "59.0";
   // The default source connector's frequencies (GET /SourceConnector).
   std::vector<std::string> frequencies = {"Monthly"};
+  // Account's text fields besides Name (GET .../sobjects/Account/describe).
+  std::vector<FieldFact> account_fields;
 };
 
 // From a GET /PaymentMethods answer; methods with required parameters are
@@ -32,6 +41,9 @@ struct TargetFacts {
 TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts base = {});
 // From a GET /SourceConnector answer: the default connector's frequencies.
 TargetFacts facts_from_source_connectors(const nlohmann::json& body, TargetFacts base);
+
+// From a GET .../sobjects/Account/describe answer. Pure, for tests.
+TargetFacts facts_from_describe(const nlohmann::json& body, TargetFacts base);
 
 // Opens a session on the target and asks. Errors (the target cannot be
 // reached, no usable payment method) come back in `error`.

@@ -59,8 +59,15 @@ json explore_body_update_recurring(BuildContext& c) {
   return b;
 }
 
+// Name, and up to two of the catalogue's other text fields, each within its length.
 json explore_body_account(BuildContext& c) {
-  return {{"Name", "Explore Household " + c.tag}};
+  json b = {{"Name", "Explore Household " + c.tag}};
+  const size_t n = c.facts.account_fields.empty() ? 0 : c.rng.below(3);
+  for (size_t i = 0; i < n; ++i) {
+    const FieldFact& f = c.rng.pick(c.facts.account_fields);
+    b[f.name] = ("Explore " + f.name + " " + c.tag).substr(0, f.length);
+  }
+  return b;
 }
 json explore_body_account_update(BuildContext& c) {
   return {{"Name", "Explore Renamed " + c.tag}};
