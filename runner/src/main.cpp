@@ -11,6 +11,7 @@
 #include "cli/usage_error.h"
 #include "commands/cli/init_command.h"
 #include "commands/cli/run_command.h"
+#include "commands/explore/explore_command.h"
 #include "commands/har/import_har_command.h"
 #include "commands/parity/parity_command.h"
 #include "commands/record/record_command.h"
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
                "scenario-runner"};
   runner::RunOptions options;
   runner::add_run_options(app, options);
-  // Subcommands (record, import-har, parity, init) register here; with none given,
+  // Subcommands (record, import-har, parity, explore, init) register here; with none given,
   // the app itself runs the scenarios.
   runner::record::RecordOptions record;
   CLI::App* record_cmd = runner::record::add_record_command(app, record);
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
   CLI::App* har_cmd = runner::har::add_import_har_command(app, har);
   runner::parity::ParityCommandOptions parity;
   CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
+  runner::explore::ExploreCommandOptions explore;
+  CLI::App* explore_cmd = runner::explore::add_explore_command(app, explore);
   runner::InitOptions init;
   init.program = argv[0];  // `next:` names the binary as it was invoked
   CLI::App* init_cmd = runner::add_init_command(app, init);
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
   // After record, which takes SIGINT with sigwait in a thread of its own.
   runner::handle_interrupts();
   if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
+  if (explore_cmd->parsed()) return runner::explore::explore_command(explore, std::cout, std::cerr);
   if (init_cmd->parsed()) return runner::init_command(init, std::cout, std::cerr);
   options.console =
       runner::console_style(STDOUT_FILENO, options.no_progress, std::getenv("NO_COLOR"));

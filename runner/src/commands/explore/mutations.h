@@ -1,0 +1,34 @@
+#pragma once
+// Near-misses: one valid request changed in one way a client gets wrong (a
+// field missing, a wrong type, a value just outside an enum or a length, a
+// duplicate key, an unknown field, a malformed id, bytes that are not UTF-8,
+// a wrong content type). Each family is a row; a request gets the families
+// that apply to it.
+#include <string>
+#include <vector>
+
+#include "commands/explore/explore_case.h"
+#include "commands/explore/rng.h"
+
+namespace runner::explore {
+
+struct Family {
+  std::string name;
+  bool (*applies)(const RequestSpec&);
+  // Changes the request; returns the near-miss in words ("missing /Payer").
+  std::string (*apply)(RequestSpec&, Rng&);
+  bool writable = true;  // the result can be written to a YAML scenario
+};
+
+const std::vector<Family>& families();
+
+// The near-miss case `index` of a run: a valid case, one of its requests
+// changed by one family, the steps after it dropped, and around it the
+// counts a refused write must leave alone. Deterministic from (seed, index).
+Case near_miss_case(const Case& valid, uint64_t seed, size_t index);
+
+// The JSON pointers of every value under the root (objects' members and
+// arrays' items), parents before children. Pure, for tests.
+std::vector<std::string> value_pointers(const nlohmann::json& body);
+
+}  // namespace runner::explore

@@ -1,0 +1,49 @@
+#pragma once
+// The operations the explorer calls: one row each, naming its route-table
+// operationId, its request (path and a valid body built from the target's
+// facts), the variables it needs from earlier answers, the records a
+// refused write must leave alone, and the spec rule its answer shows.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands/explore/facts.h"
+#include "commands/explore/rng.h"
+#include "scenario/model.h"
+
+namespace runner::explore {
+
+// What a body builder may vary: a tag unique to the case (names, emails,
+// idempotency keys), the amount it chose, and the generator.
+struct BuildContext {
+  const TargetFacts& facts;
+  Rng& rng;
+  std::string tag;
+};
+
+struct Operation {
+  std::string name;          // the explorer's own: createOneTime, readAccount, ...
+  std::string operation_id;  // the route table's
+  std::string method;
+  // Relative to the API base, or /services/data/v{api}/...; `{api}` is the
+  // target's data API version, `${var}` an earlier answer's value.
+  std::string path;
+  std::string needs;  // the one variable the path or body uses; "" for none
+  // A valid JSON body; null for a request without one.
+  std::function<nlohmann::json(BuildContext&)> body;
+  // Query parameters (the data API's q=), `${var}` allowed.
+  std::vector<std::pair<std::string, std::string>> query;
+  // Objects whose record count a refused write must not change.
+  std::vector<std::string> counts;
+  bool root = false;  // may start a case (needs nothing)
+};
+
+const std::vector<Operation>& operations();
+const Operation* find_operation(const std::string& name);
+
+// The operation's request with its valid body; `{api}` replaced.
+RequestSpec build_request(const Operation& op, BuildContext& ctx);
+
+}  // namespace runner::explore

@@ -1,0 +1,200 @@
+#include "commands/explore/sequences.h"
+
+#include <set>
+
+#include "commands/explore/operations.h"
+#include "commands/explore/rng.h"
+
+namespace runner::explore {
+
+namespace {
+
+using nlohmann::json;
+
+std::string explore_case_tag(uint64_t seed, size_t index) {
+  return std::to_string(seed) + "-" + std::to_string(index);
+}
+
+Step explore_request_step(const std::string& name, RequestSpec r) {
+  Step s;
+  s.name = name;
+  s.kind = StepKind::kRequest;
+  RequestStep rs;
+  rs.request = std::move(r);
+  rs.expect.status = json{{"$type", "integer"}};
+  rs.expect.contract = false;
+  s.body = std::move(rs);
+  return s;
+}
+
+void explore_add_capture(Step& s, const std::string& var, const std::string& path) {
+  for (const auto& c : s.captures)
+    if (c.var == var) return;
+  Capture c;
+  c.var = var;
+  c.path = path;
+  s.captures.push_back(c);
+}
+
+// What the case wrote last, to state what a read must show.
+struct ExploreWritten {
+  json intent_amount;  // OneTime.Amount or Recurring.Amount of the create
+  json account;        // the account's fields as last written
+  json contact;
+};
+
+void explore_expect(Step& s, StepMeta& m, const std::string& rule, json expected) {
+  auto& rs = std::get<RequestStep>(s.body);
+  rs.expect.json = std::move(expected);
+  m.rule = rule;
+}
+
+void explore_note_write(const std::string& op, const json& body, ExploreWritten& w) {
+  if (op == "createOneTime") w.intent_amount = body["OneTime"]["Amount"];
+  if (op == "createRecurring") w.intent_amount = body["Recurring"]["Amount"];
+  if (op == "createAccount" || op == "updateAccount") w.account = body;
+  if (op == "createContact") w.contact = body;
+}
+
+void explore_add_read_rule(const std::string& op, Step& s, StepMeta& m, const ExploreWritten& w) {
+  if ((op == "readInstallment" || op == "readRecurring") && !w.intent_amount.is_null())
+    explore_expect(s, m, "amount_survives_read", {{"Amount", w.intent_amount}});
+  if (op == "readAccount" && !w.account.is_null())
+    explore_expect(s, m, "write_survives_read", w.account);
+  if (op == "readContact" && !w.contact.is_null())
+    explore_expect(s, m, "write_survives_read", w.contact);
+}
+
+// The same create again with its IdempotencyKey: the same intent.
+void explore_add_replay(Case& c) {
+  Step again = c.scenario.steps.front();
+  again.name = "createOneTime again, same IdempotencyKey";
+  again.captures.clear();
+  explore_add_capture(c.scenario.steps.front(), "pi", "$.Id");
+  StepMeta m{"createOneTime", "", false};
+  explore_expect(again, m, "idempotent_replay", {{"Id", "${pi}"}});
+  c.scenario.steps.push_back(std::move(again));
+  c.meta.push_back(m);
+}
+
+// The same payer again with AllowDeduplication: the same contact (spec 2.2).
+void explore_add_dedup(Case& c) {
+  explore_add_capture(c.scenario.steps.front(), "pi", "$.Id");
+  RequestSpec read;
+  read.path = "/PaymentIntent/${pi}";
+  c.scenario.steps.push_back(explore_request_step("readIntent, the first payer", read));
+  explore_add_capture(c.scenario.steps.back(), "contact", "$.Payer.Contact.Id");
+  c.meta.push_back({"readIntent", "", false});
+  Step again = c.scenario.steps.front();
+  again.name = "createOneTime, the same payer, AllowDeduplication";
+  again.captures.clear();
+  auto& body = std::get<RequestStep>(again.body).request.json;
+  body["Payer"]["AllowDeduplication"] = true;
+  if (body.contains("IdempotencyKey"))
+    body["IdempotencyKey"] = body["IdempotencyKey"].get<std::string>() + "-payer";
+  explore_add_capture(again, "pi_payer", "$.Id");
+  c.scenario.steps.push_back(std::move(again));
+  c.meta.push_back({"createOneTime", "", false});
+  read.path = "/PaymentIntent/${pi_payer}";
+  c.scenario.steps.push_back(explore_request_step("readIntent, the deduplicated payer", read));
+  StepMeta m{"readIntent", "", false};
+  explore_expect(c.scenario.steps.back(), m, "payer_deduplicated",
+                 {{"Payer", {{"Contact", {{"Id", "${contact}"}}}}}});
+  c.meta.push_back(m);
+}
+
+std::vector<const Link*> explore_next_links(const Case& c) {
+  std::vector<const Link*> out;
+  for (const auto& l : links()) {
+    if (!l.root.empty() && l.root != c.root()) continue;
+    for (const auto& m : c.meta)
+      if (m.op == l.from) {
+        out.push_back(&l);
+        break;
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<Link>& links() {
+  static const std::vector<Link> table = {
+      {"createOneTime", "readIntent", "pi", "$.Id", ""},
+      {"createRecurring", "readIntent", "pi", "$.Id", ""},
+      {"readIntent", "readInstallment", "installment", "$.OneTime.Id", "createOneTime"},
+      {"readIntent", "readRecurring", "recurring", "$.Recurring.Id", "createRecurring"},
+      {"readIntent", "updateRecurring", "recurring", "$.Recurring.Id", "createRecurring"},
+      {"updateRecurring", "readRecurring", "recurring", "", "createRecurring"},
+      {"createAccount", "readAccount", "account", "$.id", ""},
+      {"createAccount", "updateAccount", "account", "$.id", ""},
+      {"createAccount", "queryAccount", "account", "$.id", ""},
+      {"createAccount", "deleteAccount", "account", "$.id", ""},
+      {"createContact", "readContact", "contact", "$.id", ""},
+  };
+  return table;
+}
+
+Step count_step(const std::string& object, bool expect_same) {
+  Step s;
+  s.kind = StepKind::kQuery;
+  QueryStep q;
+  q.soql = "SELECT COUNT() FROM " + object;
+  q.expect.contract = false;
+  if (expect_same) {
+    s.name = object + " count unchanged";
+    q.expect.json = json{{"totalSize", "${count_" + object + "}"}};
+  } else {
+    s.name = object + " count before";
+    Capture c;
+    c.var = "count_" + object;
+    c.path = "$.totalSize";
+    s.captures.push_back(c);
+  }
+  s.body = std::move(q);
+  return s;
+}
+
+Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index) {
+  Rng rng = Rng::for_case(seed, index);
+  Case c;
+  c.index = index;
+  std::vector<const Operation*> roots;
+  for (const auto& op : operations())
+    if (op.root) roots.push_back(&op);
+  BuildContext ctx{facts, rng, explore_case_tag(seed, index)};
+  ExploreWritten w;
+  const Operation* op = rng.pick(roots);
+  const size_t length = 1 + rng.below(4);
+  for (;;) {
+    RequestSpec r = build_request(*op, ctx);
+    explore_note_write(op->name, r.json, w);
+    c.scenario.steps.push_back(explore_request_step(op->name, std::move(r)));
+    c.meta.push_back({op->name, "", false});
+    explore_add_read_rule(op->name, c.scenario.steps.back(), c.meta.back(), w);
+    if (c.meta.size() >= length || op->name == "deleteAccount") break;
+    const auto next = explore_next_links(c);
+    if (next.empty()) break;
+    const Link& l = *rng.pick(next);
+    if (!l.path.empty())
+      for (size_t i = c.meta.size(); i-- > 0;)
+        if (c.meta[i].op == l.from) {
+          explore_add_capture(c.scenario.steps[i], l.var, l.path);
+          break;
+        }
+    op = find_operation(l.to);
+  }
+  if (c.root() == "createOneTime" && rng.chance(30)) explore_add_replay(c);
+  if (c.root() == "createOneTime" && rng.chance(25)) explore_add_dedup(c);
+  // Names identify steps while the shrinker moves them: no two alike.
+  std::set<std::string> seen;
+  for (auto& s : c.scenario.steps)
+    for (int n = 2; !seen.insert(s.name).second; ++n)
+      s.name = c.meta[static_cast<size_t>(&s - &c.scenario.steps[0])].op + " (" +
+               std::to_string(n) + ")";
+  c.scenario.name = "explore " + std::to_string(seed) + "/" + std::to_string(index);
+  c.scenario.file = "explore/" + std::to_string(seed) + "/" + std::to_string(index);
+  return c;
+}
+
+}  // namespace runner::explore

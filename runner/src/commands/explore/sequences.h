@@ -1,0 +1,34 @@
+#pragma once
+// Stateful cases: a root operation, then operations reached through the
+// links between them (a payment intent's id into GET /PaymentIntent, its
+// installment's into GET /Installment, a created account's into read,
+// update, query and delete), as OpenAPI links lead a state machine. The
+// links are a table; a case follows a few of them at random.
+#include <string>
+#include <vector>
+
+#include "commands/explore/explore_case.h"
+#include "commands/explore/facts.h"
+
+namespace runner::explore {
+
+struct Link {
+  std::string from;  // operation whose answer holds the value
+  std::string to;    // operation that uses it
+  std::string var;   // the variable `to` needs
+  std::string path;  // where `from`'s answer has it (capture path)
+  std::string root;  // only in cases started by this operation ("" : any)
+};
+
+const std::vector<Link>& links();
+
+// A valid case: the root and up to three linked operations, with the rules
+// their answers must keep (the amount read back, an idempotent replay, an
+// update read back). Deterministic from (seed, index).
+Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index);
+
+// A query step counting an object's records, capturing the count as
+// `count_<Object>`; with `expect_same`, expecting the captured count instead.
+Step count_step(const std::string& object, bool expect_same);
+
+}  // namespace runner::explore
