@@ -12,10 +12,14 @@ Exit status 0 when all holds, 1 with each violation on stderr.
 """
 import http.client
 import json
+import os
 import re
 import subprocess
 import sys
 import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crash_test import intent_body  # noqa: E402
 
 API = "/services/apexrest/cpm/v2"
 DATA = "/services/data/v68.0"
@@ -71,16 +75,7 @@ class Org:
 
 
 def intent(last_name):
-    return json.dumps({
-        "Payer": {"Contact": {"CrmFields": {"FirstName": "Cap", "LastName": last_name,
-                                            "Email": f"{last_name.lower()}@example.org"}}},
-        "OneTime": {"Amount": 25, "CurrencyISOCode": "EUR"},
-        "PaymentMethod": {"Name": "SEPA Direct Debit",
-                          "Parameters": {"IBAN": "DE89370400440532013000",
-                                         "AccountHolderName": f"Cap {last_name}"}},
-        "SuccessURL": "https://shop.example/ok",
-        "FailureURL": "https://shop.example/fail",
-    })
+    return intent_body(last_name, "https://hooks.example/cap")
 
 
 def capped(binary):
