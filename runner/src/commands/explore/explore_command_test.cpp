@@ -18,20 +18,20 @@ using namespace runner::explore;
 
 namespace {
 
-const std::string kTestdata = std::string(PROJECT_SOURCE_DIR) + "/runner/testdata/explore/";
+const std::string kExploreTestdata = std::string(PROJECT_SOURCE_DIR) + "/runner/testdata/explore/";
 
-struct Ran {
+struct ExploreRan {
   int code;
   std::string out, err;
 };
 
-Ran run_explore(const ExploreCommandOptions& o) {
+ExploreRan run_explore(const ExploreCommandOptions& o) {
   std::ostringstream out, err;
   const int code = explore_command(o, out, err);
   return {code, out.str(), err.str()};
 }
 
-nlohmann::json read_json(const std::filesystem::path& p) {
+nlohmann::json explore_read_json(const std::filesystem::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in);
 }
@@ -47,12 +47,12 @@ TEST_CASE("explore command: a small budget on the embedded fake passes", "[explo
   o.out = (dir.path / "found").string();
   o.report_json = (dir.path / "report.json").string();
   o.report_junit = (dir.path / "junit.xml").string();
-  const Ran r = run_explore(o);
+  const ExploreRan r = run_explore(o);
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("24 passed, 0 failed, 0 skipped"));
   CHECK_THAT(r.out, Catch::Contains("no check failed in 24 case(s)"));
-  const auto j = read_json(o.report_json);
+  const auto j = explore_read_json(o.report_json);
   CHECK(j["explore"]["cases"] == 24);
   CHECK(j["explore"]["seed"] == 1);
   CHECK(j["explore"]["findings"].empty());
@@ -66,13 +66,13 @@ TEST_CASE("explore command: a planted 500 is found, shrunk and replays", "[explo
   ExploreCommandOptions o;
   o.seed = 1;
   o.budget = "16";
-  o.prelude = kTestdata + "plant_500.yaml";
+  o.prelude = kExploreTestdata + "plant_500.yaml";
   o.out = (dir.path / "found").string();
   o.report_json = (dir.path / "report.json").string();
-  const Ran r = run_explore(o);
+  const ExploreRan r = run_explore(o);
   INFO(r.out << r.err);
   CHECK(r.code == 1);
-  const auto j = read_json(o.report_json);
+  const auto j = explore_read_json(o.report_json);
   bool found = false;
   std::string file;
   for (const auto& f : j["explore"]["findings"])
@@ -89,7 +89,7 @@ TEST_CASE("explore command: a planted 500 is found, shrunk and replays", "[explo
   ro.report_json = (dir.path / "replay.json").string();
   std::ostringstream out, err;
   CHECK(run_command(ro, out, err) == 1);
-  const auto replay = read_json(ro.report_json);
+  const auto replay = explore_read_json(ro.report_json);
   bool status_failure = false;
   for (const auto& s : replay["scenarios"][0]["steps"])
     for (const auto& f : s["failures"]) status_failure = status_failure || f["kind"] == "status";
@@ -101,13 +101,13 @@ TEST_CASE("explore command: a planted schema break is found", "[explore]") {
   ExploreCommandOptions o;
   o.seed = 2;
   o.budget = "24";
-  o.prelude = kTestdata + "plant_schema_break.yaml";
+  o.prelude = kExploreTestdata + "plant_schema_break.yaml";
   o.out = (dir.path / "found").string();
   o.report_json = (dir.path / "report.json").string();
-  const Ran r = run_explore(o);
+  const ExploreRan r = run_explore(o);
   INFO(r.out << r.err);
   CHECK(r.code == 1);
-  const auto j = read_json(o.report_json);
+  const auto j = explore_read_json(o.report_json);
   bool found = false;
   for (const auto& f : j["explore"]["findings"])
     found = found || (f["check"] == "contract" && f["operation"] == "listPaymentMethods");
@@ -130,7 +130,7 @@ TEST_CASE("explore command: --against compares the same cases on two targets", "
   o.budget = "12";
   o.out = (dir.path / "found").string();
   o.against = "embedded";
-  Ran r = run_explore(o);
+  ExploreRan r = run_explore(o);
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::EndsWith("12 compared, 0 skipped (A cannot run 0, B 0); 0 "
@@ -142,7 +142,7 @@ TEST_CASE("explore command: --against compares the same cases on two targets", "
   r = run_explore(o);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("parity: A = embedded, B = embedded"));
-  const auto j = read_json(o.report_json);
+  const auto j = explore_read_json(o.report_json);
   bool packages = false;
   for (const auto& d : j["against"]["differences"])
     packages = packages || (d["step_name"] == "listPackageActions" && d["path"] == "/Packages" &&
