@@ -109,4 +109,10 @@ podman_checks() {
   podman_image_checks
   podman_suite
   podman_guard_and_volumes
+  # docs/ci.md's container examples, run as their CI would run them.
+  python3 "$ROOT_DIR/ci/image_examples.py" "$ROOT_DIR" "$work/examples" "$IMAGE_NAME" "$expected" \
+    podman --root "$STORE/root" --runroot "$STORE/run" --cgroup-manager=cgroupfs \
+    --storage-driver="$DRIVER" --runtime runc --log-level=error >"$work/examples.log" 2>&1 ||
+    { cat "$work/examples.log"; fail "docs/ci.md's container examples"; }
+  echo "image_test: docs/ci.md's GitHub Actions, GitLab CI, Compose and Testcontainers examples hold"
 }
