@@ -41,3 +41,5 @@ find "$root/usr/share/doc" -depth -mindepth 1 -type d -empty -delete
 rm -rf "$root"/usr/share/{man,info,lintian,locale,bash-completion,gdb,gcc,initramfs-tools} \
   "$root/usr/share/fake-crm-org/docs" "$root"/usr/lib/x86_64-linux-gnu/gconv \
   "$root"/var/cache/* "$root"/var/lib/apt "$root"/var/log/*
+# apt's sources of the machine that built it (no apt runs in the image).
+rm -rf "$root"/etc/apt/sources.list.d/* "$root"/etc/apt/sources.list
