@@ -31,6 +31,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import time
 
 import yaml
 
@@ -215,8 +216,12 @@ def main():
     ex = Examples(os.path.abspath(source), os.path.abspath(work), image, sys.argv[5:])
     try:
         for example in (github, gitlab, compose):
+            began = time.monotonic()
             example(ex, int(expected))
+            print(f"=== {example.__name__}: {time.monotonic() - began:.1f} s", flush=True)
+        began = time.monotonic()
         testcontainers(ex)
+        print(f"=== testcontainers: {time.monotonic() - began:.1f} s", flush=True)
     finally:
         ex.stop_all()
     for failure in ex.failures:

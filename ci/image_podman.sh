@@ -23,7 +23,7 @@ podman_ready() {
     if pm load -q -i "$IMAGE_DIR/fake-org-image.tar" >"$work/load.log" 2>&1 &&
       pm run --rm "${RUN_OPTS[@]}" "$IMAGE_NAME" true >"$work/ready.log" 2>&1; then
       trap podman_cleanup EXIT
-      echo "image_test: podman (runc, cgroupfs, $DRIVER storage)"
+      echo "image_test: podman (runc, cgroupfs, $DRIVER storage), image loaded (at $((SECONDS - start)) s)"
       return 0
     fi
   done
@@ -114,5 +114,5 @@ podman_checks() {
     podman --root "$STORE/root" --runroot "$STORE/run" --cgroup-manager=cgroupfs \
     --storage-driver="$DRIVER" --runtime runc --log-level=error >"$work/examples.log" 2>&1 ||
     { cat "$work/examples.log"; fail "docs/ci.md's container examples"; }
-  echo "image_test: docs/ci.md's GitHub Actions, GitLab CI, Compose and Testcontainers examples hold"
+  echo "image_test: docs/ci.md's GitHub Actions, GitLab CI, Compose and Testcontainers examples hold (at $((SECONDS - start)) s)"
 }
