@@ -37,4 +37,9 @@ for host in $(echo "${FAKE_ORG_ADMIN_HOSTS:-}" | tr ',' ' '); do
 done
 [ "${FAKE_ORG_ADMIN_OPEN:-0}" != 1 ] || set -- "$@" --admin-open
 [ -z "${FAKE_ORG_MAX_MEMORY:-}" ] || set -- "$@" --max-memory "$FAKE_ORG_MAX_MEMORY"
+# fake-org's own line names a loopback URL to click; this one says what the container exposes.
+admin="loopback only (FAKE_ORG_ADMIN_HOSTS names more)"
+[ -z "${FAKE_ORG_ADMIN_HOSTS:-}" ] || admin="loopback and requests for: $FAKE_ORG_ADMIN_HOSTS"
+[ "${FAKE_ORG_ADMIN_OPEN:-0}" != 1 ] || admin="any address and name (FAKE_ORG_ADMIN_OPEN=1)"
+echo "fake-org-entrypoint: serving on ${FAKE_ORG_HOST:-0.0.0.0}:$port; /__admin answers $admin" >&2
 exec fake-org "$@"
