@@ -1,5 +1,4 @@
 // fake-org: serves one in-memory org of the Payment Intent Service API v2.
-#include <malloc.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
@@ -11,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "app/main_malloc.h"
 #include "app/org_factory.h"
 #include "app/org_registry.h"
 #include "cli/usage_error.h"
@@ -307,15 +307,6 @@ int report_violations(fake_org::http::Server& server) {
 
 // Each connection is a descriptor: the soft limit (often 1024) would refuse
 // connections long before --max-connections, so take the hard limit.
-// glibc gives each thread that allocates under contention an arena of its
-// own, up to 8 per core, and an arena keeps what was freed in it: with a
-// worker per connection the process grew by gigabytes under many concurrent
-// admin reads. A few arenas keep that bounded (decision 95).
-// glibc reads MALLOC_ARENA_MAX itself; a user who set it keeps their choice.
-static void limit_malloc_arenas() {
-  if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 4);
-}
-
 static void raise_open_file_limit() {
   rlimit lim{};
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= lim.rlim_max) return;
@@ -337,7 +328,7 @@ int main(int argc, char** argv) {
   // which the data directory answers, instead of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
   raise_open_file_limit();
-  limit_malloc_arenas();
+  fake_org::app::set_up_malloc();
 
   CLI::App app{
       "fake-org: an offline CRM org serving the Payment Intent Service API v2 under\n"

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "domain/core/clock.h"
+#include "util/thread_cache.h"
 
 namespace fake_org::http {
 
@@ -89,6 +90,11 @@ class RequestJournal {
   template <typename Fill>
   void record_with(Fill&& fill) {
     thread_local JournalEntry spare;
+    // Its strings came from slots other threads filled: after a reset they
+    // would pin pages all over the freed heap.
+    thread_local const bool hooked =
+        (util::on_thread_give_back([] { spare = JournalEntry(); }), true);
+    (void)hooked;
     fill(spare);
     {
       std::lock_guard lock(mu_);

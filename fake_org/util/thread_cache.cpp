@@ -1,7 +1,11 @@
 #include "util/thread_cache.h"
 
 #include <malloc.h>
+#include <pthread.h>
+#include <sys/mman.h>
 
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -94,10 +98,49 @@ std::vector<std::pair<const void*, std::function<void()>>>& wakers() {
 // The drain this thread last gave back for (give_back_thread_cache).
 thread_local uint32_t given_back_for = 0;
 
+struct GiveBackHooks {
+  std::array<void (*)(), kGiveBackHooks> fns{};
+  size_t count = 0;
+};
+thread_local GiveBackHooks give_back_hooks;
+
+void run_give_back_hooks() noexcept {
+  for (size_t i = 0; i < give_back_hooks.count; ++i) give_back_hooks.fns[i]();
+}
+
+// A burst's deep calls touched pages of this thread's stack that stay
+// resident until the thread ends: below where it runs now (less a margin
+// for the calls it makes from here), none is in use.
+void give_back_unused_stack() noexcept {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* base = nullptr;
+  size_t size = 0;
+  const bool known = pthread_attr_getstack(&attr, &base, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!known) return;
+  constexpr uintptr_t kPage = 4096;
+  constexpr uintptr_t kMargin = 64 * 1024;
+  const char here = 0;
+  const auto low = (reinterpret_cast<uintptr_t>(base) + kPage - 1) & ~(kPage - 1);
+  const auto sp = reinterpret_cast<uintptr_t>(&here);
+  if (sp < low + kMargin + kPage) return;
+  const uintptr_t end = (sp - kMargin) & ~(kPage - 1);
+  madvise(reinterpret_cast<void*>(low), end - low, MADV_DONTNEED);
+}
+
 }  // namespace
+
+void on_thread_give_back(void (*fn)()) noexcept {
+  GiveBackHooks& h = give_back_hooks;
+  for (size_t i = 0; i < h.count; ++i)
+    if (h.fns[i] == fn) return;
+  if (h.count < h.fns.size()) h.fns[h.count++] = fn;
+}
 
 void drain_thread_caches() noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+  run_give_back_hooks();
   cache_with_guard().catch_up();
   given_back_for = epoch;
   std::lock_guard lock(wakers_mu);
@@ -120,9 +163,11 @@ void give_back_thread_cache() noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.load(std::memory_order_relaxed);
   if (given_back_for == epoch) return;
   given_back_for = epoch;
+  run_give_back_hooks();
   ThreadCache& cache = cache_with_guard();
   cache.catch_up();
   if (cache.take_released()) malloc_trim(0);
+  give_back_unused_stack();
 }
 
 }  // namespace fake_org::util

@@ -126,9 +126,18 @@ void add_drain_waker(const void* owner, std::function<void()> wake);
 // After it returns, `owner`'s waker is not running and is never called again.
 void remove_drain_waker(const void* owner);
 
-// When a drain was asked since this thread last gave back: empties its
-// cache and, if that freed anything, has malloc return free pages to the
-// system. Cheap otherwise (one comparison).
+// Has this thread run `fn` whenever it gives its cache back (the calls
+// above): a thread-local buffer kept for reuse drops its room there, as its
+// blocks would pin pages among what a reset freed. Idempotent per function;
+// a thread holds a few (kGiveBackHooks), registered on first use.
+inline constexpr size_t kGiveBackHooks = 8;
+void on_thread_give_back(void (*fn)()) noexcept;
+
+// When a drain was asked since this thread last gave back: runs its hooks,
+// empties its cache and, if that freed anything, has malloc return free
+// pages to the system; gives back the stack pages below where it runs (on
+// the main thread finding them reads /proc/self/maps). Cheap otherwise (one
+// comparison).
 void give_back_thread_cache() noexcept;
 
 }  // namespace fake_org::util

@@ -170,3 +170,30 @@ TEST_CASE("a woken thread gives its cache back once per drain", "[thread_cache]"
   });
   worker.join();
 }
+
+namespace {
+thread_local int thread_cache_test_spare_room = 0;
+int thread_cache_test_hook_runs = 0;
+void thread_cache_test_drop_spare() {
+  thread_cache_test_spare_room = 0;
+  ++thread_cache_test_hook_runs;
+}
+}  // namespace
+
+TEST_CASE("a thread's give-back hooks run once per drain, on that thread", "[thread_cache]") {
+  std::thread worker([] {
+    fake_org::util::give_back_thread_cache();  // answers earlier tests' drains
+    fake_org::util::on_thread_give_back(thread_cache_test_drop_spare);
+    fake_org::util::on_thread_give_back(thread_cache_test_drop_spare);  // once is enough
+    thread_cache_test_spare_room = 4096;
+    fake_org::util::give_back_thread_cache();  // no drain since
+    CHECK(thread_cache_test_spare_room == 4096);
+    std::thread other([] { fake_org::util::drain_thread_caches(); });
+    other.join();
+    CHECK(thread_cache_test_spare_room == 4096);  // the other thread's hooks are its own
+    fake_org::util::give_back_thread_cache();
+    CHECK(thread_cache_test_spare_room == 0);
+    CHECK(thread_cache_test_hook_runs == 1);
+  });
+  worker.join();
+}
