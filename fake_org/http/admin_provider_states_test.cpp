@@ -13,10 +13,11 @@ using nlohmann::json;
 namespace {
 
 EmbeddedOptions with_states(const std::string& yaml) {
-  auto load = fixture::parse_provider_states(yaml, "states.yaml");
+  auto load = fake_org::fixture::parse_provider_states(yaml, "states.yaml");
   REQUIRE(load.states);
   EmbeddedOptions o;
-  o.provider_states = std::make_shared<const fixture::ProviderStates>(std::move(*load.states));
+  o.provider_states =
+      std::make_shared<const fake_org::fixture::ProviderStates>(std::move(*load.states));
   return o;
 }
 
@@ -37,7 +38,7 @@ const char* kStates = R"(states:
 
 TEST_CASE("provider-states: setup makes the records, moves the clock, answers the values",
           "[http][admin][pact]") {
-  TestOrg t(fixture("default.yaml"), with_states(kStates));
+  TestOrg t(testing::fixture("default.yaml"), with_states(kStates));
   const size_t contacts = t.admin_records("Contact").size();
   auto r = t.post(
       "/__admin/provider-states",
@@ -63,7 +64,7 @@ TEST_CASE("provider-states: setup makes the records, moves the clock, answers th
 
 TEST_CASE("provider-states: unknown states, other fixtures, steps and bad bodies are refused",
           "[http][admin][pact]") {
-  TestOrg t(fixture("default.yaml"), with_states(kStates));
+  TestOrg t(testing::fixture("default.yaml"), with_states(kStates));
   auto unknown = t.post("/__admin/provider-states", {{"state", "nope"}}, false);
   CHECK(unknown.status == 400);
   CHECK_THAT(message_of(unknown),
@@ -82,7 +83,7 @@ TEST_CASE("provider-states: unknown states, other fixtures, steps and bad bodies
 
 TEST_CASE("provider-states: without --provider-states the endpoint says so",
           "[http][admin][pact]") {
-  TestOrg t(fixture("default.yaml"));
+  TestOrg t(testing::fixture("default.yaml"));
   auto r = t.post("/__admin/provider-states", {{"state", "a payer exists"}}, false);
   CHECK(r.status == 404);
   CHECK_THAT(message_of(r), Catch::Contains("--provider-states"));

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <tuple>
 
+#include "commands/record/generaliser_state.h"
+
 namespace runner::pact {
 
 namespace {
@@ -191,16 +193,8 @@ nlohmann::json Translator::all_of(const std::vector<nlohmann::json>& each) {
 
 nlohmann::json Translator::type_like(const nlohmann::json& m, const nlohmann::json& v,
                                      PathTokens& path, bool own) const {
-  if (v.is_object()) {
-    if (v.empty()) return {{"$type", "object"}};
-    nlohmann::json out = nlohmann::json::object();
-    for (auto it = v.begin(); it != v.end(); ++it) {
-      path.push_back({PathToken::kField, it.key(), 0});
-      out[it.key()] = node(it.value(), path);
-      path.pop_back();
-    }
-    return guard_dollar_keys(v, out);
-  }
+  // An object by type is its values by type: the rule cascades to them.
+  if (v.is_object()) return literal(v, path);
   if (!v.is_array()) return {{"$type", type_name(v)}};
   nlohmann::json out = {{"$type", "array"}};
   if (!v.empty()) {
@@ -311,14 +305,7 @@ nlohmann::json body_expectation(const nlohmann::json& example, const Rules& rule
 
 namespace {
 
-std::string regex_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string("\\^$.|?*+()[]{}/").find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
+using record::detail::regex_escape;
 
 // The regular expression of a run of one pattern letter (Java's
 // DateTimeFormatter and SimpleDateFormat agree on these).
