@@ -137,8 +137,12 @@ int import_pact_command(ImportPactOptions o, std::ostream& out, std::ostream& er
     o.run.console = console_style(STDOUT_FILENO, o.run.no_progress, std::getenv("NO_COLOR"));
     rc = run_command(o.run, out, err);
   }
+  // A failure's report names these files: keep them to be read.
   std::error_code ec;
-  fs::remove_all(dir, ec);
+  if (rc == 0)
+    fs::remove_all(dir, ec);
+  else
+    out << "the scenarios are kept in " << dir.string() << "\n";
   return rc;
 }
 

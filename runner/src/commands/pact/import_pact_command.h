@@ -25,7 +25,8 @@ struct ImportPactOptions {
 CLI::App* add_import_pact_command(CLI::App& app, ImportPactOptions& options);
 // 2: unreadable pact or states file, a provider state the states file lacks,
 // a rule it cannot translate, or the scenarios not written. With --out, 0
-// once written; else run_command's exit status.
+// once written; else run_command's exit status (the written scenarios are
+// removed when it is 0, kept and named otherwise).
 int import_pact_command(ImportPactOptions options, std::ostream& out, std::ostream& err);
 
 }  // namespace runner::pact
