@@ -49,7 +49,9 @@ TEST_CASE("provider-states: setup makes the records, moves the clock, answers th
   CHECK(r.json["lastName"] == "Hopper");
   const std::string id = r.json["contact"];
   CHECK(t.admin_record("Contact", id)["Email"] == "Hopper@example.org");
-  CHECK(t.get("/__admin/clock", false).json["now"] == "2027-01-31T09:00:00.000Z");
+  // Set, then running on from there.
+  CHECK_THAT(t.get("/__admin/clock", false).json["now"].get<std::string>(),
+             Catch::StartsWith("2027-01-31T09:0"));
   // The v2 verifier's form, with the file's default params.
   auto v2 = t.post("/__admin/provider-states",
                    {{"consumer", "form"}, {"states", {"a payer exists"}}}, false);
