@@ -27,8 +27,8 @@ struct EmbeddedOptions {
   std::vector<std::string> admin_allow_hosts;  // fake-org --admin-allow-host
   // fake-org --provider-states (fixture/provider_states.h)
   std::shared_ptr<const fixture::ProviderStates> provider_states;
-  OrgDeps deps;                                // clock and randomness, for tests; with kQuiet the
-                                               // org's notices are dropped
+  OrgDeps deps;  // clock and randomness, for tests; with kQuiet the
+                 // org's notices are dropped
   // POST /__admin/orgs creates orgs beside this one (README "Several orgs"),
   // up to this many in all; 0: one org only, as the runner's embedded target.
   size_t max_orgs = 0;

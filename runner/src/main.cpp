@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
                "scenario-runner"};
   runner::RunOptions options;
   runner::add_run_options(app, options);
-  // Subcommands (record, import-har, parity, explore, import-pact, init) register here; with none given,
-  // the app itself runs the scenarios.
+  // Subcommands (record, import-har, parity, explore, import-pact, init) register here; with none
+  // given, the app itself runs the scenarios.
   runner::record::RecordOptions record;
   CLI::App* record_cmd = runner::record::add_record_command(app, record);
   runner::har::ImportHarOptions har;
