@@ -115,6 +115,9 @@ int load_scenarios(const ImportPactOptions& o, std::vector<PactScenario>& scenar
   } catch (const PactError& e) {
     err << o.file << ": " << e.what() << "\n";
     return 2;
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+    err << o.file << ": not a Pact file this reads: " << e.what() << "\n";
+    return 2;
   }
   return 0;
 }

@@ -45,7 +45,8 @@ PathTokens parse_path(const std::string& path) {
         out.push_back({PathToken::kStar, "", 0});
       else if (inner.size() >= 2 && (inner[0] == '\'' || inner[0] == '"'))
         out.push_back({PathToken::kField, inner.substr(1, inner.size() - 2), 0});
-      else if (!inner.empty() && inner.find_first_not_of("0123456789") == std::string::npos)
+      else if (!inner.empty() && inner.size() <= 9 &&
+               inner.find_first_not_of("0123456789") == std::string::npos)
         out.push_back({PathToken::kIndex, "", std::stoul(inner)});
       else
         throw PactError("cannot read [" + inner + "] in the path '" + path + "'");
