@@ -36,20 +36,35 @@ const wrongFile = path.join(work, 'wrong.json');
 
 const steps = new Steps();
 
+const URLS = { SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry' };
+const CARD = {
+  ...URLS,
+  Payer: { Contact: { CrmFields: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.org' } } },
+  OneTime: { Amount: '25.50' },
+  PaymentMethod: { Name: 'CreditCard' },
+};
+// The payer's id is the one the provider state made (an example here).
+const sepa = (payerId) => ({
+  ...URLS,
+  Payer: { Contact: { Id: payerId } },
+  Recurring: { Amount: 15, Frequency: 'Monthly', StartDate: '2027-03-01',
+               CrmFields: { cpm__Description__c: 'Monthly gift' } },
+  PaymentMethod: { Name: 'SEPA Direct Debit',
+                   Parameters: { IBAN: 'DE89370400440532013000', AccountHolderName: 'Max Weber' } },
+});
+const PAYER_EXAMPLE = '003000000000001AAA';
+
+const request = (body) => ({
+  method: 'POST', path: API,
+  headers: { 'Content-Type': 'application/json', Authorization: regex('^Bearer .+$', 'Bearer t') },
+  body,
+});
+
 function oneTimePayment(pact) {
   return pact
     .given('the org takes card payments')
     .uponReceiving('a one-time card payment')
-    .withRequest({
-      method: 'POST', path: API,
-      headers: { 'Content-Type': 'application/json', Authorization: regex('^Bearer .+$', 'Bearer t') },
-      body: {
-        SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry',
-        Payer: { Contact: { CrmFields: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.org' } } },
-        OneTime: { Amount: '25.50' },
-        PaymentMethod: { Name: 'CreditCard' },
-      },
-    })
+    .withRequest(request(CARD))
     .willRespondWith({
       status: 200,
       headers: { 'Content-Type': 'application/json' },
@@ -66,18 +81,7 @@ function sepaDonation(pact) {
   return pact
     .given('a payer exists', { lastName: 'Weber' })
     .uponReceiving('a monthly SEPA donation by an existing payer')
-    .withRequest({
-      method: 'POST', path: API,
-      headers: { 'Content-Type': 'application/json', Authorization: regex('^Bearer .+$', 'Bearer t') },
-      body: {
-        SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry',
-        Payer: { Contact: { Id: fromProviderState('${contact}', '003000000000001AAA') } },
-        Recurring: { Amount: 15, Frequency: 'Monthly', StartDate: '2027-03-01',
-                     CrmFields: { cpm__Description__c: 'Monthly gift' } },
-        PaymentMethod: { Name: 'SEPA Direct Debit',
-                         Parameters: { IBAN: 'DE89370400440532013000', AccountHolderName: 'Max Weber' } },
-      },
-    })
+    .withRequest(request(sepa(fromProviderState('${contact}', PAYER_EXAMPLE))))
     .willRespondWith({
       status: 200,
       body: {
@@ -116,22 +120,11 @@ await steps.step('pact-js consumer test writes the pact', async () => {
   oneTimePayment(pact);
   sepaDonation(pact);
   await pact.executeTest(async (mock) => {
-    const card = await post(mock.url, {
-      SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry',
-      Payer: { Contact: { CrmFields: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.org' } } },
-      OneTime: { Amount: '25.50' }, PaymentMethod: { Name: 'CreditCard' },
-    });
+    const card = await post(mock.url, CARD);
     equal(card.status, 200, 'the mock answers the card payment');
     check(card.body.RedirectURL.includes('/psp/checkout/'), 'the form redirects to the hosted page');
-    const sepa = await post(mock.url, {
-      SuccessURL: 'https://shop.example/thanks', FailureURL: 'https://shop.example/sorry',
-      Payer: { Contact: { Id: '003000000000001AAA' } },
-      Recurring: { Amount: 15, Frequency: 'Monthly', StartDate: '2027-03-01',
-                   CrmFields: { cpm__Description__c: 'Monthly gift' } },
-      PaymentMethod: { Name: 'SEPA Direct Debit',
-                       Parameters: { IBAN: 'DE89370400440532013000', AccountHolderName: 'Max Weber' } },
-    });
-    equal(sepa.status, 200, 'the mock answers the SEPA donation');
+    const donation = await post(mock.url, sepa(PAYER_EXAMPLE));
+    equal(donation.status, 200, 'the mock answers the SEPA donation');
     // The mock server may answer before it has counted the request (about
     // one run in ten said "expected but not received" without this).
     await new Promise((done) => setTimeout(done, 200));
@@ -140,8 +133,8 @@ await steps.step('pact-js consumer test writes the pact', async () => {
   equal(written.interactions.length, 2, 'interactions in the pact');
   // The wrong pact: the SEPA donation expects another processor.
   const wrong = structuredClone(written);
-  const sepa = wrong.interactions.find((i) => i.description.includes('SEPA'));
-  sepa.response.body.PaymentMethod.Processor = 'Adyen';
+  const wrongSepa = wrong.interactions.find((i) => i.description.includes('SEPA'));
+  wrongSepa.response.body.PaymentMethod.Processor = 'Adyen';
   writeFileSync(wrongFile, JSON.stringify(wrong, null, 2));
 });
 
