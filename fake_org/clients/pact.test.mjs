@@ -2,7 +2,8 @@
 // package.json; its native core ships inside the npm package):
 //
 //  1. a pact-js consumer test of a donation form (a one-time card payment,
-//     a monthly SEPA donation by an existing payer) writes a pact;
+//     a monthly SEPA donation by an existing payer) writes a pact, and a
+//     second one (specification v4) reads the payment methods;
 //  2. pact-js's Verifier verifies it against a running fake-org whose
 //     provider states come from pact/states.yaml (--provider-states);
 //  3. the same pact with one wrong expectation fails, and the verifier names it;
@@ -19,12 +20,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { MatchersV3, PactV3 } from '@pact-foundation/pact';
+import { MatchersV3, PactV3, PactV4 } from '@pact-foundation/pact';
 
 import { startFakeOrg } from '../testing/fake_org_process.mjs';
 import { Steps, arg, check, equal } from '../testing/steps.mjs';
 
-const { regex, string, like, includes, fromProviderState } = MatchersV3;
+const { regex, string, like, eachLike, includes, fromProviderState } = MatchersV3;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fakeOrgBin = arg('--fake-org', 'build/bin/fake-org');
 const runnerBin = arg('--scenario-runner', 'build/bin/scenario-runner');
@@ -33,6 +34,7 @@ const API = '/services/apexrest/cpm/v2/PaymentIntent';
 const work = mkdtempSync(path.join(os.tmpdir(), 'pact-test-'));
 const pactFile = path.join(work, 'donation-form-fake-org.json');
 const wrongFile = path.join(work, 'wrong.json');
+const v4File = path.join(work, 'donation-form-v4-fake-org.json');
 
 const steps = new Steps();
 
@@ -138,10 +140,30 @@ await steps.step('pact-js consumer test writes the pact', async () => {
   writeFileSync(wrongFile, JSON.stringify(wrong, null, 2));
 });
 
+await steps.step('pact-js v4 consumer test writes a v4 pact', async () => {
+  const pact = new PactV4({ consumer: 'donation-form-v4', provider: 'fake-org', dir: work, logLevel: 'warn' });
+  const methods = '/services/apexrest/cpm/v2/PaymentMethods';
+  await pact.addInteraction()
+    .given('the org takes card payments')
+    .uponReceiving('the payment methods')
+    .withRequest('GET', methods, (b) => b.headers({ Accept: 'application/json' }))
+    .willRespondWith(200, (b) => b.jsonBody({ PaymentMethods: eachLike({ Name: string('CreditCard') }, 1) }))
+    .executeTest(async (mock) => {
+      const r = await fetch(mock.url + methods, { headers: { Accept: 'application/json' } });
+      equal(r.status, 200, 'the mock answers');
+      await new Promise((done) => setTimeout(done, 200));  // as above
+    });
+  equal(JSON.parse(readFileSync(v4File, 'utf8')).metadata.pactSpecification.version, '4.0', 'the version');
+});
+
 const org = await startFakeOrg(fakeOrgBin, ['--provider-states', statesFile]);
 try {
   await steps.step('the official Verifier passes against fake-org with provider states', async () => {
     const r = run(process.execPath, [path.join(here, 'pact', 'verify.mjs'), pactFile, org.url]);
+    check(r.code === 0 && r.out.includes('VERIFIED'), `the verifier failed (exit ${r.code}):\n${r.out}`);
+  });
+  await steps.step('the official Verifier passes the v4 pact', async () => {
+    const r = run(process.execPath, [path.join(here, 'pact', 'verify.mjs'), v4File, org.url]);
     check(r.code === 0 && r.out.includes('VERIFIED'), `the verifier failed (exit ${r.code}):\n${r.out}`);
   });
   await steps.step('a pact with a wrong expectation fails, naming the mismatch', async () => {
@@ -168,6 +190,11 @@ await steps.step('import-pact verifies the same pact on the embedded fake', asyn
   const r = run(runnerBin, ['import-pact', pactFile, '--states', statesFile, '--no-progress']);
   equal(r.code, 0, `import-pact's exit status (output:\n${r.out})`);
   check(r.out.includes('2 passed, 0 failed'), `not both passed:\n${r.out}`);
+});
+await steps.step('import-pact verifies the v4 pact on the embedded fake', async () => {
+  const r = run(runnerBin, ['import-pact', v4File, '--states', statesFile, '--no-progress']);
+  equal(r.code, 0, `import-pact's exit status (output:\n${r.out})`);
+  check(r.out.includes('1 passed, 0 failed'), `not passed:\n${r.out}`);
 });
 await steps.step('import-pact names the wrong expectation', async () => {
   const r = run(runnerBin, ['import-pact', wrongFile, '--states', statesFile, '--no-progress']);
