@@ -288,3 +288,35 @@ TEST_CASE("provider-states file: mistakes are named with their place", "[pact]")
                       Catch::Contains("clock: 'set' must be an ISO 8601 instant") &&
                       Catch::Contains("needs 'object'") && Catch::Contains("unknown key 'colour'"));
 }
+
+TEST_CASE("pact: a path from a provider state's steps, a Uuid header, a text body", "[pact]") {
+  const Pact p = read_pact(json::parse(R"({
+    "consumer": {"name": "c"}, "provider": {"name": "p"},
+    "interactions": [{
+      "description": "read the intent",
+      "providerStates": [{"name": "an intent exists"}],
+      "request": {"method": "GET", "path": "/PaymentIntent/pi_1",
+                  "headers": {"X-Key": "k", "Authorization": "Bearer consumer-token"},
+                  "generators": {"path": {"type": "ProviderState", "expression": "/PaymentIntent/${pi}"},
+                                 "header": {"X-Key": {"type": "Uuid"}}}},
+      "response": {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "ok ${x}"}
+    }],
+    "metadata": {"pactSpecification": {"version": "3.0.0"}}})"));
+  auto load = fake_org::fixture::parse_provider_states(R"(states:
+  an intent exists:
+    steps:
+      - request: {method: POST, path: /PaymentIntent, json: {OneTime: {Amount: 5}}}
+        capture: {pi: $.Id}
+)",
+                                                       "s.yaml");
+  REQUIRE(load.states);
+  const json sc = pact_scenarios(p, &*load.states, {"x.json", "59.0"}).at(0).scenario;
+  CHECK(sc.count("fixture") == 0);  // any org
+  REQUIRE(sc["steps"].size() == 2);
+  CHECK(sc["steps"][0]["capture"] == json{{"pi", "$.Id"}});
+  const json& req = sc["steps"][1]["request"];
+  CHECK(req["path"] == "/PaymentIntent/${pi}");
+  CHECK(req["headers"] == json{{"X-Key", "${uuid}"}});  // no consumer token: the runner's
+  CHECK(sc["steps"][1]["expect"]["body"] == "ok $${x}");
+  CHECK(load_scenario_text(record::to_yaml(sc), "p.yaml").errors.empty());
+}
