@@ -26,7 +26,7 @@ struct EmbeddedOptions {
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
   std::vector<std::string> admin_allow_hosts;  // fake-org --admin-allow-host
   // fake-org --provider-states (fixture/provider_states.h)
-  std::shared_ptr<const fixture::ProviderStates> provider_states;
+  std::shared_ptr<const ProviderStates> provider_states;
   OrgDeps deps;  // clock and randomness, for tests; with kQuiet the
                  // org's notices are dropped
   // POST /__admin/orgs creates orgs beside this one (README "Several orgs"),

@@ -170,11 +170,11 @@ void add_guard_options(CLI::App& app, CommandLine& cl) {
 // --provider-states: read once at start; a mistake in it stops the start.
 bool load_provider_states(CommandLine& cl) {
   if (cl.provider_states.empty()) return true;
-  auto load = fake_org::fixture::load_provider_states(cl.provider_states);
+  auto load = fake_org::load_provider_states(cl.provider_states);
   for (const auto& e : load.errors) std::cerr << "fake-org: " << e.to_string() << "\n";
   if (!load.states) return false;
   cl.server.provider_states =
-      std::make_shared<const fake_org::fixture::ProviderStates>(std::move(*load.states));
+      std::make_shared<const fake_org::ProviderStates>(std::move(*load.states));
   return true;
 }
 

@@ -19,7 +19,7 @@ namespace fake_org::http {
 
 namespace {
 
-namespace fx = fixture;
+namespace fx = ::fake_org;
 
 ApiError ps_error(std::string field, std::string message, ErrorKind kind = ErrorKind::kSpec) {
   return make_error(error_code::kMissingCoreParameter, std::move(field), std::move(message), kind);

@@ -13,11 +13,10 @@ using nlohmann::json;
 namespace {
 
 EmbeddedOptions with_states(const std::string& yaml) {
-  auto load = fake_org::fixture::parse_provider_states(yaml, "states.yaml");
+  auto load = fake_org::parse_provider_states(yaml, "states.yaml");
   REQUIRE(load.states);
   EmbeddedOptions o;
-  o.provider_states =
-      std::make_shared<const fake_org::fixture::ProviderStates>(std::move(*load.states));
+  o.provider_states = std::make_shared<const fake_org::ProviderStates>(std::move(*load.states));
   return o;
 }
 

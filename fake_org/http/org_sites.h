@@ -28,7 +28,7 @@
 #include "router.h"
 #include "util/request_gate.h"
 
-namespace fake_org::fixture {
+namespace fake_org {
 struct ProviderStates;
 }
 
@@ -73,7 +73,7 @@ struct SiteOptions {
   std::shared_ptr<const AdminPolicy> admin;  // the admin guard's (admin_guard.h)
   std::shared_ptr<OrgDirectory> directory;   // may be null
   // fake-org --provider-states (fixture/provider_states.h); may be null
-  std::shared_ptr<const fixture::ProviderStates> provider_states;
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 // Builds the site of `services`: its router over every row of the route

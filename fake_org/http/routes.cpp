@@ -9,7 +9,7 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
                       bool tls, std::shared_ptr<OrgDirectory> orgs,
                       std::shared_ptr<SiteRouter> site_router,
                       std::shared_ptr<const AdminPolicy> names,
-                      std::shared_ptr<const fixture::ProviderStates> provider_states) {
+                      std::shared_ptr<const ProviderStates> provider_states) {
   const HandlerContext context{
       services,
       *services.org,

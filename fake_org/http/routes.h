@@ -21,7 +21,7 @@
 #include "org_services.h"
 #include "router.h"
 
-namespace fake_org::fixture {
+namespace fake_org {
 struct ProviderStates;
 }
 
@@ -67,7 +67,7 @@ struct HandlerContext {
   std::shared_ptr<const AdminPolicy> names;
   // fake-org --provider-states: what POST /__admin/provider-states applies
   // (null: none given).
-  std::shared_ptr<const fixture::ProviderStates> provider_states;
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 struct HandlerGroup {
@@ -88,7 +88,7 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
                       bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr,
                       std::shared_ptr<SiteRouter> site_router = nullptr,
                       std::shared_ptr<const AdminPolicy> names = nullptr,
-                      std::shared_ptr<const fixture::ProviderStates> provider_states = nullptr);
+                      std::shared_ptr<const ProviderStates> provider_states = nullptr);
 
 }  // namespace fake_org::http
 

@@ -71,7 +71,7 @@ struct ServerOptions {
   LogLevel log_level = LogLevel::kInfo;
   std::string org_name = "default";  // the first org's name: also at /orgs/{org_name}
   // --provider-states FILE: what POST /__admin/provider-states applies, in every org.
-  std::shared_ptr<const fixture::ProviderStates> provider_states;
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 // Validates every response `server` sends, except the admin API's, with

@@ -96,9 +96,9 @@ int load_scenarios(const ImportPactOptions& o, std::vector<PactScenario>& scenar
     err << o.file << ": not JSON\n";
     return 2;
   }
-  std::optional<fake_org::fixture::ProviderStates> states;
+  std::optional<fake_org::ProviderStates> states;
   if (!o.states.empty()) {
-    auto load = fake_org::fixture::load_provider_states(o.states);
+    auto load = fake_org::load_provider_states(o.states);
     for (const auto& e : load.errors) err << e.to_string() << "\n";
     if (!load.states) return 2;
     states = std::move(load.states);

@@ -12,7 +12,7 @@ namespace runner::pact {
 namespace {
 
 using OJson = nlohmann::ordered_json;
-namespace fx = fake_org::fixture;
+namespace fx = ::fake_org;
 
 std::string slug(const std::string& s) {
   std::string out;

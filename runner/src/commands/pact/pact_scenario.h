@@ -25,8 +25,7 @@ struct PactImportOptions {
 // One scenario per interaction. `states` may be null when no interaction
 // names a provider state. Throws PactError naming every provider state the
 // states file lacks, and any rule that cannot be translated.
-std::vector<PactScenario> pact_scenarios(const Pact& pact,
-                                         const fake_org::fixture::ProviderStates* states,
+std::vector<PactScenario> pact_scenarios(const Pact& pact, const fake_org::ProviderStates* states,
                                          const PactImportOptions& options);
 
 }  // namespace runner::pact

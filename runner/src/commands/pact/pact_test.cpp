@@ -117,7 +117,7 @@ TEST_CASE("pact v3: categories, params, query lists, a ProviderState generator",
   CHECK_FALSE(pact_holds(e, {{"Id", 5}, {"When", "2031-12-31"}}));
   CHECK_FALSE(pact_holds(e, {{"Id", "x"}, {"When", "31/12/2031"}}));
 
-  auto load = fake_org::fixture::parse_provider_states(R"(states:
+  auto load = fake_org::parse_provider_states(R"(states:
   a contact exists:
     fixture: default.yaml
     clock: "2027-01-31T09:00:00Z"
@@ -125,7 +125,7 @@ TEST_CASE("pact v3: categories, params, query lists, a ProviderState generator",
     records:
       - {object: Contact, fields: {LastName: "${lastName}", Email: "${email}"}, as: contact}
 )",
-                                                       "states.yaml");
+                                              "states.yaml");
   REQUIRE(load.errors.empty());
   const auto scenarios = pact_scenarios(p, &*load.states, {"v3.json", "59.0"});
   const json sc = scenarios.at(0).scenario;
@@ -159,7 +159,7 @@ TEST_CASE("pact v4: HTTP interactions only, body content, header lists, statusCo
 
 TEST_CASE("pact: a provider state the states file lacks is named", "[pact]") {
   const Pact p = read_pact(pact_v2());
-  auto load = fake_org::fixture::parse_provider_states("states:\n  other: {}\n", "s.yaml");
+  auto load = fake_org::parse_provider_states("states:\n  other: {}\n", "s.yaml");
   REQUIRE(load.states);
   CHECK_THROWS_WITH(pact_scenarios(p, &*load.states, {"v2.json", "59.0"}),
                     Catch::Contains("no provider state 'the org takes card payments'") &&
@@ -273,14 +273,14 @@ TEST_CASE("pact: literal values keep ${ and $-keys as text", "[pact]") {
 }
 
 TEST_CASE("provider-states file: mistakes are named with their place", "[pact]") {
-  auto load = fake_org::fixture::parse_provider_states(R"(states:
+  auto load = fake_org::parse_provider_states(R"(states:
   s:
     clock: yesterday
     records:
       - {fields: {A: 1}}
     colour: red
 )",
-                                                       "s.yaml");
+                                              "s.yaml");
   REQUIRE_FALSE(load.states);
   std::string all;
   for (const auto& e : load.errors) all += e.to_string() + "\n";
@@ -302,13 +302,13 @@ TEST_CASE("pact: a path from a provider state's steps, a Uuid header, a text bod
       "response": {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "ok ${x}"}
     }],
     "metadata": {"pactSpecification": {"version": "3.0.0"}}})"));
-  auto load = fake_org::fixture::parse_provider_states(R"(states:
+  auto load = fake_org::parse_provider_states(R"(states:
   an intent exists:
     steps:
       - request: {method: POST, path: /PaymentIntent, json: {OneTime: {Amount: 5}}}
         capture: {pi: $.Id}
 )",
-                                                       "s.yaml");
+                                              "s.yaml");
   REQUIRE(load.states);
   const json sc = pact_scenarios(p, &*load.states, {"x.json", "59.0"}).at(0).scenario;
   CHECK(sc.count("fixture") == 0);  // any org
