@@ -57,6 +57,9 @@ class TestOrg {
         client_("127.0.0.1", org_->port()),
         base_(org_->org().config().base_path()) {
     client_.set_tcp_nodelay(true);
+    // A failure detector, not a timing check: a loaded sanitizer build can
+    // take past httplib's 5 s on a large answer.
+    client_.set_read_timeout(60, 0);
   }
 
   // Every test runs with the fake checking its own output against the

@@ -105,8 +105,15 @@ def run(args, work, problems):
                for n in range(args.writers)]
     for w in writers:
         w.start()
-    time.sleep(0.3)
-    set_file_limit(server.proc.pid, 1)  # the disk is full from here on
+    # Some writes acknowledged first (a loaded sanitizer build may take
+    # longer than usual for the first), then the disk is full from here on.
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        time.sleep(0.3)
+        with outcomes.lock:
+            if outcomes.acked or outcomes.other:
+                break
+    set_file_limit(server.proc.pid, 1)
     stop.set()
     for w in writers:
         w.join()
