@@ -22,6 +22,7 @@
 #include "responses.h"
 #include "router.h"
 #include "routes.h"
+#include "util/ascii.h"
 #include "util/listen_backlog.h"
 #include "util/redaction.h"
 #include "util/text.h"
@@ -129,12 +130,21 @@ void log_request(LogLevel level, const httplib::Request& req, const httplib::Res
 // see an empty body and say that it is missing.
 void declare_empty_body_if_unframed(const httplib::Request& req) {
   if (req.method != "POST" && req.method != "PUT" && req.method != "PATCH") return;
-  if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) return;
+  if (first_header(req.headers, "Content-Length") || first_header(req.headers, "Transfer-Encoding"))
+    return;
   const_cast<httplib::Request&>(req).headers.emplace("Content-Length", "0");
 }
 
 bool is_admin_path(const std::string& path) {
   return path.rfind("/__admin", 0) == 0;
+}
+
+// REMOTE_ADDR, REMOTE_PORT, LOCAL_ADDR or LOCAL_PORT: by length and first
+// letter before any comparison, since every header of every request asks.
+bool is_address_header(const std::string& name) {
+  if (name.size() == 11 && name[0] == 'R') return name == "REMOTE_ADDR" || name == "REMOTE_PORT";
+  if (name.size() == 10 && name[0] == 'L') return name == "LOCAL_ADDR" || name == "LOCAL_PORT";
+  return false;
 }
 
 // The journal entry of a request, copied into a reused slot with assign()
@@ -172,9 +182,7 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
     size_t n = 0, dropped = 0;
     for (const auto& [name, value] : req.headers) {
       // httplib files the connection's addresses among the headers; no client sent them.
-      if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
-          name == "LOCAL_PORT")
-        continue;
+      if (is_address_header(name)) continue;
       if (n == kJournalHeaderCount) {
         ++dropped;
         continue;
@@ -198,12 +206,12 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
       e.headers[n].first.assign(kJournalHeadersDropped);
       e.headers[n++].second.assign(std::to_string(dropped));
     }
-    e.headers.resize(n);                           // shrinking keeps the vector's room
-    auto type = req.headers.find("Content-Type");  // a copy, by get_header_value
-    if (type == req.headers.end())
+    e.headers.resize(n);  // shrinking keeps the vector's room
+    const std::string* type = first_header(req.headers, "Content-Type");
+    if (!type)
       e.content_type.clear();
     else
-      e.content_type.assign(type->second);
+      e.content_type.assign(*type);
     e.body_bytes = req.body.size();
     if (req.body.size() <= kJournalBodyLimit)
       e.body.assign(req.body);
