@@ -298,8 +298,9 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
 
 // The per-request log context (pre-routing) and the log line (the logger);
 // a request without a body is served from the pre-routing handler too.
-void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
-  s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level,
+                         net::PlainGetHandlers& plain) {
+  plain.pre_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
@@ -315,8 +316,9 @@ void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
     ctx.content_encoding = net::take_content_encoding(req);
     return serve_if_bodiless(sites, req, res) ? httplib::Server::HandlerResponse::Handled
                                               : httplib::Server::HandlerResponse::Unhandled;
-  });
-  s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
+  };
+  s.set_pre_routing_handler(plain.pre_routing);
+  plain.logger = [level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
     auto& ctx = request_log_context();
     ctx.routed = false;  // the logger is the last to read it
@@ -324,14 +326,16 @@ void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
     ctx.fallback_site.reset();
     ctx.org_prefix.clear();
     ctx.admin_token = {};
-  });
+  };
+  s.set_logger(plain.logger);
 }
 
 // Runs once the answer is final (after the error handler) and before httplib
 // writes it, so a client that reads the journal after its answer finds its
 // request there (the logger runs only after the write).
-void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites) {
-  s.set_post_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites,
+                                        net::PlainGetHandlers& plain) {
+  plain.post_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     // httplib adds Accept-Ranges to a HEAD answer only: a HEAD has its GET's
     // headers (decision 138).
     if (req.method == "HEAD") res.headers.erase("Accept-Ranges");
@@ -345,7 +349,8 @@ void install_journal_and_contract_check(httplib::Server& s, const OrgSites& site
     // An injected fault is the admin's answer, not the org's: no contract for it.
     if (monitor && !request_log_context().injected_fault)
       monitor->check_response(req.method, req.path, res.status, decoded_body(res));
-  });
+  };
+  s.set_post_routing_handler(plain.post_routing);
 }
 
 // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
@@ -396,13 +401,14 @@ httplib::Server::HandlerResponse answer_httplib_error(const OrgSite& site,
   return httplib::Server::HandlerResponse::Handled;
 }
 
-void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
-  s.set_error_handler(httplib::Server::HandlerWithResponse(
-      [&sites](const httplib::Request& req, httplib::Response& res) {
-        return answer_httplib_error(current_site(sites), req, res);
-      }));
-  s.set_exception_handler([&sites](const httplib::Request&, httplib::Response& res,
-                                   std::exception_ptr ep) {
+void install_error_handlers(httplib::Server& s, const OrgSites& sites,
+                            net::PlainGetHandlers& plain) {
+  plain.error = [&sites](const httplib::Request& req, httplib::Response& res) {
+    return answer_httplib_error(current_site(sites), req, res);
+  };
+  s.set_error_handler(plain.error);
+  plain.exception = [&sites](const httplib::Request&, httplib::Response& res,
+                             std::exception_ptr ep) {
     Org& org = *current_site(sites).services.org;
     std::string what = "unknown exception";
     try {
@@ -414,7 +420,8 @@ void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
     send_errors(
         res, org.config(),
         {make_error(error_code::kUncategorised, "", "Internal error in the fake org: " + what)});
-  });
+  };
+  s.set_exception_handler(plain.exception);
 }
 
 }  // namespace
@@ -431,10 +438,14 @@ void Server::configure() {
                           : std::max(4, static_cast<int>(std::thread::hardware_concurrency()) * 4);
   gate_ = std::make_unique<util::RequestGate>(static_cast<unsigned>(running));
   sites_.set_request_gate(gate_.get());
-  install_request_log(s, sites_, options_.log_level);
-  install_journal_and_contract_check(s, sites_);
-  serve_sites(s, sites_);
-  install_error_handlers(s, sites_);
+  // The same handlers serve a plain GET without httplib's parse and writer
+  // (decision 208).
+  net::PlainGetHandlers plain;
+  install_request_log(s, sites_, options_.log_level, plain);
+  install_journal_and_contract_check(s, sites_, plain);
+  plain.route = serve_sites(s, sites_);
+  install_error_handlers(s, sites_, plain);
+  if (auto* own = dynamic_cast<net::ConnectionServer*>(&s)) own->serve_plain_gets(std::move(plain));
 }
 
 bool Server::start(std::string* error) {

@@ -358,6 +358,20 @@ bool ConnectionStream::head_is_here() const {
   return buffered.find("\r\n\r\n") != std::string_view::npos;
 }
 
+std::string_view ConnectionStream::buffered_head() const {
+  if (head_whole_ || line_taken_ || in_pos_ != head_from_) return {};
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  const size_t blank = buffered.find("\r\n\r\n");
+  return blank == std::string_view::npos ? std::string_view() : buffered.substr(0, blank + 4);
+}
+
+void ConnectionStream::take_buffered_head(size_t n) {
+  line_taken_ = true;
+  in_pos_ += n;
+  last4_ = kBlankLine;
+  head_ends(in_.get() + in_pos_, 0);
+}
+
 bool ConnectionStream::request_is_whole() const {
   const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
   const size_t blank = buffered.find("\r\n\r\n");
