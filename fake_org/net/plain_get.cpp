@@ -14,15 +14,14 @@ namespace fake_org::net {
 
 namespace {
 
-// The target httplib would take as it is: from '/', no byte it trims,
-// cuts, decodes or refuses, at most one '?'. Sets `question` to its '?'.
+// A target httplib would take as sent: from '/', no byte it trims, cuts
+// or refuses, at most one '?'. Sets `question` to its '?'.
 bool plain_target(std::string_view target, size_t& question) {
   question = std::string_view::npos;
   if (target.empty() || target[0] != '/') return false;
   for (size_t i = 0; i < target.size(); ++i) {
     const char c = target[i];
-    if (c == ' ' || c == '\t' || c == '#' || c == '%' || c == '\r' || c == '\n' || c == '\0')
-      return false;
+    if (c == ' ' || c == '\t' || c == '#' || c == '\r' || c == '\n' || c == '\0') return false;
     if (c == '?') {
       if (question != std::string_view::npos) return false;  // httplib answers 400
       question = i;
@@ -118,7 +117,14 @@ bool parse_plain_get(std::string_view head, httplib::Request& req) {
   req.method = "GET";
   req.version = "HTTP/1.1";
   req.target.assign(target);
-  req.path.assign(target.substr(0, question));
+  const std::string_view path = target.substr(0, question);
+  if (path.find('%') == std::string_view::npos) {
+    req.path.assign(path);
+  } else {
+    req.path = httplib::detail::decode_url(std::string(path), false);
+    // httplib's GET handler is registered as ".*", which matches no line end.
+    if (req.path.find_first_of("\r\n") != std::string::npos) return false;
+  }
   if (question != std::string_view::npos && question + 1 < target.size())
     httplib::detail::parse_query_text(std::string(target.substr(question + 1)), req.params);
   size_t at = line_end + 2;

@@ -6,8 +6,8 @@
 // through the stream, files headers in a map that lowers every character it
 // compares, and builds each answer with a stringstream and snprintf).
 //
-// Anything else (another method, HTTP/1.0, a target with %, #, white space
-// or two '?', a header with % in its value, white space in its name, an
+// Anything else (another method, HTTP/1.0, a target with #, white space or
+// two '?', a header with % in its value, white space in its name, an
 // empty value, Range, Expect, Accept-Encoding, Content-Length or
 // Transfer-Encoding) is left to httplib, which reads it from the stream.
 //

@@ -96,13 +96,18 @@ TEST_CASE("a plain GET is parsed as httplib parses it", "[http][connection]") {
   CHECK(req.get_header_value("X-Pad") == "v a l");
   CHECK(req.get_header_value_count("HOST") == 2);
   CHECK(req.get_header_value("Host", 1) == "again");
+  httplib::Request coded;
+  REQUIRE(net::parse_plain_get("GET /a%20b?q=SELECT%20Id+x HTTP/1.1\r\nHost: h\r\n\r\n", coded));
+  CHECK(coded.path == "/a b");
+  CHECK(coded.target == "/a%20b?q=SELECT%20Id+x");
+  CHECK(coded.get_param_value("q") == "SELECT Id x");
 }
 
 TEST_CASE("a GET httplib reads otherwise is left to it", "[http][connection]") {
   const char* heads[] = {
       "HEAD /a HTTP/1.1\r\nHost: h\r\n\r\n",
       "GET /a HTTP/1.0\r\nHost: h\r\n\r\n",
-      "GET /a%20b HTTP/1.1\r\nHost: h\r\n\r\n",
+      "GET /a%0Ab HTTP/1.1\r\nHost: h\r\n\r\n",
       "GET /a#frag HTTP/1.1\r\nHost: h\r\n\r\n",
       "GET /a?b?c HTTP/1.1\r\nHost: h\r\n\r\n",
       "GET http://h/a HTTP/1.1\r\nHost: h\r\n\r\n",
@@ -133,7 +138,7 @@ TEST_CASE("a plain GET gets the bytes httplib would send", "[http][connection]")
       "GET /empty HTTP/1.1\r\n" + host + "\r\n" +                   // Content-Length: 0
       "GET /throws HTTP/1.1\r\n" + host + "\r\n" +                  // the exception handler
       "GET /left HTTP/1.1\r\n" + host + "\r\n" +                    // to the GET handler
-      "GET /echo%21 HTTP/1.1\r\n" + host + "\r\n" +                 // httplib's own
+      "GET /echo%21?q=a%20b HTTP/1.1\r\n" + host + "\r\n" +         // decoded
       "GET /echo HTTP/1.1\r\n" + host + "Accept-Encoding: identity\r\n\r\n" +  // httplib's own
       "GET /last HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n";
   PlainGetEchoServer plain(true), httplib_only(false);
