@@ -130,11 +130,6 @@ void ConnectionPool::work(Worker self) {
       lock.unlock();
       util::give_back_thread_cache();
       lock.lock();
-      // A worker a burst made ends now rather than 30 s later: its stack,
-      // its thread-local buffers and malloc's cache for it go with it.
-      if (self->listed && jobs_.empty() && !shutdown_ && alive() > limits_.ready &&
-          free_workers() >= limits_.spare)
-        break;
       continue;
     }
     if (!jobs_.empty()) {

@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "testing/eventually.h"
-#include "util/thread_cache.h"
 
 using fake_org::net::ConnectionPool;
 using fake_org::net::ConnectionPoolLimits;
@@ -115,25 +114,6 @@ TEST_CASE("ConnectionPool: idle workers beyond those kept ready end", "[connecti
   CHECK(settles([&] { return pool.stats().workers == limits.ready; }));
   CHECK(pool.stats().idle == limits.ready);
   // Still serving after shrinking.
-  std::atomic<int> ran{0};
-  pool.enqueue([&] { ++ran; });
-  CHECK(settles([&] { return ran.load() == 1; }));
-}
-
-TEST_CASE("ConnectionPool: a drain ends the workers a burst made at once", "[connection_pool]") {
-  ConnectionPoolLimits limits;
-  limits.ready = 3;
-  limits.spare = 1;
-  limits.idle_exit = 1h;  // only the drain can end them within the test
-  Gate gate;
-  ConnectionPool pool(limits);
-  for (int i = 0; i < 12; ++i) pool.enqueue([&] { gate.enter(); });
-  CHECK(gate.wait_inside(12) == 12);
-  gate.open();
-  CHECK(gate.wait_done(12) == 12);
-  CHECK(settles([&] { return pool.stats().idle >= 12; }));
-  fake_org::util::drain_thread_caches();  // what a reset does
-  CHECK(settles([&] { return pool.stats().workers == limits.ready; }));
   std::atomic<int> ran{0};
   pool.enqueue([&] { ++ran; });
   CHECK(settles([&] { return ran.load() == 1; }));
