@@ -4,8 +4,8 @@
 # A room may include its own headers and those of the rooms below it
 # (main.cpp, the top, only the commands). Of the rest of the project: fake_org's
 # util/ (every room), the org (domain, fixture, events, app) only in targets,
-# which starts orgs and loads fixtures, and domain in commands; the contract
-# checker (checker/) from targets up; the usage errors (common/cli) in main.cpp;
+# which starts orgs and loads fixtures, domain and fixture (its provider-states
+# file, for import-pact) in commands; the contract checker (checker/) from targets up; the usage errors (common/cli) in main.cpp;
 # the YAML reader and yaml-cpp (yaml) and
 # cpp-httplib (httplib) where listed. Tests (*_test.cpp) and the test kit
 # (testing/) are exempt: they link the whole runner.
@@ -25,7 +25,7 @@ set(ALLOWED_targets json eval scenario net report targets util domain fixture ev
     yaml)
 set(ALLOWED_steps json eval scenario net report targets steps util checker)
 set(ALLOWED_run json eval scenario net report targets steps run util checker)
-set(ALLOWED_commands json eval scenario net report targets steps run commands util domain checker
+set(ALLOWED_commands json eval scenario net report targets steps run commands util domain fixture checker
     yaml httplib project_version)
 set(ALLOWED_main commands util cli)
 

@@ -36,6 +36,7 @@ std::unique_ptr<EmbeddedOrg> EmbeddedOrg::start(const OrgConfig& config, Embedde
   so.tls_key_file = options.tls_key_file;
   so.admin_open = options.admin_open;
   so.admin_allow_hosts = options.admin_allow_hosts;
+  so.provider_states = options.provider_states;
   so.org_name = options.org_name;
   e->server_ = std::make_unique<http::Server>(e->services_, so);
   if (options.max_orgs > 0) {

@@ -25,8 +25,10 @@ struct EmbeddedOptions {
   bool check_contracts = true;  // every response and webhook against the strict contracts
   bool admin_open = false;      // /__admin from any address (fake-org --admin-open)
   std::vector<std::string> admin_allow_hosts;  // fake-org --admin-allow-host
-  OrgDeps deps;                                // clock and randomness, for tests; with kQuiet the
-                                               // org's notices are dropped
+  // fake-org --provider-states (fixture/provider_states.h)
+  std::shared_ptr<const ProviderStates> provider_states;
+  OrgDeps deps;  // clock and randomness, for tests; with kQuiet the
+                 // org's notices are dropped
   // POST /__admin/orgs creates orgs beside this one (README "Several orgs"),
   // up to this many in all; 0: one org only, as the runner's embedded target.
   size_t max_orgs = 0;

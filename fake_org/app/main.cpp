@@ -17,6 +17,7 @@
 #include "durable/saved_orgs.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
+#include "fixture/provider_states.h"
 #include "http/server.h"
 #include "project_version.h"
 #include "util/memory_cap.h"
@@ -35,6 +36,7 @@ struct CommandLine {
   bool reset_data = false;
   int head_timeout_seconds = 30;  // --head-timeout; ServerOptions holds milliseconds
   uint64_t max_memory = 0;        // --max-memory, bytes; 0: no cap
+  std::string provider_states;    // --provider-states FILE
   fake_org::http::ServerOptions server;
 };
 
@@ -157,6 +159,23 @@ void add_guard_options(CLI::App& app, CommandLine& cl) {
                  "name other containers of a CI network reach this one by (repeatable; "
                  "docs/security.md)")
       ->type_name("NAME");
+  app.add_option("--provider-states", cl.provider_states,
+                 "A Pact provider-states file (YAML: state name -> fixture, clock, params, "
+                 "records) that POST /__admin/provider-states applies for a Pact verifier "
+                 "(docs/contract-testing.md)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+}
+
+// --provider-states: read once at start; a mistake in it stops the start.
+bool load_provider_states(CommandLine& cl) {
+  if (cl.provider_states.empty()) return true;
+  auto load = fake_org::load_provider_states(cl.provider_states);
+  for (const auto& e : load.errors) std::cerr << "fake-org: " << e.to_string() << "\n";
+  if (!load.states) return false;
+  cl.server.provider_states =
+      std::make_shared<const fake_org::ProviderStates>(std::move(*load.states));
+  return true;
 }
 
 void add_data_options(CLI::App& app, CommandLine& cl) {
@@ -356,6 +375,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!prepare_data_dir(cl)) return 2;
+  if (!load_provider_states(cl)) return 2;
   int status = 0;
   auto org = build(cl, status);
   if (!org) return status;

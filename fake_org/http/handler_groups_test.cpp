@@ -36,6 +36,7 @@ TEST_CASE("every handler group registers handlers of its own", "[routes]") {
                                std::make_shared<admin::Admin>(services.org),
                                std::make_shared<ApiUsage>(),
                                std::make_shared<SiteRouter>(),
+                               nullptr,
                                nullptr};
 
   REQUIRE_FALSE(handler_groups().empty());

@@ -120,8 +120,9 @@ std::shared_ptr<OrgSite> make_org_site(std::string name, std::string prefix, Org
   site->journal = std::move(journal);
   site->faults = std::move(faults);
   auto site_router = std::make_shared<SiteRouter>();
-  Handlers handlers = all_handlers(site->services, *site->journal, *site->faults, options.tls,
-                                   options.directory, site_router, options.admin);
+  Handlers handlers =
+      all_handlers(site->services, *site->journal, *site->faults, options.tls, options.directory,
+                   site_router, options.admin, options.provider_states);
   site->router = std::make_shared<const Router>(contracts::route_table(), std::move(handlers),
                                                 MountOptions{config.base_path(), {}});
   site_router->router = site->router.get();

@@ -28,6 +28,10 @@
 #include "router.h"
 #include "util/request_gate.h"
 
+namespace fake_org {
+struct ProviderStates;
+}
+
 namespace fake_org::http {
 
 class RequestJournal;
@@ -68,6 +72,8 @@ struct SiteOptions {
   bool tls = false;
   std::shared_ptr<const AdminPolicy> admin;  // the admin guard's (admin_guard.h)
   std::shared_ptr<OrgDirectory> directory;   // may be null
+  // fake-org --provider-states (fixture/provider_states.h); may be null
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 // Builds the site of `services`: its router over every row of the route

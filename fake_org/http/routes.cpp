@@ -8,7 +8,8 @@ namespace fake_org::http {
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
                       bool tls, std::shared_ptr<OrgDirectory> orgs,
                       std::shared_ptr<SiteRouter> site_router,
-                      std::shared_ptr<const AdminPolicy> names) {
+                      std::shared_ptr<const AdminPolicy> names,
+                      std::shared_ptr<const ProviderStates> provider_states) {
   const HandlerContext context{
       services,
       *services.org,
@@ -19,7 +20,8 @@ Handlers all_handlers(const OrgServices& services, RequestJournal& journal, Faul
       std::make_shared<admin::Admin>(services.org),
       std::make_shared<ApiUsage>(),
       site_router ? std::move(site_router) : std::make_shared<SiteRouter>(),
-      std::move(names)};
+      std::move(names),
+      std::move(provider_states)};
   Handlers handlers;
   for (const HandlerGroup& group : handler_groups()) group.add(handlers, context);
   return handlers;

@@ -21,6 +21,10 @@
 #include "org_services.h"
 #include "router.h"
 
+namespace fake_org {
+struct ProviderStates;
+}
+
 namespace fake_org::admin {
 class Admin;
 }
@@ -61,6 +65,9 @@ struct HandlerContext {
   // The names this server answers as (--host, --admin-allow-host; null:
   // loopback names only), which a JWT's audience may name.
   std::shared_ptr<const AdminPolicy> names;
+  // fake-org --provider-states: what POST /__admin/provider-states applies
+  // (null: none given).
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 struct HandlerGroup {
@@ -80,7 +87,8 @@ const std::vector<HandlerGroup>& handler_groups();
 Handlers all_handlers(const OrgServices& services, RequestJournal& journal, FaultInjector& faults,
                       bool tls, std::shared_ptr<OrgDirectory> orgs = nullptr,
                       std::shared_ptr<SiteRouter> site_router = nullptr,
-                      std::shared_ptr<const AdminPolicy> names = nullptr);
+                      std::shared_ptr<const AdminPolicy> names = nullptr,
+                      std::shared_ptr<const ProviderStates> provider_states = nullptr);
 
 }  // namespace fake_org::http
 

@@ -70,6 +70,8 @@ struct ServerOptions {
   std::vector<std::string> admin_allow_hosts;
   LogLevel log_level = LogLevel::kInfo;
   std::string org_name = "default";  // the first org's name: also at /orgs/{org_name}
+  // --provider-states FILE: what POST /__admin/provider-states applies, in every org.
+  std::shared_ptr<const ProviderStates> provider_states;
 };
 
 // Validates every response `server` sends, except the admin API's, with
@@ -105,7 +107,9 @@ class Server {
   // The orgs served; the first (the root) is there once start() returned.
   OrgSites& sites() { return sites_; }
   // What a site of this server is built with (make_org_site).
-  SiteOptions site_options() const { return SiteOptions{tls_, admin_policy_, directory_}; }
+  SiteOptions site_options() const {
+    return SiteOptions{tls_, admin_policy_, directory_, options_.provider_states};
+  }
   // The admin guard's policy, with the dashboard's token (new at every start).
   const AdminPolicy& admin_policy() const { return *admin_policy_; }
 

@@ -13,6 +13,7 @@
 #include "commands/cli/run_command.h"
 #include "commands/explore/explore_command.h"
 #include "commands/har/import_har_command.h"
+#include "commands/pact/import_pact_command.h"
 #include "commands/parity/parity_command.h"
 #include "commands/record/record_command.h"
 
@@ -21,8 +22,8 @@ int main(int argc, char** argv) {
                "scenario-runner"};
   runner::RunOptions options;
   runner::add_run_options(app, options);
-  // Subcommands (record, import-har, parity, explore, init) register here; with none given,
-  // the app itself runs the scenarios.
+  // Subcommands (record, import-har, parity, explore, import-pact, init) register here; with none
+  // given, the app itself runs the scenarios.
   runner::record::RecordOptions record;
   CLI::App* record_cmd = runner::record::add_record_command(app, record);
   runner::har::ImportHarOptions har;
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   CLI::App* parity_cmd = runner::parity::add_parity_command(app, parity);
   runner::explore::ExploreCommandOptions explore;
   CLI::App* explore_cmd = runner::explore::add_explore_command(app, explore);
+  runner::pact::ImportPactOptions pact;
+  CLI::App* pact_cmd = runner::pact::add_import_pact_command(app, pact);
   runner::InitOptions init;
   init.program = argv[0];  // `next:` names the binary as it was invoked
   CLI::App* init_cmd = runner::add_init_command(app, init);
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
   runner::handle_interrupts();
   if (parity_cmd->parsed()) return runner::parity::parity_command(parity, std::cout, std::cerr);
   if (explore_cmd->parsed()) return runner::explore::explore_command(explore, std::cout, std::cerr);
+  if (pact_cmd->parsed()) return runner::pact::import_pact_command(pact, std::cout, std::cerr);
   if (init_cmd->parsed()) return runner::init_command(init, std::cout, std::cerr);
   options.console =
       runner::console_style(STDOUT_FILENO, options.no_progress, std::getenv("NO_COLOR"));
