@@ -7,6 +7,7 @@
 #include "request_log.h"
 #include "responses.h"
 #include "server.h"
+#include "util/ascii.h"
 #include "util/memory_cap.h"
 
 namespace fake_org::http {
@@ -95,16 +96,18 @@ void send_refusal(const Router::Match& m, httplib::Response& res, int status,
 // read it, so the connection stays in step.
 bool pass_framing(const Router::Match& m, const httplib::Request& req, httplib::Response& res) {
   std::string problem;
-  if (req.version == "HTTP/1.1" && !req.has_header("Host"))
+  if (req.version == "HTTP/1.1" && !first_header(req.headers, "Host"))
     problem = "An HTTP/1.1 request needs a Host header (RFC 9112, 3.2)";
-  auto lengths = req.headers.equal_range("Content-Length");
-  for (auto it = lengths.first; it != lengths.second && problem.empty(); ++it) {
-    const std::string& v = it->second;
+  const std::string* first_length = nullptr;
+  for (const auto& [name, v] : req.headers) {
+    if (!problem.empty()) break;
+    if (!iequals(name, "Content-Length")) continue;
+    if (!first_length) first_length = &v;
     if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
       problem = "Content-Length must be digits only; got '" + v + "'";
-    else if (v != lengths.first->second)
-      problem = "The request has two different Content-Length headers (" + lengths.first->second +
-                " and " + v + "); send one";
+    else if (v != *first_length)
+      problem = "The request has two different Content-Length headers (" + *first_length + " and " +
+                v + "); send one";
   }
   for (const auto& [name, value] : req.headers)
     if (problem.empty() && value.find('\0') != std::string::npos)
@@ -145,7 +148,8 @@ bool pass_content_encoding(const Guards& g, const Router::Match& m, const httpli
 // the path's methods (RFC 9110, 9.3.7). Neither needs a token: a preflight
 // carries none, and the platform answers it before it authenticates.
 void answer_options(const Router::Match& m, const httplib::Request& req, httplib::Response& res) {
-  if (req.has_header("Origin") && req.has_header("Access-Control-Request-Method"))
+  if (first_header(req.headers, "Origin") &&
+      first_header(req.headers, "Access-Control-Request-Method"))
     return send_platform_error(
         res, 403, "FORBIDDEN",
         "Origin " + req.get_header_value("Origin") +

@@ -514,8 +514,8 @@ void register_oauth_routes(httplib::Server& server, OAuthContext ctx) {
 }
 
 std::optional<TokenInfo> authenticate_request(const httplib::Request& req, TokenStore& tokens) {
-  const std::string raw_header = req.get_header_value("Authorization");
-  std::string_view header = trim(raw_header);
+  const std::string* raw_header = first_header(req.headers, "Authorization");
+  std::string_view header = trim(raw_header ? std::string_view(*raw_header) : std::string_view());
   size_t space = header.find(' ');
   if (space == std::string_view::npos) return std::nullopt;
   std::string scheme = ascii_lower(header.substr(0, space));

@@ -381,7 +381,7 @@ bool serve_if_bodiless(OrgSites& sites, const httplib::Request& req, httplib::Re
   return true;
 }
 
-void serve_sites(httplib::Server& server, OrgSites& sites) {
+httplib::Server::Handler serve_sites(httplib::Server& server, OrgSites& sites) {
   auto handler = [&sites](const httplib::Request& req, httplib::Response& res) {
     serve_one(sites, req, res);
   };
@@ -391,6 +391,7 @@ void serve_sites(httplib::Server& server, OrgSites& sites) {
   server.Patch(".*", handler);
   server.Delete(".*", handler);
   server.Options(".*", handler);
+  return handler;
 }
 
 std::string login_client_id(const httplib::Request& req) {

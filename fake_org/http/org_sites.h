@@ -149,8 +149,8 @@ const OrgSite& current_site(const OrgSites& sites);
 // Every request through its org's router (one catch-all per method). A token,
 // authorize or revoke request at the root login paths goes to the org its
 // client id names, else to the one its user name names. `sites` outlives the
-// server.
-void serve_sites(httplib::Server& server, OrgSites& sites);
+// server. Returns the handler, for a path that routes without httplib.
+httplib::Server::Handler serve_sites(httplib::Server& server, OrgSites& sites);
 // Serves a request that carries no body (GET, HEAD; DELETE and OPTIONS
 // without Content-Length)
 // and says so, from the pre-routing handler: cpp-httplib would otherwise

@@ -22,6 +22,7 @@
 #include "responses.h"
 #include "router.h"
 #include "routes.h"
+#include "util/ascii.h"
 #include "util/listen_backlog.h"
 #include "util/redaction.h"
 #include "util/text.h"
@@ -129,12 +130,21 @@ void log_request(LogLevel level, const httplib::Request& req, const httplib::Res
 // see an empty body and say that it is missing.
 void declare_empty_body_if_unframed(const httplib::Request& req) {
   if (req.method != "POST" && req.method != "PUT" && req.method != "PATCH") return;
-  if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) return;
+  if (first_header(req.headers, "Content-Length") || first_header(req.headers, "Transfer-Encoding"))
+    return;
   const_cast<httplib::Request&>(req).headers.emplace("Content-Length", "0");
 }
 
 bool is_admin_path(const std::string& path) {
   return path.rfind("/__admin", 0) == 0;
+}
+
+// REMOTE_ADDR, REMOTE_PORT, LOCAL_ADDR or LOCAL_PORT: by length and first
+// letter before any comparison, since every header of every request asks.
+bool is_address_header(const std::string& name) {
+  if (name.size() == 11 && name[0] == 'R') return name == "REMOTE_ADDR" || name == "REMOTE_PORT";
+  if (name.size() == 10 && name[0] == 'L') return name == "LOCAL_ADDR" || name == "LOCAL_PORT";
+  return false;
 }
 
 // The journal entry of a request, copied into a reused slot with assign()
@@ -172,9 +182,7 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
     size_t n = 0, dropped = 0;
     for (const auto& [name, value] : req.headers) {
       // httplib files the connection's addresses among the headers; no client sent them.
-      if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
-          name == "LOCAL_PORT")
-        continue;
+      if (is_address_header(name)) continue;
       if (n == kJournalHeaderCount) {
         ++dropped;
         continue;
@@ -198,12 +206,12 @@ void record_in_journal(RequestJournal& journal, const httplib::Request& req,
       e.headers[n].first.assign(kJournalHeadersDropped);
       e.headers[n++].second.assign(std::to_string(dropped));
     }
-    e.headers.resize(n);                           // shrinking keeps the vector's room
-    auto type = req.headers.find("Content-Type");  // a copy, by get_header_value
-    if (type == req.headers.end())
+    e.headers.resize(n);  // shrinking keeps the vector's room
+    const std::string* type = first_header(req.headers, "Content-Type");
+    if (!type)
       e.content_type.clear();
     else
-      e.content_type.assign(type->second);
+      e.content_type.assign(*type);
     e.body_bytes = req.body.size();
     if (req.body.size() <= kJournalBodyLimit)
       e.body.assign(req.body);
@@ -290,8 +298,9 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
 
 // The per-request log context (pre-routing) and the log line (the logger);
 // a request without a body is served from the pre-routing handler too.
-void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
-  s.set_pre_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level,
+                         net::PlainGetHandlers& plain) {
+  plain.pre_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
     ctx.received_wall = std::chrono::system_clock::now();
@@ -307,8 +316,9 @@ void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
     ctx.content_encoding = net::take_content_encoding(req);
     return serve_if_bodiless(sites, req, res) ? httplib::Server::HandlerResponse::Handled
                                               : httplib::Server::HandlerResponse::Unhandled;
-  });
-  s.set_logger([level](const httplib::Request& req, const httplib::Response& res) {
+  };
+  s.set_pre_routing_handler(plain.pre_routing);
+  plain.logger = [level](const httplib::Request& req, const httplib::Response& res) {
     log_request(level, req, res);
     auto& ctx = request_log_context();
     ctx.routed = false;  // the logger is the last to read it
@@ -316,14 +326,16 @@ void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level) {
     ctx.fallback_site.reset();
     ctx.org_prefix.clear();
     ctx.admin_token = {};
-  });
+  };
+  s.set_logger(plain.logger);
 }
 
 // Runs once the answer is final (after the error handler) and before httplib
 // writes it, so a client that reads the journal after its answer finds its
 // request there (the logger runs only after the write).
-void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites) {
-  s.set_post_routing_handler([&sites](const httplib::Request& req, httplib::Response& res) {
+void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites,
+                                        net::PlainGetHandlers& plain) {
+  plain.post_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     // httplib adds Accept-Ranges to a HEAD answer only: a HEAD has its GET's
     // headers (decision 138).
     if (req.method == "HEAD") res.headers.erase("Accept-Ranges");
@@ -337,7 +349,8 @@ void install_journal_and_contract_check(httplib::Server& s, const OrgSites& site
     // An injected fault is the admin's answer, not the org's: no contract for it.
     if (monitor && !request_log_context().injected_fault)
       monitor->check_response(req.method, req.path, res.status, decoded_body(res));
-  });
+  };
+  s.set_post_routing_handler(plain.post_routing);
 }
 
 // Whatever no route took: a JSON answer, never an empty or HTML one. A 400
@@ -388,13 +401,14 @@ httplib::Server::HandlerResponse answer_httplib_error(const OrgSite& site,
   return httplib::Server::HandlerResponse::Handled;
 }
 
-void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
-  s.set_error_handler(httplib::Server::HandlerWithResponse(
-      [&sites](const httplib::Request& req, httplib::Response& res) {
-        return answer_httplib_error(current_site(sites), req, res);
-      }));
-  s.set_exception_handler([&sites](const httplib::Request&, httplib::Response& res,
-                                   std::exception_ptr ep) {
+void install_error_handlers(httplib::Server& s, const OrgSites& sites,
+                            net::PlainGetHandlers& plain) {
+  plain.error = [&sites](const httplib::Request& req, httplib::Response& res) {
+    return answer_httplib_error(current_site(sites), req, res);
+  };
+  s.set_error_handler(plain.error);
+  plain.exception = [&sites](const httplib::Request&, httplib::Response& res,
+                             std::exception_ptr ep) {
     Org& org = *current_site(sites).services.org;
     std::string what = "unknown exception";
     try {
@@ -406,7 +420,8 @@ void install_error_handlers(httplib::Server& s, const OrgSites& sites) {
     send_errors(
         res, org.config(),
         {make_error(error_code::kUncategorised, "", "Internal error in the fake org: " + what)});
-  });
+  };
+  s.set_exception_handler(plain.exception);
 }
 
 }  // namespace
@@ -423,10 +438,14 @@ void Server::configure() {
                           : std::max(4, static_cast<int>(std::thread::hardware_concurrency()) * 4);
   gate_ = std::make_unique<util::RequestGate>(static_cast<unsigned>(running));
   sites_.set_request_gate(gate_.get());
-  install_request_log(s, sites_, options_.log_level);
-  install_journal_and_contract_check(s, sites_);
-  serve_sites(s, sites_);
-  install_error_handlers(s, sites_);
+  // The same handlers serve a plain GET without httplib's parse and writer
+  // (decision 208).
+  net::PlainGetHandlers plain;
+  install_request_log(s, sites_, options_.log_level, plain);
+  install_journal_and_contract_check(s, sites_, plain);
+  plain.route = serve_sites(s, sites_);
+  install_error_handlers(s, sites_, plain);
+  if (auto* own = dynamic_cast<net::ConnectionServer*>(&s)) own->serve_plain_gets(std::move(plain));
 }
 
 bool Server::start(std::string* error) {

@@ -209,10 +209,12 @@ bool ConnectionServer::serve_one(Connection& c) {
     }
   }
   bool closed = false;
-  const bool served = process_request(c.stream, last, closed, [&c](httplib::Request& req) {
-    std::string target = c.stream.take_long_target();
-    if (!target.empty()) restore_long_target(req, std::move(target));
-  });
+  bool served = false;
+  if (slow || !serve_plain_get(c, last, closed, served))
+    served = process_request(c.stream, last, closed, [&c](httplib::Request& req) {
+      std::string target = c.stream.take_long_target();
+      if (!target.empty()) restore_long_target(req, std::move(target));
+    });
   if (slow) slow_heads_->leave(slow_peer);
   c.answered_at = std::chrono::steady_clock::now();
   bool keep = served && !closed && !last && svr_sock_ != INVALID_SOCKET;
@@ -225,6 +227,18 @@ bool ConnectionServer::serve_one(Connection& c) {
     c.stream.announce_close();
   }
   return keep && c.stream.discard(*unread);
+}
+
+bool ConnectionServer::serve_plain_get(Connection& c, bool last, bool& closed, bool& served) {
+  if (!plain_gets_.complete()) return false;
+  const std::string_view head = c.stream.buffered_head();
+  if (head.empty()) return false;
+  httplib::Request req;
+  if (!parse_plain_get(head, req)) return false;
+  c.stream.take_buffered_head(head.size());
+  served = net::serve_plain_get(c.stream, req, plain_gets_,
+                                {last, keep_alive_timeout_sec_, keep_alive_max_count_}, closed);
+  return true;
 }
 
 void ConnectionServer::refuse_slow_head(Connection& c) {

@@ -106,6 +106,15 @@ bool ConnectionStream::fill() {
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
+  // httplib reads a request's head a byte at a time: that case first, with
+  // the fewest tests (about 170 calls a request).
+  if (size == 1 && line_taken_ && !head_whole_ && in_pos_ < in_end_ && line_pos_ >= line_.size()) {
+    const char c = in_[in_pos_++];
+    *ptr = c;
+    last4_ = (last4_ << 8) | static_cast<unsigned char>(c);
+    if (last4_ == kBlankLine) head_ends(in_.get() + in_pos_, 0);
+    return 1;
+  }
   if (!head_whole_ && !line_taken_ && !take_request_line()) return -1;
   if (line_pos_ < line_.size()) {
     const size_t n = std::min(size, line_.size() - line_pos_);
@@ -347,6 +356,20 @@ ConnectionStream::Arrival ConnectionStream::next_request() {
 bool ConnectionStream::head_is_here() const {
   const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
   return buffered.find("\r\n\r\n") != std::string_view::npos;
+}
+
+std::string_view ConnectionStream::buffered_head() const {
+  if (head_whole_ || line_taken_ || in_pos_ != head_from_) return {};
+  const std::string_view buffered(in_.get() + in_pos_, in_end_ - in_pos_);
+  const size_t blank = buffered.find("\r\n\r\n");
+  return blank == std::string_view::npos ? std::string_view() : buffered.substr(0, blank + 4);
+}
+
+void ConnectionStream::take_buffered_head(size_t n) {
+  line_taken_ = true;
+  in_pos_ += n;
+  last4_ = kBlankLine;
+  head_ends(in_.get() + in_pos_, 0);
 }
 
 bool ConnectionStream::request_is_whole() const {

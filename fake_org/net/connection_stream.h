@@ -67,6 +67,11 @@ class ConnectionStream final : public httplib::Stream {
   bool holds_input() const { return in_pos_ < in_end_; }
   // Whether the head of the request begun is read into the buffer whole.
   bool head_is_here() const;
+  // The head of the request begun (request line to blank line) when all of
+  // it is buffered and none of it read yet; empty otherwise.
+  std::string_view buffered_head() const;
+  // Takes the head buffered_head() gave, as httplib's reads of it would.
+  void take_buffered_head(size_t n);
   // Whether the request begun is here whole: its head, and the body its
   // Content-Length declares (never a chunked one). Serving it then reads
   // nothing from the socket.

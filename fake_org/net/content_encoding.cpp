@@ -77,6 +77,7 @@ std::string take_content_encoding(const httplib::Request& req) {
   // httplib's headers compare names without case; the request object is the
   // worker's own (httplib hands handlers a const view of it).
   auto& headers = const_cast<httplib::Request&>(req).headers;
+  if (!first_header(headers, "Content-Encoding")) return taken;  // most requests
   auto range = headers.equal_range("Content-Encoding");
   for (auto it = range.first; it != range.second; ++it) {
     if (!taken.empty()) taken += ", ";

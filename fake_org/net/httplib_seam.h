@@ -13,6 +13,14 @@
 // - new_task_queue: where accepted connections go (ConnectionPool);
 // - httplib::Stream and httplib::TaskQueue: the interfaces ConnectionStream
 //   and ConnectionPool implement.
+// - process_request's steps for a GET, which net/plain_get.cpp repeats for
+//   a plain one (decision 208): parse_request_line and read_headers (a
+//   header's value percent-decoded), the Connection header, the four
+//   address headers, the pre-routing handler then the GET handler, the
+//   exception handler, write_response_core's error handler, Content-Length,
+//   Keep-Alive ("timeout=T, max=M") or "Connection: close", the default
+//   Content-Type, the post-routing handler, "%s: %s\r\n" per header, the
+//   logger; and detail::status_message, exported but not declared.
 // A newer httplib may rename or reshape any of them: the check below makes
 // an upgrade stop here, at the list of what to re-verify, instead of
 // compiling into a loop that no longer matches httplib's.
