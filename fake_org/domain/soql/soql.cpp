@@ -1,6 +1,9 @@
 #include "soql.h"
 
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "domain/org/soql_cursors.h"
 #include "domain/store/record_store.h"
@@ -64,6 +67,28 @@ void include_deleted_children(BoundQuery& q) {
   }
 }
 
+// The parse of a query text, kept per thread for the last texts seen
+// (decision 209): a client runs the same SOQL again and again, and parsing
+// was a quarter of an indexed query's instructions. A parse depends on the
+// text alone; binding, which reads the org's catalogue and clock, is not
+// kept. Only what parsed is kept, and no text past kSoqlParsesTextAtMost.
+constexpr size_t kSoqlParsesKept = 32;
+constexpr size_t kSoqlParsesTextAtMost = 4096;
+
+SoqlResult<std::shared_ptr<const Query>> parse_cached(std::string_view soql) {
+  thread_local std::unordered_map<std::string, std::shared_ptr<const Query>> parses;
+  std::string key(soql);
+  if (auto found = parses.find(key); found != parses.end()) return found->second;
+  auto parsed = parse_soql(soql);
+  if (!parsed) return parsed.error();
+  auto query = std::make_shared<const Query>(std::move(parsed.value()));
+  if (soql.size() <= kSoqlParsesTextAtMost) {
+    if (parses.size() >= kSoqlParsesKept) parses.clear();
+    parses.emplace(std::move(key), query);
+  }
+  return query;
+}
+
 SoqlError bad_locator() {
   return plain_error(soql_code::kInvalidLocator, "invalid query locator");
 }
@@ -79,10 +104,10 @@ nlohmann::ordered_json QueryPage::to_json() const {
 
 SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
                                 const QueryOptions& options) {
-  auto parsed = parse_soql(soql);
+  auto parsed = parse_cached(soql);
   if (!parsed) return parsed.error();
   const TimePoint now = now_of(org, options);
-  auto bound = bind_query(org.config_ptr(), soql, *parsed, now);
+  auto bound = bind_query(org.config_ptr(), soql, **parsed, now);
   if (!bound) return bound.error();
   bound->include_deleted = options.include_deleted;
   include_deleted_children(*bound);

@@ -618,3 +618,21 @@ TEST_CASE("no SOQL text crashes or hangs the parser", "[soql]") {
   }() + "LastName = 'x'");
   REQUIRE_FALSE(nots.ok());
 }
+
+TEST_CASE("a SOQL text run again is bound again: its date literals follow the clock", "[soql]") {
+  SoqlOrg org;
+  const std::string soql = "SELECT LastName FROM Contact WHERE Donor_Since__c > TODAY";
+  soql::QueryOptions december, march;
+  december.now = at("2026-12-01T12:00:00Z");
+  march.now = at("2027-03-01T12:00:00Z");
+  auto before = org.query(soql, december);
+  auto after = org.query(soql, march);  // the parse kept from the first run
+  auto again = org.query(soql, december);
+  REQUIRE(before.ok());
+  REQUIRE(after.ok());
+  REQUIRE(again.ok());
+  CHECK(summary(*before, soql).find("Hopper") != std::string::npos);
+  CHECK(summary(*after, soql) == "O'Brien");
+  CHECK(summary(*again, soql) == summary(*before, soql));
+  for (int i = 0; i < 2; ++i) CHECK_FALSE(org.query("SELECT FROM Contact").ok());
+}
