@@ -29,14 +29,14 @@ def section_headings(path):
 
 
 def readme_goals(goals, load):
-    """The goals table into README.md's performance section, between its
-    markers, so the README shows the latest run."""
-    path = os.path.join(ROOT, "README.md")
-    text = open(path).read()
+    """The goals table into README.md's performance section and the top of
+    docs/performance.md, between their markers, so both show the latest run."""
     start, end = "<!-- bench/compare: goals -->\n", "<!-- /bench/compare -->"
-    if start not in text or end not in text:
-        return
-    before, rest = text.split(start, 1)
-    after = rest.split(end, 1)[1]
-    with open(path, "w") as f:
-        f.write(before + start + goals + "\n\n" + load + "\n" + end + after)
+    for path in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "performance.md")):
+        text = open(path).read()
+        if start not in text or end not in text:
+            continue
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
+        with open(path, "w") as f:
+            f.write(before + start + goals + "\n\n" + load + "\n" + end + after)
