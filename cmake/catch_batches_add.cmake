@@ -38,8 +38,9 @@ foreach(b RANGE 1 ${batches})
   file(STRINGS ${DIR}/${b}.txt lines)
   list(LENGTH lines n)
   math(EXPR timeout "${TIMEOUT} * 3 + ${n} * 10")
+  math(EXPR cost "${n} * ${CASE_COST}")
   string(APPEND script
     "add_test([==[${test}]==] bash [==[${RUNNER}]==] [==[${EXECUTABLE}]==] [==[${DIR}/${b}.txt]==] ${n})\n"
-    "set_tests_properties([==[${test}]==] PROPERTIES TIMEOUT ${timeout})\n")
+    "set_tests_properties([==[${test}]==] PROPERTIES TIMEOUT ${timeout} COST ${cost})\n")
 endforeach()
 file(WRITE ${CTEST_FILE} "${script}")
