@@ -33,5 +33,14 @@ function(project_catch_tests target)
             -D RUNNER=${_CATCH_BATCH_RUNNER} -D CTEST_FILE=${ctest_file}
             -P ${_CATCH_BATCH_SCRIPT}
     VERBATIM)
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${ctest_file})
+  # A build of some targets only (ci/tsan) has no batch file for the others:
+  # they show as one NOT_BUILT test, as catch_discover_tests does.
+  set(include_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_batches_include.cmake)
+  file(WRITE ${include_file}
+       "if(EXISTS [==[${ctest_file}]==])\n"
+       "  include([==[${ctest_file}]==])\n"
+       "else()\n"
+       "  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\n"
+       "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${include_file})
 endfunction()
