@@ -2,6 +2,7 @@
 
 #include <iomanip>
 
+#include "commands/explore/coverage.h"
 #include "report/json_report.h"
 
 namespace runner::explore {
@@ -27,6 +28,7 @@ nlohmann::json explore_counts_json(const std::map<std::string, Counts>& m, const
 void print_counts(const ExploreRun& r, std::ostream& out) {
   explore_table("by operation:", r.by_operation, "cases", "failed", out);
   explore_table("by check:", r.by_check, "applied", "failed", out);
+  print_coverage(coverage(r.cases), out);
 }
 
 void print_findings(const ExploreRun& r, std::ostream& out) {
@@ -64,6 +66,7 @@ nlohmann::json explore_json(const ExploreRun& r, const ExploreOptions& o) {
                 {"account_fields", fields}};
   e["by_operation"] = explore_counts_json(r.by_operation, "cases");
   e["by_check"] = explore_counts_json(r.by_check, "applied");
+  e["coverage"] = coverage_json(coverage(r.cases));
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings)
     findings.push_back({{"signature", f.signature},

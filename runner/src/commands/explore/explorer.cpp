@@ -10,6 +10,7 @@
 #include "commands/explore/operations.h"
 #include "commands/explore/scenario_writer.h"
 #include "commands/explore/sequences.h"
+#include "commands/explore/sweep.h"
 #include "net/interrupt.h"
 #include "run/suite_runner.h"
 
@@ -164,6 +165,9 @@ void explore_shrink_and_write(Finding& f, size_t n, const ExploreCaseRunner& run
 
 Case explore_pick_case(const TargetFacts& facts, uint64_t seed, size_t index,
                        unsigned near_miss_percent) {
+  // A run that is only valid cases, or only near-misses, has no sweep.
+  const bool mixed = near_miss_percent > 0 && near_miss_percent < 100;
+  if (auto swept = mixed ? sweep_case(facts, seed, index) : std::nullopt) return *swept;
   Case valid = valid_case(facts, seed, index);
   Rng rng = Rng::for_case(seed ^ 0x6B696E64ULL, index);
   if (!rng.chance(near_miss_percent)) return valid;

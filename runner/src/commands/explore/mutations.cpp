@@ -1,6 +1,7 @@
 #include "commands/explore/mutations.h"
 
 #include "commands/explore/operations.h"
+#include "commands/explore/schema_facts.h"
 #include "commands/explore/sequences.h"
 #include "json/yaml_json.h"
 
@@ -67,8 +68,7 @@ std::string explore_missing(RequestSpec& r, Rng& rng) {
   return "missing " + p;
 }
 
-std::string explore_wrong_type(RequestSpec& r, Rng& rng) {
-  const std::string p = rng.pick(value_pointers(r.json));
+std::string explore_wrong_type_at(RequestSpec& r, const std::string& p) {
   json& v = r.json.at(json::json_pointer(p));
   if (v.is_string())
     v = 12345;
@@ -81,6 +81,10 @@ std::string explore_wrong_type(RequestSpec& r, Rng& rng) {
   else
     v = "x";
   return "wrong type at " + p;
+}
+
+std::string explore_wrong_type(RequestSpec& r, Rng& rng) {
+  return explore_wrong_type_at(r, rng.pick(value_pointers(r.json)));
 }
 
 std::string explore_enum_outside(RequestSpec& r, Rng& rng) {
@@ -106,9 +110,48 @@ std::string explore_duplicate_key(RequestSpec& r, Rng&) {
   return "duplicate key /" + key;
 }
 
-std::string explore_unknown_field(RequestSpec& r, Rng&) {
-  r.json["ExploreUnknown"] = "x";
-  return "unknown field /ExploreUnknown";
+// The body's values the request schema bounds, each with a value just outside.
+std::vector<std::pair<std::string, Outside>> explore_bounded(const RequestSpec& r) {
+  std::vector<std::pair<std::string, Outside>> out;
+  const std::string schema = request_schema_name(r.method, r.path);
+  if (schema.empty()) return out;
+  for (const auto& p : value_pointers(r.json)) {
+    const json& v = r.json.at(json::json_pointer(p));
+    if (v.is_string() && v.get<std::string>().find("${") != std::string::npos) continue;
+    for (auto& o : just_outside(value_rules(schema, p), v)) out.emplace_back(p, std::move(o));
+  }
+  return out;
+}
+
+bool explore_has_bound(const RequestSpec& r) {
+  return explore_has_json(r) && !explore_bounded(r).empty();
+}
+
+std::string explore_schema_bound(RequestSpec& r, Rng& rng) {
+  const auto [p, o] = rng.pick(explore_bounded(r));
+  r.json.at(json::json_pointer(p)) = o.value;
+  return "just outside the schema at " + p + " (" + o.rule + ")";
+}
+
+// Objects of the body whose schema forbids unknown members; the root when the
+// request has no schema (the data API's records).
+std::vector<std::string> explore_closed_objects(const RequestSpec& r) {
+  const std::string schema = request_schema_name(r.method, r.path);
+  if (schema.empty()) return {""};
+  std::vector<std::string> out;
+  std::vector<std::string> all = value_pointers(r.json);
+  all.insert(all.begin(), "");
+  for (const auto& p : all)
+    if (r.json.at(json::json_pointer(p)).is_object() && value_rules(schema, p).closed)
+      out.push_back(p);
+  if (out.empty()) out.push_back("");
+  return out;
+}
+
+std::string explore_unknown_field(RequestSpec& r, Rng& rng) {
+  const std::string p = rng.pick(explore_closed_objects(r));
+  r.json.at(json::json_pointer(p))["ExploreUnknown"] = "x";
+  return "unknown field " + p + "/ExploreUnknown";
 }
 
 std::string explore_malformed_id(RequestSpec& r, Rng&) {
@@ -140,6 +183,40 @@ std::string explore_wrong_content_type(RequestSpec& r, Rng&) {
   return "Content-Type text/plain";
 }
 
+// The steps after `focus` dropped, its expectation cleared, and the counts a
+// refused write must leave alone around it.
+Case explore_finish_near_miss(Case c, size_t focus, const Family& family,
+                              const std::string& mutation) {
+  c.scenario.steps.resize(focus + 1);
+  c.meta.resize(focus + 1);
+  Step& step = c.scenario.steps[focus];
+  step.captures.clear();
+  std::get<RequestStep>(step.body).expect.json.reset();
+  c.meta[focus].focus = true;
+  c.meta[focus].rule.clear();
+  c.family = family.name;
+  c.mutation = mutation;
+  c.unwritable = !family.writable;
+  step.name = c.meta[focus].op + ": " + c.mutation;
+  const Operation* op = find_operation(c.meta[focus].op);
+  if (op)
+    for (const auto& object : op->counts) {
+      c.scenario.steps.insert(c.scenario.steps.begin() + static_cast<long>(focus),
+                              count_step(object, false));
+      c.meta.insert(c.meta.begin() + static_cast<long>(focus), StepMeta{});
+      c.scenario.steps.push_back(count_step(object, true));
+      c.meta.push_back(StepMeta{"", "refused_write_unchanged", false});
+    }
+  c.scenario.name += " near-miss";
+  return c;
+}
+
+const Family* explore_family(const std::string& name) {
+  for (const auto& f : families())
+    if (f.name == name) return &f;
+  return &families().front();
+}
+
 }  // namespace
 
 std::vector<std::string> value_pointers(const nlohmann::json& body) {
@@ -154,6 +231,7 @@ const std::vector<Family>& families() {
       {"wrong_type", explore_has_json, explore_wrong_type, true},
       {"enum_outside", explore_has_string, explore_enum_outside, true},
       {"too_long", explore_has_string, explore_too_long, true},
+      {"schema_bound", explore_has_bound, explore_schema_bound, true},
       {"duplicate_key", explore_has_json, explore_duplicate_key, true},
       {"unknown_field", explore_has_json, explore_unknown_field, true},
       {"malformed_id", explore_has_id_ref, explore_malformed_id, true},
@@ -176,29 +254,35 @@ Case near_miss_case(const Case& valid, uint64_t seed, size_t index) {
   }
   if (choices.empty()) return c;  // nothing to change: the valid case again
   const auto [focus, family] = rng.pick(choices);
-  c.scenario.steps.resize(focus + 1);
-  c.meta.resize(focus + 1);
-  Step& step = c.scenario.steps[focus];
-  step.captures.clear();
-  auto& rs = std::get<RequestStep>(step.body);
-  rs.expect.json.reset();
-  c.meta[focus].focus = true;
-  c.meta[focus].rule.clear();
-  c.family = family->name;
-  c.mutation = family->apply(rs.request, rng);
-  c.unwritable = !family->writable;
-  step.name = c.meta[focus].op + ": " + c.mutation;
-  const Operation* op = find_operation(c.meta[focus].op);
-  if (op)
-    for (const auto& object : op->counts) {
-      c.scenario.steps.insert(c.scenario.steps.begin() + static_cast<long>(focus),
-                              count_step(object, false));
-      c.meta.insert(c.meta.begin() + static_cast<long>(focus), StepMeta{});
-      c.scenario.steps.push_back(count_step(object, true));
-      c.meta.push_back(StepMeta{"", "refused_write_unchanged", false});
-    }
-  c.scenario.name += " near-miss";
-  return c;
+  auto& rs = std::get<RequestStep>(c.scenario.steps[focus].body);
+  const std::string mutation = family->apply(rs.request, rng);
+  return explore_finish_near_miss(std::move(c), focus, *family, mutation);
+}
+
+Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index) {
+  Case c = valid;
+  auto& r = std::get<RequestStep>(c.scenario.steps[focus].body).request;
+  std::vector<const Family*> fit;
+  for (const auto& f : families())
+    if (f.applies(r)) fit.push_back(&f);
+  if (fit.empty()) return valid;
+  Rng rng = Rng::for_case(seed ^ 0x6E6561726D697373ULL, index);
+  const Family& family = *fit[index % fit.size()];
+  const std::string mutation = family.apply(r, rng);
+  return explore_finish_near_miss(std::move(c), focus, family, mutation);
+}
+
+Case near_miss_at(const Case& valid, size_t focus, const std::string& pointer) {
+  Case c = valid;
+  auto& r = std::get<RequestStep>(c.scenario.steps[focus].body).request;
+  for (const auto& [p, o] : explore_bounded(r)) {
+    if (p != pointer) continue;
+    r.json.at(json::json_pointer(p)) = o.value;
+    return explore_finish_near_miss(std::move(c), focus, *explore_family("schema_bound"),
+                                    "just outside the schema at " + p + " (" + o.rule + ")");
+  }
+  const std::string mutation = explore_wrong_type_at(r, pointer);
+  return explore_finish_near_miss(std::move(c), focus, *explore_family("wrong_type"), mutation);
 }
 
 }  // namespace runner::explore

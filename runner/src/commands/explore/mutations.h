@@ -27,6 +27,16 @@ const std::vector<Family>& families();
 // counts a refused write must leave alone. Deterministic from (seed, index).
 Case near_miss_case(const Case& valid, uint64_t seed, size_t index);
 
+// The near-miss of `valid` that changes step `focus` (even one whose answer
+// states a rule) by the family `index` picks among those that apply; the
+// valid case again when none does. For the coverage sweep.
+Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index);
+
+// The near-miss of `valid` that changes the value at `pointer` of step
+// `focus`'s body: just outside its request schema where the schema bounds
+// it, else a value of another type. For the coverage sweep.
+Case near_miss_at(const Case& valid, size_t focus, const std::string& pointer);
+
 // The JSON pointers of every value under the root (objects' members and
 // arrays' items), parents before children. Pure, for tests.
 std::vector<std::string> value_pointers(const nlohmann::json& body);

@@ -1,5 +1,7 @@
 #include "commands/explore/operations.h"
 
+#include "commands/explore/schema_facts.h"
+
 namespace runner::explore {
 
 namespace {
@@ -74,6 +76,44 @@ json explore_body_account_update(BuildContext& c) {
 }
 json explore_body_contact(BuildContext& c) {
   return {{"LastName", "Explore " + c.tag}, {"Email", "contact-" + c.tag + "@example.org"}};
+}
+
+// The older interface's one-time payment (spec 4.7): fields directly in Contact.
+json explore_body_legacy_payment(BuildContext& c) {
+  const MethodFact m = explore_pick_method(c, false);
+  return {{"SuccessURL", "https://shop.example/ok"},
+          {"FailureURL", "https://shop.example/ko"},
+          {"Payer",
+           {{"Contact",
+             {{"FirstName", "Legacy"},
+              {"LastName", "Explore " + c.tag},
+              {"Email", "legacy-" + c.tag + "@example.org"}}}}},
+          {"Payment", {{"Amount", explore_amount(c)}}},
+          {"PaymentMethod", {{"Name", m.name}}}};
+}
+
+// A value of the request schema's enum at `pointer` (the contract's list, not ours).
+json explore_schema_enum(BuildContext& c, const std::string& schema, const std::string& pointer) {
+  const ValueRules rules = value_rules(schema, pointer);
+  return rules.enums.empty() ? json() : c.rng.pick(rules.enums);
+}
+
+json explore_body_ingest_job(BuildContext& c) {
+  const std::string s = "bulk_ingest_job_request";
+  return {{"object", "Account"},
+          {"operation", "insert"},
+          {"contentType", "CSV"},
+          {"columnDelimiter", explore_schema_enum(c, s, "/columnDelimiter")},
+          {"lineEnding", explore_schema_enum(c, s, "/lineEnding")}};
+}
+
+json explore_body_query_job(BuildContext& c) {
+  const std::string s = "bulk_query_job_request";
+  return {{"operation", explore_schema_enum(c, s, "/operation")},
+          {"query", "SELECT Id, Name FROM Account"},
+          {"contentType", "CSV"},
+          {"columnDelimiter", explore_schema_enum(c, s, "/columnDelimiter")},
+          {"lineEnding", explore_schema_enum(c, s, "/lineEnding")}};
 }
 
 // What the org has configured (spec 4.5, 4.6).
@@ -166,6 +206,60 @@ void explore_payment_operations(std::vector<Operation>& ops) {
                  false});
 }
 
+json explore_body_abort(BuildContext&) {
+  return {{"state", "Aborted"}};
+}
+
+// Bulk API 2.0: an ingest job made, read and aborted; a query job made and read.
+void explore_bulk_operations(std::vector<Operation>& ops) {
+  const std::string d = "/services/data/v{api}";
+  ops.push_back({"createIngestJob",
+                 "postIngestJob",
+                 "POST",
+                 d + "/jobs/ingest",
+                 "",
+                 explore_body_ingest_job,
+                 {},
+                 {},
+                 true});
+  ops.push_back({"createQueryJob",
+                 "postQueryJob",
+                 "POST",
+                 d + "/jobs/query",
+                 "",
+                 explore_body_query_job,
+                 {},
+                 {},
+                 true});
+  ops.push_back({"readIngestJob",
+                 "getIngestJob",
+                 "GET",
+                 d + "/jobs/ingest/${ingest_job}",
+                 "ingest_job",
+                 nullptr,
+                 {},
+                 {},
+                 false});
+  ops.push_back({"abortIngestJob",
+                 "patchIngestJob",
+                 "PATCH",
+                 d + "/jobs/ingest/${ingest_job}",
+                 "ingest_job",
+                 explore_body_abort,
+                 {},
+                 {},
+                 false});
+  ops.push_back({"readQueryJob",
+                 "getQueryJob",
+                 "GET",
+                 d + "/jobs/query/${query_job}",
+                 "query_job",
+                 nullptr,
+                 {},
+                 {},
+                 false});
+}
+
 // The REST data API's: an account's life, a contact, describe and limits.
 void explore_data_operations(std::vector<Operation>& ops) {
   const std::string d = "/services/data/v{api}";
@@ -246,11 +340,27 @@ void explore_data_operations(std::vector<Operation>& ops) {
   ops.push_back({"limits", "getDataLimits", "GET", d + "/limits", "", nullptr, {}, {}, true});
 }
 
+// The older interface (spec 4.7).
+void explore_legacy_operations(std::vector<Operation>& ops) {
+  const std::vector<std::string> intent_counts = {"Contact", "cpm__Installment__c"};
+  ops.push_back({"createLegacyPayment",
+                 "postPayment",
+                 "POST",
+                 "/Payment",
+                 "",
+                 explore_body_legacy_payment,
+                 {},
+                 intent_counts,
+                 true});
+}
+
 std::vector<Operation> explore_make_operations() {
   std::vector<Operation> ops;
   explore_configuration_operations(ops);
   explore_payment_operations(ops);
+  explore_legacy_operations(ops);
   explore_data_operations(ops);
+  explore_bulk_operations(ops);
   return ops;
 }
 

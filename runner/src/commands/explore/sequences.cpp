@@ -131,6 +131,9 @@ const std::vector<Link>& links() {
       {"createAccount", "queryAccount", "account", "$.id", ""},
       {"createAccount", "deleteAccount", "account", "$.id", ""},
       {"createContact", "readContact", "contact", "$.id", ""},
+      {"createIngestJob", "readIngestJob", "ingest_job", "$.id", ""},
+      {"createIngestJob", "abortIngestJob", "ingest_job", "$.id", ""},
+      {"createQueryJob", "readQueryJob", "query_job", "$.id", ""},
   };
   return table;
 }
@@ -172,7 +175,8 @@ Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index) {
     c.scenario.steps.push_back(explore_request_step(op->name, std::move(r)));
     c.meta.push_back({op->name, "", false});
     explore_add_read_rule(op->name, c.scenario.steps.back(), c.meta.back(), w);
-    if (c.meta.size() >= length || op->name == "deleteAccount") break;
+    if (c.meta.size() >= length || op->name == "deleteAccount" || op->name == "abortIngestJob")
+      break;
     const auto next = explore_next_links(c);
     if (next.empty()) break;
     const Link& l = *rng.pick(next);

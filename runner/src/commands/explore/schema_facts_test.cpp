@@ -1,0 +1,123 @@
+// The near-misses the request schemas drive, and the coverage of a run's
+// cases against the route table and the schemas' properties.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "checker/checker.h"
+#include "commands/explore/coverage.h"
+#include "commands/explore/explorer.h"
+#include "commands/explore/mutations.h"
+#include "commands/explore/operations.h"
+#include "commands/explore/schema_facts.h"
+
+using namespace runner;
+using namespace runner::explore;
+using nlohmann::json;
+
+namespace {
+
+TargetFacts sf_facts() {
+  TargetFacts f;
+  f.methods = {{"CreditCard", "Stripe", true, true}, {"PayPal", "Adyen", false, false}};
+  f.frequencies = {"Monthly", "Yearly"};
+  f.api_version = "62.0";
+  return f;
+}
+
+std::vector<Case> sf_default_run() {
+  const ExploreOptions defaults;
+  std::vector<Case> cases;
+  for (size_t i = 0; i < defaults.cases; ++i)
+    cases.push_back(make_case(sf_facts(), defaults.seed, i, defaults.near_miss_percent));
+  return cases;
+}
+
+bool sf_lower_equal(std::string a, std::string b) {
+  for (auto* s : {&a, &b})
+    for (auto& ch : *s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return a == b;
+}
+
+bool sf_near_spelling(const json& value, const std::vector<json>& members) {
+  const std::string v = value.get<std::string>();
+  for (const auto& m : members) {
+    const std::string e = m.get<std::string>();
+    if (sf_lower_equal(v, e) || (v.size() + 1 == e.size() && e.compare(0, v.size(), v) == 0))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("explore: schema rules follow $ref and the combinators", "[explore]") {
+  const ValueRules root = value_rules("payment_intent_request", "");
+  CHECK(root.known);
+  CHECK(root.closed);
+  CHECK(root.required == std::vector<std::string>{"SuccessURL", "FailureURL", "Payer", "OneTime",
+                                                  "PaymentMethod", "Recurring"});
+  const ValueRules amount = value_rules("payment_intent_request", "/OneTime/Amount");
+  REQUIRE(amount.minimum);
+  CHECK(*amount.minimum == 0);
+  CHECK(amount.exclusive_minimum);
+  CHECK(value_rules("payment_intent_request", "/PaymentMethod/Name").min_length == 1u);
+  CHECK(value_rules("payment_intent_request", "/Recurring").closed);
+  CHECK(value_rules("bulk_ingest_job_request", "/lineEnding").enums ==
+        std::vector<json>{"LF", "CRLF"});
+  CHECK_FALSE(value_rules("payment_intent_request", "/Nope").known);
+  CHECK_FALSE(value_rules("no_such_schema", "").known);
+  CHECK(request_schema_name("POST", "/services/data/v62.0/jobs/query") == "bulk_query_job_request");
+}
+
+TEST_CASE("explore: a value just outside the schema is one the checker refuses", "[explore]") {
+  const auto checker = contracts::Checker::embedded(contracts::Profile::kStrict);
+  const std::vector<std::pair<std::string, json>> bodies = {
+      {"payment_intent_request",
+       {{"SuccessURL", "https://a.example/ok"},
+        {"FailureURL", "https://a.example/ko"},
+        {"Payer", {{"Contact", {{"CrmFields", {{"LastName", "X"}}}}}}},
+        {"OneTime", {{"Amount", 5}}},
+        {"PaymentMethod", {{"Name", "CreditCard"}}}}},
+      {"bulk_ingest_job_request",
+       {{"object", "Account"}, {"operation", "insert"}, {"lineEnding", "CRLF"}}},
+      {"bulk_query_job_request",
+       {{"operation", "queryAll"},
+        {"query", "SELECT Id FROM Account"},
+        {"columnDelimiter", "TAB"}}},
+  };
+  size_t tried = 0;
+  for (const auto& [schema, body] : bodies) {
+    REQUIRE(checker->validate(schema, body).ok());
+    for (const auto& p : value_pointers(body)) {
+      const json& v = body.at(json::json_pointer(p));
+      for (const auto& o : just_outside(value_rules(schema, p), v)) {
+        json changed = body;
+        changed.at(json::json_pointer(p)) = o.value;
+        INFO(schema << " " << p << " " << o.rule << " " << o.value.dump());
+        CHECK_FALSE(checker->validate(schema, changed).ok());
+        // A near spelling of a member (its case, or one letter short), not a letter appended.
+        if (o.rule.rfind("enum", 0) == 0)
+          CHECK(sf_near_spelling(o.value, value_rules(schema, p).enums));
+        ++tried;
+      }
+    }
+  }
+  CHECK(tried >= 8);
+}
+
+TEST_CASE("explore: the default budget covers every route and sent property", "[explore]") {
+  const std::vector<Case> cases = sf_default_run();
+  const Coverage full = coverage(cases);
+  INFO(json(coverage_gaps(full)).dump(1));
+  CHECK(coverage_gaps(full).empty());
+  CHECK(full.properties.count("payment_intent_request#/Payer/Contact/CrmFields/LastName"));
+  CHECK(full.properties.at("bulk_query_job_request#/operation").near_miss);
+  // By construction: without the cases that start with a query job, its
+  // routes and its schema's properties are reported as left out.
+  std::vector<Case> fewer;
+  for (const auto& c : cases)
+    if (c.root() != "createQueryJob") fewer.push_back(c);
+  const auto gaps = coverage_gaps(coverage(fewer));
+  CHECK(std::count(gaps.begin(), gaps.end(), "postQueryJob: no valid request") == 1);
+  CHECK(std::count(gaps.begin(), gaps.end(), "getQueryJob: no near-miss") == 1);
+}
