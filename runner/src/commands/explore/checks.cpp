@@ -65,8 +65,15 @@ bool explore_valid_applies(const StepView& v) {
   return explore_answered(v) && v.c.mutation.empty() && !v.meta.op.empty();
 }
 
+// The older POST /Payment refuses with 200 and `IsSuccess: false` (spec 4.7).
+bool explore_refused_in_body(const std::string& body) {
+  const auto j = nlohmann::json::parse(body, nullptr, false);
+  return j.is_object() && j.contains("IsSuccess") && j["IsSuccess"] == false;
+}
+
 std::optional<std::string> explore_valid_accepted(const StepView& v) {
-  if (v.response->status >= 200 && v.response->status < 300) return std::nullopt;
+  const int s = v.response->status;
+  if (s >= 200 && s < 300 && !explore_refused_in_body(v.response->body)) return std::nullopt;
   return "a valid request answered " + std::to_string(v.response->status) + ": " +
          v.response->body.substr(0, 300);
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/checker.h"
+#include "commands/explore/checks.h"
 #include "commands/explore/coverage.h"
 #include "commands/explore/explorer.h"
 #include "commands/explore/mutations.h"
@@ -120,4 +121,29 @@ TEST_CASE("explore: the default budget covers every route and sent property", "[
   const auto gaps = coverage_gaps(coverage(fewer));
   CHECK(std::count(gaps.begin(), gaps.end(), "postQueryJob: no valid request") == 1);
   CHECK(std::count(gaps.begin(), gaps.end(), "getQueryJob: no near-miss") == 1);
+}
+
+TEST_CASE("explore: a valid /Payment answered IsSuccess false is not accepted", "[explore]") {
+  Case c = make_case(sf_facts(), 1, 0, 0);
+  c.scenario.steps.resize(1);
+  c.meta = {StepMeta{"createLegacyPayment", "", false}};
+  ScenarioResult r;
+  r.outcome = Outcome::kPassed;
+  StepResult s;
+  s.outcome = Outcome::kPassed;
+  Exchange e;
+  e.request.method = "POST";
+  e.request.url = "http://h/services/apexrest/cpm/v2/Payment";
+  HttpResponse answer;
+  answer.status = 200;
+  answer.body = R"({"IsSuccess": false, "ResponseCode": "010", "Message": "no method"})";
+  e.response = answer;
+  s.exchange = e;
+  r.steps = {s};
+  Judgement j = judge_case(c, r, nullptr);
+  REQUIRE(j.failures.size() == 1);
+  CHECK(j.failures[0].check == "valid_accepted");
+  answer.body = R"({"IsSuccess": true, "ResponseCode": "200"})";
+  r.steps[0].exchange->response = answer;
+  CHECK(judge_case(c, r, nullptr).failures.empty());
 }
