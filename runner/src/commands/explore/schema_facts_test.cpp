@@ -10,6 +10,7 @@
 #include "commands/explore/mutations.h"
 #include "commands/explore/operations.h"
 #include "commands/explore/schema_facts.h"
+#include "commands/explore/shrink.h"
 
 using namespace runner;
 using namespace runner::explore;
@@ -146,4 +147,35 @@ TEST_CASE("explore: a valid /Payment answered IsSuccess false is not accepted", 
   answer.body = R"({"IsSuccess": true, "ResponseCode": "200"})";
   r.steps[0].exchange->response = answer;
   CHECK(judge_case(c, r, nullptr).failures.empty());
+}
+
+TEST_CASE("explore: the shrinker cuts a raw body's members, the duplicate kept", "[explore]") {
+  RequestSpec r;
+  r.method = "POST";
+  r.path = "/PaymentIntent";
+  r.body = RequestSpec::Body::kJson;
+  r.json = {{"A", "x"}, {"B", {{"C", 5}}}, {"D", 1}};
+  Rng rng(1);
+  for (const auto& f : families())
+    if (f.name == "duplicate_key") f.apply(r, rng);
+  REQUIRE(r.raw == R"({"A":"duplicate","A":"x","B":{"C":5},"D":1})");
+  Case c;
+  Step s;
+  s.name = "bad";
+  s.body = RequestStep{r, {}};
+  c.scenario.steps = {s};
+  c.meta = {StepMeta{"createOneTime", "", true}};
+  auto fails = [](const Case& k) {
+    const auto& raw = std::get<RequestStep>(k.scenario.steps[0].body).request.raw;
+    return raw.find("\"D\"") != std::string::npos;
+  };
+  ShrinkStats stats;
+  Case out = shrink_case(c, "bad", fails, 100, stats);
+  CHECK(std::get<RequestStep>(out.scenario.steps[0].body).request.raw ==
+        R"({"A":"duplicate","A":"x","D":1})");
+  // A JSON text sent as text/plain: its members go the same way.
+  r.raw = R"({"B":{"C":5},"D":1})";
+  c.scenario.steps[0].body = RequestStep{r, {}};
+  out = shrink_case(c, "bad", fails, 100, stats);
+  CHECK(std::get<RequestStep>(out.scenario.steps[0].body).request.raw == R"({"D":1})");
 }

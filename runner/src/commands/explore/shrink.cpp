@@ -1,9 +1,11 @@
 #include "commands/explore/shrink.h"
 
+#include <optional>
 #include <set>
 
 #include "commands/explore/mutations.h"
 #include "eval/interpolate.h"
+#include "json/yaml_json.h"
 
 namespace runner::explore {
 
@@ -36,6 +38,57 @@ void explore_cut_steps(Case& c, size_t failing, const std::function<bool(const C
   }
 }
 
+// A raw body a family wrote: a JSON object's text (wrong_content_type), or a
+// first member written twice and then one (duplicate_key: `head` is
+// `{"K":"duplicate",`, `keep` is K). Its object's members can be cut.
+struct ExploreRawBody {
+  std::string head;
+  json object;
+  std::string keep;
+};
+
+std::optional<ExploreRawBody> explore_raw_body(const std::string& raw) {
+  const json whole = json::parse(raw, nullptr, false);
+  if (whole.is_object() && whole.dump() == raw) return ExploreRawBody{"", whole, ""};
+  const std::string marker = ":\"duplicate\",";
+  const size_t at = raw.find(marker);
+  if (raw.empty() || raw[0] != '{' || at == std::string::npos) return std::nullopt;
+  const std::string head = raw.substr(0, at + marker.size());
+  const std::string tail = "{" + raw.substr(head.size());
+  const json object = json::parse(tail, nullptr, false);
+  const json first = json::parse(head.substr(0, head.size() - 1) + "}", nullptr, false);
+  if (!object.is_object() || object.dump() != tail || !first.is_object() || first.size() != 1)
+    return std::nullopt;
+  return ExploreRawBody{head, object, first.begin().key()};
+}
+
+std::string explore_raw_text(const ExploreRawBody& b) {
+  const std::string tail = b.object.dump();
+  if (b.head.empty()) return tail;
+  if (tail == "{}") return b.head.substr(0, b.head.size() - 1) + "}";
+  return b.head + tail.substr(1);
+}
+
+// A raw body's members, each cut kept while the failure stays (the
+// duplicated member stays: without it the near-miss would be another).
+bool explore_cut_raw_member(Case& c, size_t at, const std::function<bool(const Case&)>& still_fails,
+                            size_t max_tries, ShrinkStats& stats) {
+  const auto& raw = std::get<RequestStep>(c.scenario.steps[at].body).request.raw;
+  const auto body = explore_raw_body(raw);
+  if (!body) return false;
+  for (const auto& p : value_pointers(body->object)) {
+    const json::json_pointer ptr(p);
+    if (!body->object.at(ptr.parent_pointer()).is_object()) continue;
+    if (!body->keep.empty() && p == "/" + pointer_escape(body->keep)) continue;
+    ExploreRawBody cut = *body;
+    cut.object.at(ptr.parent_pointer()).erase(ptr.back());
+    Case candidate = c;
+    std::get<RequestStep>(candidate.scenario.steps[at].body).request.raw = explore_raw_text(cut);
+    if (explore_try(c, std::move(candidate), still_fails, max_tries, stats)) return true;
+  }
+  return false;
+}
+
 // The members of one request's body, each cut kept while the failure stays.
 void explore_cut_members(Case& c, const std::string& step_name,
                          const std::function<bool(const Case&)>& still_fails, size_t max_tries,
@@ -45,6 +98,10 @@ void explore_cut_members(Case& c, const std::string& step_name,
     const size_t at = step_named(c, step_name);
     if (at >= c.scenario.steps.size()) return;
     const auto* rs = std::get_if<RequestStep>(&c.scenario.steps[at].body);
+    if (rs && rs->request.body == RequestSpec::Body::kRaw) {
+      cut = explore_cut_raw_member(c, at, still_fails, max_tries, stats);
+      continue;
+    }
     if (!rs || rs->request.body != RequestSpec::Body::kJson) return;
     for (const auto& p : value_pointers(rs->request.json)) {
       const json::json_pointer ptr(p);
