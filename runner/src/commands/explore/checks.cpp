@@ -96,6 +96,19 @@ bool explore_refused_applies(const StepView& v) {
          v.focus_status >= 400 && v.focus_status < 500;
 }
 
+// A valid case's wait for a Bulk job (a poll step, no request judged alone).
+bool explore_await_applies(const StepView& v) {
+  return v.result.kind == StepKind::kPoll && v.c.mutation.empty() &&
+         v.result.outcome != Outcome::kSkipped;
+}
+
+std::optional<std::string> explore_job_completes(const StepView& v) {
+  if (v.result.outcome != Outcome::kFailed) return std::nullopt;
+  std::string why = v.result.detail;
+  for (const auto& f : v.result.failures) why += (why.empty() ? "" : ": ") + f.message;
+  return "the job did not reach JobComplete: " + why.substr(0, 400);
+}
+
 constexpr char kExploreIdempotent[] = "idempotent_replay";
 constexpr char kExploreAmount[] = "amount_survives_read";
 constexpr char kExploreWrite[] = "write_survives_read";
@@ -121,6 +134,8 @@ const std::vector<Check>& checks() {
        explore_contract_applies, explore_contract},
       {"valid_accepted", "a valid request (and every step of a valid sequence) answers 2xx",
        explore_valid_applies, explore_valid_accepted},
+      {"job_completes", "a Bulk job a valid case closed (or queried) reaches JobComplete",
+       explore_await_applies, explore_job_completes},
       {"refused_write_unchanged",
        "a near-miss write answered 4xx left the record counts as they were (through query)",
        explore_refused_applies, explore_rule_failed},

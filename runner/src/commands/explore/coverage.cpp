@@ -5,6 +5,7 @@
 
 #include "commands/explore/mutations.h"
 #include "commands/explore/operations.h"
+#include "commands/explore/route_scope.h"
 #include "commands/explore/schema_facts.h"
 #include "json/yaml_json.h"
 
@@ -87,12 +88,13 @@ Coverage coverage(const std::vector<Case>& cases) {
 }
 
 std::vector<std::string> coverage_gaps(const Coverage& c) {
-  std::vector<std::string> out;
+  std::vector<std::string> out = route_scope_gaps();
   for (const auto& op : operations()) {
     const auto r = c.routes.find(op.operation_id);
     if (r == c.routes.end() || r->second.valid == 0)
       out.push_back(op.operation_id + ": no valid request");
-    const bool changeable = op.body || op.path.find("${") != std::string::npos;
+    const bool changeable =
+        op.await.is_null() && (op.body || op.raw || op.path.find("${") != std::string::npos);
     if (changeable && (r == c.routes.end() || r->second.near_miss == 0))
       out.push_back(op.operation_id + ": no near-miss");
   }

@@ -90,11 +90,14 @@ bool explore_person_field(const std::string& name) {
 
 TargetFacts facts_from_describe(const nlohmann::json& body, TargetFacts base) {
   base.account_fields.clear();
+  base.account_external_id.clear();
   if (!body.is_object() || !body.contains("fields") || !body["fields"].is_array()) return base;
   for (const auto& f : body["fields"]) {
     if (!f.is_object()) continue;
     const std::string type = explore_text(f, "type");
     const std::string name = explore_text(f, "name");
+    if (type == "string" && explore_truth(f, "externalId") && base.account_external_id.empty())
+      base.account_external_id = name;
     if ((type != "string" && type != "textarea") || name.empty() || name == "Name" ||
         explore_person_field(name) || !explore_truth(f, "createable") ||
         !explore_truth(f, "updateable") || explore_truth(f, "calculated") ||

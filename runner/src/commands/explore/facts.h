@@ -34,6 +34,8 @@ struct TargetFacts {
   std::vector<std::string> frequencies = {"Monthly"};
   // Account's text fields besides Name (GET .../sobjects/Account/describe).
   std::vector<FieldFact> account_fields;
+  // Account's first external id text field (upserts by it); "" : none.
+  std::string account_external_id;
 };
 
 // From a GET /PaymentMethods answer; methods with required parameters are

@@ -44,8 +44,14 @@ bool explore_has_string(const RequestSpec& r) {
   return explore_has_json(r) && !explore_string_pointers(r.json).empty();
 }
 
+bool explore_query_has_id_ref(const RequestSpec& r) {
+  for (const auto& [k, v] : r.query)
+    if (v.find("${") != std::string::npos && v.find("${today") == std::string::npos) return true;
+  return false;
+}
+
 bool explore_has_id_ref(const RequestSpec& r) {
-  return r.path.find("${") != std::string::npos ||
+  return r.path.find("${") != std::string::npos || explore_query_has_id_ref(r) ||
          (explore_has_json(r) && r.json.dump().find("${") != std::string::npos);
 }
 
@@ -160,6 +166,12 @@ std::string explore_malformed_id(RequestSpec& r, Rng&) {
     const size_t end = r.path.find('}', at);
     r.path.insert(end + 1, "x");
     return "malformed id in the path";
+  }
+  for (auto& [k, v] : r.query) {
+    const size_t b = v.find("${");
+    if (b == std::string::npos || v.find("${today") != std::string::npos) continue;
+    v.insert(v.find('}', b) + 1, "x");
+    return "malformed id in the query's " + k;
   }
   std::string text = r.json.dump();
   const size_t b = text.find("${");

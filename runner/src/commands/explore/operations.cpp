@@ -1,5 +1,6 @@
 #include "commands/explore/operations.h"
 
+#include "commands/explore/operation_rows.h"
 #include "commands/explore/schema_facts.h"
 
 namespace runner::explore {
@@ -361,13 +362,17 @@ std::vector<Operation> explore_make_operations() {
   explore_legacy_operations(ops);
   explore_data_operations(ops);
   explore_bulk_operations(ops);
+  explore_more_payment_operations(ops);
+  explore_more_data_operations(ops);
+  explore_composite_operations(ops);
+  explore_more_bulk_operations(ops);
+  explore_identity_operations(ops);
   return ops;
 }
 
-std::string explore_replace_api(std::string s, const std::string& api) {
-  const std::string key = "{api}";
-  for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at))
-    s.replace(at, key.size(), api);
+std::string explore_replace(std::string s, const std::string& key, const std::string& value) {
+  for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size()))
+    s.replace(at, key.size(), value);
   return s;
 }
 
@@ -387,11 +392,18 @@ const Operation* find_operation(const std::string& name) {
 RequestSpec build_request(const Operation& op, BuildContext& ctx) {
   RequestSpec r;
   r.method = op.method;
-  r.path = explore_replace_api(op.path, ctx.facts.api_version);
+  r.path = explore_replace(op.path, "{api}", ctx.facts.api_version);
+  r.path = explore_replace(r.path, "{external_id}", ctx.facts.account_external_id);
+  r.path = explore_replace(r.path, "{tag}", ctx.tag);
   for (const auto& [k, v] : op.query) r.query.emplace_back(k, v);
   if (op.body) {
     r.body = RequestSpec::Body::kJson;
     r.json = op.body(ctx);
+    ctx.sent[op.name] = r.json;
+  } else if (op.raw) {
+    r.body = RequestSpec::Body::kRaw;
+    r.raw = op.raw(ctx);
+    r.headers.emplace_back("Content-Type", op.content_type);
   }
   return r;
 }

@@ -4,6 +4,7 @@
 // facts), the variables it needs from earlier answers, the records a
 // refused write must leave alone, and the spec rule its answer shows.
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct BuildContext {
   const TargetFacts& facts;
   Rng& rng;
   std::string tag;
+  // The JSON bodies the case sent so far, by operation: an upload's CSV
+  // follows its job's delimiter and line ending.
+  std::map<std::string, nlohmann::json> sent = {};
 };
 
 struct Operation {
@@ -38,6 +42,16 @@ struct Operation {
   // Objects whose record count a refused write must not change.
   std::vector<std::string> counts;
   bool root = false;  // may start a case (needs nothing)
+  // A body that is not JSON (a Bulk upload's CSV), sent as `content_type`.
+  std::function<std::string(BuildContext&)> raw = nullptr;
+  std::string content_type = "";
+  // Not null: the step polls the request until its answer holds this (a
+  // Bulk job's state); a wait, not a request the explorer judges.
+  nlohmann::json await = nullptr;
+  bool ends = false;  // nothing follows it (a delete, an abort)
+  // It moves the record its `needs` names on (a Bulk job uploaded, closed):
+  // links from steps before it on that variable are no longer followed.
+  bool advances = false;
 };
 
 const std::vector<Operation>& operations();

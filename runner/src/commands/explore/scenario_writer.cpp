@@ -58,6 +58,12 @@ OJson explore_step(const Case& c, size_t i, const CheckFailure& f, const WriteCo
   if (const auto* q = std::get_if<QueryStep>(&s.body)) {
     o["query"] = q->soql;
     if (q->expect.json) o["expect"] = OJson{{"json", explore_ordered(*q->expect.json)}};
+  } else if (const auto* p = std::get_if<PollStep>(&s.body)) {
+    o["poll"] =
+        OJson{{"request", explore_request(p->request)},
+              {"expect", OJson{{"json", explore_ordered(p->expect.json.value_or(nullptr))}}},
+              {"timeout", std::to_string(p->timeout.count()) + "ms"},
+              {"interval", std::to_string(p->interval.count()) + "ms"}};
   } else {
     const auto& rs = std::get<RequestStep>(s.body);
     o["request"] = explore_request(rs.request);

@@ -23,6 +23,7 @@ TargetFacts sf_facts() {
   f.methods = {{"CreditCard", "Stripe", true, true}, {"PayPal", "Adyen", false, false}};
   f.frequencies = {"Monthly", "Yearly"};
   f.api_version = "62.0";
+  f.account_external_id = "Legacy_Account_Id__c";
   return f;
 }
 

@@ -1,5 +1,6 @@
 #include "commands/explore/sequences.h"
 
+#include <map>
 #include <set>
 
 #include "commands/explore/operations.h"
@@ -54,6 +55,11 @@ void explore_note_write(const std::string& op, const json& body, ExploreWritten&
   if (op == "createRecurring") w.intent_amount = body["Recurring"]["Amount"];
   if (op == "createAccount" || op == "updateAccount") w.account = body;
   if (op == "createContact") w.contact = body;
+  // Renames through a collection or a batch's PATCH subrequest.
+  if (op == "updateAccounts" && !w.account.is_null())
+    w.account["Name"] = body["records"][0]["Name"];
+  if (op == "compositeBatch" && !w.account.is_null())
+    w.account["Name"] = body["batchRequests"][1]["richInput"]["Name"];
 }
 
 void explore_add_read_rule(const std::string& op, Step& s, StepMeta& m, const ExploreWritten& w) {
@@ -103,17 +109,120 @@ void explore_add_dedup(Case& c) {
   c.meta.push_back(m);
 }
 
+// Whether a link from step `from` may still be followed: no later step moved
+// the record its variable names on.
+bool explore_link_open(const Case& c, size_t from, const Link& l) {
+  for (size_t j = from + 1; j < c.meta.size(); ++j) {
+    const Operation* later = find_operation(c.meta[j].op);
+    if (later && later->advances && later->needs == l.var) return false;
+  }
+  return true;
+}
+
 std::vector<const Link*> explore_next_links(const Case& c) {
   std::vector<const Link*> out;
   for (const auto& l : links()) {
     if (!l.root.empty() && l.root != c.root()) continue;
-    for (const auto& m : c.meta)
-      if (m.op == l.from) {
-        out.push_back(&l);
+    for (size_t i = c.meta.size(); i-- > 0;)
+      if (c.meta[i].op == l.from) {
+        if (explore_link_open(c, i, l)) out.push_back(&l);
         break;
       }
   }
   return out;
+}
+
+// A Bulk job's wait: the request again until its answer holds `await`.
+Step explore_await_step(const std::string& name, RequestSpec r, const nlohmann::json& until) {
+  Step s;
+  s.name = name;
+  s.kind = StepKind::kPoll;
+  PollStep p;
+  p.request = std::move(r);
+  p.expect.json = until;
+  p.expect.contract = false;
+  Expectation halt;
+  halt.json = json{{"state", "Failed"}};
+  halt.contract = false;
+  p.halt = halt;
+  p.interval = Millis(50);
+  s.body = std::move(p);
+  return s;
+}
+
+void explore_capture_for(Case& c, const Link& l) {
+  for (size_t i = c.meta.size(); i-- > 0;)
+    if (c.meta[i].op == l.from) {
+      if (!l.path.empty()) explore_add_capture(c.scenario.steps[i], l.var, l.path);
+      for (const auto& [var, path] : l.also) explore_add_capture(c.scenario.steps[i], var, path);
+      return;
+    }
+}
+
+void explore_append(Case& c, const Operation& op, BuildContext& ctx, ExploreWritten& w) {
+  RequestSpec r = build_request(op, ctx);
+  explore_note_write(op.name, r.json, w);
+  if (!op.await.is_null()) {
+    c.scenario.steps.push_back(explore_await_step(op.name, std::move(r), op.await));
+    c.meta.push_back({op.name, "", false});
+    return;
+  }
+  c.scenario.steps.push_back(explore_request_step(op.name, std::move(r)));
+  c.meta.push_back({op.name, "", false});
+  explore_add_read_rule(op.name, c.scenario.steps.back(), c.meta.back(), w);
+}
+
+bool explore_usable(const Operation& op, const TargetFacts& facts) {
+  return op.path.find("{external_id}") == std::string::npos || !facts.account_external_id.empty();
+}
+
+// The rules a one-time create's case may add, names made unique, the case named.
+void explore_finish_valid(Case& c, Rng& rng, uint64_t seed, size_t index) {
+  if (c.root() == "createOneTime" && rng.chance(30)) explore_add_replay(c);
+  if (c.root() == "createOneTime" && rng.chance(25)) explore_add_dedup(c);
+  // Names identify steps while the shrinker moves them: no two alike.
+  std::set<std::string> seen;
+  for (auto& s : c.scenario.steps)
+    for (int n = 2; !seen.insert(s.name).second; ++n)
+      s.name = c.meta[static_cast<size_t>(&s - &c.scenario.steps[0])].op + " (" +
+               std::to_string(n) + ")";
+  c.scenario.name = "explore " + std::to_string(seed) + "/" + std::to_string(index);
+  c.scenario.file = "explore/" + std::to_string(seed) + "/" + std::to_string(index);
+}
+
+// The links from `root` to `op`, fewest first (breadth first over the
+// table, a link kept to its root's cases where it says so).
+std::vector<const Link*> explore_chain_from(const std::string& root, const std::string& op,
+                                            bool& found) {
+  std::map<std::string, std::pair<std::string, const Link*>> came = {{root, {"", nullptr}}};
+  std::vector<std::string> frontier = {root};
+  for (size_t at = 0; at < frontier.size() && !came.count(op); ++at)
+    for (const auto& l : links())
+      if (l.from == frontier[at] && !came.count(l.to) && (l.root.empty() || l.root == root)) {
+        came[l.to] = {l.from, &l};
+        frontier.push_back(l.to);
+      }
+  std::vector<const Link*> chain;
+  found = came.count(op) > 0;
+  if (!found) return chain;
+  for (std::string at = op; came[at].second; at = came[at].first)
+    chain.insert(chain.begin(), came[at].second);
+  return chain;
+}
+
+std::vector<const Link*> explore_chain_to(const std::string& op, const TargetFacts& facts,
+                                          std::string& root) {
+  std::vector<const Link*> best;
+  for (const auto& o : operations()) {
+    if (!o.root || !explore_usable(o, facts)) continue;
+    bool found = false;
+    auto chain = explore_chain_from(o.name, op, found);
+    if (found && (root.empty() || chain.size() < best.size())) {
+      root = o.name;
+      best = std::move(chain);
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -134,6 +243,29 @@ const std::vector<Link>& links() {
       {"createIngestJob", "readIngestJob", "ingest_job", "$.id", ""},
       {"createIngestJob", "abortIngestJob", "ingest_job", "$.id", ""},
       {"createQueryJob", "readQueryJob", "query_job", "$.id", ""},
+      {"createQueryJob", "awaitQueryJob", "query_job", "$.id", ""},
+      {"awaitQueryJob", "queryJobResults", "query_job", "", ""},
+      {"awaitQueryJob", "deleteQueryJob", "query_job", "", ""},
+      {"createIngestJob", "uploadIngestJob", "ingest_job", "$.id", ""},
+      {"uploadIngestJob", "closeIngestJob", "ingest_job", "", ""},
+      {"uploadIngestJob", "abortIngestJob", "ingest_job", "", ""},
+      {"closeIngestJob", "awaitIngestJob", "ingest_job", "", ""},
+      {"awaitIngestJob", "ingestSuccessfulResults", "ingest_job", "", ""},
+      {"awaitIngestJob", "ingestFailedResults", "ingest_job", "", ""},
+      {"awaitIngestJob", "ingestUnprocessedRecords", "ingest_job", "", ""},
+      {"awaitIngestJob", "deleteIngestJob", "ingest_job", "", ""},
+      {"createLegacyPayment", "readLegacyPayment", "legacy", "$.Payment.InstallmentId", ""},
+      {"readIntent", "payInstallment", "installment", "$.OneTime.Id", "createOneTime"},
+      {"createAccount", "queryAllAccount", "account", "$.id", ""},
+      {"createAccount", "updateAccounts", "account", "$.id", ""},
+      {"createAccount", "compositeBatch", "account", "$.id", ""},
+      {"createAccounts", "retrieveAccounts", "account", "$[0].id", ""},
+      {"createAccounts", "retrieveAccountsByPost", "account", "$[0].id", ""},
+      {"createAccounts", "updateAccounts", "account", "$[0].id", ""},
+      {"createAccounts", "deleteAccounts", "account", "$[0].id", ""},
+      {"createAccounts", "compositeBatch", "account", "$[0].id", ""},
+      {"userInfo", "identity", "user_id", "$.user_id", "", {{"org_id", "$.organization_id"}}},
+      {"userInfo", "identityByPost", "user_id", "$.user_id", "", {{"org_id", "$.organization_id"}}},
   };
   return table;
 }
@@ -164,40 +296,42 @@ Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index) {
   c.index = index;
   std::vector<const Operation*> roots;
   for (const auto& op : operations())
-    if (op.root) roots.push_back(&op);
+    if (op.root && explore_usable(op, facts)) roots.push_back(&op);
   BuildContext ctx{facts, rng, explore_case_tag(seed, index)};
   ExploreWritten w;
   const Operation* op = rng.pick(roots);
   const size_t length = 1 + rng.below(4);
   for (;;) {
-    RequestSpec r = build_request(*op, ctx);
-    explore_note_write(op->name, r.json, w);
-    c.scenario.steps.push_back(explore_request_step(op->name, std::move(r)));
-    c.meta.push_back({op->name, "", false});
-    explore_add_read_rule(op->name, c.scenario.steps.back(), c.meta.back(), w);
-    if (c.meta.size() >= length || op->name == "deleteAccount" || op->name == "abortIngestJob")
+    explore_append(c, *op, ctx, w);
+    if (c.meta.size() >= length || op->name == "deleteAccount" || op->name == "abortIngestJob" ||
+        op->ends)
       break;
     const auto next = explore_next_links(c);
     if (next.empty()) break;
     const Link& l = *rng.pick(next);
-    if (!l.path.empty())
-      for (size_t i = c.meta.size(); i-- > 0;)
-        if (c.meta[i].op == l.from) {
-          explore_add_capture(c.scenario.steps[i], l.var, l.path);
-          break;
-        }
+    explore_capture_for(c, l);
     op = find_operation(l.to);
   }
-  if (c.root() == "createOneTime" && rng.chance(30)) explore_add_replay(c);
-  if (c.root() == "createOneTime" && rng.chance(25)) explore_add_dedup(c);
-  // Names identify steps while the shrinker moves them: no two alike.
-  std::set<std::string> seen;
-  for (auto& s : c.scenario.steps)
-    for (int n = 2; !seen.insert(s.name).second; ++n)
-      s.name = c.meta[static_cast<size_t>(&s - &c.scenario.steps[0])].op + " (" +
-               std::to_string(n) + ")";
-  c.scenario.name = "explore " + std::to_string(seed) + "/" + std::to_string(index);
-  c.scenario.file = "explore/" + std::to_string(seed) + "/" + std::to_string(index);
+  explore_finish_valid(c, rng, seed, index);
+  return c;
+}
+
+std::optional<Case> valid_case_to(const TargetFacts& facts, uint64_t seed, size_t index,
+                                  const std::string& target) {
+  std::string root;
+  const auto chain = explore_chain_to(target, facts, root);
+  if (root.empty()) return std::nullopt;
+  Rng rng = Rng::for_case(seed, index);
+  Case c;
+  c.index = index;
+  BuildContext ctx{facts, rng, explore_case_tag(seed, index)};
+  ExploreWritten w;
+  explore_append(c, *find_operation(root), ctx, w);
+  for (const Link* l : chain) {
+    explore_capture_for(c, *l);
+    explore_append(c, *find_operation(l->to), ctx, w);
+  }
+  explore_finish_valid(c, rng, seed, index);
   return c;
 }
 

@@ -4,6 +4,7 @@
 // installment's into GET /Installment, a created account's into read,
 // update, query and delete), as OpenAPI links lead a state machine. The
 // links are a table; a case follows a few of them at random.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct Link {
   std::string var;   // the variable `to` needs
   std::string path;  // where `from`'s answer has it (capture path)
   std::string root;  // only in cases started by this operation ("" : any)
+  // Further values `to` needs from the same answer: var -> capture path.
+  std::vector<std::pair<std::string, std::string>> also = {};
 };
 
 const std::vector<Link>& links();
@@ -26,6 +29,11 @@ const std::vector<Link>& links();
 // their answers must keep (the amount read back, an idempotent replay, an
 // update read back). Deterministic from (seed, index).
 Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index);
+
+// A valid case that reaches `op` along the shortest chain of links from a
+// root (the sweep's way to every operation); nullopt when none leads there.
+std::optional<Case> valid_case_to(const TargetFacts& facts, uint64_t seed, size_t index,
+                                  const std::string& op);
 
 // A query step counting an object's records, capturing the count as
 // `count_<Object>`; with `expect_same`, expecting the captured count instead.

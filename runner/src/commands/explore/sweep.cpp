@@ -50,7 +50,8 @@ std::vector<SweepTarget> sweep_make(const TargetFacts& facts, uint64_t seed) {
   std::vector<SweepTarget> out;
   for (const auto& op : operations()) {
     out.push_back({op.name, false, ""});
-    if (op.body || op.path.find("${") != std::string::npos) out.push_back({op.name, true, ""});
+    if (op.await.is_null() && (op.body || op.raw || op.path.find("${") != std::string::npos))
+      out.push_back({op.name, true, ""});
   }
   std::set<std::string> seen;
   for (uint64_t k = 0; k < kSweepSamples; ++k)
@@ -58,16 +59,23 @@ std::vector<SweepTarget> sweep_make(const TargetFacts& facts, uint64_t seed) {
   return out;
 }
 
+std::optional<Case> sweep_near_of(const Case& valid, uint64_t seed, const SweepTarget& t,
+                                  size_t index) {
+  const size_t at = sweep_step(valid, t.op, t.pointer);
+  if (at == std::string::npos) return std::nullopt;
+  if (!t.pointer.empty()) return near_miss_at(valid, at, t.pointer);
+  Case c = near_miss_on(valid, at, seed, index);
+  if (c.mutation.empty()) return std::nullopt;
+  return c;
+}
+
 std::optional<Case> sweep_near(const TargetFacts& facts, uint64_t seed, const SweepTarget& t,
                                size_t index) {
-  for (uint64_t k = 0; k < kSweepTries; ++k) {
-    const Case valid = sweep_valid(facts, seed, k);
-    const size_t at = sweep_step(valid, t.op, t.pointer);
-    if (at == std::string::npos) continue;
-    if (!t.pointer.empty()) return near_miss_at(valid, at, t.pointer);
-    Case c = near_miss_on(valid, at, seed, index);
-    if (!c.mutation.empty()) return c;
-  }
+  for (uint64_t k = 0; k < kSweepTries; ++k)
+    if (auto c = sweep_near_of(sweep_valid(facts, seed, k), seed, t, index)) return c;
+  // Deep in a chain (a Bulk job's results): the shortest way there.
+  if (auto valid = valid_case_to(facts, seed, index, t.op))
+    return sweep_near_of(*valid, seed, t, index);
   return std::nullopt;
 }
 
@@ -80,6 +88,7 @@ std::vector<SweepTarget> sweep_targets(const TargetFacts& facts, uint64_t seed) 
   for (const auto& m : facts.methods) key += "|" + m.name + (m.recurring ? "+" : "-");
   for (const auto& f : facts.frequencies) key += "|" + f;
   for (const auto& f : facts.account_fields) key += "|" + f.name;
+  key += "|" + facts.account_external_id;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, sweep_make(facts, seed)).first;
@@ -98,6 +107,7 @@ std::optional<Case> sweep_case(const TargetFacts& facts, uint64_t seed, size_t i
       Case v = sweep_valid(facts, seed, k);
       if (sweep_step(v, t.op, "") != std::string::npos) c = std::move(v);
     }
+    if (!c) c = valid_case_to(facts, seed, index, t.op);
   }
   if (c) c->index = index;
   return c;
