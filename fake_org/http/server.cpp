@@ -299,7 +299,7 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
 // The per-request log context (pre-routing) and the log line (the logger);
 // a request without a body is served from the pre-routing handler too.
 void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level,
-                         net::PlainGetHandlers& plain) {
+                         net::PlainHandlers& plain) {
   plain.pre_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     auto& ctx = request_log_context();
     ctx.start = std::chrono::steady_clock::now();
@@ -334,7 +334,7 @@ void install_request_log(httplib::Server& s, OrgSites& sites, LogLevel level,
 // writes it, so a client that reads the journal after its answer finds its
 // request there (the logger runs only after the write).
 void install_journal_and_contract_check(httplib::Server& s, const OrgSites& sites,
-                                        net::PlainGetHandlers& plain) {
+                                        net::PlainHandlers& plain) {
   plain.post_routing = [&sites](const httplib::Request& req, httplib::Response& res) {
     // httplib adds Accept-Ranges to a HEAD answer only: a HEAD has its GET's
     // headers (decision 138).
@@ -401,8 +401,7 @@ httplib::Server::HandlerResponse answer_httplib_error(const OrgSite& site,
   return httplib::Server::HandlerResponse::Handled;
 }
 
-void install_error_handlers(httplib::Server& s, const OrgSites& sites,
-                            net::PlainGetHandlers& plain) {
+void install_error_handlers(httplib::Server& s, const OrgSites& sites, net::PlainHandlers& plain) {
   plain.error = [&sites](const httplib::Request& req, httplib::Response& res) {
     return answer_httplib_error(current_site(sites), req, res);
   };
@@ -438,14 +437,15 @@ void Server::configure() {
                           : std::max(4, static_cast<int>(std::thread::hardware_concurrency()) * 4);
   gate_ = std::make_unique<util::RequestGate>(static_cast<unsigned>(running));
   sites_.set_request_gate(gate_.get());
-  // The same handlers serve a plain GET without httplib's parse and writer
+  // The same handlers serve a plain request without httplib's parse and writer
   // (decision 208).
-  net::PlainGetHandlers plain;
+  net::PlainHandlers plain;
   install_request_log(s, sites_, options_.log_level, plain);
   install_journal_and_contract_check(s, sites_, plain);
   plain.route = serve_sites(s, sites_);
   install_error_handlers(s, sites_, plain);
-  if (auto* own = dynamic_cast<net::ConnectionServer*>(&s)) own->serve_plain_gets(std::move(plain));
+  if (auto* own = dynamic_cast<net::ConnectionServer*>(&s))
+    own->serve_plain_requests(std::move(plain));
 }
 
 bool Server::start(std::string* error) {

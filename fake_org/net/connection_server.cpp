@@ -210,7 +210,7 @@ bool ConnectionServer::serve_one(Connection& c) {
   }
   bool closed = false;
   bool served = false;
-  if (slow || !serve_plain_get(c, last, closed, served))
+  if (slow || !serve_plain(c, last, closed, served))
     served = process_request(c.stream, last, closed, [&c](httplib::Request& req) {
       std::string target = c.stream.take_long_target();
       if (!target.empty()) restore_long_target(req, std::move(target));
@@ -229,15 +229,15 @@ bool ConnectionServer::serve_one(Connection& c) {
   return keep && c.stream.discard(*unread);
 }
 
-bool ConnectionServer::serve_plain_get(Connection& c, bool last, bool& closed, bool& served) {
-  if (!plain_gets_.complete()) return false;
+bool ConnectionServer::serve_plain(Connection& c, bool last, bool& closed, bool& served) {
+  if (!plain_.complete()) return false;
   const std::string_view head = c.stream.buffered_head();
   if (head.empty()) return false;
   httplib::Request req;
-  if (!parse_plain_get(head, req)) return false;
+  if (!parse_plain_request(head, req, payload_max_length_)) return false;
   c.stream.take_buffered_head(head.size());
-  served = net::serve_plain_get(c.stream, req, plain_gets_,
-                                {last, keep_alive_timeout_sec_, keep_alive_max_count_}, closed);
+  served = net::serve_plain_request(c.stream, req, plain_,
+                                    {last, keep_alive_timeout_sec_, keep_alive_max_count_}, closed);
   return true;
 }
 

@@ -34,7 +34,7 @@
 
 #include "connection.h"
 #include "connection_pool.h"
-#include "plain_get.h"
+#include "plain_request.h"
 #include "slow_heads.h"
 
 namespace fake_org::net {
@@ -57,10 +57,10 @@ class ConnectionServer : public httplib::Server {
   // arriving, an answer the client does not read): for stopping without
   // waiting out keep-alive and read timeouts.
   void interrupt_connections();
-  // Before listening: the handlers httplib was given, so a plain GET is
-  // served without httplib's parse and writer (plain_get.h); none given, or
+  // Before listening: the handlers httplib was given, so a plain request is
+  // served without httplib's parse and writer (plain_request.h); none given, or
   // some missing, and every request goes through httplib.
-  void serve_plain_gets(PlainGetHandlers handlers) { plain_gets_ = std::move(handlers); }
+  void serve_plain_requests(PlainHandlers handlers) { plain_ = std::move(handlers); }
   // For tests: connections waiting in the watch for their next request.
   size_t parked_for_test() const;
 
@@ -80,10 +80,10 @@ class ConnectionServer : public httplib::Server {
   // Serves the request begun, its answer kept in the stream; false when the
   // connection is to end after the answer.
   bool serve_one(Connection& c);
-  // Serves the request begun when it is a plain GET (plain_get.h), setting
+  // Serves the request begun when it is plain (plain_request.h), setting
   // `closed` and `served` as process_request would; false, having read
   // nothing, for any other.
-  bool serve_plain_get(Connection& c, bool last, bool& closed, bool& served);
+  bool serve_plain(Connection& c, bool last, bool& closed, bool& served);
   // Answers 503 and ends the connection: its peer holds too many slow heads.
   void refuse_slow_head(Connection& c);
   int idle_ms() const { return static_cast<int>(keep_alive_timeout_sec_ * 1000); }
@@ -93,7 +93,7 @@ class ConnectionServer : public httplib::Server {
   int head_ms_ = 30000;
   std::unique_ptr<SlowHeads> slow_heads_ = std::make_unique<SlowHeads>(256);
   size_t watchers_ = 0;
-  PlainGetHandlers plain_gets_;
+  PlainHandlers plain_;
   std::atomic<Workers*> workers_{nullptr};  // httplib's task queue, while listening
 };
 

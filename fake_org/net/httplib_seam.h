@@ -13,10 +13,12 @@
 // - new_task_queue: where accepted connections go (ConnectionPool);
 // - httplib::Stream and httplib::TaskQueue: the interfaces ConnectionStream
 //   and ConnectionPool implement.
-// - process_request's steps for a GET, which net/plain_get.cpp repeats for
-//   a plain one (decision 208): parse_request_line and read_headers (a
+// - process_request's steps, which net/plain_request.cpp repeats for a
+//   plain request (decisions 208, 215): parse_request_line and read_headers (a
 //   header's value percent-decoded), the Connection header, the four
-//   address headers, the pre-routing handler then the GET handler, the
+//   address headers, the pre-routing handler, then routing's
+//   read_content_with_length into the body (Content-Length, 400 when the
+//   body ends early) and the method's handler, the
 //   exception handler, write_response_core's error handler, Content-Length,
 //   Keep-Alive ("timeout=T, max=M") or "Connection: close", the default
 //   Content-Type, the post-routing handler, "%s: %s\r\n" per header, the
