@@ -48,7 +48,8 @@ def tracked_files():
 # Space between the words of a citation; a line break may carry a comment
 # marker with it, so "(decision\n  // 132)" is read whole.
 SEP = r'(?:[ \t]|\n[ \t]*(?:(?://+|#+|\*|--)(?=[ \t]))?)+'
-NUMBER = r'\d+(?!\d)(?!\.\d)'
+# A date (2026-12-03) after a citation is not a range of decisions.
+NUMBER = r'\d+(?!\d)(?!\.\d)(?![-–]\d+[-–]\d)'
 NUMBERS = rf'({NUMBER}(?:(?:{SEP})?(?:[-–]|,|,?{SEP}and)(?:{SEP})?{NUMBER})*)'
 CITATION = re.compile(rf'\bdecisions?(?:\.md)?,?{SEP}(?:rows?{SEP})?' + NUMBERS, re.IGNORECASE)
 ROW_CITATION = re.compile(rf'\brows?{SEP}' + NUMBERS, re.IGNORECASE)
