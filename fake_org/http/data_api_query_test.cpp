@@ -131,7 +131,7 @@ TEST_CASE("data API: columns=true answers the query's column metadata, not its r
   TestOrg t(fixture("default.yaml"));
   const std::string q = httplib::detail::encode_query_param(
       "SELECT Id, LastName, Account.Name FROM Contact ORDER BY LastName");
-  for (const std::string& resource : {"/query", "/query/", "/queryAll", "/queryAll/"}) {
+  for (const char* resource : {"/query", "/query/", "/queryAll", "/queryAll/"}) {
     INFO(resource);
     auto r = t.get(kDataApi + resource + "?q=" + q + "&columns=true");
     INFO(r.body);
