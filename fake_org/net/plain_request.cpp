@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "query_text.h"
 #include "util/ascii.h"
 
 namespace httplib::detail {
@@ -164,7 +165,7 @@ bool parse_plain_request(std::string_view head, httplib::Request& req, size_t ma
     if (req.path.find_first_of("\r\n") != std::string::npos) return false;
   }
   if (question != std::string_view::npos && question + 1 < target.size())
-    httplib::detail::parse_query_text(std::string(target.substr(question + 1)), req.params);
+    parse_query_text(target.substr(question + 1), req.params);
   size_t at = line_end + 2;
   while (at + 2 < head.size()) {  // the blank line's CRLF ends the head
     const size_t end = head.find("\r\n", at);
