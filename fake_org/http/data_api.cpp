@@ -18,6 +18,14 @@ void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_
   res.set_content(text::json_text(body), kJson);
 }
 
+void send_data_text(httplib::Response& res, int status, std::string body) {
+  res.status = status;
+  res.body = std::move(body);  // set_content would copy it
+  const auto type = res.headers.equal_range("Content-Type");
+  res.headers.erase(type.first, type.second);
+  res.set_header("Content-Type", kJson);
+}
+
 void send_data_errors(httplib::Response& res, const data::DataErrors& errors) {
   nlohmann::ordered_json body = nlohmann::ordered_json::array();
   for (const auto& e : errors) {

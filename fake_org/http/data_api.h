@@ -54,6 +54,8 @@ struct DataContext {
 int data_error_status(const data::DataErrors& errors);
 void send_data_errors(httplib::Response& res, const data::DataErrors& errors);
 void send_data_json(httplib::Response& res, int status, const nlohmann::ordered_json& body);
+// A body already written as JSON text (QueryPage::to_text).
+void send_data_text(httplib::Response& res, int status, std::string body);
 
 // Runs `fn` with the version of the path's {version} segment ("59.0"),
 // counting the request and setting Sforce-Limit-Info; answers the platform's

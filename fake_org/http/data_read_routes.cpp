@@ -26,7 +26,7 @@ void send_result(httplib::Response& res, const data::DataResult<T>& r) {
 void send_page(httplib::Response& res, const soql::SoqlResult<soql::QueryPage>& page) {
   if (!page)
     return send_data_errors(res, {data::data_error(page.error().error_code, page.error().message)});
-  send_data_json(res, 200, page->to_json());
+  send_data_text(res, 200, page->to_text());
 }
 
 // columns=true: the query's column metadata instead of its records.

@@ -9,6 +9,7 @@
 #include "domain/store/record_store.h"
 #include "soql_children.h"
 #include "soql_parser.h"
+#include "util/json_text.h"
 
 namespace fake_org::soql {
 
@@ -67,26 +68,72 @@ void include_deleted_children(BoundQuery& q) {
   }
 }
 
-// The parse of a query text, kept per thread for the last texts seen
-// (decision 209): a client runs the same SOQL again and again, and parsing
-// was a quarter of an indexed query's instructions. A parse depends on the
-// text alone; binding, which reads the org's catalogue and clock, is not
-// kept. Only what parsed is kept, and no text past kSoqlParsesTextAtMost.
+// A query text's parse and bindings, kept per thread for the last texts seen
+// (decisions 209, 212): a client runs the same SOQL again and again, and
+// parsing was a quarter of an indexed query's instructions, binding another
+// twelfth. A parse depends on the text alone. A binding also reads the org's
+// catalogue and today's date (date literals), so it is kept with the
+// catalogue it read (held, so its address is never another's) and the date,
+// and used again only while both are the same. Only what parsed and bound is
+// kept, and no text past kSoqlParsesTextAtMost.
 constexpr size_t kSoqlParsesKept = 32;
 constexpr size_t kSoqlParsesTextAtMost = 4096;
 
-SoqlResult<std::shared_ptr<const Query>> parse_cached(std::string_view soql) {
-  thread_local std::unordered_map<std::string, std::shared_ptr<const Query>> parses;
+struct KeptBinding {
+  std::shared_ptr<const OrgConfig> config;
+  Date today;
+  std::shared_ptr<const BoundQuery> bound;
+};
+
+struct KeptText {
+  std::shared_ptr<const Query> parse;
+  KeptBinding bindings[2];  // by include_deleted: query, then queryAll
+};
+
+using KeptTexts = std::unordered_map<std::string, KeptText>;
+
+KeptTexts& kept_texts() {
+  thread_local KeptTexts texts;
+  return texts;
+}
+
+SoqlResult<std::shared_ptr<const Query>> parse_cached(std::string_view soql, KeptText** kept) {
+  auto& texts = kept_texts();
   std::string key(soql);
-  if (auto found = parses.find(key); found != parses.end()) return found->second;
+  if (auto found = texts.find(key); found != texts.end()) {
+    *kept = &found->second;
+    return found->second.parse;
+  }
   auto parsed = parse_soql(soql);
   if (!parsed) return parsed.error();
   auto query = std::make_shared<const Query>(std::move(parsed.value()));
   if (soql.size() <= kSoqlParsesTextAtMost) {
-    if (parses.size() >= kSoqlParsesKept) parses.clear();
-    parses.emplace(std::move(key), query);
+    if (texts.size() >= kSoqlParsesKept) texts.clear();
+    *kept = &texts.emplace(std::move(key), KeptText{query, {}}).first->second;
   }
   return query;
+}
+
+// The query bound to the org's catalogue as of `now`, with queryAll's
+// deleted records or without.
+SoqlResult<std::shared_ptr<const BoundQuery>> bind_cached(const Org& org, std::string_view soql,
+                                                          TimePoint now, bool include_deleted) {
+  KeptText* kept = nullptr;
+  auto parsed = parse_cached(soql, &kept);
+  if (!parsed) return parsed.error();
+  auto config = org.config_ptr();
+  const Date today = date_of(now);
+  if (kept) {
+    const KeptBinding& b = kept->bindings[include_deleted ? 1 : 0];
+    if (b.bound && b.config == config && b.today == today) return b.bound;
+  }
+  auto bound = bind_query(config, soql, **parsed, now);
+  if (!bound) return bound.error();
+  bound->include_deleted = include_deleted;
+  include_deleted_children(*bound);
+  auto shared = std::make_shared<const BoundQuery>(std::move(bound.value()));
+  if (kept) kept->bindings[include_deleted ? 1 : 0] = {std::move(config), today, shared};
+  return shared;
 }
 
 SoqlError bad_locator() {
@@ -102,18 +149,37 @@ nlohmann::ordered_json QueryPage::to_json() const {
   return j;
 }
 
+std::string QueryPage::to_text() const {
+  std::string out;
+  out.reserve(64 + next_records_url.size() + records.size() * 128);
+  out += "{\"totalSize\":";
+  text::json_text_detail::append_integer(out, total_size);
+  out += done ? ",\"done\":true" : ",\"done\":false";
+  if (!done) {
+    const std::string url = text::json_text(nlohmann::ordered_json(next_records_url));
+    out += ",\"nextRecordsUrl\":";
+    out += url;
+  }
+  out += ",\"records\":";
+  // Text needing escapes (or not UTF-8) goes through nlohmann's dump, as
+  // json_text would; the common plain batch never does.
+  const size_t records_at = out.size();
+  if (!text::json_text_detail::write_plain(records, out)) {
+    out.resize(records_at);
+    out += text::json_text(records);
+  }
+  out += '}';
+  return out;
+}
+
 SoqlResult<QueryPage> run_query(const Org& org, std::string_view soql,
                                 const QueryOptions& options) {
-  auto parsed = parse_cached(soql);
-  if (!parsed) return parsed.error();
   const TimePoint now = now_of(org, options);
-  auto bound = bind_query(org.config_ptr(), soql, **parsed, now);
+  auto bound = bind_cached(org, soql, now, options.include_deleted);
   if (!bound) return bound.error();
-  bound->include_deleted = options.include_deleted;
-  include_deleted_children(*bound);
+  std::shared_ptr<const BoundQuery> query = std::move(bound.value());
   const std::string api_version = version_of(org, options);
-  if (auto deep = check_child_levels(*bound, soql, api_version)) return *deep;
-  auto query = std::make_shared<const BoundQuery>(std::move(bound.value()));
+  if (auto deep = check_child_levels(*query, soql, api_version)) return *deep;
 
   auto cursor = std::make_shared<QueryCursor>();
   cursor->query = query;

@@ -45,6 +45,9 @@ struct QueryPage {
 
   // The platform's body: {totalSize, done, [nextRecordsUrl,] records}.
   nlohmann::ordered_json to_json() const;
+  // The same body as JSON text (json_text(to_json())), written without
+  // copying the records into a second tree: a batch of 2,000 rows.
+  std::string to_text() const;
 };
 
 // query?q= and queryAll?q=: the first batch.

@@ -1165,8 +1165,17 @@ std::optional<std::vector<RecordPtr>> plan_candidates(const BoundQuery& q, const
 }
 
 nlohmann::ordered_json attributes(const Record& r, const std::string& api_version) {
-  return {{"type", r.object},
-          {"url", "/services/data/v" + api_version + "/sobjects/" + r.object + "/" + r.id}};
+  static constexpr std::string_view kData = "/services/data/v", kObjects = "/sobjects/";
+  std::string url;
+  const std::string_view object = r.object.view(), id = r.id.view();
+  url.reserve(kData.size() + api_version.size() + kObjects.size() + object.size() + 1 + id.size());
+  url.append(kData).append(api_version).append(kObjects).append(object).append(1, '/').append(id);
+  nlohmann::ordered_json j(nlohmann::ordered_json::value_t::object);
+  auto& members = j.get_ref<nlohmann::ordered_json::object_t&>();
+  members.reserve(2);
+  members.emplace_back("type", r.object);
+  members.emplace_back("url", std::move(url));
+  return j;
 }
 
 nlohmann::ordered_json show_column(const Column& c, const Record& r) {
@@ -1363,7 +1372,10 @@ void sort_by_order(const BoundQuery& q, std::vector<RecordPtr>& out, const Recor
 nlohmann::ordered_json show_record(const BoundQuery& q, const Record& record,
                                    const RecordReader& records, const std::string& api_version,
                                    ChildResults* children) {
-  nlohmann::ordered_json j;
+  // Members are appended in SELECT order; reserving them spares the
+  // ordered map's regrowth, a tenth of a one-record query's instructions.
+  nlohmann::ordered_json j(nlohmann::ordered_json::value_t::object);
+  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(1 + q.select.size() + q.children.size());
   j["attributes"] = attributes(record, api_version);
   size_t next_child = 0;
   auto show_children = [&](size_t before) {

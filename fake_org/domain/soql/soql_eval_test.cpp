@@ -7,6 +7,7 @@
 #include "domain/org/soql_cursors.h"
 #include "domain/store/record_store.h"
 #include "testing/soql_records.h"
+#include "util/json_text.h"
 
 using namespace fake_org;
 using namespace fake_org::testing;
@@ -176,6 +177,7 @@ TEST_CASE("more than one batch pages through a query locator", "[soql]") {
   CHECK(first->next_records_url == "/services/data/v68.0/query/" + first->locator);
   auto body = first->to_json();
   CHECK(body["nextRecordsUrl"] == first->next_records_url);
+  CHECK(first->to_text() == text::json_text(body));
   CHECK(body.begin().key() == "totalSize");
 
   std::set<std::string> ids;
@@ -192,6 +194,8 @@ TEST_CASE("more than one batch pages through a query locator", "[soql]") {
   CHECK(third->done);
   CHECK(third->next_records_url.empty());
   CHECK_FALSE(third->to_json().contains("nextRecordsUrl"));
+  CHECK(third->to_text() == text::json_text(third->to_json()));
+  CHECK(second->to_text() == text::json_text(second->to_json()));
   for (const auto& r : third->records) ids.insert(r["Id"].get<std::string>());
   CHECK(ids.size() == 4500);
 
@@ -446,4 +450,20 @@ TEST_CASE("FIELDS() selects the platform's columns and the catalogue's", "[soql]
   auto mixed = keys("SELECT Account.Name, FIELDS(CUSTOM)" + ada + " LIMIT 10");
   CHECK(mixed.count("Account") == 1);
   CHECK(mixed.count("Lifetime_Giving__c") == 1);
+}
+
+TEST_CASE("a page's text is its JSON's text, escapes and bad UTF-8 included", "[soql]") {
+  soql::QueryPage page;
+  page.total_size = 3;
+  page.records.push_back({{"Name", "plain"}, {"Amount", 12.5}, {"Count", -3}, {"Ok", true}});
+  CHECK(page.to_text() == text::json_text(page.to_json()));
+  page.records.push_back({{"Name", "quote \" and \\ and \n"}, {"Nothing", nullptr}});
+  CHECK(page.to_text() == text::json_text(page.to_json()));
+  page.records.push_back({{"Name", std::string("cut \xC3", 5)}});
+  page.done = false;
+  page.next_records_url = "/services/data/v68.0/query/01gxx-2000";
+  const std::string text = page.to_text();
+  CHECK(text == text::json_text(page.to_json()));
+  CHECK(text.find("\xEF\xBF\xBD") != std::string::npos);  // U+FFFD, not a throw
+  CHECK(nlohmann::json::parse(text)["nextRecordsUrl"] == page.next_records_url);
 }

@@ -636,3 +636,17 @@ TEST_CASE("a SOQL text run again is bound again: its date literals follow the cl
   CHECK(summary(*again, soql) == summary(*before, soql));
   for (int i = 0; i < 2; ++i) CHECK_FALSE(org.query("SELECT FROM Contact").ok());
 }
+
+TEST_CASE("a SOQL text kept bound to one org's catalogue is bound again for another's", "[soql]") {
+  SoqlOrg with_skills;  // its Contact has Skills__c
+  DomainOrg without{default_config()};
+  const std::string soql = "SELECT Skills__c FROM Contact WHERE LastName = 'Lovelace'";
+  for (int i = 0; i < 2; ++i) {
+    auto shown = with_skills.query(soql);
+    REQUIRE(shown.ok());
+    CHECK(shown->records.at(0)["Skills__c"] == "Math;Poetry");
+    auto refused = soql::run_query(*without.org, soql, {});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().error_code == "INVALID_FIELD");
+  }
+}
