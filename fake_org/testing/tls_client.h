@@ -5,6 +5,7 @@
 // handshake, in the middle of a head) and connect from another 127.x
 // address (another peer for the slow-head cap).
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -139,10 +140,26 @@ class TlsConnection {
   }
 
   // Whether the server sent something or ended the connection within
-  // `limit` (it answers, or closes, at a deadline).
-  bool server_acted_within(std::chrono::milliseconds limit) const {
-    pollfd p{fd_, POLLIN, 0};
-    return ::poll(&p, 1, static_cast<int>(limit.count())) > 0;
+  // `limit` (it answers, or closes, at a deadline). Over TLS, bytes on the
+  // socket may be only the session tickets a TLS 1.3 server sends after
+  // the handshake: those are read and the wait goes on.
+  bool server_acted_within(std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      if (!buffer_.empty() || (ssl_ && SSL_pending(ssl_) > 0)) return true;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 0))) <= 0) return false;
+      if (!ssl_) return true;
+      char chunk[16384];
+      ::fcntl(fd_, F_SETFL, O_NONBLOCK);  // read what is there, no more
+      const int n = SSL_read(ssl_, chunk, sizeof chunk);
+      const int error = n > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl_, n);
+      ::fcntl(fd_, F_SETFL, 0);
+      if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
+      if (error != SSL_ERROR_WANT_READ) return true;  // bytes, or the end
+    }
   }
 
   // Whether the server ended the connection without a byte of TLS.
