@@ -136,7 +136,11 @@ bool Transport::start_tls(SSL_CTX* ctx) {
 }
 
 Transport::Io Transport::failed(int ret, short& wants) {
-  switch (SSL_get_error(ssl_.get(), ret)) {
+  const int error = SSL_get_error(ssl_.get(), ret);
+  // The pool thread goes on to other connections and other OpenSSL callers:
+  // it keeps no error of this one's.
+  ERR_clear_error();
+  switch (error) {
     case SSL_ERROR_WANT_READ:
       wants = POLLIN;
       return Io::kNothingYet;

@@ -38,7 +38,6 @@ class Transport {
   // `ctx`, its handshake still to run (handshake()). False when OpenSSL
   // could not make one.
   bool start_tls(SSL_CTX* ctx);
-  bool tls() const { return ssl_ != nullptr; }
 
   enum class Io { kBytes, kEnd, kNothingYet, kError };
   // What the socket (or session) has now, up to `size` bytes, in `got`.
@@ -46,7 +45,7 @@ class Transport {
   // Sends what the socket takes now of `size` bytes (size > 0), in `sent`.
   Io send(const char* from, size_t size, size_t& sent);
   // One step of the TLS handshake: kBytes once it is done, kNothingYet
-  // while it waits for the client, kError (or kEnd) when it failed.
+  // while it waits for the client, kError when it failed.
   Io handshake();
   // The poll events the last receive, send or handshake step that got
   // kNothingYet waits for; POLLIN and POLLOUT on a plain socket.
