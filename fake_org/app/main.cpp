@@ -133,13 +133,14 @@ void add_guard_options(CLI::App& app, CommandLine& cl) {
   app.add_option("--head-timeout", cl.head_timeout_seconds,
                  "Seconds a request's head (request line and headers) may take to arrive "
                  "from its first byte, however steadily it trickles; then the connection "
-                 "ends (plain HTTP; docs/security.md)")
+                 "ends. Over HTTPS the TLS handshake and the first head share one such time "
+                 "from accept (docs/security.md)")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   app.add_option("--max-slow-heads", cl.server.max_slow_heads,
                  "Connections one peer address may hold a worker with while their request's "
-                 "head is still arriving; past it the next answers 503 at once (plain HTTP; "
-                 "docs/security.md)")
+                 "head (or TLS handshake) is still arriving; past it the next answers 503 at "
+                 "once, or over HTTPS is closed (docs/security.md)")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
   app.add_option("--max-memory", cl.max_memory,

@@ -17,6 +17,7 @@
 #include "net/connection_server.h"
 #include "net/content_encoding.h"
 #include "net/request_framing.h"
+#include "net/transport.h"
 #include "request_journal.h"
 #include "request_log.h"
 #include "responses.h"
@@ -248,20 +249,8 @@ std::string Server::url() const {
 
 namespace {
 
-// TLS 1.2 and 1.3 only, and in 1.2 only forward-secret AEAD suites (Mozilla's
-// "intermediate" list): what the platform's own endpoints accept. OpenSSL's
-// default also offers CBC suites such as AES128-SHA.
-void restrict_tls(SSL_CTX* ctx) {
-  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-  SSL_CTX_set_cipher_list(ctx,
-                          "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
-                          "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
-                          "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
-                          "DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384");
-}
-
 // TCP, worker pool, keep-alive and body size.
-void configure_connections(httplib::Server& s, const ServerOptions& options,
+void configure_connections(net::ConnectionServer& s, const ServerOptions& options,
                            size_t max_body_bytes) {
   s.set_tcp_nodelay(true);  // without it every small response waits ~40 ms for Nagle
   // httplib's default also sets SO_REUSEPORT, with which a second fake-org on
@@ -280,13 +269,9 @@ void configure_connections(httplib::Server& s, const ServerOptions& options,
           : std::max(32, static_cast<int>(std::thread::hardware_concurrency()) * 8));
   limits.ceiling =
       std::max(limits.ready, static_cast<size_t>(std::max(2, options.max_connections)));
-  if (auto* plain = dynamic_cast<net::ConnectionServer*>(&s))
-    plain->set_workers(limits);  // the pool, and the keep-alive watch beside it
-  else
-    s.new_task_queue = [limits] { return new net::ConnectionPool(limits); };
-  if (auto* plain = dynamic_cast<net::ConnectionServer*>(&s))
-    plain->set_head_limits(options.head_timeout_ms,
-                           static_cast<size_t>(std::max(1, options.max_slow_heads)));
+  s.set_workers(limits);  // the pool, and the keep-alive watch beside it
+  s.set_head_limits(options.head_timeout_ms,
+                    static_cast<size_t>(std::max(1, options.max_slow_heads)));
   // A connection yields its worker after 100 requests, and an idle one is
   // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
   // without a byte (its read timeout).
@@ -426,7 +411,7 @@ void install_error_handlers(httplib::Server& s, const OrgSites& sites, net::Plai
 }  // namespace
 
 void Server::configure() {
-  httplib::Server& s = *server_;
+  net::ConnectionServer& s = *server_;
   Org& org = *services_.org;
   configure_connections(s, options_, org.config().org.max_body_bytes);
   // Every area of contracts/routes.yaml on one router per org; throws
@@ -444,8 +429,7 @@ void Server::configure() {
   install_journal_and_contract_check(s, sites_, plain);
   plain.route = serve_sites(s, sites_);
   install_error_handlers(s, sites_, plain);
-  if (auto* own = dynamic_cast<net::ConnectionServer*>(&s))
-    own->serve_plain_requests(std::move(plain));
+  s.serve_plain_requests(std::move(plain));
 }
 
 bool Server::start(std::string* error) {
@@ -454,16 +438,14 @@ bool Server::start(std::string* error) {
       if (error) *error = "--tls-cert and --tls-key must be given together";
       return false;
     }
-    auto ssl = std::make_unique<httplib::SSLServer>(options_.tls_cert_file.c_str(),
-                                                    options_.tls_key_file.c_str());
-    if (!ssl->is_valid()) {
+    SSL_CTX* ctx = net::make_tls_context(options_.tls_cert_file, options_.tls_key_file);
+    if (!ctx) {
       if (error)
         *error = "cannot load TLS certificate " + options_.tls_cert_file + " / key " +
                  options_.tls_key_file;
       return false;
     }
-    restrict_tls(ssl->ssl_context());
-    server_ = std::move(ssl);
+    server_ = std::make_unique<net::ConnectionServer>(ctx);
   } else {
     server_ = std::make_unique<net::ConnectionServer>();
   }
@@ -501,8 +483,7 @@ void Server::stop() {
   // must wait for it or the loop would never end.
   for (int i = 0; i < 5000 && thread_.joinable() && !server_->is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (auto* plain = dynamic_cast<net::ConnectionServer*>(server_.get()))
-    plain->interrupt_connections();
+  server_->interrupt_connections();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

@@ -1,5 +1,6 @@
 #pragma once
-// The fake org's HTTP server: cpp-httplib (plain or TLS) with request logging,
+// The fake org's HTTP server: cpp-httplib's routing on fake-org's own
+// connection loop (net::ConnectionServer, plain or TLS) with request logging,
 // bearer authentication for the API, JSON 404/405 answers, the OAuth
 // endpoints and the admin API.
 //
@@ -25,6 +26,10 @@ struct Response;
 
 namespace fake_org {
 class ContractMonitor;
+}
+
+namespace fake_org::net {
+class ConnectionServer;
 }
 
 namespace fake_org::http {
@@ -122,7 +127,7 @@ class Server {
   // Declared before server_, as sites_: requests pass it until server_ stops.
   std::unique_ptr<util::RequestGate> gate_;
   OrgSites sites_;  // declared before server_: requests read it until server_ stops
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<net::ConnectionServer> server_;
   std::thread thread_;
   int port_ = 0;
   bool tls_ = false;

@@ -56,7 +56,8 @@ class ConnectionServer::Workers final : public httplib::TaskQueue {
   KeepAliveWatch watch;
 };
 
-ConnectionServer::ConnectionServer() : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+ConnectionServer::ConnectionServer(SSL_CTX* tls)
+    : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)), tls_(tls) {
   new_task_queue = [this] {
     const size_t watchers =
         watchers_ > 0 ? watchers_ : std::max(2u, std::thread::hardware_concurrency());
@@ -100,8 +101,25 @@ bool ConnectionServer::process_and_close_socket(socket_t sock) {
       StreamTimeouts{ms(read_timeout_sec_, read_timeout_usec_),
                      ms(write_timeout_sec_, write_timeout_usec_), head_ms_},
       stop_fd_, keep_alive_max_count_);
+  if (tls_ && !accept_tls(*c)) return true;
   if (c->stream.wait_for_request(idle_ms())) serve_on_thread(std::move(c));
   return true;
+}
+
+bool ConnectionServer::accept_tls(Connection& c) {
+  // Due by the first head's deadline, from accept: a handshake trickled in
+  // must not buy its head a fresh one.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(head_ms_);
+  std::string peer;
+  int port = 0;
+  c.stream.get_remote_ip_and_port(peer, port);
+  if (!slow_heads_->enter(peer)) {
+    c.stream.close_idle();  // no session yet to answer 503 in
+    return false;
+  }
+  const bool ok = c.stream.start_tls(tls_.get(), until);
+  slow_heads_->leave(peer);
+  return ok;
 }
 
 void ConnectionServer::serve_on_thread(std::unique_ptr<Connection> c) {

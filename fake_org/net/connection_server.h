@@ -21,13 +21,19 @@
 //
 // - A request's head must be whole within the head timeout (30 s), and one
 //   peer address holds at most so many workers with heads still arriving.
+// - With a TLS context, every connection is HTTPS (decision 218): its
+//   handshake runs on the pool thread that accepted it, counted as a slow
+//   head and due by the first request's head deadline; after it, the
+//   connection is served as a plain one, through the stream's transport.
 //
-// Locking rule: stop_fd_ is made before the server starts and closed after
-// it stops; head_ms_ and slow_heads_ are set before it starts (SlowHeads
-// guards its counts); interrupt_connections() only writes to it, from any thread.
-// workers_ is set by httplib's accept loop before it accepts, and cleared
-// after every thread that reads it has ended.
+// Locking rule: stop_fd_ and tls_ are made before the server starts and
+// closed after it stops (OpenSSL guards a context shared by sessions); head_ms_ and slow_heads_ are
+// set before it starts (SlowHeads guards its counts); interrupt_connections() only writes to it,
+// from any thread. workers_ is set by httplib's accept loop before it accepts, and cleared after
+// every thread that reads it has ended.
 #include "httplib_seam.h"
+
+#include <openssl/ssl.h>
 
 #include <atomic>
 #include <memory>
@@ -41,7 +47,8 @@ namespace fake_org::net {
 
 class ConnectionServer : public httplib::Server {
  public:
-  ConnectionServer();
+  // With `tls` (owned from now on), connections are HTTPS.
+  explicit ConnectionServer(SSL_CTX* tls = nullptr);
   ~ConnectionServer() override;
   ConnectionServer(const ConnectionServer&) = delete;
   ConnectionServer& operator=(const ConnectionServer&) = delete;
@@ -86,9 +93,16 @@ class ConnectionServer : public httplib::Server {
   bool serve_plain(Connection& c, bool last, bool& closed, bool& served);
   // Answers 503 and ends the connection: its peer holds too many slow heads.
   void refuse_slow_head(Connection& c);
+  // The TLS handshake of a connection just accepted; false when it is
+  // closed instead (failed, too slow, or its peer over the slow-head cap).
+  bool accept_tls(Connection& c);
   int idle_ms() const { return static_cast<int>(keep_alive_timeout_sec_ * 1000); }
 
   int stop_fd_;  // an eventfd, readable once interrupt_connections() ran
+  struct CtxFree {
+    void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
+  };
+  std::unique_ptr<SSL_CTX, CtxFree> tls_;
   ConnectionPoolLimits pool_limits_;
   int head_ms_ = 30000;
   std::unique_ptr<SlowHeads> slow_heads_ = std::make_unique<SlowHeads>(256);

@@ -37,7 +37,7 @@ void name_of(const sockaddr_storage& addr, socklen_t len, std::string& ip, int& 
 }  // namespace
 
 ConnectionStream::ConnectionStream(socket_t sock, StreamTimeouts timeouts, int stop_fd)
-    : sock_(sock), timeouts_(timeouts), stop_fd_(stop_fd) {
+    : sock_(sock), transport_(sock), timeouts_(timeouts), stop_fd_(stop_fd) {
   sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
   if (getpeername(sock_, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
@@ -64,7 +64,8 @@ ConnectionStream::Clock::time_point ConnectionStream::after(int ms) {
 }
 
 bool ConnectionStream::is_readable() const {
-  return line_pos_ < line_.size() || in_pos_ < in_end_ || wait(POLLIN, after(timeouts_.read_ms));
+  return line_pos_ < line_.size() || holds_input() ||
+         wait(transport_.read_events(), after(timeouts_.read_ms));
 }
 
 bool ConnectionStream::is_writable() const {
@@ -72,19 +73,19 @@ bool ConnectionStream::is_writable() const {
 }
 
 ConnectionStream::Received ConnectionStream::receive() {
-  for (;;) {
-    const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
-    if (n > 0) {
+  size_t n = 0;
+  switch (transport_.receive(in_.get(), kReadChunk, n)) {
+    case Transport::Io::kBytes:
       in_pos_ = 0;
-      in_end_ = static_cast<size_t>(n);
+      in_end_ = n;
       return Received::kBytes;
-    }
-    if (n == 0) {
+    case Transport::Io::kEnd:
       ended_ = true;
       return Received::kEnd;
-    }
-    if (errno == EINTR) continue;
-    return errno == EAGAIN || errno == EWOULDBLOCK ? Received::kNothingYet : Received::kError;
+    case Transport::Io::kNothingYet:
+      return Received::kNothingYet;
+    default:
+      return Received::kError;
   }
 }
 
@@ -100,7 +101,7 @@ bool ConnectionStream::fill() {
   if (got == Received::kNothingYet && flush()) {
     Clock::time_point until = after(timeouts_.read_ms);
     if (!head_whole_) until = std::min(until, head_until_);
-    if (wait(POLLIN, until)) got = receive();
+    if (wait(transport_.read_events(), until)) got = receive();
   }
   return got == Received::kBytes;
 }
@@ -277,7 +278,7 @@ bool ConnectionStream::flush() {
       case Sent::kBroken:
         return false;
       case Sent::kPart:
-        if (wait(POLLOUT, after(timeouts_.write_ms))) continue;
+        if (wait(transport_.write_events(), after(timeouts_.write_ms))) continue;
         broken_ = true;  // the client stopped reading, or the server stops
         out_.clear();
         out_sent_ = 0;
@@ -300,7 +301,8 @@ bool ConnectionStream::begin_request() {
   long_target_.clear();
   chunked_ = Chunked::kNo;
   chunk_left_ = 0;
-  head_until_ = after(timeouts_.head_ms);
+  head_until_ = std::min(after(timeouts_.head_ms), first_head_until_);
+  first_head_until_ = Clock::time_point::max();
   declared_.reset();
   body_read_ = 0;
   return true;
@@ -308,16 +310,16 @@ bool ConnectionStream::begin_request() {
 
 ConnectionStream::Sent ConnectionStream::send_kept() {
   while (!broken_ && out_sent_ < out_.size()) {
-    const ssize_t n =
-        send(sock_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0)
-      out_sent_ += static_cast<size_t>(n);
-    else if (n < 0 && errno == EINTR)
-      continue;
-    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-      return Sent::kPart;
-    else
-      broken_ = true;
+    size_t n = 0;
+    switch (transport_.send(out_.data() + out_sent_, out_.size() - out_sent_, n)) {
+      case Transport::Io::kBytes:
+        out_sent_ += n;
+        break;
+      case Transport::Io::kNothingYet:
+        return Sent::kPart;
+      default:
+        broken_ = true;
+    }
   }
   out_.clear();
   out_sent_ = 0;
@@ -334,7 +336,7 @@ bool ConnectionStream::wait_for_request(int idle_ms) {
     const Received got = receive();
     if (got == Received::kBytes) continue;
     if (got != Received::kNothingYet) return got == Received::kEnd;  // read() reports the end
-    if (!wait(POLLIN, until)) return false;
+    if (!wait(transport_.read_events(), until)) return false;
   }
 }
 
@@ -410,28 +412,53 @@ void ConnectionStream::announce_close() {
 void ConnectionStream::close_gracefully() {
   if (closed_) return;
   flush();
+  if (!broken_) transport_.end_session();
   if (!ended_ && !broken_) {
     shutdown(sock_, SHUT_WR);
     const auto until = after(1000);
     for (size_t dropped = 0; dropped < (1u << 20);) {
-      const ssize_t n = recv(sock_, in_.get(), kReadChunk, MSG_DONTWAIT);
-      if (n > 0) {
-        dropped += static_cast<size_t>(n);
-        continue;
-      }
-      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
-      if (!wait(POLLIN, until)) break;
+      size_t n = 0;
+      const Transport::Io got = transport_.receive(in_.get(), kReadChunk, n);
+      dropped += n;
+      if (got == Transport::Io::kBytes) continue;
+      if (got != Transport::Io::kNothingYet || !wait(transport_.read_events(), until)) break;
     }
   }
   shutdown(sock_, SHUT_RDWR);
-  close(sock_);
+  transport_.close();
   closed_ = true;
 }
 
 void ConnectionStream::close_idle() {
   if (closed_) return;
-  close(sock_);
+  transport_.end_session();
+  transport_.close();
   closed_ = true;
+}
+
+bool ConnectionStream::start_tls(SSL_CTX* ctx, Clock::time_point until) {
+  // The first request's head is due by the same deadline: a handshake
+  // that took most of it leaves its head the rest.
+  first_head_until_ = until;
+  if (!transport_.start_tls(ctx)) {
+    broken_ = true;
+    return false;
+  }
+  for (;;) {
+    switch (transport_.handshake()) {
+      case Transport::Io::kBytes:
+        return true;
+      case Transport::Io::kNothingYet:
+        break;
+      default:
+        broken_ = true;  // closed at once, no close_notify
+        return false;
+    }
+    if (!wait(transport_.handshake_events(), std::min(until, after(timeouts_.read_ms)))) {
+      broken_ = true;
+      return false;
+    }
+  }
 }
 
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {

@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 
+#include "transport.h"
+
 namespace fake_org::net {
 
 struct StreamTimeouts {
@@ -44,6 +46,13 @@ class ConnectionStream final : public httplib::Stream {
   void get_local_ip_and_port(std::string& ip, int& port) const override;
   socket_t socket() const override { return sock_; }
 
+  using Clock = std::chrono::steady_clock;
+  // Serves the connection over TLS (decision 218): runs the handshake, which
+  // must end by `until`, as must the first request's head. False (the
+  // connection to be closed) when it fails, stalls past `until` or the stop
+  // fd becomes readable.
+  bool start_tls(SSL_CTX* ctx, Clock::time_point until);
+
   // Sends every kept byte; false when the client is gone or stopped reading.
   bool flush();
   // What send_kept() managed: everything kept, part of it (the client reads
@@ -63,8 +72,10 @@ class ConnectionStream final : public httplib::Stream {
   // noted), nothing has come yet, or the client is gone.
   enum class Arrival { kRequest, kNothingYet, kGone };
   Arrival next_request();
-  // Whether bytes read ahead wait to be taken.
-  bool holds_input() const { return in_pos_ < in_end_; }
+  // Whether bytes read ahead wait to be taken, here or decrypted in the TLS
+  // session: a connection holding any is served, never parked to wait for
+  // the socket, which shows none of them.
+  bool holds_input() const { return in_pos_ < in_end_ || transport_.pending(); }
   // Whether the head of the request begun is read into the buffer whole.
   bool head_is_here() const;
   // The head of the request begun (request line to blank line) when all of
@@ -117,7 +128,6 @@ class ConnectionStream final : public httplib::Stream {
   enum class Received { kBytes, kEnd, kNothingYet, kError };
   Received receive();  // what the socket has now, without waiting
   bool fill();         // what the socket has, waiting up to the read timeout
-  using Clock = std::chrono::steady_clock;
   static Clock::time_point after(int ms);
   // Until the socket has `events`, or `until` passed or the stop fd became
   // readable (false).
@@ -142,6 +152,7 @@ class ConnectionStream final : public httplib::Stream {
   void step_chunk_size(char c);
 
   socket_t sock_;
+  Transport transport_;  // what reads and writes sock_
   StreamTimeouts timeouts_;
   int stop_fd_;
   std::unique_ptr<char[]> in_{new char[kReadChunk]};
@@ -159,6 +170,7 @@ class ConnectionStream final : public httplib::Stream {
   std::string long_target_;
   // The head's deadline: head_ms after its first byte (none before begin_request).
   Clock::time_point head_until_ = Clock::time_point::max();
+  Clock::time_point first_head_until_ = Clock::time_point::max();  // the TLS handshake's
   std::optional<size_t> declared_;  // its body's length, once the head is whole
   // Where a chunked body is: a chunk's size line, its data, the line end
   // after it, the start of a line of the trailer section, a trailer field

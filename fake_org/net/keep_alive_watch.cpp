@@ -113,7 +113,8 @@ void KeepAliveWatch::expire() {
   for (auto& c : idled) {
     // A request that came before the timeout but waits behind busy workers
     // (its event queued after the timer's) is not idleness: it is watched
-    // again, and served at once since its bytes are there.
+    // again, and served at once since its bytes are there. A parked TLS
+    // connection holds nothing decrypted, so its socket says it all here too.
     char byte;
     if (recv(c->stream.socket(), &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
       park(std::move(c));

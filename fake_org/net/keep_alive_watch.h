@@ -41,7 +41,8 @@ class KeepAliveWatch {
 
   // From any thread: watches `c` until its next request or its idle timeout.
   // Closes it at once once stop_workers() has run, or when it cannot be
-  // watched.
+  // watched. `c` holds no input (ConnectionStream::holds_input, which
+  // counts a TLS session's decrypted bytes): epoll sees only its socket.
   void park(std::unique_ptr<Connection> c);
   // Ends the workers once each has served what it holds; parked connections
   // stay open until close_parked().
