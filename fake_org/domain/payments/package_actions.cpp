@@ -1,5 +1,6 @@
 #include "package_actions.h"
 
+#include "domain/config/crm_fields_values.h"
 #include "domain/core/fields.h"
 #include "payment_method_resolution.h"
 #include "util/json_text.h"
@@ -22,8 +23,27 @@ std::string names_of(const std::vector<T>& items, Name name) {
   return list.empty() ? "none" : list;
 }
 
-void check_parameters(const PackageActionDef& action, const std::string& qualified,
-                      const nlohmann::json& params, const std::string& path, ApiErrors& errors) {
+// A value the record's field cannot hold (longer than its length, a picklist
+// value it lacks) would fail the insert in a real org (STRING_TOO_LONG): 200,
+// as for CrmFields and the root parameters the org stores.
+void check_stored_value(const OrgConfig& config, const PackageActionDef& action,
+                        const ParameterDef& def, const nlohmann::json& value,
+                        const std::string& path, ApiErrors& errors) {
+  if (action.creates_object.empty() || def.field.empty()) return;
+  const ObjectDef* object = config.object(action.creates_object);
+  const FieldDef* field = object ? object->field(def.field) : nullptr;
+  if (!field) return;
+  const crm_detail::Checked c =
+      crm_detail::check_value(*object, *field, package_parameter_value(def, value), &config);
+  if (!c.reason.empty())
+    errors.push_back(make_error(error_code::kInvalidData, path,
+                                path + " is stored in " + action.creates_object + "." + def.field +
+                                    ", and the value " + c.reason));
+}
+
+void check_parameters(const OrgConfig& config, const PackageActionDef& action,
+                      const std::string& qualified, const nlohmann::json& params,
+                      const std::string& path, ApiErrors& errors) {
   for (const auto& [key, value] : params.items()) {
     bool known = false;
     for (const auto& def : action.parameters) known = known || def.name == key;
@@ -49,6 +69,8 @@ void check_parameters(const PackageActionDef& action, const std::string& qualifi
     std::string problem = parameter_type_problem(def, *it);
     if (!problem.empty())
       errors.push_back(make_error(error_code::kInvalidData, p, p + " " + problem));
+    else
+      check_stored_value(config, action, def, *it, p, errors);
   }
 }
 
@@ -100,7 +122,7 @@ Result<std::vector<PackageActionUse>> check_package_actions(const OrgConfig& con
                                       apath + " must be an object of parameter name -> value"));
           continue;
         }
-        check_parameters(*action, qualified, params, apath, errors);
+        check_parameters(config, *action, qualified, params, apath, errors);
         uses.push_back({package, action, params});
       }
     }

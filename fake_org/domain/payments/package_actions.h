@@ -8,7 +8,8 @@
 // - A processor's RequiredPackageActions ("Package.Action") missing from the
 //   request: 010 naming the action, method and processor.
 // - An unknown package, action or parameter: 200 listing what the org has.
-//   A required parameter missing: 010 naming it; a wrong type: 200.
+//   A required parameter missing: 010 naming it; a wrong type: 200; a value
+//   the record's field cannot hold (too long for it): 200.
 // - An action with creates_object creates one record per request, linked to
 //   the payer's contact and account, filled through each parameter's field.
 //   It is staged in the request's transaction, so a later failure leaves none.

@@ -78,6 +78,11 @@ TEST_CASE("package action parameters are checked against GET /PackageActions",
       {"Overseas", "maybe", "200", "must be true or false"},
       {"AcquisitionMethod", "Carrier pigeon", "200", "must be one of Online, Paper"},
       {"Nickname", "Ada", "200", "has no parameter 'Nickname'; its parameters: DeclarationDate"},
+      // Longer than the declaration's field: no org could store it (STRING_TOO_LONG).
+      {"PostalCode", std::string(21, 'P'), "200",
+       "is stored in cpm__Gift_Aid_Declaration__c.cpm__Postal_Code__c, and the value"},
+      {"Title", std::string(41, 'T'), "200",
+       "is stored in cpm__Gift_Aid_Declaration__c.cpm__Salutation__c"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.key);

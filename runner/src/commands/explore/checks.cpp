@@ -113,6 +113,7 @@ constexpr char kExploreIdempotent[] = "idempotent_replay";
 constexpr char kExploreAmount[] = "amount_survives_read";
 constexpr char kExploreWrite[] = "write_survives_read";
 constexpr char kExplorePayer[] = "payer_deduplicated";
+constexpr char kExplorePayerById[] = "payer_by_id";
 
 }  // namespace
 
@@ -141,13 +142,16 @@ const std::vector<Check>& checks() {
        explore_refused_applies, explore_rule_failed},
       {"idempotent_replay", "the same create with the same IdempotencyKey answers the same Id",
        explore_rule_applies<kExploreIdempotent>, explore_rule_failed},
-      {"amount_survives_read", "the amount a payment intent was created with reads back",
+      {"amount_survives_read",
+       "the amount a payment intent was created with reads back (a recurring one's currency too)",
        explore_rule_applies<kExploreAmount>, explore_rule_failed},
       {"write_survives_read", "the fields a data API create or update wrote read back",
        explore_rule_applies<kExploreWrite>, explore_rule_failed},
       {"payer_deduplicated",
        "the same payer sent again with AllowDeduplication is the same contact",
        explore_rule_applies<kExplorePayer>, explore_rule_failed},
+      {"payer_by_id", "a payment for a contact and an account sent by Id shows them as its payer",
+       explore_rule_applies<kExplorePayerById>, explore_rule_failed},
   };
   return table;
 }

@@ -5,6 +5,7 @@
 
 #include "commands/explore/mutations.h"
 #include "commands/explore/operations.h"
+#include "commands/explore/optional_members.h"
 #include "commands/explore/route_scope.h"
 #include "commands/explore/schema_facts.h"
 #include "json/yaml_json.h"
@@ -50,25 +51,59 @@ std::string coverage_mutated_pointer(const std::string& mutation) {
   return p;
 }
 
-void coverage_step(const Case& c, size_t i, Coverage& out, std::set<std::string>& schemas) {
+// Only the properties a schema names count: a map's members (CrmFields'
+// field names, PackageActions' packages) are data, not the contract's.
+PropertyCoverage* coverage_property(Coverage& out, const std::string& schema,
+                                    const std::string& pointer) {
+  if (schema.empty() || pointer.empty()) return nullptr;
+  const auto it = out.properties.find(coverage_key(schema, pointer));
+  return it == out.properties.end() ? nullptr : &it->second;
+}
+
+void coverage_step(const Case& c, size_t i, Coverage& out) {
   const auto* rs = std::get_if<RequestStep>(&c.scenario.steps[i].body);
   const Operation* op = find_operation(c.meta[i].op);
   if (!rs || !op) return;
   const std::string schema = request_schema_name(rs->request.method, rs->request.path);
-  if (!schema.empty()) schemas.insert(schema);
   if (c.meta[i].focus) {
     out.routes[op->operation_id].near_miss++;
-    const std::string p = coverage_mutated_pointer(c.mutation);
-    if (!schema.empty() && !p.empty()) out.properties[coverage_key(schema, p)].near_miss = true;
+    if (auto* p = coverage_property(out, schema, coverage_mutated_pointer(c.mutation)))
+      p->near_miss = true;
   } else if (c.mutation.empty()) {
     out.routes[op->operation_id].valid++;
     if (schema.empty() || rs->request.body != RequestSpec::Body::kJson) return;
-    for (const auto& p : value_pointers(rs->request.json))
-      out.properties[coverage_key(schema, p)].valid = true;
+    for (const auto& pointer : value_pointers(rs->request.json))
+      if (auto* p = coverage_property(out, schema, pointer)) p->valid = true;
   }
 }
 
+// The request schemas of every operation's body: their properties are
+// reported whether or not a case sent one.
+void coverage_operation_schemas(std::set<std::string>& schemas) {
+  for (const auto& op : operations()) {
+    if (!op.body) continue;
+    std::string path = op.path;
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{api}", "59.0"},
+                                     {"{external_id}", "Ext__c"},
+                                     {"{tag}", "t"}})
+      if (const size_t at = path.find(key); at != std::string::npos)
+        path.replace(at, key.size(), value);
+    const std::string schema = request_schema_name(op.method, path);
+    if (!schema.empty()) schemas.insert(schema);
+  }
+}
+
+const UnsentProperty* coverage_unsent_reason(const std::string& key) {
+  for (const auto& u : unsent_properties())
+    if (u.property == key) return &u;
+  return nullptr;
+}
+
 }  // namespace
+
+std::string property_key(const std::string& schema, const std::string& pointer) {
+  return coverage_key(schema, pointer);
+}
 
 std::vector<std::string> schema_properties(const std::string& schema) {
   std::vector<std::string> out;
@@ -79,11 +114,12 @@ std::vector<std::string> schema_properties(const std::string& schema) {
 Coverage coverage(const std::vector<Case>& cases) {
   Coverage out;
   std::set<std::string> schemas;
-  for (const auto& c : cases)
-    for (size_t i = 0; i < c.scenario.steps.size() && i < c.meta.size(); ++i)
-      coverage_step(c, i, out, schemas);
+  coverage_operation_schemas(schemas);
   for (const auto& s : schemas)
     for (const auto& p : schema_properties(s)) out.properties[coverage_key(s, p)];
+  for (const auto& c : cases)
+    for (size_t i = 0; i < c.scenario.steps.size() && i < c.meta.size(); ++i)
+      coverage_step(c, i, out);
   return out;
 }
 
@@ -98,8 +134,14 @@ std::vector<std::string> coverage_gaps(const Coverage& c) {
     if (changeable && (r == c.routes.end() || r->second.near_miss == 0))
       out.push_back(op.operation_id + ": no near-miss");
   }
-  for (const auto& [key, p] : c.properties)
+  for (const auto& [key, p] : c.properties) {
     if (p.valid && !p.near_miss) out.push_back(key + ": sent, never changed by a near-miss");
+    if (!p.valid && !coverage_unsent_reason(key))
+      out.push_back(key + ": no valid request sent it, and no reason in unsent_properties()");
+  }
+  for (const auto& u : unsent_properties())
+    if (!c.properties.count(u.property))
+      out.push_back(u.property + ": unsent_properties() names it, but no request schema has it");
   return out;
 }
 
@@ -109,9 +151,18 @@ void print_coverage(const Coverage& c, std::ostream& out) {
     out << "  " << std::left << std::setw(34) << id << std::right << std::setw(6) << r.valid
         << std::setw(10) << r.near_miss << "\n";
   out << "coverage by request-schema property:  valid near-miss\n";
-  for (const auto& [key, p] : c.properties)
+  size_t sent = 0, changed = 0, excused = 0;
+  for (const auto& [key, p] : c.properties) {
+    const UnsentProperty* why = p.valid ? nullptr : coverage_unsent_reason(key);
     out << "  " << std::left << std::setw(50) << key << std::right << std::setw(4)
-        << (p.valid ? "yes" : "no") << std::setw(6) << (p.near_miss ? "yes" : "no") << "\n";
+        << (p.valid ? "yes" : "no") << std::setw(6) << (p.near_miss ? "yes" : "no")
+        << (why ? "  (not sent: " + why->reason + ")" : "") << "\n";
+    sent += p.valid;
+    changed += p.near_miss;
+    excused += why != nullptr;
+  }
+  out << "  " << c.properties.size() << " properties: " << sent << " sent by a valid request, "
+      << changed << " changed by a near-miss, " << excused << " not sent for a stated reason\n";
 }
 
 nlohmann::json coverage_json(const Coverage& c) {
@@ -119,8 +170,11 @@ nlohmann::json coverage_json(const Coverage& c) {
   for (const auto& [id, r] : c.routes)
     routes[id] = {{"valid", r.valid}, {"near_miss", r.near_miss}};
   nlohmann::json properties = nlohmann::json::object();
-  for (const auto& [key, p] : c.properties)
+  for (const auto& [key, p] : c.properties) {
     properties[key] = {{"valid", p.valid}, {"near_miss", p.near_miss}};
+    if (const UnsentProperty* why = p.valid ? nullptr : coverage_unsent_reason(key))
+      properties[key]["unsent_reason"] = why->reason;
+  }
   return {{"routes", routes}, {"properties", properties}};
 }
 

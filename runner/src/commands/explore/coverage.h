@@ -21,12 +21,17 @@ struct PropertyCoverage {
 
 struct Coverage {
   std::map<std::string, RouteCoverage> routes;  // by operationId
-  // "<schema>#<pointer>", array items as "*"; every named property of each
-  // request schema the cases sent, touched or not.
+  // "<schema>#<pointer>", array items as "*"; every property the request
+  // schemas of the operations' bodies name, touched or not (a map's members,
+  // such as CrmFields' field names, are not properties).
   std::map<std::string, PropertyCoverage> properties;
 };
 
 Coverage coverage(const std::vector<Case>& cases);
+
+// A property's key in Coverage::properties: "<schema>#<pointer>", array
+// indexes as "*".
+std::string property_key(const std::string& schema, const std::string& pointer);
 
 // The named properties of a request schema, as pointers ("/Payer/Contact").
 std::vector<std::string> schema_properties(const std::string& schema);

@@ -15,6 +15,9 @@ struct StepMeta {
   std::string rule;  // the check its expectation states ("" : none)
   bool focus = false;
   bool prelude = false;  // one of --prelude's steps: kept by the shrinker
+  // The optional members the body builder added (pointers, parents first):
+  // a valid request stays valid without them, so a shrinker may cut them.
+  std::vector<std::string> optional = {};
 };
 
 struct Case {

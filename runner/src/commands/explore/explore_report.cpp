@@ -23,6 +23,39 @@ nlohmann::json explore_counts_json(const std::map<std::string, Counts>& m, const
   return j;
 }
 
+nlohmann::json explore_facts_json(const TargetFacts& f) {
+  nlohmann::json methods = nlohmann::json::array();
+  for (const auto& m : f.methods) methods.push_back(m.name);
+  nlohmann::json fields = nlohmann::json::array();
+  for (const auto& a : f.account_fields) fields.push_back(a.name);
+  nlohmann::json actions = nlohmann::json::array();
+  for (const auto& a : f.package_actions) actions.push_back(a.package + "." + a.action);
+  nlohmann::json crm = nlohmann::json::object();
+  for (const auto& [object, list] : f.crm_fields) {
+    crm[object] = nlohmann::json::array();
+    for (const auto& field : list) crm[object].push_back(field.name);
+  }
+  return {{"payment_methods", methods},
+          {"api_version", f.api_version},
+          {"frequencies", f.frequencies},
+          {"account_fields", fields},
+          {"source_connector", f.connector},
+          {"currency", f.currency},
+          {"campaign_id", f.campaign_id},
+          {"account_record_types", f.account_record_types},
+          {"contact_record_types", f.contact_record_types},
+          {"package_actions", actions},
+          {"crm_fields", crm}};
+}
+
+// The operation of the step that failed (a sweep's valid case runs several).
+std::string explore_failing_op(const Finding& f) {
+  const auto& meta = f.original.meta;
+  if (f.failure.step < meta.size() && !meta[f.failure.step].op.empty())
+    return meta[f.failure.step].op;
+  return f.original.operation();
+}
+
 }  // namespace
 
 void print_counts(const ExploreRun& r, std::ostream& out) {
@@ -56,14 +89,7 @@ nlohmann::json explore_json(const ExploreRun& r, const ExploreOptions& o) {
   e["seed"] = o.seed;
   e["cases"] = r.cases.size();
   e["seconds"] = r.seconds;
-  nlohmann::json methods = nlohmann::json::array();
-  for (const auto& m : r.facts.methods) methods.push_back(m.name);
-  nlohmann::json fields = nlohmann::json::array();
-  for (const auto& f : r.facts.account_fields) fields.push_back(f.name);
-  e["facts"] = {{"payment_methods", methods},
-                {"api_version", r.facts.api_version},
-                {"frequencies", r.facts.frequencies},
-                {"account_fields", fields}};
+  e["facts"] = explore_facts_json(r.facts);
   e["by_operation"] = explore_counts_json(r.by_operation, "cases");
   e["by_check"] = explore_counts_json(r.by_check, "applied");
   e["coverage"] = coverage_json(coverage(r.cases));
@@ -71,7 +97,7 @@ nlohmann::json explore_json(const ExploreRun& r, const ExploreOptions& o) {
   for (const auto& f : r.findings)
     findings.push_back({{"signature", f.signature},
                         {"check", f.failure.check},
-                        {"operation", f.original.operation()},
+                        {"operation", explore_failing_op(f)},
                         {"mutation", f.original.mutation},
                         {"message", f.failure.message},
                         {"hits", f.hits},

@@ -22,14 +22,52 @@ std::string explore_text(const nlohmann::json& o, const char* key) {
 }
 
 bool explore_has_required_parameter(const nlohmann::json& processor) {
-  const auto it = processor.find("Parameters");
-  if (it == processor.end() || !it->is_array()) return false;
-  for (const auto& p : *it)
-    if (p.is_object() && explore_truth(p, "Required")) return true;
+  for (const auto& p : parameter_facts(processor.value("Parameters", nlohmann::json())))
+    if (p.required) return true;
   return false;
 }
 
+std::vector<std::string> explore_texts(const nlohmann::json& list) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const auto& v : list)
+    if (v.is_string())
+      out.push_back(v.get<std::string>());
+    else if (v.is_object() && v.contains("Name") && v["Name"].is_string())
+      out.push_back(v["Name"].get<std::string>());
+  return out;
+}
+
+// The processor's targets and its optional parameters.
+void explore_processor_facts(const nlohmann::json& processor, MethodFact& f) {
+  f.targets = explore_texts(processor.value("Targets", nlohmann::json()));
+  for (auto& p : parameter_facts(processor.value("Parameters", nlohmann::json())))
+    if (!p.required) f.parameters.push_back(std::move(p));
+}
+
 }  // namespace
+
+std::vector<ParameterFact> parameter_facts(const nlohmann::json& list) {
+  std::vector<ParameterFact> out;
+  if (!list.is_array()) return out;
+  for (const auto& p : list) {
+    if (!p.is_object()) continue;
+    ParameterFact f;
+    f.name = explore_text(p, "Name");
+    if (f.name.empty()) f.name = explore_text(p, "name");
+    f.type = explore_text(p, "DataType");
+    if (f.type.empty()) f.type = explore_text(p, "dataType");
+    f.required = explore_truth(p, "Required") || explore_truth(p, "required");
+    for (const char* key : {"Values", "values"})
+      for (const auto& v : explore_texts(p.value(key, nlohmann::json()))) f.values.push_back(v);
+    if (p.contains("Enum") && p["Enum"].is_array())
+      for (const auto& o : p["Enum"])
+        if (o.is_object() && o.contains("value") && o["value"].is_string())
+          f.values.push_back(o["value"].get<std::string>());
+    if (!f.name.empty()) out.push_back(std::move(f));
+  }
+  return out;
+}
 
 TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts base) {
   base.methods.clear();
@@ -43,7 +81,9 @@ TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts b
     for (const auto& p : *procs)
       if (p.is_object() && (!chosen || explore_truth(p, "IsDefault"))) chosen = &p;
     if (!chosen || !chosen->contains("Name") || !(*chosen)["Name"].is_string()) continue;
-    if (explore_has_required_parameter(*chosen)) continue;
+    if (explore_has_required_parameter(*chosen) ||
+        !explore_texts(chosen->value("RequiredPackageActions", nlohmann::json())).empty())
+      continue;
     MethodFact f;
     f.name = m["Name"].get<std::string>();
     f.processor = (*chosen)["Name"].get<std::string>();
@@ -55,6 +95,7 @@ TargetFacts facts_from_payment_methods(const nlohmann::json& body, TargetFacts b
     f.recurring = explore_truth(*chosen, "SupportsRecurring") ||
                   (!package_rule.empty() && package_rule != "unsupported");
     f.initial_required = spec_rule == "Required" || package_rule == "required";
+    explore_processor_facts(*chosen, f);
     base.methods.push_back(std::move(f));
   }
   return base;
@@ -72,6 +113,10 @@ TargetFacts facts_from_source_connectors(const nlohmann::json& body, TargetFacts
     for (const auto& v : c["Frequencies"])
       if (v.is_string()) f.push_back(v.get<std::string>());
     if (!f.empty()) base.frequencies = f;
+    base.connector = explore_text(c, "Name");
+    base.connector_parameters = parameter_facts(c.value("Parameters", nlohmann::json()));
+    const std::string object = explore_text(c, "RecurringObject");
+    if (!object.empty()) base.recurring_object = object;
   }
   return base;
 }
@@ -137,6 +182,7 @@ TargetFacts fetch_facts(Target& target, const std::string& fixture, std::string&
     sent = org->send(req, true, Millis(30000));
     if (sent.response.status == 200)
       facts = facts_from_describe(nlohmann::json::parse(sent.response.body, nullptr, false), facts);
+    fetch_catalogue_facts(*org, facts);
   } catch (const std::exception& e) {
     error = std::string("target ") + target.describe() + ": " + e.what();
   }

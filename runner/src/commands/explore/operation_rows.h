@@ -12,7 +12,8 @@ namespace runner::explore {
 Operation operation_row(std::string name, std::string operation_id, std::string method,
                         std::string path, std::string needs);
 
-// GET /Payment/{ID} and paying an existing installment (spec 4.1, 4.7).
+// GET /Payment/{ID}, paying an existing installment (spec 4.1, 4.7), a
+// payer by ids, and the older /Payment's recurring payment and payer by ids.
 void explore_more_payment_operations(std::vector<Operation>& ops);
 // The data API's informational reads, replication lists, Tooling and queryAll,
 // and an upsert by external id.

@@ -1,6 +1,7 @@
 #include "commands/explore/operations.h"
 
 #include "commands/explore/operation_rows.h"
+#include "commands/explore/optional_members.h"
 #include "commands/explore/schema_facts.h"
 
 namespace runner::explore {
@@ -396,9 +397,12 @@ RequestSpec build_request(const Operation& op, BuildContext& ctx) {
   r.path = explore_replace(r.path, "{external_id}", ctx.facts.account_external_id);
   r.path = explore_replace(r.path, "{tag}", ctx.tag);
   for (const auto& [k, v] : op.query) r.query.emplace_back(k, v);
+  ctx.added.clear();
   if (op.body) {
     r.body = RequestSpec::Body::kJson;
     r.json = op.body(ctx);
+    const std::string schema = request_schema_name(r.method, r.path);
+    if (!schema.empty()) add_optional_members(op.name, schema, r.json, ctx);
     ctx.sent[op.name] = r.json;
   } else if (op.raw) {
     r.body = RequestSpec::Body::kRaw;

@@ -16,6 +16,10 @@
 
 namespace runner::explore {
 
+// How many of a body's optional members (optional_members.h) it gets:
+// drawn per body (none, some or all), every one, or none.
+enum class Fill { kDrawn, kAll, kNone };
+
 // What a body builder may vary: a tag unique to the case (names, emails,
 // idempotency keys), the amount it chose, and the generator.
 struct BuildContext {
@@ -25,6 +29,10 @@ struct BuildContext {
   // The JSON bodies the case sent so far, by operation: an upload's CSV
   // follows its job's delimiter and line ending.
   std::map<std::string, nlohmann::json> sent = {};
+  Fill fill = Fill::kDrawn;
+  // The optional members the last body built got (pointers, parents
+  // first): what a shrinker may cut from a valid request.
+  std::vector<std::string> added = {};
 };
 
 struct Operation {

@@ -20,18 +20,23 @@ char bulk_delimiter(const std::string& name) {
   return ',';
 }
 
-// Accounts for the job the case made, in its delimiter and line ending.
+// Accounts for the job the case made, in its delimiter and line ending; an
+// upsert's rows carry its external id field.
 std::string bulk_csv_accounts(BuildContext& c) {
   const json& job = c.sent["createIngestJob"];
   const char d = bulk_delimiter(bulk_text(job, "columnDelimiter", "COMMA"));
   const std::string le = bulk_text(job, "lineEnding", "LF") == "CRLF" ? "\r\n" : "\n";
+  const std::string key = bulk_text(job, "externalIdFieldName", "");
   std::string extra;
   if (!c.facts.account_fields.empty()) extra = c.rng.pick(c.facts.account_fields).name;
-  std::string csv = "Name" + (extra.empty() ? "" : std::string(1, d) + extra) + le;
+  if (extra == key) extra.clear();
+  std::string csv = "Name" + (extra.empty() ? "" : std::string(1, d) + extra) +
+                    (key.empty() ? "" : std::string(1, d) + key) + le;
   const size_t rows = 1 + c.rng.below(3);
   for (size_t i = 0; i < rows; ++i) {
     csv += "\"Explore Bulk " + c.tag + "-" + std::to_string(i) + "\"";
     if (!extra.empty()) csv += std::string(1, d) + "B" + c.tag + "-" + std::to_string(i);
+    if (!key.empty()) csv += std::string(1, d) + "explore-bulk-" + c.tag + "-" + std::to_string(i);
     csv += le;
   }
   return csv;

@@ -21,6 +21,63 @@ json rows_body_pay_installment(BuildContext& c) {
           {"PaymentMethod", {{"Name", names.empty() ? "CreditCard" : c.rng.pick(names)}}}};
 }
 
+MethodFact rows_pick_method(BuildContext& c, bool recurring) {
+  std::vector<MethodFact> fit;
+  for (const auto& m : c.facts.methods)
+    if (!recurring || m.recurring) fit.push_back(m);
+  if (fit.empty()) return MethodFact{"CreditCard", "Stripe", true, true};
+  return c.rng.pick(fit);
+}
+
+int rows_amount(BuildContext& c) {
+  static const std::vector<int> amounts = {1, 5, 25, 100, 250};
+  return c.rng.pick(amounts);
+}
+
+json rows_urls() {
+  return {{"SuccessURL", "https://shop.example/ok"}, {"FailureURL", "https://shop.example/ko"}};
+}
+
+// A one-time payment of a contact and an account that exist (spec 2.2: each by Id).
+json rows_body_known_payer(BuildContext& c) {
+  json b = rows_urls();
+  b["Payer"] = {{"Contact", {{"Id", "${contact}"}}}, {"Account", {{"Id", "${account}"}}}};
+  b["OneTime"] = {{"Amount", rows_amount(c)}};
+  b["PaymentMethod"] = {{"Name", rows_pick_method(c, false).name}};
+  return b;
+}
+
+// The older interface's recurring payment (spec 4.7: Recurring replaces Payment).
+json rows_body_legacy_recurring(BuildContext& c) {
+  json b = rows_urls();
+  b["Payer"] = {{"Contact",
+                 {{"FirstName", "Legacy"},
+                  {"LastName", "Recurring " + c.tag},
+                  {"Email", "legacy-recurring-" + c.tag + "@example.org"}}}};
+  b["Recurring"] = {{"Amount", rows_amount(c)},
+                    {"Frequency", c.rng.pick(c.facts.frequencies)},
+                    {"StartDate", "2027-03-01"}};
+  b["PaymentMethod"] = {{"Name", rows_pick_method(c, true).name}};
+  return b;
+}
+
+// The older interface's payer by ids (ContactId, AccountId: spec 4.7).
+json rows_body_legacy_known_payer(BuildContext& c) {
+  json b = rows_urls();
+  b["Payer"] = {{"ContactId", "${contact}"}, {"AccountId", "${account}"}};
+  b["Payment"] = {{"Amount", rows_amount(c)}};
+  b["PaymentMethod"] = {{"Name", rows_pick_method(c, false).name}};
+  return b;
+}
+
+// Payment.InstallmentId pays an existing installment; no Payer (spec 4.7).
+json rows_body_legacy_pay(BuildContext& c) {
+  json b = rows_urls();
+  b["Payment"] = {{"InstallmentId", "${legacy}"}};
+  b["PaymentMethod"] = {{"Name", rows_pick_method(c, false).name}};
+  return b;
+}
+
 json rows_body_upsert_account(BuildContext& c) {
   return {{"Name", "Explore Upserted " + c.tag}};
 }
@@ -47,6 +104,27 @@ void explore_more_payment_operations(std::vector<Operation>& ops) {
   pay.body = rows_body_pay_installment;
   pay.counts = rows_intent_counts();
   ops.push_back(std::move(pay));
+  // A payer that exists: the account and contact a composite tree made.
+  Operation known = operation_row("createOneTimeKnownPayer", "postPaymentIntent", "POST",
+                                  "/PaymentIntent", "account");
+  known.body = rows_body_known_payer;
+  known.counts = rows_intent_counts();
+  ops.push_back(std::move(known));
+  Operation recurring =
+      operation_row("createLegacyRecurring", "postPayment", "POST", "/Payment", "");
+  recurring.body = rows_body_legacy_recurring;
+  recurring.counts = rows_intent_counts();
+  ops.push_back(std::move(recurring));
+  Operation legacy_known =
+      operation_row("createLegacyKnownPayer", "postPayment", "POST", "/Payment", "account");
+  legacy_known.body = rows_body_legacy_known_payer;
+  legacy_known.counts = rows_intent_counts();
+  ops.push_back(std::move(legacy_known));
+  Operation legacy_pay =
+      operation_row("payLegacyInstallment", "postPayment", "POST", "/Payment", "legacy");
+  legacy_pay.body = rows_body_legacy_pay;
+  legacy_pay.counts = rows_intent_counts();
+  ops.push_back(std::move(legacy_pay));
 }
 
 void explore_more_data_operations(std::vector<Operation>& ops) {

@@ -104,15 +104,31 @@ void schema_merge_bounds(const json& s, ValueRules& r) {
   }
 }
 
+void schema_add(std::vector<std::string>& to, const std::string& name) {
+  if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+}
+
+// What the value is: its types, format, pattern and const, as any branch says.
+void schema_merge_kind(const json& s, ValueRules& r) {
+  if (s.contains("type") && s["type"].is_string()) schema_add(r.types, s["type"]);
+  if (s.contains("type") && s["type"].is_array())
+    for (const auto& t : s["type"])
+      if (t.is_string()) schema_add(r.types, t);
+  if (r.format.empty() && s.contains("format") && s["format"].is_string()) r.format = s["format"];
+  if (r.pattern.empty() && s.contains("pattern") && s["pattern"].is_string())
+    r.pattern = s["pattern"];
+  if (!r.constant && s.contains("const")) r.constant = s["const"];
+  if (s.contains("additionalProperties") && s["additionalProperties"].is_object()) r.map = true;
+}
+
 void schema_merge(const json& s, ValueRules& r) {
   r.known = true;
   if (r.enums.empty() && s.contains("enum") && s["enum"].is_array())
     r.enums.assign(s["enum"].begin(), s["enum"].end());
   schema_merge_bounds(s, r);
+  schema_merge_kind(s, r);
   if (s.contains("additionalProperties") && s["additionalProperties"] == false) r.closed = true;
-  auto add = [](std::vector<std::string>& to, const std::string& name) {
-    if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
-  };
+  auto add = schema_add;
   if (s.contains("required") && s["required"].is_array())
     for (const auto& name : s["required"])
       if (name.is_string()) add(r.required, name.get<std::string>());
@@ -171,10 +187,66 @@ std::vector<Outside> just_outside(const ValueRules& rules, const json& current) 
     out.push_back({number_like(*rules.maximum + (rules.exclusive_maximum ? 0 : 1), current),
                    (rules.exclusive_maximum ? "exclusiveMaximum " : "maximum ") +
                        number_like(*rules.maximum, 1).dump()});
+  // A pattern's value with a space after it: every pattern the schemas name
+  // (URLs, dates, currency codes, record ids) is anchored and takes no space.
+  if (current.is_string() && !rules.pattern.empty())
+    out.push_back({current.get<std::string>() + " ", "pattern " + rules.pattern});
   if (current.is_number() && rules.minimum)
     out.push_back({number_like(*rules.minimum - (rules.exclusive_minimum ? 0 : 1), current),
                    (rules.exclusive_minimum ? "exclusiveMinimum " : "minimum ") +
                        number_like(*rules.minimum, 1).dump()});
+  return out;
+}
+
+namespace {
+
+bool schema_has_type(const ValueRules& r, const char* type) {
+  return std::find(r.types.begin(), r.types.end(), type) != r.types.end();
+}
+
+// A number the bounds allow: the smallest of a few amounts above the minimum.
+json schema_number(const ValueRules& r, Rng& rng) {
+  static const std::vector<int> amounts = {1, 5, 25, 100, 250};
+  double v = rng.pick(amounts);
+  if (r.minimum && v <= *r.minimum) v = *r.minimum + 1;
+  if (r.maximum && v >= *r.maximum) v = *r.maximum - (r.exclusive_maximum ? 1 : 0);
+  return number_like(v, 1);
+}
+
+// A text within the lengths: "Explore <name> <tag>", cut or padded.
+json schema_text(const ValueRules& r, const std::string& name, const std::string& tag) {
+  std::string t = "Explore " + name + " " + tag;
+  if (r.max_length && t.size() > *r.max_length) t.resize(*r.max_length);
+  if (r.min_length && t.size() < *r.min_length) t.append(*r.min_length - t.size(), 'x');
+  return t;
+}
+
+json schema_string(const ValueRules& r, const std::string& name, const std::string& tag) {
+  if (r.format == "uri") return "https://shop.example/" + name + "/" + tag;
+  if (r.format == "date") return "2027-03-01";
+  if (!r.pattern.empty()) return nullptr;  // a value of the target's: a fact's
+  return schema_text(r, name, tag);
+}
+
+}  // namespace
+
+json schema_value(const std::string& schema, const std::string& pointer, Rng& rng,
+                  const std::string& tag) {
+  const ValueRules r = value_rules(schema, pointer);
+  if (!r.known) return nullptr;
+  if (r.constant) return *r.constant;
+  if (!r.enums.empty()) return rng.pick(r.enums);
+  const std::string name = pointer.substr(pointer.rfind('/') + 1);
+  if (schema_has_type(r, "boolean")) return rng.chance(50);
+  if (schema_has_type(r, "number") || schema_has_type(r, "integer")) return schema_number(r, rng);
+  if (schema_has_type(r, "string")) return schema_string(r, name, tag);
+  if (!schema_has_type(r, "object") || r.map) return r.map ? json::object() : json();
+  json out = json::object();
+  for (const auto& member : r.required) {
+    json v = schema_value(schema, pointer + "/" + member, rng, tag);
+    if (v.is_null()) return nullptr;  // a required member the schema cannot give
+    out[member] = std::move(v);
+  }
   return out;
 }
 

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "commands/explore/rng.h"
+
 namespace runner::explore {
 
 struct ValueRules {
@@ -25,6 +27,11 @@ struct ValueRules {
   bool closed = false;  // an object with additionalProperties false
   std::vector<std::string> required;
   std::vector<std::string> properties;  // the object's named members
+  std::vector<std::string> types;       // "string", "object"...: every branch's
+  std::string format;                   // "uri", "date"; "" none
+  std::string pattern;                  // the first branch's; "" none
+  std::optional<nlohmann::json> constant;
+  bool map = false;  // an object whose members are any names (additionalProperties a schema)
 };
 
 // The request schema of (method, path) per the route table; "" when none.
@@ -42,5 +49,15 @@ struct Outside {
   std::string rule;  // "maxLength 80", "enum", "exclusiveMinimum 0", ...
 };
 std::vector<Outside> just_outside(const ValueRules& rules, const nlohmann::json& current);
+
+// A value `rules` allow, drawn with `rng`, that the schema alone can give: a
+// `const`, an `enum` member, a boolean, a number within its bounds, a URL
+// (format uri), a date (format date), a text within its lengths, an object
+// with its required members, an empty map. Null where a pattern the schema
+// names (a record id, a currency code) needs a value the target knows.
+// `schema` and `pointer` find the members of an object; `tag` makes texts
+// unique to the case.
+nlohmann::json schema_value(const std::string& schema, const std::string& pointer, Rng& rng,
+                            const std::string& tag);
 
 }  // namespace runner::explore

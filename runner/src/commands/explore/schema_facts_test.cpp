@@ -6,9 +6,11 @@
 #include "checker/checker.h"
 #include "commands/explore/checks.h"
 #include "commands/explore/coverage.h"
+#include "commands/explore/explore_test_facts.h"
 #include "commands/explore/explorer.h"
 #include "commands/explore/mutations.h"
 #include "commands/explore/operations.h"
+#include "commands/explore/optional_members.h"
 #include "commands/explore/schema_facts.h"
 #include "commands/explore/shrink.h"
 
@@ -19,12 +21,7 @@ using nlohmann::json;
 namespace {
 
 TargetFacts sf_facts() {
-  TargetFacts f;
-  f.methods = {{"CreditCard", "Stripe", true, true}, {"PayPal", "Adyen", false, false}};
-  f.frequencies = {"Monthly", "Yearly"};
-  f.api_version = "62.0";
-  f.account_external_id = "Legacy_Account_Id__c";
-  return f;
+  return default_org_facts();
 }
 
 std::vector<Case> sf_default_run() {
@@ -113,7 +110,7 @@ TEST_CASE("explore: the default budget covers every route and sent property", "[
   const Coverage full = coverage(cases);
   INFO(json(coverage_gaps(full)).dump(1));
   CHECK(coverage_gaps(full).empty());
-  CHECK(full.properties.count("payment_intent_request#/Payer/Contact/CrmFields/LastName"));
+  CHECK(full.properties.at("payment_intent_request#/Payer/Contact/CrmFields").valid);
   CHECK(full.properties.at("bulk_query_job_request#/operation").near_miss);
   // By construction: without the cases that start with a query job, its
   // routes and its schema's properties are reported as left out.
@@ -123,6 +120,30 @@ TEST_CASE("explore: the default budget covers every route and sent property", "[
   const auto gaps = coverage_gaps(coverage(fewer));
   CHECK(std::count(gaps.begin(), gaps.end(), "postQueryJob: no valid request") == 1);
   CHECK(std::count(gaps.begin(), gaps.end(), "getQueryJob: no near-miss") == 1);
+}
+
+TEST_CASE("explore: the default budget sends every request-schema property or says why not",
+          "[explore]") {
+  const Coverage full = coverage(sf_default_run());
+  size_t sent = 0;
+  for (const auto& [key, p] : full.properties) {
+    INFO(key);
+    bool reason = false;
+    for (const auto& u : unsent_properties()) reason = reason || u.property == key;
+    CHECK((p.valid || reason));
+    if (p.valid) CHECK(p.near_miss);
+    sent += p.valid;
+  }
+  // Every reason names a property of a request schema, and says why in words.
+  for (const auto& u : unsent_properties()) {
+    INFO(u.property);
+    CHECK(full.properties.count(u.property));
+    CHECK(u.reason.size() > 40);
+  }
+  CHECK(full.properties.size() >= 89);
+  CHECK(sent + unsent_properties().size() == full.properties.size());
+  // Map members (CrmFields' field names) are data, not the contract's properties.
+  CHECK_FALSE(full.properties.count("payment_intent_request#/Payer/Contact/CrmFields/LastName"));
 }
 
 TEST_CASE("explore: a valid /Payment answered IsSuccess false is not accepted", "[explore]") {

@@ -39,9 +39,11 @@ void explore_add_capture(Step& s, const std::string& var, const std::string& pat
 
 // What the case wrote last, to state what a read must show.
 struct ExploreWritten {
-  json intent_amount;  // OneTime.Amount or Recurring.Amount of the create
-  json account;        // the account's fields as last written
+  json intent_amount;       // OneTime.Amount or Recurring.Amount of the create
+  json recurring_currency;  // Recurring.CurrencyISOCode, when the create sent one
+  json account;             // the account's fields as last written
   json contact;
+  bool known_payer = false;  // a payment intent's payer was sent by Id
 };
 
 void explore_expect(Step& s, StepMeta& m, const std::string& rule, json expected) {
@@ -52,7 +54,11 @@ void explore_expect(Step& s, StepMeta& m, const std::string& rule, json expected
 
 void explore_note_write(const std::string& op, const json& body, ExploreWritten& w) {
   if (op == "createOneTime") w.intent_amount = body["OneTime"]["Amount"];
-  if (op == "createRecurring") w.intent_amount = body["Recurring"]["Amount"];
+  if (op == "createRecurring") {
+    w.intent_amount = body["Recurring"]["Amount"];
+    w.recurring_currency = body["Recurring"].value("CurrencyISOCode", json());
+  }
+  if (op == "createOneTimeKnownPayer") w.known_payer = true;
   if (op == "createAccount" || op == "updateAccount") w.account = body;
   if (op == "createContact") w.contact = body;
   // Renames through a collection or a batch's PATCH subrequest.
@@ -63,8 +69,17 @@ void explore_note_write(const std::string& op, const json& body, ExploreWritten&
 }
 
 void explore_add_read_rule(const std::string& op, Step& s, StepMeta& m, const ExploreWritten& w) {
-  if ((op == "readInstallment" || op == "readRecurring") && !w.intent_amount.is_null())
-    explore_expect(s, m, "amount_survives_read", {{"Amount", w.intent_amount}});
+  if ((op == "readInstallment" || op == "readRecurring") && !w.intent_amount.is_null()) {
+    json expected = {{"Amount", w.intent_amount}};
+    // Spec 2.11: the recurring record shows its currency.
+    if (op == "readRecurring" && !w.recurring_currency.is_null())
+      expected["CurrencyISOCode"] = w.recurring_currency;
+    explore_expect(s, m, "amount_survives_read", expected);
+  }
+  if (op == "readIntent" && w.known_payer)
+    explore_expect(
+        s, m, "payer_by_id",
+        {{"Payer", {{"Contact", {{"Id", "${contact}"}}}, {"Account", {{"Id", "${account}"}}}}}});
   if (op == "readAccount" && !w.account.is_null())
     explore_expect(s, m, "write_survives_read", w.account);
   if (op == "readContact" && !w.contact.is_null())
@@ -169,6 +184,7 @@ void explore_append(Case& c, const Operation& op, BuildContext& ctx, ExploreWrit
   }
   c.scenario.steps.push_back(explore_request_step(op.name, std::move(r)));
   c.meta.push_back({op.name, "", false});
+  c.meta.back().optional = ctx.added;
   explore_add_read_rule(op.name, c.scenario.steps.back(), c.meta.back(), w);
 }
 
@@ -264,6 +280,20 @@ const std::vector<Link>& links() {
       {"createAccounts", "updateAccounts", "account", "$[0].id", ""},
       {"createAccounts", "deleteAccounts", "account", "$[0].id", ""},
       {"createAccounts", "compositeBatch", "account", "$[0].id", ""},
+      {"compositeTree",
+       "createOneTimeKnownPayer",
+       "account",
+       "$.results[0].id",
+       "",
+       {{"contact", "$.results[1].id"}}},
+      {"createOneTimeKnownPayer", "readIntent", "pi", "$.Id", ""},
+      {"compositeTree",
+       "createLegacyKnownPayer",
+       "account",
+       "$.results[0].id",
+       "",
+       {{"contact", "$.results[1].id"}}},
+      {"createLegacyPayment", "payLegacyInstallment", "legacy", "$.Payment.InstallmentId", ""},
       {"userInfo", "identity", "user_id", "$.user_id", "", {{"org_id", "$.organization_id"}}},
       {"userInfo", "identityByPost", "user_id", "$.user_id", "", {{"org_id", "$.organization_id"}}},
   };
@@ -317,7 +347,7 @@ Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index) {
 }
 
 std::optional<Case> valid_case_to(const TargetFacts& facts, uint64_t seed, size_t index,
-                                  const std::string& target) {
+                                  const std::string& target, Fill fill) {
   std::string root;
   const auto chain = explore_chain_to(target, facts, root);
   if (root.empty()) return std::nullopt;
@@ -325,6 +355,7 @@ std::optional<Case> valid_case_to(const TargetFacts& facts, uint64_t seed, size_
   Case c;
   c.index = index;
   BuildContext ctx{facts, rng, explore_case_tag(seed, index)};
+  ctx.fill = fill;
   ExploreWritten w;
   explore_append(c, *find_operation(root), ctx, w);
   for (const Link* l : chain) {

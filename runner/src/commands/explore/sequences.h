@@ -10,6 +10,7 @@
 
 #include "commands/explore/explore_case.h"
 #include "commands/explore/facts.h"
+#include "commands/explore/operations.h"
 
 namespace runner::explore {
 
@@ -31,9 +32,10 @@ const std::vector<Link>& links();
 Case valid_case(const TargetFacts& facts, uint64_t seed, size_t index);
 
 // A valid case that reaches `op` along the shortest chain of links from a
-// root (the sweep's way to every operation); nullopt when none leads there.
+// root (the sweep's way to every operation), its bodies' optional members
+// per `fill`; nullopt when no chain leads there.
 std::optional<Case> valid_case_to(const TargetFacts& facts, uint64_t seed, size_t index,
-                                  const std::string& op);
+                                  const std::string& op, Fill fill = Fill::kDrawn);
 
 // A query step counting an object's records, capturing the count as
 // `count_<Object>`; with `expect_same`, expecting the captured count instead.

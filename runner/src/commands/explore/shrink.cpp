@@ -117,6 +117,30 @@ void explore_cut_members(Case& c, const std::string& step_name,
   }
 }
 
+// The optional members the body builder added to step `at` (its request
+// stays valid without them), dependents first, each cut kept while the
+// failure stays.
+void explore_cut_optional(Case& c, size_t at, const std::function<bool(const Case&)>& still_fails,
+                          size_t max_tries, ShrinkStats& stats) {
+  const std::vector<std::string> members = c.meta[at].optional;  // a copy: cuts replace c
+  for (size_t k = members.size(); k-- > 0;) {
+    const auto* rs = std::get_if<RequestStep>(&c.scenario.steps[at].body);
+    const json::json_pointer ptr(members[k]);
+    if (!rs || rs->request.body != RequestSpec::Body::kJson || !rs->request.json.contains(ptr))
+      continue;
+    Case candidate = c;
+    auto& body = std::get<RequestStep>(candidate.scenario.steps[at].body).request.json;
+    body.at(ptr.parent_pointer()).erase(ptr.back());
+    // A parent the member alone made (Settings for Settings.SourceConnector) goes with it.
+    const json::json_pointer parent = ptr.parent_pointer();
+    if (!parent.empty() && body.at(parent).empty())
+      body.at(parent.parent_pointer()).erase(parent.back());
+    auto& optional = candidate.meta[at].optional;
+    optional.erase(optional.begin() + static_cast<long>(k));
+    explore_try(c, std::move(candidate), still_fails, max_tries, stats);
+  }
+}
+
 }  // namespace
 
 bool references_defined(const Case& c) {
@@ -152,7 +176,15 @@ Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
                  ShrinkStats& stats, bool cut_members) {
   explore_cut_steps(c, step_named(c, step_name), still_fails, max_tries, stats, step_name);
-  if (!cut_members) return c;
+  if (!cut_members) {
+    // A valid request keeps what it needs; the optional members may go,
+    // the failing step's first.
+    const size_t failing = step_named(c, step_name);
+    if (failing < c.meta.size()) explore_cut_optional(c, failing, still_fails, max_tries, stats);
+    for (size_t i = 0; i < c.meta.size(); ++i)
+      if (i != failing) explore_cut_optional(c, i, still_fails, max_tries, stats);
+    return c;
+  }
   explore_cut_members(c, step_name, still_fails, max_tries, stats);
   // A refused write's failure shows on the count after it: cut the write's body too.
   for (size_t i = 0; i < c.meta.size(); ++i)

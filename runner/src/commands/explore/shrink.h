@@ -16,6 +16,8 @@ struct ShrinkStats {
 };
 
 // `step_name`: the failing step's name (step names stay as cuts move indexes).
+// Without `cut_members` (a valid case's failure) only the optional members
+// the body builder added (StepMeta::optional) are cut.
 Case shrink_case(Case c, const std::string& step_name,
                  const std::function<bool(const Case&)>& still_fails, size_t max_tries,
                  ShrinkStats& stats, bool cut_members = true);

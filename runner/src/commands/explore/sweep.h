@@ -1,9 +1,11 @@
 #pragma once
-// The first cases of every run: a valid case and a near-miss for each
-// operation, and a near-miss for each request-schema property the valid
-// cases send, so even a small budget exercises every route explore knows and
-// every property it sends (coverage_gaps() finds none). Past the sweep, the
-// cases are drawn at random.
+// The first cases of every run: valid cases reaching every operation, their
+// bodies with every optional member the target's facts allow (so every
+// request-schema property the explorer can send is sent), a near-miss of
+// each operation, and a near-miss for each property no earlier near-miss
+// changed; so even a small budget exercises every route explore knows and
+// every property (coverage_gaps() finds none). Past the sweep, the cases are
+// drawn at random.
 #include <optional>
 #include <string>
 #include <vector>
