@@ -188,6 +188,18 @@ void supersede_mandate(OperationContext& op, const Record& inst, const Record& u
     deactivate_one_off_mandate(op.tx, old, op.now);
 }
 
+// The PackageActions block of a payment of an installment, checked as for a
+// new payment (decision 35). The processor's required actions only when the
+// request names a PaymentMethod: without one the installment keeps the
+// method it has, and no new mandate is set up.
+Result<std::vector<PackageActionUse>> check_paying_package_actions(const OperationContext& op,
+                                                                   const ResolvedMethod& method) {
+  if (op.req.payment_method) return check_request_package_actions(op, method);
+  ProcessorDef kept = *method.processor;
+  kept.required_package_actions.clear();
+  return check_package_actions(op.config, op.req.package_actions, method.method->name, kept);
+}
+
 }  // namespace
 
 Result<IntentResult> pay_existing_installment(OperationContext& op) {
@@ -206,8 +218,15 @@ Result<IntentResult> pay_existing_installment(OperationContext& op) {
                                                  : inst.text(fields::kCurrency),
                                              "PaymentMethod.Name"));
   }
+  std::vector<PackageActionUse> actions;
+  if (method.ok()) {
+    auto checked = check_paying_package_actions(op, *method);
+    collect(errors, checked);
+    if (checked.ok()) actions = *checked;
+  }
   const CommonParameters common = resolve_common_parameters(op, errors);
   if (!errors.empty()) return errors;
+  stage_package_actions(op, actions, inst.text(fi::kContact), inst.text(fi::kAccount));
 
   Record updated = repaid_installment(op, inst, *method, common);
   // New account data for an inline direct debit: a mandate of its own

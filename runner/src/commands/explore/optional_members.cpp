@@ -21,7 +21,9 @@ json om_parameter_value(const ParameterFact& p, BuildContext& c) {
   if (p.type == "Date") return "2027-02-20";
   if (p.type == "Email") return "explore-" + c.tag + "@example.org";
   if (p.type == "Number" || p.type == "Integer" || p.type == "Decimal") return 1;
-  return "Explore " + c.tag;
+  // GET /PackageActions gives no lengths, and the field a text goes to may
+  // be short (a postcode's 20): a short text, the same in every case.
+  return "Explore";
 }
 
 // Every required parameter, and the optional ones drawn (all under kAll).
