@@ -119,10 +119,28 @@ Measured measure(int port, const std::string& token, size_t size, size_t request
   return out;
 }
 
+// One object's bytes per record in their parts: its block (the Record,
+// field entries, values by field, GUID, malloc's share) and each table.
+void print_parts(const ObjectMemory& m) {
+  const double n = static_cast<double>(m.records);
+  std::printf("      block: Record %.1f, field entries %.1f, values %.1f, GUID %.1f, malloc %.1f\n",
+              m.header_bytes / n, m.entry_bytes / n, m.value_bytes / n, m.guid_bytes / n,
+              m.malloc_bytes / n);
+  std::vector<ObjectMemory::Field> fields = m.fields;
+  std::sort(fields.begin(), fields.end(),
+            [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  for (const auto& f : fields)
+    std::printf("        %-40s %7.1f B  (in %5.1f %% of records)\n", f.name.c_str(), f.bytes / n,
+                100.0 * static_cast<double>(f.records) / n);
+  for (const auto& [table, bytes] : m.tables)
+    if (bytes) std::printf("      table %-44s %7.1f B\n", table.c_str(), bytes / n);
+}
+
 // Each object's records: how many, the bytes of their own blocks (record,
-// fields, GUID) and of their share of the store's tables, per record.
+// fields, GUID) and of their share of the store's tables, per record; with
+// `detail`, each in its parts.
 // Sessions, events and the rest are what the heap per seed holds beyond.
-void print_breakdown(Org& org, size_t seeded) {
+void print_breakdown(Org& org, size_t seeded, bool detail, double heap_per_seed) {
   auto use = org.records().read([](const RecordStore& s) { return s.memory_by_object(); });
   size_t all = 0;
   std::printf("  %-26s %9s %12s %12s %12s\n", "object", "records", "own B each", "tables B each",
@@ -133,16 +151,21 @@ void print_breakdown(Org& org, size_t seeded) {
     const double n = static_cast<double>(m.records);
     std::printf("  %-26s %9zu %12.0f %12.0f %12.0f\n", m.object.c_str(), m.records,
                 m.record_bytes / n, m.index_bytes / n, (m.record_bytes + m.index_bytes) / n);
+    if (detail) print_parts(m);
   }
   std::printf("  %-26s %9s %38.0f per seed\n", "every record", "",
               seeded ? static_cast<double>(all) / static_cast<double>(seeded) : 0.0);
   std::printf("  %-26s %9s %38zu in all\n", "texts kept once per field", "",
               FieldValues::heap_bytes());
   const size_t sessions = org.psp_sessions().size();
+  const double session_bytes = static_cast<double>(org.psp_sessions().heap_bytes());
   if (sessions)
+    std::printf("  %-26s %9zu %38.0f each\n", "PSP sessions", sessions,
+                session_bytes / static_cast<double>(sessions));
+  if (seeded)
     std::printf(
-        "  %-26s %9zu %38.0f each\n", "PSP sessions", sessions,
-        static_cast<double>(org.psp_sessions().heap_bytes()) / static_cast<double>(sessions));
+        "  %-26s %9s %38.0f per seed\n", "the heap's rest", "",
+        heap_per_seed - (static_cast<double>(all) + session_bytes) / static_cast<double>(seeded));
 }
 
 }  // namespace
@@ -160,6 +183,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"contacts", "intents"}));
   bool breakdown = false;
   app.add_flag("--breakdown", breakdown, "After each size, bytes per record by object");
+  bool parts = false;
+  app.add_flag("--parts", parts,
+               "With --breakdown: each object's bytes in parts (header, entries, values by "
+               "field, GUID, malloc, each table)");
   CLI11_PARSE(app, argc, argv);
 
   auto load = load_embedded_fixture("default.yaml");
@@ -207,7 +234,7 @@ int main(int argc, char** argv) {
         percentile(m.ms, 0.99), requests / m.seconds, per_seed, heap_per_seed, rss_mb,
         lock.percentile_us(0.5), lock.percentile_us(0.99), static_cast<double>(max_us),
         static_cast<unsigned long long>(lock.retried - before_lock.retried));
-    if (breakdown) print_breakdown(o, size);
+    if (breakdown) print_breakdown(o, size, parts, heap_per_seed);
   }
   return 0;
 }

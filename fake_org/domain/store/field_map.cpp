@@ -1,5 +1,6 @@
 #include "field_map.h"
 
+#include <malloc.h>
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -230,20 +231,19 @@ FieldRef& FieldRef::operator=(const FieldRef& other) {
 
 // ---- FieldMap ---------------------------------------------------------------
 
-FieldMap::FieldMap(const FieldMap& other) {
+FieldMap::FieldMap(const FieldMap& other) : FieldMap() {
   copy_from(other);
 }
 
 FieldMap::FieldMap(FieldMap&& other) noexcept
     : buf_(other.buf_),
       count_(other.count_),
-      used_(other.used_),
-      cap_(other.cap_),
       wide_(other.wide_),
-      shares_(other.shares_) {
+      shares_(other.shares_),
+      used_(other.used_) {
   other.buf_ = nullptr;
-  other.count_ = other.used_ = other.cap_ = 0;
-  other.wide_ = other.shares_ = false;
+  other.count_ = other.wide_ = other.shares_ = 0;
+  other.used_ = 0;
 }
 
 FieldMap& FieldMap::operator=(const FieldMap& other) {
@@ -260,12 +260,11 @@ FieldMap& FieldMap::operator=(FieldMap&& other) noexcept {
     buf_ = other.buf_;
     count_ = other.count_;
     used_ = other.used_;
-    cap_ = other.cap_;
     wide_ = other.wide_;
     shares_ = other.shares_;
     other.buf_ = nullptr;
-    other.count_ = other.used_ = other.cap_ = 0;
-    other.wide_ = other.shares_ = false;
+    other.count_ = other.wide_ = other.shares_ = 0;
+    other.used_ = 0;
   }
   return *this;
 }
@@ -274,7 +273,7 @@ FieldMap::~FieldMap() {
   std::free(buf_);
 }
 
-FieldMap::FieldMap(const nlohmann::json& object) {
+FieldMap::FieldMap(const nlohmann::json& object) : FieldMap() {
   *this = object;
 }
 
@@ -359,7 +358,6 @@ void FieldMap::widen() {
   if (used_) std::memcpy(grown + count_ * sizeof(Wide), values(), used_);
   std::free(buf_);
   buf_ = grown;
-  cap_ = static_cast<uint32_t>(bytes);
   wide_ = true;
 }
 
@@ -391,24 +389,36 @@ size_t FieldMap::value_size(uint32_t i) const {
   return static_cast<size_t>(length_prefix::read(at + 1, n) - at) + n;
 }
 
-void FieldMap::copy_from(const FieldMap& other) {
+FieldMap::Layout FieldMap::layout() const {
   // Re-encoded: a copy never carries the space replaced values left, and is
   // narrow whenever its names and values allow.
-  const std::vector<uint32_t> holders = other.first_holders();
-  const auto holder_of = [&](uint32_t i) { return holders.empty() ? i : holders[i]; };
+  Layout l;
+  l.holders = first_holders();
   size_t value_bytes = 0;
   bool narrow = true;
-  for (uint32_t i = 0; i < other.count_; ++i) {
-    if (holder_of(i) == i) value_bytes += other.value_size(i);
-    narrow = narrow && other.name_at(i) < kNarrowNames && other.code_at(i) < kUIntCode;
+  for (uint32_t i = 0; i < count_; ++i) {
+    if (l.holders.empty() || l.holders[i] == i) value_bytes += value_size(i);
+    narrow = narrow && name_at(i) < kNarrowNames && code_at(i) < kUIntCode;
   }
-  wide_ = !(narrow && value_bytes < kNarrowOffsets);
-  const size_t bytes = other.count_ * entry_size() + value_bytes;
-  if (bytes == 0) {
+  l.wide = !(narrow && value_bytes < kNarrowOffsets);
+  l.bytes = count_ * (l.wide ? sizeof(Wide) : sizeof(Narrow)) + value_bytes;
+  return l;
+}
+
+void FieldMap::copy_from(const FieldMap& other) {
+  const Layout l = other.layout();
+  if (l.bytes == 0) {
     wide_ = false;
     return;
   }
-  reserve(bytes);
+  wide_ = l.wide;
+  reserve(l.bytes);
+  fill_from(other, l);
+}
+
+void FieldMap::fill_from(const FieldMap& other, const Layout& l) {
+  const auto holder_of = [&](uint32_t i) { return l.holders.empty() ? i : l.holders[i]; };
+  wide_ = l.wide;
   count_ = other.count_;
   for (uint32_t i = 0; i < count_; ++i) {
     const uint32_t holder = holder_of(i);
@@ -422,6 +432,44 @@ void FieldMap::copy_from(const FieldMap& other) {
     write_entry(i, other.name_at(i), used_, other.code_at(i));
     used_ += static_cast<uint32_t>(n);
   }
+}
+
+size_t FieldMap::packed_bytes() const {
+  return count_ == 0 ? 0 : layout().bytes;
+}
+
+void FieldMap::move_to(char* room) {
+  if (count_ == 0) return;
+  const Layout l = layout();
+  FieldMap out;
+  out.buf_ = room;
+  out.fill_from(*this, l);
+  std::free(buf_);
+  buf_ = std::exchange(out.buf_, nullptr);
+  count_ = out.count_;
+  used_ = out.used_;
+  wide_ = out.wide_;
+  shares_ = out.shares_;
+}
+
+void FieldMap::forget_room() {
+  buf_ = nullptr;
+  count_ = wide_ = shares_ = 0;
+  used_ = 0;
+}
+
+size_t FieldMap::capacity() const {
+  return buf_ ? malloc_usable_size(buf_) : 0;
+}
+
+std::vector<std::pair<std::string_view, size_t>> FieldMap::value_bytes() const {
+  const std::vector<uint32_t> holders = first_holders();
+  std::vector<std::pair<std::string_view, size_t>> out;
+  out.reserve(count_);
+  for (uint32_t i = 0; i < count_; ++i)
+    out.emplace_back(FieldNames::name(name_at(i)),
+                     holders.empty() || holders[i] == i ? value_size(i) : 0);
+  return out;
 }
 
 std::vector<uint32_t> FieldMap::first_holders() const {
@@ -450,9 +498,11 @@ std::vector<uint32_t> FieldMap::first_holders() const {
 
 void FieldMap::make_room(uint32_t i, bool new_entry, size_t value_bytes) {
   const size_t need = (count_ + (new_entry ? 1 : 0)) * entry_size() + used_ + value_bytes;
-  // A record is built a field at a time and trimmed when stored (shrink):
-  // room for a typical record at once, not a dozen reallocations.
-  if (need > cap_) reserve(std::max({need, size_t{cap_} + cap_ / 2, kFirstRoom}));
+  // A record is built a field at a time and laid out afresh when stored
+  // (make_record): room for a typical record at once, not a dozen
+  // reallocations.
+  const size_t cap = capacity();
+  if (need > cap) reserve(std::max({need, cap + cap / 2, kFirstRoom}));
   if (!new_entry) return;
   // Shift the values right by one entry, then the later entries.
   const size_t e = entry_size();
@@ -462,12 +512,11 @@ void FieldMap::make_room(uint32_t i, bool new_entry, size_t value_bytes) {
 }
 
 void FieldMap::reserve(size_t bytes) {
-  if (bytes <= cap_) return;
+  if (bytes <= capacity()) return;
   if (bytes > (size_t{1} << 28)) throw std::length_error("a record's fields exceed 256 MB");
   char* grown = static_cast<char*>(std::realloc(buf_, bytes));
   if (!grown) throw std::bad_alloc();
   buf_ = grown;
-  cap_ = static_cast<uint32_t>(bytes);
 }
 
 std::pair<std::string_view, FieldValue> FieldMap::entry(uint32_t i) const {
@@ -544,7 +593,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   if (bytes.size() > (size_t{1} << 27)) throw std::length_error("a field value exceeds 128 MB");
   // Fields read from text come in name order: appended without a search.
   const bool last = count_ > 0 && FieldNames::name(name_at(count_ - 1)) < name;
-  auto [i, found] = last ? std::pair(count_, false) : locate(name);
+  auto [i, found] = last ? std::pair(static_cast<uint32_t>(count_), false) : locate(name);
   const uint32_t id = found ? name_at(i) : FieldNames::intern(name);
   uint32_t code = kind == Kind::kUInt ? kUIntCode : static_cast<uint32_t>(kind);
   char number = 0;
@@ -562,7 +611,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const size_t n = bytes.size() + (sized(code) ? length_prefix::size(bytes.size()) : 0);
   // `bytes` may point into this map (a field copied to another): keep it.
   std::string keep;
-  if (bytes.data() >= buf_ && bytes.data() < buf_ + cap_) {
+  if (bytes.data() >= buf_ && bytes.data() < buf_ + capacity()) {
     keep.assign(bytes);
     bytes = keep;
   }
@@ -675,17 +724,15 @@ void FieldMap::shrink() {
   size_t live = count_ * entry_size();
   for (uint32_t i = 0; i < count_; ++i)
     if (holders.empty() || holders[i] == i) live += value_size(i);
-  if (live == cap_) return;
   if (live == 0) {
     *this = FieldMap();
     return;
   }
   if (count_ * entry_size() + used_ == live) {
-    // Nothing replaced left a gap (a map just read or built): trimmed in place.
-    if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) {
-      buf_ = trimmed;
-      cap_ = static_cast<uint32_t>(live);
-    }
+    // Nothing replaced left a gap (a map just read or built): trimmed in
+    // place, unless malloc's rounding is all that is spare.
+    if (capacity() >= live + 16)
+      if (char* trimmed = static_cast<char*>(std::realloc(buf_, live))) buf_ = trimmed;
     return;
   }
   // A replaced value left a gap, even of a byte (an inbound report's status,

@@ -141,7 +141,7 @@ bool operator!=(const FieldRef& a, const T& b) {
 
 class FieldMap {
  public:
-  FieldMap() = default;
+  FieldMap() : count_(0), wide_(0), shares_(0) {}
   FieldMap(const FieldMap& other);
   FieldMap(FieldMap&& other) noexcept;
   FieldMap& operator=(const FieldMap& other);
@@ -232,8 +232,21 @@ class FieldMap {
   // a data directory's million records are read without a json tree each.
   // False, with `out` unspecified, when the text is no JSON object.
   static bool parse(std::string_view text, FieldMap& out);
-  // Heap bytes this map holds (memory figures).
-  size_t heap_bytes() const { return cap_; }
+  // Bytes this map's entries and values take, gaps replaced values left
+  // included (memory figures; a stored record's map has none).
+  size_t heap_bytes() const { return count_ * entry_size() + used_; }
+  // Each field's name and the bytes its value takes, its length included
+  // (0 for a value whose bytes another field holds, set_same): memory figures.
+  std::vector<std::pair<std::string_view, size_t>> value_bytes() const;
+  // Bytes this map takes laid out afresh, without gaps: the room move_to needs.
+  size_t packed_bytes() const;
+  // Lays the map out in `room` (packed_bytes() of it), which the caller owns
+  // and which must outlive the map (a stored record's own block: decision
+  // 226), and frees the map's own block. The map must not change after.
+  void move_to(char* room);
+  // Lets go of the room move_to gave, without freeing it (the record's block
+  // goes with it); the map is empty after.
+  void forget_room();
 
   friend bool operator==(const FieldMap& a, const FieldMap& b);
   friend bool operator==(const FieldMap& a, const nlohmann::json& b) { return a.to_json() == b; }
@@ -275,16 +288,30 @@ class FieldMap {
   void make_room(uint32_t i, bool new_entry, size_t value_bytes);
   void copy_from(const FieldMap& other);
   size_t value_size(uint32_t i) const;
+  // How a copy of a map is laid out: which entries hold their own bytes
+  // (first_holders), its bytes, and whether its entries are 8 bytes.
+  struct Layout {
+    std::vector<uint32_t> holders;
+    size_t bytes = 0;
+    bool wide = false;
+  };
+  Layout layout() const;
+  // Fills this empty map, whose block has room for `l.bytes`, with `other`'s
+  // live values as `l` lays them out.
+  void fill_from(const FieldMap& other, const Layout& l);
+  // Bytes of the block a map being built may fill (what malloc gave it).
+  size_t capacity() const;
   // For each entry, the first entry whose value bytes it uses (set_same), or
   // itself; empty when no value is shared (then every entry holds its own).
   std::vector<uint32_t> first_holders() const;
 
+  // 16 bytes in all, in every record (decision 226): the block's capacity is
+  // malloc's to tell (capacity()), and a stored record's map is exactly full.
   char* buf_ = nullptr;  // entries, then values
-  uint32_t count_ = 0;   // entries
+  uint32_t count_ : 30;  // entries
+  uint32_t wide_ : 1;    // entries are Wide, else Narrow
+  uint32_t shares_ : 1;  // some entries hold one value (set_same)
   uint32_t used_ = 0;    // bytes of the value area in use
-  uint32_t cap_ = 0;     // bytes allocated for entries and values
-  bool wide_ = false;    // entries are Wide, else Narrow
-  bool shares_ = false;  // some entries hold one value (set_same)
 };
 
 void to_json(nlohmann::json& j, const FieldMap& m);

@@ -4,6 +4,10 @@
 // Locking rule: a Record is a value until make_record() publishes it; from
 // then on it is immutable and shared by RecordPtr, whose count is atomic, so
 // any thread may hold, copy or drop one.
+//
+// A published record is one heap block: the Record, then its fields' entries
+// and values, then its GUID's text (decision 226); a copy of it is a value
+// with blocks of its own again.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +26,20 @@ class RecordPtr;
 
 struct Record {
   ObjectName object;  // API name: "Contact", "cpm__Installment__c"
-  RecordId id;        // 18 characters
+
+ private:
+  friend class RecordPtr;
+  // RecordPtr's count, in the record's own block (a copy starts unshared);
+  // beside `object`, so the two take 8 bytes.
+  struct Count {
+    Count() = default;
+    Count(const Count&) {}
+    Count& operator=(const Count&) { return *this; }
+    mutable std::atomic<uint32_t> n{0};
+  } refs_;
+
+ public:
+  RecordId id;  // 18 characters
   // Not a field (never shown or written by clients): the record waits on the
   // payer (a recurring record whose mandate a hosted page must activate), so
   // partial indexes of work to do can leave it out until then.
@@ -41,16 +58,8 @@ struct Record {
   // A field's value; nullopt when absent or null.
   std::optional<FieldValue> get(std::string_view field) const;
   bool has(std::string_view field) const;
-
- private:
-  friend class RecordPtr;
-  // RecordPtr's count, in the record's own block (a copy starts unshared).
-  struct Count {
-    Count() = default;
-    Count(const Count&) {}
-    Count& operator=(const Count&) { return *this; }
-    mutable std::atomic<uint32_t> n{0};
-  } refs_;
+  // Bytes of the record's block as make_record lays it out (memory figures).
+  size_t block_bytes() const { return sizeof(Record) + fields.heap_bytes() + guid.room_bytes(); }
 };
 
 // A shared, immutable record: as std::shared_ptr<const Record>, with the
@@ -85,15 +94,16 @@ class RecordPtr {
     if (p_) p_->refs_.n.fetch_add(1, std::memory_order_relaxed);
   }
   void release() {
-    if (p_ && p_->refs_.n.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p_;
+    if (p_ && p_->refs_.n.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(p_);
     p_ = nullptr;
   }
+  // Ends a record make_record made, and frees its one block.
+  static void destroy(const Record* p) noexcept;
   const Record* p_ = nullptr;
 };
 
-// Publishes a record: from here on it is shared and never changes.
-inline RecordPtr make_record(Record record) {
-  return RecordPtr(new Record(std::move(record)));
-}
+// Publishes a record: from here on it is shared and never changes. Its
+// fields and GUID move into the record's own block, laid out without gaps.
+RecordPtr make_record(Record record);
 
 }  // namespace fake_org

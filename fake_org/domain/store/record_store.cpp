@@ -314,8 +314,7 @@ RecordPtr Transaction::put(Record record) {
       filed_[pos].emplace_back(n, &entry.first);
     }
   }
-  record.fields.shrink();
-  return staged_[id] = make_record(std::move(record));
+  return staged_[id] = make_record(std::move(record));  // laid out without gaps
 }
 
 Record Transaction::edit(std::string_view id18) const {
@@ -432,46 +431,81 @@ size_t heap_string(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+
+// One record's block in its parts, into its object's figures.
+void add_record_parts(const Record& r, ObjectMemory& m,
+                      std::map<std::string_view, size_t>& field_at) {
+  const size_t block = heap_block(r.block_bytes());
+  m.record_bytes += block;
+  m.header_bytes += sizeof(Record);
+  m.guid_bytes += r.guid.room_bytes();
+  m.malloc_bytes += block - r.block_bytes();
+  size_t values = 0;
+  for (const auto& [name, bytes] : r.fields.value_bytes()) {
+    auto [at, fresh] = field_at.try_emplace(name, m.fields.size());
+    if (fresh) m.fields.push_back({std::string(name), 0, 0});
+    ++m.fields[at->second].records;
+    m.fields[at->second].bytes += bytes;
+    values += bytes;
+  }
+  m.value_bytes += values;
+  m.entry_bytes += r.fields.heap_bytes() - values;
+}
+
+void add_table(ObjectMemory& m, std::string name, size_t bytes) {
+  m.index_bytes += bytes;
+  m.tables.emplace_back(std::move(name), bytes);
+}
+
+}  // namespace
+
 std::vector<ObjectMemory> RecordStore::memory_by_object() const {
   std::vector<ObjectMemory> out;
   std::map<std::string_view, size_t> at;  // object -> position in out
+  std::vector<size_t> guids;              // records with a GUID, by position
   for (const auto& [object, slots] : ids_by_object_) {
     at[object] = out.size();
     ObjectMemory m;
     m.object = object;
     m.records = slots.size();
-    m.index_bytes = slots.capacity() * sizeof(SlotTable::Slot);
+    add_table(m, "the object's list", slots.capacity() * sizeof(SlotTable::Slot));
+    std::map<std::string_view, size_t> field_at;
+    size_t with_guid = 0;
     for (SlotTable::Slot s : slots) {
-      const Record& r = *slots_[s];
-      m.record_bytes += heap_block(sizeof(Record)) + heap_block(r.fields.heap_bytes()) +
-                        (r.guid.empty() ? 0 : heap_block(sizeof(uint32_t) + r.guid.size() + 1));
+      add_record_parts(*slots_[s], m, field_at);
+      if (!slots_[s]->guid.empty()) ++with_guid;
     }
+    guids.push_back(with_guid);
     out.push_back(std::move(m));
   }
-  // The tables every record is in, shared by count; the GUID table by the
-  // records that have one; an index to its object.
-  const double per_record =
-      slots_.empty() ? 0
-                     : double(by_id_.heap_bytes() + slots_.capacity() * sizeof(RecordPtr)) /
-                           double(slots_.size());
-  size_t with_guid = 0;
-  std::vector<size_t> guids(out.size());
-  for (const auto& [object, slots] : ids_by_object_)
-    for (SlotTable::Slot s : slots)
-      if (!slots_[s]->guid.empty()) ++with_guid, ++guids[at[object]];
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i].index_bytes += static_cast<size_t>(per_record * double(out[i].records));
-    if (with_guid) out[i].index_bytes += by_guid_.heap_bytes() * guids[i] / with_guid;
-  }
+  add_shared_tables(out, guids);
   for (size_t n = 0; n < specs_.size(); ++n) {
     auto it = at.find(specs_[n].object);
     if (it == at.end()) continue;
     size_t bytes = indexes_[n].heap_bytes();
     for (const auto& [key, id] : ordered_[n])
       bytes += heap_block(32 + 2 * sizeof(std::string)) + heap_string(key) + heap_string(id);
-    out[it->second].index_bytes += bytes;
+    add_table(out[it->second], "index " + specs_[n].name, bytes);
   }
   return out;
+}
+
+void RecordStore::add_shared_tables(std::vector<ObjectMemory>& out,
+                                    const std::vector<size_t>& guids) const {
+  // The tables every record is in, shared by count; the GUID table by the
+  // records that have one.
+  const double n = slots_.empty() ? 1.0 : double(slots_.size());
+  size_t with_guid = 0;
+  for (size_t g : guids) with_guid += g;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const double records = double(out[i].records);
+    add_table(out[i], "the slots (a handle a record)",
+              static_cast<size_t>(double(slots_.capacity() * sizeof(RecordPtr)) / n * records));
+    add_table(out[i], "by id", static_cast<size_t>(double(by_id_.heap_bytes()) / n * records));
+    if (with_guid && guids[i])
+      add_table(out[i], "by GUID", by_guid_.heap_bytes() * guids[i] / with_guid);
+  }
 }
 
 std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {

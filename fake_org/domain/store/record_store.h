@@ -54,8 +54,23 @@ inline constexpr const char* kStorageLimitExceeded = "STORAGE_LIMIT_EXCEEDED";
 struct ObjectMemory {
   std::string object;
   size_t records = 0;
-  size_t record_bytes = 0;  // each record's block, fields and GUID
+  size_t record_bytes = 0;  // each record's block (fields and GUID inside), as malloc sizes it
   size_t index_bytes = 0;   // its share of the tables
+  // record_bytes in parts: the Record itself, its fields' entries (4 or 8
+  // bytes each), their values, its GUID's text, and what malloc adds (its
+  // 8-byte header and the rounding to 16).
+  size_t header_bytes = 0, entry_bytes = 0, value_bytes = 0, guid_bytes = 0, malloc_bytes = 0;
+  // value_bytes by field: the bytes its values take and how many records
+  // have it (a value whose bytes another field holds counts 0).
+  struct Field {
+    std::string name;
+    size_t records = 0;
+    size_t bytes = 0;
+  };
+  std::vector<Field> fields;
+  // index_bytes by table: the lookups by id and GUID, the slot array and the
+  // object's list (shared by count), each index of the object.
+  std::vector<std::pair<std::string, size_t>> tables;
 };
 
 // How long writers held the store's lock exclusive, and how optimistic
@@ -213,6 +228,7 @@ class RecordStore final : public RecordReader {
   std::vector<std::string> objects() const;
   // Bytes by object, walking every record: for benchmarks, not requests.
   std::vector<ObjectMemory> memory_by_object() const;
+
   size_t size() const { return slots_.size(); }
   // Bumped by every commit and restore: equal versions mean equal records
   // (answers built from them may be reused).
@@ -299,6 +315,9 @@ class RecordStore final : public RecordReader {
                     std::vector<uint64_t>& written);
   void index_erase(SlotTable::Slot slot, std::vector<uint64_t>& written);
   std::optional<std::string> key_of(const IndexSpec& spec, const Record& r) const;
+  // memory_by_object's share of the tables every record is in (`guids`:
+  // the records with a GUID, by object as in `out`).
+  void add_shared_tables(std::vector<ObjectMemory>& out, const std::vector<size_t>& guids) const;
   static uint32_t slot_hash(std::string_view key) {
     return SlotTable::hash_of(std::hash<std::string_view>{}(key));
   }

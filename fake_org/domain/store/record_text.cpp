@@ -1,6 +1,9 @@
 #include "record_text.h"
 
 #include "field_map.h"
+#include "record.h"
+
+#include <new>
 
 namespace fake_org {
 
@@ -11,11 +14,15 @@ const std::string& no_name() {
 }
 }  // namespace
 
-ObjectName::ObjectName() : text_(&no_name()) {}
+ObjectName::ObjectName() : name_(kNone) {}
+
+const std::string& ObjectName::text() const {
+  return name_ == kNone ? no_name() : FieldNames::text(name_);
+}
 
 ObjectName& ObjectName::assign(std::string_view name) {
   // Object and field API names share one table: both are few and kept for good.
-  text_ = name.empty() ? &no_name() : &FieldNames::text(FieldNames::intern(name));
+  name_ = name.empty() ? kNone : FieldNames::intern(name);
   return *this;
 }
 
@@ -23,15 +30,42 @@ CompactString& CompactString::assign(std::string_view text) {
   if (text.size() > UINT32_MAX) throw std::length_error("a text exceeds 4 GB");
   char* block = nullptr;
   if (!text.empty()) {
-    block = new char[sizeof(uint32_t) + text.size() + 1];
-    const auto n = static_cast<uint32_t>(text.size());
-    std::memcpy(block, &n, sizeof n);
-    std::memcpy(block + sizeof n, text.data(), text.size());
-    block[sizeof n + text.size()] = '\0';
+    block = new char[length_prefix::size(text.size()) + text.size() + 1];
+    char* at = length_prefix::write(block, text.size());
+    std::memcpy(at, text.data(), text.size());
+    at[text.size()] = '\0';
   }
   delete[] block_;
   block_ = block;
   return *this;
+}
+
+}  // namespace fake_org
+
+namespace fake_org {
+
+RecordPtr make_record(Record record) {
+  const size_t fields = record.fields.packed_bytes();
+  const size_t guid = record.guid.room_bytes();
+  char* block = static_cast<char*>(::operator new(sizeof(Record) + fields + guid));
+  Record* r = new (block) Record(std::move(record));
+  try {
+    r->fields.move_to(block + sizeof(Record));
+  } catch (...) {
+    r->~Record();
+    ::operator delete(block);
+    throw;
+  }
+  r->guid.move_to(block + sizeof(Record) + fields);
+  return RecordPtr(r);
+}
+
+void RecordPtr::destroy(const Record* p) noexcept {
+  auto* r = const_cast<Record*>(p);
+  r->fields.forget_room();
+  r->guid.forget_room();
+  r->~Record();
+  ::operator delete(r);
 }
 
 }  // namespace fake_org

@@ -1,9 +1,10 @@
 #pragma once
 // The texts every record carries, each in the fewest bytes that keep it a
 // text to its readers: the id inline (no heap block for 18 characters), the
-// object's API name interned once per process (8 bytes, compared by
-// address), and the GUID behind one pointer (8 bytes when absent). All
-// three read as std::string_view and compare and concatenate as strings.
+// object's API name interned once per process (its 4-byte number, one text
+// for every record), and the GUID behind one pointer (8 bytes when absent;
+// in a stored record's own block when present, decision 226). All three
+// read as std::string_view and compare and concatenate as strings.
 //
 // Locking rule: values, no shared state; ObjectName interns through
 // FieldNames, which is safe from any thread.
@@ -15,6 +16,8 @@
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "length_prefix.h"
 
 namespace fake_org {
 
@@ -118,15 +121,18 @@ class ObjectName : public TextLike<ObjectName> {
   ObjectName& operator=(const std::string& name) { return assign(name); }
   ObjectName& operator=(const char* name) { return assign(name); }
 
-  std::string_view view() const { return *text_; }
+  std::string_view view() const { return text(); }
   // The interned text itself (lives as long as the process).
-  const std::string& text() const { return *text_; }
-  operator const std::string&() const { return *text_; }  // NOLINT: reads as a string
-  const char* c_str() const { return text_->c_str(); }
+  const std::string& text() const;
+  operator const std::string&() const { return text(); }  // NOLINT: reads as a string
+  const char* c_str() const { return text().c_str(); }
 
  private:
   ObjectName& assign(std::string_view name);
-  const std::string* text_;
+  // FieldNames' number of the name (4 bytes where a pointer took 8), or
+  // kNone for no name.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t name_;
 };
 
 // A text behind one pointer: 8 bytes when empty, one heap block otherwise
@@ -153,16 +159,32 @@ class CompactString : public TextLike<CompactString> {
   std::string_view view() const {
     if (!block_) return std::string_view("", 0);  // data() is never null, as std::string's
     uint32_t n;
-    std::memcpy(&n, block_, sizeof n);
-    return {block_ + sizeof n, n};
+    const char* text = length_prefix::read(block_, n);
+    return {text, n};
   }
   operator std::string() const { return std::string(view()); }  // NOLINT: reads as a string
-  const char* c_str() const { return block_ ? block_ + sizeof(uint32_t) : ""; }
+  const char* c_str() const { return block_ ? view().data() : ""; }
   void clear() { assign({}); }
+  // Bytes of the text's block (its length, the text, a NUL): what move_to needs.
+  size_t room_bytes() const {
+    if (!block_) return 0;
+    const size_t n = view().size();
+    return length_prefix::size(n) + n + 1;
+  }
+  // Copies the block into `room` (room_bytes()), which the caller owns and
+  // which must outlive the string (make_record's block), and frees its own.
+  void move_to(char* room) {
+    if (!block_) return;
+    std::memcpy(room, block_, room_bytes());
+    delete[] block_;
+    block_ = room;
+  }
+  // Lets go of the room move_to gave, without freeing it.
+  void forget_room() { block_ = nullptr; }
 
  private:
   CompactString& assign(std::string_view text);
-  char* block_ = nullptr;  // the size (4 bytes), the text, a NUL
+  char* block_ = nullptr;  // the length (1-4 bytes, length_prefix.h), the text, a NUL
 };
 
 }  // namespace fake_org

@@ -61,9 +61,9 @@ TEST_CASE("a GUID costs one pointer when absent and copies as a value", "[record
   static_assert(sizeof(CompactString) == sizeof(void*));
 }
 
-TEST_CASE("a record is one block of at most 88 bytes, shared with a count inside it", "[record]") {
-  // 88 bytes and glibc's 8-byte header fill one 96-byte chunk (decision 118).
-  static_assert(sizeof(Record) <= 88);
+TEST_CASE("a record is at most 72 bytes, shared with a count inside it", "[record]") {
+  // 72 bytes, and its fields and GUID in the same block (decision 226).
+  static_assert(sizeof(Record) <= 72);
   static_assert(sizeof(RecordPtr) == sizeof(void*));
   Record r;
   r.object = "Contact";
@@ -93,4 +93,42 @@ TEST_CASE("a record is one block of at most 88 bytes, shared with a count inside
     });
   for (auto& t : threads) t.join();
   CHECK(q->object == "Contact");
+}
+
+TEST_CASE("a stored record keeps its fields and GUID in its own block", "[record]") {
+  Record r;
+  r.object = "cpm__Installment__c";
+  r.id = "a0F5J00000000mMQAQ";
+  r.guid = "6c916662-daaa-47f7-9793-b5f6fcc7281c";
+  r.fields = {{"Name", "INST-000001"}, {"cpm__Amount__c", 10}};
+  r.fields.set("Name", "INST-000002");  // the first name's bytes become a gap
+  const size_t laid_out = r.fields.packed_bytes();
+  CHECK(laid_out < r.fields.heap_bytes());
+  RecordPtr p = make_record(std::move(r));
+  const char* block = reinterpret_cast<const char*>(p.get());
+  CHECK(p->fields.heap_bytes() == laid_out);
+  CHECK(p->block_bytes() == sizeof(Record) + laid_out + 1 + 36 + 1);
+  // Fields, then the GUID's text, inside the record's block.
+  const std::string_view guid = p->guid.view();
+  CHECK(guid == "6c916662-daaa-47f7-9793-b5f6fcc7281c");
+  CHECK(guid.data() > block);
+  CHECK(guid.data() + guid.size() < block + p->block_bytes());
+  CHECK(std::string(p->guid.c_str()) == guid);
+  CHECK(p->text("Name") == "INST-000002");
+  CHECK(p->get("cpm__Amount__c")->integer() == 10);
+  // A copy is a value with blocks of its own, which may change.
+  Record copy = *p;
+  copy.fields.set("Name", "INST-000003");
+  copy.guid = "00000000-0000-4000-8000-000000000000";
+  CHECK(p->text("Name") == "INST-000002");
+  CHECK(p->guid == "6c916662-daaa-47f7-9793-b5f6fcc7281c");
+  RecordPtr q = make_record(copy);
+  CHECK(q->text("Name") == "INST-000003");
+  p.reset();
+  CHECK(q->guid == "00000000-0000-4000-8000-000000000000");
+  // A record without fields or GUID is the Record alone.
+  Record bare;
+  bare.object = "Contact";
+  bare.id = "0035J00000000mMQAQ";
+  CHECK(make_record(bare)->block_bytes() == sizeof(Record));
 }
