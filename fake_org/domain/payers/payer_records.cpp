@@ -98,6 +98,10 @@ std::string create_record(const PayerContext& ctx, const ObjectDef& object, json
   for (auto it = fields.begin(); it != fields.end();)
     it = it->is_null() ? fields.erase(it) : std::next(it);
   r.fields = std::move(fields);
+  // A contact named by its last name alone keeps those bytes once.
+  const auto name = r.fields.find("Name");
+  if (name && name->is_string() && name == r.fields.find("LastName"))
+    r.fields.set_same("Name", "LastName");
   r.created = r.modified = ctx.now;
   std::string id = r.id;
   ctx.tx.put(std::move(r));

@@ -79,7 +79,7 @@ Record new_installment(OperationContext& op, const Money& amount, const Resolved
   x[fields::kName] = "INST-" + r.id.substr(9, 6);
   x[f::kStatus] = op.config.org.installment_initial_status;
   x[f::kAmount] = amount.to_json_number();
-  x[f::kAmountOpen] = amount.to_json_number();
+  x.set_same(f::kAmountOpen, f::kAmount);  // the amount's bytes, kept once
   x[fields::kCurrency] = amount.currency;
   x[f::kDueDate] = format_date(date_of(op.now));
   if (!contact_id.empty()) x[f::kContact] = contact_id;
