@@ -8,8 +8,10 @@
 //
 // A word is written as a byte no JSON or UTF-8 text has: a control
 // character other than tab, newline and carriage return (29 one-byte codes
-// for the commonest words), or 0xC0, 0xC1 or 0xF5-0xFF followed by a second
-// byte. A text holding such a byte is not packed.
+// for the commonest words), or 0xC0, 0xC1 or 0xF5-0xFC followed by a second
+// byte. 0xFD-0xFF start values written as numbers: a payment intent's or
+// session's random part, an instant, one of the fake's record ids (decision
+// 227). A text holding such a byte is not packed.
 //
 // Thread-safe: the dictionary is built once, on first use, and never changes.
 #include <string>

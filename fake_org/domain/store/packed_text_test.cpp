@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "domain/core/ids.h"
 #include "field_map.h"
 
 using fake_org::FieldMap;
@@ -107,4 +108,68 @@ TEST_CASE("a field map keeps a long text packed and reads it back whole", "[pack
   // A value read from the map and stored under another name.
   m.set("Copy__c", *m.find("Raw_Request_Packed__c"));
   CHECK(m.find("Copy__c")->str() == raw + " ");
+}
+
+TEST_CASE("instants and the fake's record ids pack as numbers", "[packed_text]") {
+  const auto id18 = [](const std::string& id15) { return id15 + fake_org::record_id_suffix(id15); };
+  std::string packed;
+  // An instant as format_iso8601 writes it: a mark and 6 bytes.
+  REQUIRE(packed_text::pack("2026-12-04T07:40:00.123Z", packed));
+  CHECK(packed.size() == 7);
+  CHECK(packed_text::unpack(packed) == "2026-12-04T07:40:00.123Z");
+  // A record id as IdGenerator makes it: a mark, the prefix, the sequence.
+  REQUIRE(packed_text::pack(id18("a0F5J0000000001"), packed));
+  CHECK(packed.size() == 5);
+  CHECK(packed_text::unpack(packed) == id18("a0F5J0000000001"));
+  // Inside a body, beside the words.
+  const std::string body = R"({"ContactId":")" + id18("0035J000000zzzz") +
+                           R"(","StartDate":"2026-12-04T07:40:00.000Z"})";
+  REQUIRE(packed_text::pack(body, packed));
+  CHECK(packed_text::unpack(packed) == body);
+  CHECK(packed.size() < 30);
+  // A payment intent's and a session's random part: a mark and 16 bytes.
+  REQUIRE(packed_text::pack("pi_0123456789abcdefghijklmn", packed));
+  CHECK(packed.size() == 2 + 17);
+  CHECK(packed_text::unpack(packed) == "pi_0123456789abcdefghijklmn");
+  const std::string url = "https://127.0.0.1:8080/psp/checkout/cs_zzzzzzzzzzzzzzzzzzzzzzzz";
+  REQUIRE(packed_text::pack(url, packed));
+  CHECK(packed_text::unpack(packed) == url);
+  // An email: "@example." is a word.
+  REQUIRE(packed_text::pack("donor12345@example.org", packed));
+  CHECK(packed_text::unpack(packed) == "donor12345@example.org");
+  CHECK(packed.size() == 10 + 1 + 3);
+  // The first and the largest sequence nine digits hold (past 32 bits).
+  for (const std::string& id15 : {std::string("0035J0000000000"), std::string("0035J0zzzzzzzzz")}) {
+    REQUIRE(packed_text::pack(id18(id15), packed));
+    CHECK(packed_text::unpack(packed) == id18(id15));
+  }
+}
+
+TEST_CASE("other instants and ids keep their own bytes", "[packed_text]") {
+  // Not as format_iso8601 or IdGenerator write them: no milliseconds, an
+  // offset, a day that does not exist, a suffix that does not match, a
+  // fixture's id of another pod. Each comes back whole.
+  for (const std::string& text :
+       {std::string("2026-12-04T07:40:00Z and more text"),
+        std::string("2026-12-04T07:40:00.000+01:00"), std::string("2026-02-30T07:40:00.000Z"),
+        std::string("1969-12-31T23:59:59.999Z"), std::string("0035J000000zzzzAAA"),
+        std::string("001xx000003DGb2AAG"), std::string("{\"Id\":\"0035J000000zzzzaaa\"}"),
+        std::string("pi_0123456789ABCDEFGHIJKLMN"), std::string("cs_0123456789abcdefghijklm"),
+        std::string("xx_0123456789abcdefghijklmn")}) {
+    INFO(text);
+    CHECK(round_trip(text) == text);
+  }
+  std::string packed;
+  CHECK_FALSE(packed_text::pack("0035J000000zzzzAAA", packed));  // the wrong suffix: as it is
+  // A field keeps a linked record's id in 9 bytes and reads it back.
+  FieldMap m;
+  for (int i = 0; i < 300; ++i)
+    m.set("cpm__Linked_Id_Test__c", "a0F5J00000000" + std::to_string(100 + i));
+  // The sequence "000000zzz" (62^3 - 1) in 3 bytes.
+  const std::string id = "a0F5J0000000zzz" + fake_org::record_id_suffix("a0F5J0000000zzz");
+  m.set("cpm__Linked_Id_Test__c", id);
+  m.shrink();
+  CHECK(m.find("cpm__Linked_Id_Test__c")->str() == id);
+  // The entry; the packed mark and length; the id's mark, prefix, sequence.
+  CHECK(m.heap_bytes() == 4 + 1 + 1 + 1 + 3 + 3);
 }
