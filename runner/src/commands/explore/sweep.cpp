@@ -142,6 +142,26 @@ void sweep_near_ops(const TargetFacts& facts, uint64_t seed, std::vector<SweepEn
   }
 }
 
+// Each route that takes a JSON body sent it as text/plain once: every route
+// reads its body itself (the payment API, the data API, composite, Bulk), so
+// each decides alone what it does with a type it does not take.
+void sweep_content_types(const TargetFacts& facts, uint64_t seed, std::vector<SweepEntry>& out) {
+  std::set<std::string> routes;
+  for (const auto& op : operations()) {
+    if (!op.body || !op.await.is_null() || !routes.insert(op.operation_id).second) continue;
+    const size_t index = out.size();
+    std::optional<Case> near;
+    if (auto valid = valid_case_to(facts, seed, index, op.name)) {
+      const size_t at = sweep_step(*valid, op.name, "");
+      if (at != std::string::npos) {
+        Case c = near_miss_on(*valid, at, seed, index, "wrong_content_type");
+        if (!c.mutation.empty()) near = std::move(c);
+      }
+    }
+    out.push_back({{op.name, true, ""}, std::move(near)});
+  }
+}
+
 // A near-miss at `pointer` of `op`'s body: a case reaching `op` whose body
 // holds it, its value just outside the schema (else of another type).
 std::optional<Case> sweep_near_at(const TargetFacts& facts, uint64_t seed, size_t index,
@@ -189,6 +209,7 @@ std::vector<SweepEntry> sweep_make(const TargetFacts& facts, uint64_t seed) {
   sweep_valid(facts, seed, out);
   sweep_join_valid(out);
   sweep_near_ops(facts, seed, out);
+  sweep_content_types(facts, seed, out);
   sweep_near_properties(facts, seed, out);
   for (size_t i = 0; i < out.size(); ++i)
     if (out[i].c) out[i].c->index = i;
