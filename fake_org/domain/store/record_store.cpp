@@ -584,6 +584,7 @@ bool RecordStore::file_all_locked() {
   // Object lists first: the index jobs walk only their object's records.
   IdList::Slots* list = nullptr;
   const std::string* last = nullptr;
+  size_t guids = 0;
   for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
     prefetch(slots_, s, object_of);
     const std::string& object = slots_[s]->object;
@@ -592,6 +593,7 @@ bool RecordStore::file_all_locked() {
       last = &object;
     }
     list->push_back(s);
+    guids += !slots_[s]->guid.empty();
   }
   std::atomic<bool> unique{true};
   std::vector<std::pair<size_t, std::function<void()>>> jobs;  // (records read, job)
@@ -604,6 +606,8 @@ bool RecordStore::file_all_locked() {
     }
   });
   jobs.emplace_back(slots_.size(), [&] {
+    // Sized once, not grown by doubling with a rehash at each step.
+    by_guid_.reserve(guids);
     for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
       prefetch(slots_, s, guid_of);
       if (!slots_[s]->guid.empty()) by_guid_.insert(slot_hash(guid_key(slots_[s]->guid)), s);
