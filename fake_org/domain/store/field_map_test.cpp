@@ -172,6 +172,20 @@ TEST_CASE("a saved text's escapes and control characters are found at any offset
   }
 }
 
+TEST_CASE("a saved object is kept in a block of the size it uses", "[field_map]") {
+  // Read once, trimmed to its bytes; a name met twice keeps its last value
+  // (as nlohmann's parser) and leaves no gap of the first behind.
+  FieldMap twice, once, empty;
+  REQUIRE(FieldMap::parse(R"({"A":"a first value","A":"second","B":1})", twice));
+  REQUIRE(FieldMap::parse(R"({"A":"second","B":1})", once));
+  CHECK(twice == once);
+  CHECK(twice.heap_bytes() == once.heap_bytes());
+  CHECK(once.heap_bytes() == FieldMap(once).heap_bytes());
+  REQUIRE(FieldMap::parse("{ }", empty));
+  CHECK(empty.empty());
+  CHECK(empty.heap_bytes() == 0);
+}
+
 TEST_CASE("texts of every length keep their bytes, whatever their length takes", "[field_map]") {
   // A length under 128 takes one byte before the text, under 16,384 two, and
   // so on: each boundary, read back, copied, replaced and shrunk.
