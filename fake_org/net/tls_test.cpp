@@ -32,7 +32,7 @@ struct TlsOrg {
   explicit TlsOrg(EmbeddedOptions options = {}) {
     static int made = 0;
     dir = "/tmp/fake-org-tls-test-" + std::to_string(getpid()) + "-" + std::to_string(++made);
-    cert = TestCert::make(dir);
+    cert = TestCertFiles::make(dir);
     options.tls_cert_file = cert.cert_file;
     options.tls_key_file = cert.key_file;
     org = EmbeddedOrg::start(fixture("default.yaml"), options);
@@ -61,11 +61,26 @@ struct TlsOrg {
   }
 
   std::string dir;
-  TestCert cert;
+  TestCertFiles cert;
   std::unique_ptr<EmbeddedOrg> org;
 };
 
 const std::string kApiPath = "/services/apexrest/cpm/v2";
+
+// A head deadline short enough to wait out in a test.
+EmbeddedOptions short_head_timeout() {
+  EmbeddedOptions o;
+  o.head_timeout_ms = 600;
+  return o;
+}
+
+// Ended by that deadline: not sooner, and well before the 5 s read timeout
+// httplib's loop waited out.
+void check_ended_by_head_deadline(std::chrono::steady_clock::time_point start) {
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK(took >= 500ms);
+  CHECK(took < 2500ms);
+}
 
 int health_status(const TlsOrg& t) {
   auto r = t.client()->Get("/__admin/health");
@@ -88,9 +103,7 @@ TEST_CASE("fake-org refuses to start HTTPS with a certificate it cannot load", "
 
 TEST_CASE("over TLS, a head that trickles in ends at the head timeout",
           "[tls][http][connection][security]") {
-  EmbeddedOptions o;
-  o.head_timeout_ms = 600;
-  TlsOrg t(o);
+  TlsOrg t(short_head_timeout());
   TlsConnection c(t.port());
   REQUIRE(c.handshake());
   const auto start = std::chrono::steady_clock::now();
@@ -101,10 +114,8 @@ TEST_CASE("over TLS, a head that trickles in ends at the head timeout",
     ended = c.server_acted_within(100ms);
     if (!ended) REQUIRE(c.send("X-Slow-" + std::to_string(i) + ": a\r\n"));
   }
-  const auto took = std::chrono::steady_clock::now() - start;
   CHECK(ended);
-  CHECK(took >= 500ms);  // the deadline's doing, not something sooner
-  CHECK(took < 2500ms);
+  check_ended_by_head_deadline(start);
   auto r = c.read_response();
   CHECK(r.status == 400);
   CHECK(r.header("Connection") == "close");
@@ -113,9 +124,7 @@ TEST_CASE("over TLS, a head that trickles in ends at the head timeout",
 
 TEST_CASE("over TLS, a handshake that does not finish ends at the head timeout",
           "[tls][http][connection][security]") {
-  EmbeddedOptions o;
-  o.head_timeout_ms = 600;
-  TlsOrg t(o);
+  TlsOrg t(short_head_timeout());
   TlsConnection c(t.port());
   const auto start = std::chrono::steady_clock::now();
   SECTION("a client that sends nothing") {
@@ -132,9 +141,7 @@ TEST_CASE("over TLS, a handshake that does not finish ends at the head timeout",
     }
     CHECK(ended);
   }
-  const auto took = std::chrono::steady_clock::now() - start;
-  CHECK(took >= 500ms);
-  CHECK(took < 2500ms);
+  check_ended_by_head_deadline(start);
   CHECK(c.closed_without_answer());
   CHECK(health_status(t) == 200);
 }

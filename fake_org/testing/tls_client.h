@@ -7,11 +7,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
-#include <openssl/x509.h>
-#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -26,46 +22,19 @@
 #include <string>
 
 #include "testing/raw_http.h"
+#include "testing/test_cert.h"
 
 namespace fake_org::testing {
 
-// A P-256 key and a certificate for IP 127.0.0.1, written as PEM files.
-struct TestCert {
+// The shared test certificate (common/testing/test_cert.h) as PEM files.
+struct TestCertFiles {
   std::string cert_file, key_file;
 
   // Into `dir` (made if missing) as cert.pem and key.pem.
-  static TestCert make(const std::string& dir) {
-    std::shared_ptr<EVP_PKEY> key(EVP_EC_gen("P-256"), EVP_PKEY_free);
-    std::shared_ptr<X509> cert(X509_new(), X509_free);
-    X509* x = cert.get();
-    X509_set_version(x, 2);
-    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
-    X509_gmtime_adj(X509_getm_notBefore(x), -3600);
-    X509_gmtime_adj(X509_getm_notAfter(x), 24 * 3600);
-    X509_set_pubkey(x, key.get());
-    X509_NAME* name = X509_get_subject_name(x);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
-    X509_set_issuer_name(x, name);
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, x, x, nullptr, nullptr, 0);
-    for (auto [nid, value] : {std::pair{NID_subject_alt_name, "IP:127.0.0.1"},
-                              std::pair{NID_basic_constraints, "critical,CA:TRUE"}}) {
-      X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value);
-      X509_add_ext(x, ext, -1);
-      X509_EXTENSION_free(ext);
-    }
-    REQUIRE(X509_sign(x, key.get(), EVP_sha256()) > 0);
+  static TestCertFiles make(const std::string& dir) {
     REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
-    TestCert t{dir + "/cert.pem", dir + "/key.pem"};
-    FILE* c = std::fopen(t.cert_file.c_str(), "w");
-    FILE* k = std::fopen(t.key_file.c_str(), "w");
-    REQUIRE((c && k));
-    CHECK(PEM_write_X509(c, x) == 1);
-    CHECK(PEM_write_PrivateKey(k, key.get(), nullptr, nullptr, 0, nullptr, nullptr) == 1);
-    std::fclose(c);
-    std::fclose(k);
+    TestCertFiles t{dir + "/cert.pem", dir + "/key.pem"};
+    common_testing::TestCert::make().write(t.cert_file, t.key_file);
     return t;
   }
 };

@@ -152,6 +152,40 @@ TEST_CASE("a field map reads back the JSON text it writes", "[field_map]") {
   CHECK_FALSE(FieldMap::parse("", bad));
 }
 
+TEST_CASE("a saved text's escapes and control characters are found at any offset", "[field_map]") {
+  // The plain run before an escape is found sixteen bytes at a time: each
+  // kind of stop at every place in and around one step, in a value and in a
+  // name, reads as nlohmann reads it.
+  for (const std::string stop : {"\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00"})
+    for (size_t at = 0; at <= 40; ++at) {
+      const std::string text = std::string(at, 'x') + stop + std::string(40 - at, 'y');
+      const std::string saved = "{\"N" + text + "\":\"" + text + "\",\"Z\":1}";
+      FieldMap back;
+      REQUIRE(FieldMap::parse(saved, back));
+      CHECK(back == FieldMap(json::parse(saved)));
+    }
+  for (size_t at = 0; at <= 40; ++at) {
+    std::string raw = "{\"A\":\"" + std::string(40, 'x') + "\"}";
+    raw[6 + at] = '\x01';  // a control character: no JSON
+    FieldMap bad;
+    CHECK_FALSE(FieldMap::parse(raw, bad));
+  }
+}
+
+TEST_CASE("a saved object is kept in a block of the size it uses", "[field_map]") {
+  // Read once, trimmed to its bytes; a name met twice keeps its last value
+  // (as nlohmann's parser) and leaves no gap of the first behind.
+  FieldMap twice, once, empty;
+  REQUIRE(FieldMap::parse(R"({"A":"a first value","A":"second","B":1})", twice));
+  REQUIRE(FieldMap::parse(R"({"A":"second","B":1})", once));
+  CHECK(twice == once);
+  CHECK(twice.heap_bytes() == once.heap_bytes());
+  CHECK(once.heap_bytes() == FieldMap(once).heap_bytes());
+  REQUIRE(FieldMap::parse("{ }", empty));
+  CHECK(empty.empty());
+  CHECK(empty.heap_bytes() == 0);
+}
+
 TEST_CASE("texts of every length keep their bytes, whatever their length takes", "[field_map]") {
   // A length under 128 takes one byte before the text, under 16,384 two, and
   // so on: each boundary, read back, copied, replaced and shrunk.

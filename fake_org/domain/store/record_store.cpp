@@ -508,19 +508,31 @@ void RecordStore::add_shared_tables(std::vector<ObjectMemory>& out,
   }
 }
 
-std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
-  if (r.object != spec.object || r.deleted) return std::nullopt;
-  if (spec.when && !spec.when(r)) return std::nullopt;
+namespace {
+
+// The key `spec` files `r` under, built in `key` (whose block a caller
+// filing many records reuses); false when `r` is filed under none.
+bool index_key(const IndexSpec& spec, const Record& r, std::string& key) {
+  key.clear();
+  if (r.object != spec.object || r.deleted) return false;
+  if (spec.when && !spec.when(r)) return false;
   // Built in place: this runs for every index on every write and restore.
-  std::string key;
   std::string other;  // a value that is not text, as text
   for (uint32_t f : spec.field_ids) {
     auto v = r.fields.find_id(f);
-    if (!v || v->is_null()) return std::nullopt;
+    if (!v || v->is_null()) return false;
     std::string_view text = v->is_string() ? v->str() : std::string_view(other = field_text(*v));
-    if (trimmed(text).empty()) return std::nullopt;
+    if (trimmed(text).empty()) return false;
     append_key_part(key, text, spec.case_insensitive);
   }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> RecordStore::key_of(const IndexSpec& spec, const Record& r) const {
+  std::string key;
+  if (!index_key(spec, r, key)) return std::nullopt;
   return key;
 }
 
@@ -618,6 +630,7 @@ bool RecordStore::file_all_locked() {
   // Object lists first: the index jobs walk only their object's records.
   IdList::Slots* list = nullptr;
   const std::string* last = nullptr;
+  size_t guids = 0;
   for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
     prefetch(slots_, s, object_of);
     const std::string& object = slots_[s]->object;
@@ -626,6 +639,7 @@ bool RecordStore::file_all_locked() {
       last = &object;
     }
     list->push_back(s);
+    guids += !slots_[s]->guid.empty();
   }
   std::atomic<bool> unique{true};
   std::vector<std::pair<size_t, std::function<void()>>> jobs;  // (records read, job)
@@ -638,6 +652,8 @@ bool RecordStore::file_all_locked() {
     }
   });
   jobs.emplace_back(slots_.size(), [&] {
+    // Sized once, not grown by doubling with a rehash at each step.
+    by_guid_.reserve(guids);
     for (SlotTable::Slot s = 0; s < slots_.size(); ++s) {
       prefetch(slots_, s, guid_of);
       if (!slots_[s]->guid.empty()) by_guid_.insert(slot_hash(guid_key(slots_[s]->guid)), s);
@@ -692,14 +708,14 @@ void RecordStore::file_index_locked(size_t n) {
   const IndexSpec& spec = specs_[n];
   const IdList::Slots& mine = ids_by_object_.find(spec.object)->second;
   indexes_[n].reserve(mine.size());
+  std::string key;  // one block for every record's key, not a malloc each
   for (size_t i = 0; i < mine.size(); ++i) {
     if (i + kAhead < mine.size()) __builtin_prefetch(slots_[mine[i + kAhead]].get());
     const SlotTable::Slot s = mine[i];
     const Record& r = *slots_[s];
-    auto key = key_of(spec, r);
-    if (!key) continue;
-    indexes_[n].insert(slot_hash(*key), s);
-    if (spec.ordered) ordered_[n].emplace(std::move(*key), r.id);
+    if (!index_key(spec, r, key)) continue;
+    indexes_[n].insert(slot_hash(key), s);
+    if (spec.ordered) ordered_[n].emplace(key, r.id);
   }
 }
 

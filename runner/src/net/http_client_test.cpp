@@ -17,6 +17,7 @@
 #include "testing/temp_dir.h"
 #include "testing/test_cert.h"
 
+using common_testing::TestCert;
 using namespace runner;
 using namespace runner::testing;
 

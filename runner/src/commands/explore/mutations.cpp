@@ -271,12 +271,13 @@ Case near_miss_case(const Case& valid, uint64_t seed, size_t index) {
   return explore_finish_near_miss(std::move(c), focus, *family, mutation);
 }
 
-Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index) {
+Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index,
+                  const std::string& family_name) {
   Case c = valid;
   auto& r = std::get<RequestStep>(c.scenario.steps[focus].body).request;
   std::vector<const Family*> fit;
   for (const auto& f : families())
-    if (f.applies(r)) fit.push_back(&f);
+    if (f.applies(r) && (family_name.empty() || f.name == family_name)) fit.push_back(&f);
   if (fit.empty()) return valid;
   Rng rng = Rng::for_case(seed ^ 0x6E6561726D697373ULL, index);
   const Family& family = *fit[index % fit.size()];

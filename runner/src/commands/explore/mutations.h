@@ -28,9 +28,11 @@ const std::vector<Family>& families();
 Case near_miss_case(const Case& valid, uint64_t seed, size_t index);
 
 // The near-miss of `valid` that changes step `focus` (even one whose answer
-// states a rule) by the family `index` picks among those that apply; the
-// valid case again when none does. For the coverage sweep.
-Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index);
+// states a rule) by the family named `family` or, with none named, the one
+// `index` picks among those that apply; the valid case again when none
+// does. For the coverage sweep.
+Case near_miss_on(const Case& valid, size_t focus, uint64_t seed, size_t index,
+                  const std::string& family = "");
 
 // The near-miss of `valid` that changes the value at `pointer` of step
 // `focus`'s body: just outside its request schema where the schema bounds

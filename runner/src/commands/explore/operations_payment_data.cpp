@@ -99,32 +99,31 @@ Operation operation_row(std::string name, std::string operation_id, std::string 
 void explore_more_payment_operations(std::vector<Operation>& ops) {
   ops.push_back(
       operation_row("readLegacyPayment", "getPayment", "GET", "/Payment/${legacy}", "legacy"));
-  Operation pay =
-      operation_row("payInstallment", "postPaymentIntent", "POST", "/PaymentIntent", "installment");
-  pay.body = rows_body_pay_installment;
-  pay.counts = rows_intent_counts();
-  ops.push_back(std::move(pay));
-  // A payer that exists: the account and contact a composite tree made.
-  Operation known = operation_row("createOneTimeKnownPayer", "postPaymentIntent", "POST",
-                                  "/PaymentIntent", "account");
-  known.body = rows_body_known_payer;
-  known.counts = rows_intent_counts();
-  ops.push_back(std::move(known));
-  Operation recurring =
-      operation_row("createLegacyRecurring", "postPayment", "POST", "/Payment", "");
-  recurring.body = rows_body_legacy_recurring;
-  recurring.counts = rows_intent_counts();
-  ops.push_back(std::move(recurring));
-  Operation legacy_known =
-      operation_row("createLegacyKnownPayer", "postPayment", "POST", "/Payment", "account");
-  legacy_known.body = rows_body_legacy_known_payer;
-  legacy_known.counts = rows_intent_counts();
-  ops.push_back(std::move(legacy_known));
-  Operation legacy_pay =
-      operation_row("payLegacyInstallment", "postPayment", "POST", "/Payment", "legacy");
-  legacy_pay.body = rows_body_legacy_pay;
-  legacy_pay.counts = rows_intent_counts();
-  ops.push_back(std::move(legacy_pay));
+  // Writes that make an intent's records. A known payer is the account and
+  // contact a composite tree made.
+  struct IntentWrite {
+    const char* name;
+    const char* operation_id;
+    const char* path;
+    const char* needs;
+    nlohmann::json (*body)(BuildContext&);
+  };
+  static const IntentWrite kWrites[] = {
+      {"payInstallment", "postPaymentIntent", "/PaymentIntent", "installment",
+       rows_body_pay_installment},
+      {"createOneTimeKnownPayer", "postPaymentIntent", "/PaymentIntent", "account",
+       rows_body_known_payer},
+      {"createLegacyRecurring", "postPayment", "/Payment", "", rows_body_legacy_recurring},
+      {"createLegacyKnownPayer", "postPayment", "/Payment", "account",
+       rows_body_legacy_known_payer},
+      {"payLegacyInstallment", "postPayment", "/Payment", "legacy", rows_body_legacy_pay},
+  };
+  for (const IntentWrite& w : kWrites) {
+    Operation o = operation_row(w.name, w.operation_id, "POST", w.path, w.needs);
+    o.body = w.body;
+    o.counts = rows_intent_counts();
+    ops.push_back(std::move(o));
+  }
 }
 
 void explore_more_data_operations(std::vector<Operation>& ops) {

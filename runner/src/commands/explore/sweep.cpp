@@ -126,20 +126,38 @@ void sweep_join_valid(std::vector<SweepEntry>& out) {
   out = std::move(joined);
 }
 
+// A near-miss of a case reaching `op`, changing `op`'s step by `family` (""
+// : the one the case index picks); none when no case reaches it or nothing
+// there changes.
+void sweep_near_of(const TargetFacts& facts, uint64_t seed, const Operation& op,
+                   const std::string& family, std::vector<SweepEntry>& out) {
+  const size_t index = out.size();
+  std::optional<Case> near;
+  if (auto valid = valid_case_to(facts, seed, index, op.name)) {
+    const size_t at = sweep_step(*valid, op.name, "");
+    if (at != std::string::npos) {
+      Case c = near_miss_on(*valid, at, seed, index, family);
+      if (!c.mutation.empty()) near = std::move(c);
+    }
+  }
+  out.push_back({{op.name, true, ""}, std::move(near)});
+}
+
 // A near-miss of each operation that has a body or an id, the family picked
 // by the case index.
 void sweep_near_ops(const TargetFacts& facts, uint64_t seed, std::vector<SweepEntry>& out) {
-  for (const auto& op : operations()) {
-    if (!sweep_changeable(op)) continue;
-    const size_t index = out.size();
-    std::optional<Case> near;
-    if (auto valid = valid_case_to(facts, seed, index, op.name)) {
-      const size_t at = sweep_step(*valid, op.name, "");
-      Case c = at == std::string::npos ? *valid : near_miss_on(*valid, at, seed, index);
-      if (!c.mutation.empty()) near = std::move(c);
-    }
-    out.push_back({{op.name, true, ""}, std::move(near)});
-  }
+  for (const auto& op : operations())
+    if (sweep_changeable(op)) sweep_near_of(facts, seed, op, "", out);
+}
+
+// Each route that takes a JSON body sent it as text/plain once: every route
+// reads its body itself (the payment API, the data API, composite, Bulk), so
+// each decides alone what it does with a type it does not take.
+void sweep_content_types(const TargetFacts& facts, uint64_t seed, std::vector<SweepEntry>& out) {
+  std::set<std::string> routes;
+  for (const auto& op : operations())
+    if (op.body && op.await.is_null() && routes.insert(op.operation_id).second)
+      sweep_near_of(facts, seed, op, "wrong_content_type", out);
 }
 
 // A near-miss at `pointer` of `op`'s body: a case reaching `op` whose body
@@ -189,6 +207,7 @@ std::vector<SweepEntry> sweep_make(const TargetFacts& facts, uint64_t seed) {
   sweep_valid(facts, seed, out);
   sweep_join_valid(out);
   sweep_near_ops(facts, seed, out);
+  sweep_content_types(facts, seed, out);
   sweep_near_properties(facts, seed, out);
   for (size_t i = 0; i < out.size(); ++i)
     if (out[i].c) out[i].c->index = i;

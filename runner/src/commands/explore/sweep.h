@@ -2,7 +2,8 @@
 // The first cases of every run: valid cases reaching every operation, their
 // bodies with every optional member the target's facts allow (so every
 // request-schema property the explorer can send is sent), a near-miss of
-// each operation, and a near-miss for each property no earlier near-miss
+// each operation, each route with a JSON body sent as text/plain, and a
+// near-miss for each property no earlier near-miss
 // changed; so even a small budget exercises every route explore knows and
 // every property (coverage_gaps() finds none). Past the sweep, the cases are
 // drawn at random.

@@ -23,6 +23,7 @@
 #include "testing/temp_dir.h"
 #include "testing/test_cert.h"
 
+using common_testing::TestCert;
 using namespace runner;
 using namespace runner::record;
 using namespace runner::testing;

@@ -1,6 +1,7 @@
 #pragma once
-// A self-signed certificate for 127.0.0.1, made by the test, so HTTPS targets
-// are tested without any file checked in and without the system CA store.
+// A self-signed certificate for 127.0.0.1, made by the test, so HTTPS is
+// tested without any file checked in and without the system CA store: the
+// fake's own TLS loop and the runner's HTTPS targets alike.
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -11,7 +12,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-namespace runner::testing {
+namespace common_testing {
 
 struct TestCert {
   std::shared_ptr<EVP_PKEY> key;
@@ -68,4 +69,4 @@ struct TestCert {
   }
 };
 
-}  // namespace runner::testing
+}  // namespace common_testing
