@@ -163,8 +163,8 @@ std::string read_records(Database& db, int64_t from, int64_t to, std::vector<Rec
   if (!rows) return error;
   rows->bind(1, from);
   rows->bind(2, to);
+  Record r;  // one fields block for every row (make_record_from)
   while (rows->step(error)) {
-    Record r;
     const std::string_view id = rows->text(0);
     if (id.size() > RecordId::kMaxSize)
       return "record " + std::string(id) + " has an id longer than 18 characters";
@@ -177,7 +177,7 @@ std::string read_records(Database& db, int64_t from, int64_t to, std::vector<Rec
     r.modified = TimePoint(Millis(rows->integer(5)));
     r.awaiting_payer = rows->integer(6) != 0;
     r.deleted = rows->integer(7) != 0;
-    out.push_back(make_record(std::move(r)));
+    out.push_back(make_record_from(r));
   }
   return error;
 }

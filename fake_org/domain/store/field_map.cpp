@@ -439,22 +439,15 @@ void FieldMap::fill_from(const FieldMap& other, const Layout& l) {
   }
 }
 
-size_t FieldMap::packed_bytes() const {
-  return count_ == 0 ? 0 : layout().bytes;
+void FieldMap::copy_into(char* room, const FieldMap& from, const Layout& l) {
+  if (from.count_ == 0) return;
+  buf_ = room;
+  fill_from(from, l);
 }
 
-void FieldMap::move_to(char* room) {
-  if (count_ == 0) return;
-  const Layout l = layout();
-  FieldMap out;
-  out.buf_ = room;
-  out.fill_from(*this, l);
-  std::free(buf_);
-  buf_ = std::exchange(out.buf_, nullptr);
-  count_ = out.count_;
-  used_ = out.used_;
-  wide_ = out.wide_;
-  shares_ = out.shares_;
+void FieldMap::clear() {
+  count_ = wide_ = shares_ = 0;
+  used_ = 0;
 }
 
 void FieldMap::forget_room() {
@@ -1015,26 +1008,15 @@ class FlatObjectReader {
 }  // namespace
 
 bool FieldMap::parse(std::string_view text, FieldMap& out) {
-  out = FieldMap();
+  out.clear();
   // The text's length is about what its fields take encoded: one block
-  // sized once and trimmed once, not grown field by field.
+  // sized once, not grown field by field, and kept for the next record.
   out.reserve(std::min<size_t>(text.size(), size_t{1} << 20));
   bool flat = true;
   FlatObjectReader reader(text);
   if (reader.read(out, flat)) {
-    if (out.count_ != reader.fields() || out.shares_) {
+    if (out.count_ != reader.fields() || out.shares_)
       out.shrink();  // a name met twice left its first value's bytes behind
-      return true;
-    }
-    // Each name once, as dump() writes them: the block holds no gap and is
-    // trimmed to what it uses, without shrink()'s walk over every value (3 %
-    // of a restart's instructions).
-    const size_t used = out.count_ * out.entry_size() + out.used_;
-    if (used == 0) {
-      out = FieldMap();
-    } else if (out.capacity() >= used + 16) {
-      if (char* trimmed = static_cast<char*>(std::realloc(out.buf_, used))) out.buf_ = trimmed;
-    }
     return true;
   }
   // Nested values, or text the reader above does not take: the full parser

@@ -197,6 +197,9 @@ class FieldMap {
   size_t erase(std::string_view name);
   // Drops the space replaced values left (the store calls it on commit).
   void shrink();
+  // Empties the map and keeps its block for the next fields (a restore reads
+  // every record's fields into one map).
+  void clear();
 
   // Fields in name order, as a nlohmann::json object iterates them.
   class const_iterator {
@@ -230,7 +233,9 @@ class FieldMap {
   std::string dump() const { return to_json().dump(); }
   // Reads a JSON object's text (as dump() writes it) straight into a map:
   // a data directory's million records are read without a json tree each.
-  // False, with `out` unspecified, when the text is no JSON object.
+  // False, with `out` unspecified, when the text is no JSON object. `out`'s
+  // block is reused and left at least the text's size: a record's own
+  // block is laid out afresh (make_record).
   static bool parse(std::string_view text, FieldMap& out);
   // Bytes this map's entries and values take, gaps replaced values left
   // included (memory figures; a stored record's map has none).
@@ -238,13 +243,23 @@ class FieldMap {
   // Each field's name and the bytes its value takes, its length included
   // (0 for a value whose bytes another field holds, set_same): memory figures.
   std::vector<std::pair<std::string_view, size_t>> value_bytes() const;
-  // Bytes this map takes laid out afresh, without gaps: the room move_to needs.
-  size_t packed_bytes() const;
-  // Lays the map out in `room` (packed_bytes() of it), which the caller owns
-  // and which must outlive the map (a stored record's own block: decision
-  // 226), and frees the map's own block. The map must not change after.
-  void move_to(char* room);
-  // Lets go of the room move_to gave, without freeing it (the record's block
+  // How a copy of a map is laid out: which entries hold their own bytes
+  // (first_holders), its bytes, and whether its entries are 8 bytes.
+  struct Layout {
+    std::vector<uint32_t> holders;
+    size_t bytes = 0;
+    bool wide = false;
+  };
+  // The map laid out afresh, without gaps: `bytes` is the room copy_into needs.
+  Layout layout() const;
+  // Bytes this map takes laid out afresh (layout().bytes).
+  size_t packed_bytes() const { return layout().bytes; }
+  // Makes this empty map a copy of `from` laid out in `room` (`l.bytes` of
+  // it, `l` from.layout()), which the caller owns and which must outlive the
+  // map (a stored record's own block: decision 226). The map must not
+  // change after.
+  void copy_into(char* room, const FieldMap& from, const Layout& l);
+  // Lets go of the room copy_into gave, without freeing it (the record's block
   // goes with it); the map is empty after.
   void forget_room();
 
@@ -288,14 +303,6 @@ class FieldMap {
   void make_room(uint32_t i, bool new_entry, size_t value_bytes);
   void copy_from(const FieldMap& other);
   size_t value_size(uint32_t i) const;
-  // How a copy of a map is laid out: which entries hold their own bytes
-  // (first_holders), its bytes, and whether its entries are 8 bytes.
-  struct Layout {
-    std::vector<uint32_t> holders;
-    size_t bytes = 0;
-    bool wide = false;
-  };
-  Layout layout() const;
   // Fills this empty map, whose block has room for `l.bytes`, with `other`'s
   // live values as `l` lays them out.
   void fill_from(const FieldMap& other, const Layout& l);

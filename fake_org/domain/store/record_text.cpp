@@ -44,20 +44,22 @@ CompactString& CompactString::assign(std::string_view text) {
 
 namespace fake_org {
 
-RecordPtr make_record(Record record) {
-  const size_t fields = record.fields.packed_bytes();
+RecordPtr make_record_from(Record& record) {
+  const FieldMap::Layout layout = record.fields.layout();  // walked once, not twice
+  const size_t fields = layout.bytes;
   const size_t guid = record.guid.room_bytes();
   char* block = static_cast<char*>(::operator new(sizeof(Record) + fields + guid));
+  FieldMap own = std::move(record.fields);  // the caller's, kept for its next record
   Record* r = new (block) Record(std::move(record));
-  try {
-    r->fields.move_to(block + sizeof(Record));
-  } catch (...) {
-    r->~Record();
-    ::operator delete(block);
-    throw;
-  }
+  r->fields.copy_into(block + sizeof(Record), own, layout);
+  record.fields = std::move(own);
+  record.fields.clear();
   r->guid.move_to(block + sizeof(Record) + fields);
   return RecordPtr(r);
+}
+
+RecordPtr make_record(Record record) {
+  return make_record_from(record);
 }
 
 void RecordPtr::destroy(const Record* p) noexcept {

@@ -132,3 +132,28 @@ TEST_CASE("a stored record keeps its fields and GUID in its own block", "[record
   bare.id = "0035J00000000mMQAQ";
   CHECK(make_record(bare)->block_bytes() == sizeof(Record));
 }
+
+TEST_CASE("records made from one reused record keep fields of their own", "[record]") {
+  // As a restore reads rows: one Record, its fields' block reused each row.
+  Record row;
+  std::vector<RecordPtr> made;
+  for (int i = 0; i < 3; ++i) {
+    const std::string n = std::to_string(i);
+    row.object = "Contact";
+    row.id = "0035J00000000m" + n + "AAA";
+    row.guid = "6c916662-daaa-47f7-9793-b5f6fcc7281" + n;
+    REQUIRE(FieldMap::parse(R"({"Email":"d)" + n + R"(@example.org","LastName":"Donor)" + n + "\"}",
+                            row.fields));
+    made.push_back(make_record_from(row));
+    CHECK(row.fields.heap_bytes() == 0);  // emptied for the next row
+    CHECK_FALSE(row.fields.find("LastName").has_value());
+  }
+  for (int i = 0; i < 3; ++i) {
+    const std::string n = std::to_string(i);
+    CHECK(made[i]->text("LastName") == "Donor" + n);
+    CHECK(made[i]->text("Email") == "d" + n + "@example.org");
+    CHECK(made[i]->guid == "6c916662-daaa-47f7-9793-b5f6fcc7281" + n);
+    CHECK(made[i]->block_bytes() ==
+          sizeof(Record) + made[i]->fields.heap_bytes() + made[i]->guid.room_bytes());
+  }
+}
