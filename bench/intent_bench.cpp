@@ -23,6 +23,7 @@
 #include "domain/store/record_store.h"
 #include "fixture/fixture_loader.h"
 #include "seed.h"
+#include "util/slabs.h"
 
 using namespace fake_org;
 using fake_org::bench::percentile;
@@ -40,11 +41,11 @@ size_t rss_bytes() {
   return 0;
 }
 
-// Bytes malloc has handed out and not had back: what the records hold,
-// without the freed holes RSS also counts.
+// Bytes malloc has handed out and not had back, and the records' slabs
+// mapped: what the records hold, without the freed holes RSS also counts.
 size_t heap_bytes() {
   struct mallinfo2 m = mallinfo2();
-  return m.uordblks + m.hblkhd;
+  return m.uordblks + m.hblkhd + fake_org::util::slab_mapped_bytes();
 }
 
 nlohmann::json intent_body(size_t k, int amount) {

@@ -37,6 +37,10 @@ struct Record {
     Count& operator=(const Count&) { return *this; }
     mutable std::atomic<uint32_t> n{0};
   } refs_;
+  // The block came from the slabs (util/slabs.h), not operator new: set by
+  // make_record_from, read by RecordPtr when the last handle goes.
+  bool in_slab_ = false;
+  friend RecordPtr make_record_from(Record& record);
 
  public:
   RecordId id;  // 18 characters

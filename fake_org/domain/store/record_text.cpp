@@ -2,6 +2,7 @@
 
 #include "field_map.h"
 #include "record.h"
+#include "util/slabs.h"
 
 #include <new>
 
@@ -48,9 +49,14 @@ RecordPtr make_record_from(Record& record) {
   const FieldMap::Layout layout = record.fields.layout();  // walked once, not twice
   const size_t fields = layout.bytes;
   const size_t guid = record.guid.room_bytes();
-  char* block = static_cast<char*>(::operator new(sizeof(Record) + fields + guid));
+  // From the slabs (decision 229), unless a record's block is too large for them.
+  const size_t bytes = sizeof(Record) + fields + guid;
+  char* block = static_cast<char*>(util::slab_allocate(bytes));
+  const bool in_slab = block != nullptr;
+  if (!in_slab) block = static_cast<char*>(::operator new(bytes));
   FieldMap own = std::move(record.fields);  // the caller's, kept for its next record
   Record* r = new (block) Record(std::move(record));
+  r->in_slab_ = in_slab;
   r->fields.copy_into(block + sizeof(Record), own, layout);
   record.fields = std::move(own);
   record.fields.clear();
@@ -66,8 +72,12 @@ void RecordPtr::destroy(const Record* p) noexcept {
   auto* r = const_cast<Record*>(p);
   r->fields.forget_room();
   r->guid.forget_room();
+  const bool in_slab = r->in_slab_;
   r->~Record();
-  ::operator delete(r);
+  if (in_slab)
+    util::slab_release(r);
+  else
+    ::operator delete(r);
 }
 
 }  // namespace fake_org
