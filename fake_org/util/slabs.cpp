@@ -26,20 +26,17 @@ namespace {
 
 // Blocks not handed out are poisoned under AddressSanitizer, so a read past
 // a record's block is caught here as it is in malloc's heap.
-void poison(const void* p, size_t n) {
 #ifdef FAKE_ORG_SLABS_ASAN
+void poison(const void* p, size_t n) {
   ASAN_POISON_MEMORY_REGION(p, n);
-#else
-  (void)p, (void)n;
-#endif
 }
 void unpoison(const void* p, size_t n) {
-#ifdef FAKE_ORG_SLABS_ASAN
   ASAN_UNPOISON_MEMORY_REGION(p, n);
-#else
-  (void)p, (void)n;
-#endif
 }
+#else
+void poison(const void*, size_t) {}
+void unpoison(const void*, size_t) {}
+#endif
 
 // Size class c holds blocks of 8c bytes.
 constexpr size_t kClasses = kSlabLargestBlock / 8 + 1;

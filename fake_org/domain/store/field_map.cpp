@@ -452,8 +452,7 @@ void FieldMap::clear() {
 
 void FieldMap::forget_room() {
   buf_ = nullptr;
-  count_ = wide_ = shares_ = 0;
-  used_ = 0;
+  clear();
 }
 
 size_t FieldMap::capacity() const {
@@ -609,7 +608,7 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   const size_t n = bytes.size() + (sized(code) ? length_prefix::size(bytes.size()) : 0);
   // `bytes` may point into this map (a field copied to another): keep it.
   std::string keep;
-  if (bytes.data() >= buf_ && bytes.data() < buf_ + capacity()) {
+  if (bytes.data() >= buf_ && bytes.data() < buf_ + heap_bytes()) {
     keep.assign(bytes);
     bytes = keep;
   }

@@ -62,6 +62,8 @@ struct Record {
   // A field's value; nullopt when absent or null.
   std::optional<FieldValue> get(std::string_view field) const;
   bool has(std::string_view field) const;
+  // Whether make_record took the record's block from the slabs (memory figures).
+  bool in_slab() const { return in_slab_; }
   // Bytes of the record's block as make_record lays it out (memory figures).
   size_t block_bytes() const { return sizeof(Record) + fields.heap_bytes() + guid.room_bytes(); }
 };

@@ -437,9 +437,8 @@ namespace {
 // One record's block in its parts, into its object's figures.
 void add_record_parts(const Record& r, ObjectMemory& m,
                       std::map<std::string_view, size_t>& field_at) {
-  const size_t block = r.block_bytes() <= util::kSlabLargestBlock
-                           ? util::slab_block_size(r.block_bytes())  // decision 229
-                           : heap_block(r.block_bytes());
+  const size_t block =
+      r.in_slab() ? util::slab_block_size(r.block_bytes()) : heap_block(r.block_bytes());
   m.record_bytes += block;
   m.header_bytes += sizeof(Record);
   m.guid_bytes += r.guid.room_bytes();

@@ -54,11 +54,12 @@ inline constexpr const char* kStorageLimitExceeded = "STORAGE_LIMIT_EXCEEDED";
 struct ObjectMemory {
   std::string object;
   size_t records = 0;
-  size_t record_bytes = 0;  // each record's block (fields and GUID inside), as malloc sizes it
-  size_t index_bytes = 0;   // its share of the tables
+  size_t record_bytes =
+      0;  // each record's block (fields and GUID inside), as a slab or malloc sizes it
+  size_t index_bytes = 0;  // its share of the tables
   // record_bytes in parts: the Record itself, its fields' entries (4 or 8
-  // bytes each), their values, its GUID's text, and what malloc adds (its
-  // 8-byte header and the rounding to 16).
+  // bytes each), their values, its GUID's text, and what its allocator adds
+  // (a slab's rounding to 8; malloc's 8-byte header and rounding to 16).
   size_t header_bytes = 0, entry_bytes = 0, value_bytes = 0, guid_bytes = 0, malloc_bytes = 0;
   // value_bytes by field: the bytes its values take and how many records
   // have it (a value whose bytes another field holds counts 0).
