@@ -14,6 +14,7 @@
 #include "app/org_factory.h"
 #include "app/org_registry.h"
 #include "cli/usage_error.h"
+#include "domain/store/packed_text.h"
 #include "durable/saved_orgs.h"
 #include "events/contract_monitor.h"
 #include "fixture/fixture_loader.h"
@@ -377,6 +378,7 @@ int main(int argc, char** argv) {
   }
   if (!prepare_data_dir(cl)) return 2;
   if (!load_provider_states(cl)) return 2;
+  fake_org::packed_text::prepare();
   int status = 0;
   auto org = build(cl, status);
   if (!org) return status;

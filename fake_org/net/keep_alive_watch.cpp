@@ -1,11 +1,13 @@
 #include "keep_alive_watch.h"
 
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 
 #include "util/thread_cache.h"
 
@@ -26,6 +28,34 @@ uint64_t tag_of(uint32_t slot, uint32_t generation) {
   return (static_cast<uint64_t>(generation) << 32) | slot;
 }
 
+// A drain (a reset) wakes each sleeping worker with this signal, so it gives
+// its caches back now and not at its next event (decision 95). The workers
+// block it except inside epoll_pwait: it interrupts that wait and never a
+// read or write. Nothing here uses out-of-band data, and the signal's
+// default is to be ignored.
+constexpr int kWakeSignal = SIGURG;
+
+void on_wake_signal(int) {}
+
+// Whether the wake signal's handler is ours (installed now if the program
+// had none): a program with its own keeps it, and the workers there give
+// back at their next event.
+bool wake_signal_is_ours() {
+  static const bool ours = [] {
+    struct sigaction old {};
+    if (sigaction(kWakeSignal, nullptr, &old) != 0) return false;
+    if ((old.sa_flags & SA_SIGINFO) != 0) return false;
+    if (old.sa_handler == on_wake_signal) return true;
+    if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) return false;
+    struct sigaction sa {};
+    sa.sa_handler = on_wake_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(kWakeSignal, &sa, nullptr) == 0;
+  }();
+  return ours;
+}
+
 }  // namespace
 
 KeepAliveWatch::KeepAliveWatch(size_t workers, std::chrono::milliseconds idle, Serve serve)
@@ -41,13 +71,18 @@ KeepAliveWatch::KeepAliveWatch(size_t workers, std::chrono::milliseconds idle, S
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, quit_fd_, &quit) != 0 ||
       !arm(epoll_fd_, EPOLL_CTL_ADD, timer_fd_, kTimerEvent))
     return;
+  const bool wake_by_signal = wake_signal_is_ours();
   for (size_t i = 0; i < workers; ++i) {
     try {
-      workers_.emplace_back([this] { work(); });
+      workers_.emplace_back([this, wake_by_signal] { work(wake_by_signal); });
     } catch (...) {  // out of threads: the workers made so far watch
       break;
     }
   }
+  if (wake_by_signal)
+    util::add_drain_waker(this, [this] {
+      for (auto& t : workers_) pthread_kill(t.native_handle(), kWakeSignal);
+    });
 }
 
 KeepAliveWatch::~KeepAliveWatch() {
@@ -57,13 +92,22 @@ KeepAliveWatch::~KeepAliveWatch() {
     if (fd >= 0) close(fd);
 }
 
-void KeepAliveWatch::work() {
+void KeepAliveWatch::work(bool wake_by_signal) {
+  sigset_t while_waiting;
+  pthread_sigmask(SIG_BLOCK, nullptr, &while_waiting);
+  if (wake_by_signal) {
+    sigset_t wake;
+    sigemptyset(&wake);
+    sigaddset(&wake, kWakeSignal);
+    pthread_sigmask(SIG_BLOCK, &wake, nullptr);
+    sigdelset(&while_waiting, kWakeSignal);
+  }
   for (;;) {
     // A drain asked while this worker served is answered before it sleeps;
-    // one asked while it sleeps, at its next event.
+    // one asked while it sleeps wakes it with the signal.
     util::give_back_thread_cache();
     epoll_event ev{};
-    const int n = epoll_wait(epoll_fd_, &ev, 1, -1);
+    const int n = epoll_pwait(epoll_fd_, &ev, 1, -1, &while_waiting);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0 || ev.data.u64 == kQuitEvent) return;
     if (ev.data.u64 == kTimerEvent) {
@@ -178,6 +222,7 @@ void KeepAliveWatch::set_timer() {
 }
 
 void KeepAliveWatch::stop_workers() {
+  util::remove_drain_waker(this);  // no waker runs once it returns
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopped_ = true;

@@ -15,7 +15,8 @@
 // Locking rule: mutex_ guards the slots, the park-order list and the idle
 // timer, and is held while a parked connection is armed in the epoll set
 // (so nothing closes it in between); a connection is served, and closed,
-// outside it.
+// outside it. The drain waker reads workers_ only between the constructor
+// and stop_workers(), which removes it first.
 #include <sys/epoll.h>
 
 #include <chrono>
@@ -65,7 +66,7 @@ class KeepAliveWatch {
     Clock::time_point idle_until;
     uint32_t prev = kNoSlot, next = kNoSlot;  // park order, which is idle_until order
   };
-  void work();
+  void work(bool wake_by_signal);
   // The connection parked under the event's tag, or null when it left.
   std::unique_ptr<Connection> take(uint64_t tag);
   void expire();  // closes what idled out; rearms the timer

@@ -17,6 +17,7 @@
 
 #include "connection_server.h"
 #include "testing/raw_http.h"
+#include "util/thread_cache.h"
 
 using namespace fake_org::net;
 using fake_org::testing::RawConnection;
@@ -355,4 +356,38 @@ TEST_CASE("empty lines do not keep an idle connection open", "[http][watch][conn
   }
   CHECK_FALSE(conn.open_and_silent());
   CHECK(conn.closed_by_server());
+}
+
+namespace {
+std::mutex gave_back_mu;
+std::condition_variable gave_back_cv;
+int gave_back = 0;
+void count_give_back() {
+  std::lock_guard<std::mutex> lock(gave_back_mu);
+  ++gave_back;
+  gave_back_cv.notify_all();
+}
+}  // namespace
+
+TEST_CASE("a drain wakes a sleeping watch worker to give its caches back", "[http][watch]") {
+  Handed handed;
+  KeepAliveWatch watch(1, std::chrono::seconds(600), [&handed](std::unique_ptr<Connection> c) {
+    fake_org::util::on_thread_give_back(count_give_back);  // on the worker's thread
+    handed.serve()(std::move(c));
+  });
+  Peer peer;
+  watch.park(connection_to(peer));
+  REQUIRE(send(peer.fd, "GET / HTTP/1.1\r\n\r\n", 18, 0) == 18);
+  auto c = handed.next();
+  // Long enough for the worker to be back in its wait: without the wake it
+  // would sleep there until its next event, which never comes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int before = 0;
+  {
+    std::lock_guard<std::mutex> lock(gave_back_mu);
+    before = gave_back;
+  }
+  fake_org::util::drain_thread_caches();
+  std::unique_lock<std::mutex> lock(gave_back_mu);
+  CHECK(gave_back_cv.wait_for(lock, std::chrono::seconds(60), [&] { return gave_back > before; }));
 }

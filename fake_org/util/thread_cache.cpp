@@ -120,7 +120,7 @@ void give_back_unused_stack() noexcept {
   pthread_attr_destroy(&attr);
   if (!known) return;
   constexpr uintptr_t kPage = 4096;
-  constexpr uintptr_t kMargin = 64 * 1024;
+  constexpr uintptr_t kMargin = 8 * 1024;
   const char here = 0;
   const auto low = (reinterpret_cast<uintptr_t>(base) + kPage - 1) & ~(kPage - 1);
   const auto sp = reinterpret_cast<uintptr_t>(&here);

@@ -20,6 +20,7 @@
 #include "field_values.h"
 #include "length_prefix.h"
 #include "packed_text.h"
+#include "util/thread_cache.h"
 
 namespace fake_org {
 
@@ -108,22 +109,45 @@ class KnownNames {
   std::string probe_;
 };
 
+// Records of one object name their fields in the same order (a restart
+// reads a million of them): the name met after the previous one last time
+// is tried first, one comparison instead of hashing.
+struct NameOrder {
+  std::vector<uint32_t> after;  // name -> the name met next, + 1
+  uint32_t last = UINT32_MAX;
+};
+
+// What this thread knows, made on its first name and dropped when it gives
+// back (a reset): kept in thread-local storage, every worker that ever served
+// a request kept its pages resident, and its map's nodes, made among a busy
+// run's records, pinned pages a reset freed (decision 95).
+struct ThreadNames {
+  KnownNames known;
+  NameOrder order;
+};
+thread_local std::unique_ptr<ThreadNames> thread_names;
+
+ThreadNames& this_thread_names() {
+  if (__builtin_expect(!thread_names, 0)) {
+    thread_names = std::make_unique<ThreadNames>();
+    util::on_thread_give_back([] { thread_names.reset(); });
+  }
+  return *thread_names;
+}
+
 KnownNames& known_names() {
-  thread_local KnownNames known;
-  return known;
+  return this_thread_names().known;
 }
 
 }  // namespace
 
 uint32_t FieldNames::intern(std::string_view name) {
-  // Records of one object name their fields in the same order (a restart
-  // reads a million of them): the name met after the previous one last
-  // time is tried first, one comparison instead of hashing.
-  thread_local std::vector<uint32_t> after;  // name -> the name met next, + 1
-  thread_local uint32_t last = UINT32_MAX;
+  ThreadNames& names = this_thread_names();
+  std::vector<uint32_t>& after = names.order.after;
+  uint32_t& last = names.order.last;
   if (last < after.size() && after[last] != 0 && FieldNames::name(after[last] - 1) == name)
     return last = after[last] - 1;
-  KnownNames& known = known_names();
+  KnownNames& known = names.known;
   uint32_t id;
   if (auto k = known.find(name)) {
     id = *k;

@@ -5,7 +5,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
+#include <string_view>
+
+#include "util/permanent.h"
 
 namespace fake_org {
 
@@ -17,7 +21,7 @@ struct ValueTable {
   std::mutex add;
   std::atomic<uint32_t> count{0};
   // Written once, before the slot that names it is published.
-  std::array<std::string, FieldValues::kPerField> texts;
+  std::array<std::string_view, FieldValues::kPerField> texts;
   std::array<std::atomic<uint16_t>, kSlots> slots{};  // number + 1; 0: empty
   // Each filled slot's tag (tag_of its text's hash), written before the
   // slot is published: a probe past another text compares numbers, not
@@ -67,14 +71,18 @@ ValueTable& value_table(uint32_t name) {
   }
   std::lock_guard<std::mutex> lock(all.grow);
   chunk = chunk_ref.load(std::memory_order_relaxed);
+  // The tables and their texts are made during requests and outlive any
+  // reset: in permanent memory, they pin no page of malloc's (decision 95).
   if (!chunk) {
-    chunk = new std::atomic<ValueTable*>[kTablesPerChunk]();
+    constexpr size_t bytes = kTablesPerChunk * sizeof(std::atomic<ValueTable*>);
+    chunk = new (util::permanent_allocate(bytes, alignof(std::atomic<ValueTable*>)))
+        std::atomic<ValueTable*>[kTablesPerChunk]();
     chunk_ref.store(chunk, std::memory_order_release);
-    all.heap += kTablesPerChunk * sizeof(std::atomic<ValueTable*>);
+    all.heap += bytes;
   }
   ValueTable* t = chunk[name % kTablesPerChunk].load(std::memory_order_relaxed);
   if (!t) {
-    t = new ValueTable;
+    t = new (util::permanent_allocate(sizeof(ValueTable), alignof(ValueTable))) ValueTable;
     chunk[name % kTablesPerChunk].store(t, std::memory_order_release);
     all.heap += sizeof(ValueTable);
   }
@@ -96,8 +104,8 @@ std::optional<uint8_t> FieldValues::intern(uint32_t name, std::string_view text)
   if (found) return static_cast<uint8_t>(t.slots[slot].load(std::memory_order_relaxed) - 1);
   const uint32_t n = t.count.load(std::memory_order_relaxed);
   if (n >= kPerField) return std::nullopt;
-  t.texts[n] = std::string(text);
-  if (t.texts[n].capacity() > 15) value_tables().heap += t.texts[n].capacity() + 1;
+  t.texts[n] = util::permanent_copy(text);
+  value_tables().heap += text.size();
   t.tags[slot] = ValueTable::tag_of(hash);
   t.slots[slot].store(static_cast<uint16_t>(n + 1), std::memory_order_release);
   t.count.store(n + 1, std::memory_order_relaxed);

@@ -199,6 +199,13 @@ class Dictionary {
     for (const char* name : kNames)
       for (std::string form : kForms) add(form.replace(form.find('%'), 1, name));
     build_trie();
+    // What only the building needed goes, and what stays holds no slack.
+    index_.clear();
+    child_byte_.shrink_to_fit();
+    nodes_.shrink_to_fit();
+    child_node_.shrink_to_fit();
+    tables_.shrink_to_fit();
+    words_.shrink_to_fit();
   }
 
   bool reserved(uint8_t c) const { return reserved_[c]; }
@@ -367,6 +374,10 @@ const Dictionary& dictionary() {
 }
 
 }  // namespace
+
+void prepare() {
+  (void)dictionary();
+}
 
 bool pack(std::string_view text, std::string& out) {
   // The words are JSON's (quoted), URLs' (with slashes) and emails' (@),

@@ -13,11 +13,17 @@
 // session's random part, an instant, one of the fake's record ids (decision
 // 227). A text holding such a byte is not packed.
 //
-// Thread-safe: the dictionary is built once, on first use, and never changes.
+// Thread-safe: the dictionary is built once, by prepare() or on first use,
+// and never changes.
 #include <string>
 #include <string_view>
 
 namespace fake_org::packed_text {
+
+// Builds the dictionary now. A server calls it at start, so the dictionary
+// lies among start-up's blocks and not among a first request's, where it
+// would pin pages a reset frees (decision 95).
+void prepare();
 
 // Packs `text` into `out`; false (with `out` unspecified) when the text
 // holds a byte the codes use or packing would not make it shorter.
