@@ -1,4 +1,5 @@
 #include "router.h"
+#include "util/thread_cache.h"
 
 #include <algorithm>
 
@@ -138,6 +139,9 @@ void Router::add_entry(Mount& mount, const RouteRow& row, Handler handler) {
 bool Router::match_in(const Mount& mount, std::string_view method, std::string_view path,
                       Match& m) const {
   thread_local std::vector<std::string_view> segs;
+  thread_local const bool hooked =
+      (util::on_thread_give_back([] { std::vector<std::string_view>().swap(segs); }), true);
+  (void)hooked;
   split(path, segs);
   if (segs.empty()) segs.emplace_back();  // the mount itself
   const bool options = method == "OPTIONS";

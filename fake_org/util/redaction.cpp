@@ -4,6 +4,7 @@
 #include "util/json_depth.h"
 #include "util/json_text.h"
 #include "util/luhn.h"
+#include "util/thread_cache.h"
 
 #include <algorithm>
 #include <array>
@@ -150,6 +151,13 @@ bool is_secret_header(const std::string& key) {
 bool secret_header_name(std::string_view name) {
   thread_local std::unordered_map<std::string, bool> known;
   thread_local std::string probe;
+  // Made among a busy run's records, they would pin pages a reset frees.
+  thread_local const bool hooked = (util::on_thread_give_back([] {
+                                      std::unordered_map<std::string, bool>().swap(known);
+                                      std::string().swap(probe);
+                                    }),
+                                    true);
+  (void)hooked;
   probe.assign(name);
   if (auto it = known.find(probe); it != known.end()) return it->second;
   if (known.size() >= 256) known.clear();  // a client inventing names costs a lookup, no memory

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,22 @@ void ThreadCache::catch_up() noexcept {
       heads_[c] = b->next;
       std::free(b);
     }
+    counts_[c] = 0;
+  }
+  kept_bytes_ = 0;
+}
+
+size_t ThreadCache::kept_blocks() const noexcept {
+  size_t n = 0;
+  for (size_t c = 0; c <= kClasses; ++c) n += counts_[c];
+  return n;
+}
+
+void ThreadCache::take_all(void** out) noexcept {
+  epoch_ = thread_cache_drain_epoch.load(std::memory_order_relaxed);
+  for (size_t c = 0; c <= kClasses; ++c) {
+    for (Block* b = heads_[c]; b != nullptr; b = b->next) *out++ = b;
+    heads_[c] = nullptr;
     counts_[c] = 0;
   }
   kept_bytes_ = 0;
@@ -108,6 +125,46 @@ void run_give_back_hooks() noexcept {
   for (size_t i = 0; i < give_back_hooks.count; ++i) give_back_hooks.fns[i]();
 }
 
+// Freed on this thread, the blocks would fill glibc's own per-thread cache
+// (tcache: up to 7 chunks of each of 64 sizes, 24 to 1,032 bytes asked),
+// which nothing but the thread's end empties: its chunks, scattered over
+// the heap, pinned about 3 MB of pages a reset freed (decision 95). So a
+// thread made for it frees them and ends, its tcache going back to the
+// arena as it does. This thread's tcache is emptied the same way: what
+// malloc hands out first is what that cache kept. A thread whose own cache
+// is empty has served nothing since it last gave back, and is left alone.
+bool give_back_elsewhere(ThreadCache& cache) noexcept {
+  const size_t kept = cache.kept_blocks();
+  if (kept == 0) {
+    cache.catch_up();
+    return false;
+  }
+  constexpr size_t kTcacheSizes = 64;
+  constexpr size_t kTcacheDepth = 7;
+  auto** blocks =
+      static_cast<void**>(std::malloc((kept + kTcacheSizes * kTcacheDepth) * sizeof(void*)));
+  if (blocks == nullptr) {
+    cache.catch_up();
+    return true;
+  }
+  cache.take_all(blocks);
+  size_t n = kept;
+  if constexpr (kEmptiesGlibcTcache)
+    for (size_t s = 0; s < kTcacheSizes; ++s)
+      for (size_t k = 0; k < kTcacheDepth; ++k)
+        if (void* p = std::malloc(24 + 16 * s)) blocks[n++] = p;
+  auto free_all = [blocks, n] {
+    for (size_t i = 0; i < n; ++i) std::free(blocks[i]);
+  };
+  try {
+    std::thread(free_all).join();
+  } catch (...) {  // no thread to be had: freed here, into this tcache
+    free_all();
+  }
+  std::free(blocks);
+  return true;
+}
+
 // A burst's deep calls touched pages of this thread's stack that stay
 // resident until the thread ends: below where it runs now (less a margin
 // for the calls it makes from here), none is in use.
@@ -141,7 +198,7 @@ void on_thread_give_back(void (*fn)()) noexcept {
 void drain_thread_caches() noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   run_give_back_hooks();
-  cache_with_guard().catch_up();
+  give_back_elsewhere(cache_with_guard());
   given_back_for = epoch;
   std::lock_guard lock(wakers_mu);
   for (auto& [owner, wake] : wakers()) wake();
@@ -165,8 +222,8 @@ void give_back_thread_cache() noexcept {
   given_back_for = epoch;
   run_give_back_hooks();
   ThreadCache& cache = cache_with_guard();
-  cache.catch_up();
-  if (cache.take_released()) malloc_trim(0);
+  const bool freed = give_back_elsewhere(cache);
+  if (cache.take_released() || freed) malloc_trim(0);
   give_back_unused_stack();
 }
 

@@ -72,6 +72,12 @@ class ThreadCache {
     return r;
   }
 
+  // Blocks kept now, all sizes together.
+  size_t kept_blocks() const noexcept;
+  // Moves every kept block to out[0, kept_blocks()) and answers a drain as
+  // catch_up() does, but leaves freeing them to the caller.
+  void take_all(void** out) noexcept;
+
   size_t kept_bytes() const { return kept_bytes_; }
   unsigned kept(size_t n) const;
 
@@ -130,8 +136,25 @@ void remove_drain_waker(const void* owner);
 // above): a thread-local buffer kept for reuse drops its room there, as its
 // blocks would pin pages among what a reset freed. Idempotent per function;
 // a thread holds a few (kGiveBackHooks), registered on first use.
-inline constexpr size_t kGiveBackHooks = 8;
+inline constexpr size_t kGiveBackHooks = 12;
 void on_thread_give_back(void (*fn)()) noexcept;
+
+// Whether a give-back also empties glibc's own per-thread cache (tcache);
+// not where a sanitizer's malloc stands in for glibc's.
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
+#define FAKE_ORG_GLIBC_TCACHE 1
+#endif
+#else
+#define FAKE_ORG_GLIBC_TCACHE 1
+#endif
+#endif
+#ifdef FAKE_ORG_GLIBC_TCACHE
+inline constexpr bool kEmptiesGlibcTcache = true;
+#else
+inline constexpr bool kEmptiesGlibcTcache = false;
+#endif
 
 // When a drain was asked since this thread last gave back: runs its hooks,
 // empties its cache and, if that freed anything, has malloc return free

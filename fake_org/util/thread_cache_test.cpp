@@ -197,3 +197,26 @@ TEST_CASE("a thread's give-back hooks run once per drain, on that thread", "[thr
   });
   worker.join();
 }
+
+TEST_CASE("a give-back empties glibc's thread cache too", "[thread_cache]") {
+  if (!fake_org::util::kEmptiesGlibcTcache) {
+    SUCCEED("a sanitizer's malloc stands in for glibc's: it has no tcache");
+    return;
+  }
+  std::thread worker([] {
+    fake_org::util::give_back_thread_cache();  // answers earlier tests' drains
+    ThreadCache& cache = fake_org::util::this_thread_cache();
+    void* p = cache.allocate(96);
+    cache.release(p, 96);  // a thread that served something gives back
+    std::vector<void*> held(7);
+    for (auto& h : held) h = std::malloc(200);
+    const size_t in_use = mallinfo2().uordblks;
+    for (void* h : held) std::free(h);
+    // Kept by glibc for this thread, the 7 blocks still count as in use.
+    REQUIRE(mallinfo2().uordblks + 7 * 200 > in_use);
+    std::thread([] { fake_org::util::drain_thread_caches(); }).join();
+    fake_org::util::give_back_thread_cache();
+    CHECK(mallinfo2().uordblks + 7 * 200 <= in_use);
+  });
+  worker.join();
+}

@@ -10,6 +10,7 @@
 #include "soql_children.h"
 #include "soql_parser.h"
 #include "util/json_text.h"
+#include "util/thread_cache.h"
 
 namespace fake_org::soql {
 
@@ -94,6 +95,10 @@ using KeptTexts = std::unordered_map<std::string, KeptText>;
 
 KeptTexts& kept_texts() {
   thread_local KeptTexts texts;
+  // A reset gives the parses back with the rest of a thread's caches.
+  thread_local const bool hooked =
+      (util::on_thread_give_back([] { KeptTexts().swap(texts); }), true);
+  (void)hooked;
   return texts;
 }
 

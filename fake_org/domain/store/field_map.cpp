@@ -341,6 +341,9 @@ constexpr size_t kPackFrom = 18;
 // when packing would not make it shorter.
 bool packed_value(std::string_view text, std::string& out) {
   thread_local std::string packed;
+  thread_local const bool hooked =
+      (util::on_thread_give_back([] { std::string().swap(packed); }), true);
+  (void)hooked;
   if (text.size() < kPackFrom || !packed_text::pack(text, packed)) return false;
   if (1 + length_prefix::size(packed.size()) + packed.size() >=
       length_prefix::size(text.size()) + text.size())
@@ -619,6 +622,9 @@ void FieldMap::put(std::string_view name, Kind kind, std::string_view bytes) {
   uint32_t code = kind == Kind::kUInt ? kUIntCode : static_cast<uint32_t>(kind);
   char number = 0;
   thread_local std::string packed;
+  thread_local const bool hooked =
+      (util::on_thread_give_back([] { std::string().swap(packed); }), true);
+  (void)hooked;
   if (kind == Kind::kString) {
     if (auto shared = FieldValues::intern(id, bytes)) {
       code = kSharedText;
