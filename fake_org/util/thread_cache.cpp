@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <array>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -15,6 +16,7 @@
 namespace fake_org::util {
 
 void* ThreadCache::allocate_slow(size_t n) noexcept {
+  used_malloc_ = true;
   const size_t c = class_of(n);
   // Whole classes, so a block serves any size of its class when it returns.
   return std::malloc(c <= kClasses ? c * kGranule : n);
@@ -54,6 +56,16 @@ size_t ThreadCache::kept_blocks() const noexcept {
   size_t n = 0;
   for (size_t c = 0; c <= kClasses; ++c) n += counts_[c];
   return n;
+}
+
+void ThreadCache::answer_drain_later() noexcept {
+  epoch_ = thread_cache_drain_epoch.load(std::memory_order_relaxed);
+}
+
+bool ThreadCache::idle_since_take() noexcept {
+  const bool idle = kept_bytes_ == 0 && !used_malloc_;
+  used_malloc_ = false;
+  return idle;
 }
 
 void ThreadCache::take_all(void** out) noexcept {
@@ -125,20 +137,79 @@ void run_give_back_hooks() noexcept {
   for (size_t i = 0; i < give_back_hooks.count; ++i) give_back_hooks.fns[i]();
 }
 
-// Freed on this thread, the blocks would fill glibc's own per-thread cache
-// (tcache: up to 7 chunks of each of 64 sizes, 24 to 1,032 bytes asked),
-// which nothing but the thread's end empties: its chunks, scattered over
-// the heap, pinned about 3 MB of pages a reset freed (decision 95). So a
-// thread made for it frees them and ends, its tcache going back to the
-// arena as it does. This thread's tcache is emptied the same way: what
-// malloc hands out first is what that cache kept. A thread whose own cache
-// is empty has served nothing since it last gave back, and is left alone.
-bool give_back_elsewhere(ThreadCache& cache) noexcept {
-  const size_t kept = cache.kept_blocks();
-  if (kept == 0) {
-    cache.catch_up();
-    return false;
+// A burst's deep calls touched pages of this thread's stack that stay
+// resident until the thread ends: below where it runs now (less a margin
+// for the calls it makes from here), none is in use. The stack's bounds are
+// asked once: pthread_getattr_np mallocs and frees.
+void give_back_unused_stack() noexcept {
+  thread_local uintptr_t low = 0;
+  constexpr uintptr_t kPage = 4096;
+  if (low == 0) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* base = nullptr;
+    size_t size = 0;
+    const bool known = pthread_attr_getstack(&attr, &base, &size) == 0;
+    pthread_attr_destroy(&attr);
+    if (!known) return;
+    low = (reinterpret_cast<uintptr_t>(base) + kPage - 1) & ~(kPage - 1);
   }
+  constexpr uintptr_t kMargin = 8 * 1024;
+  const char here = 0;
+  const auto sp = reinterpret_cast<uintptr_t>(&here);
+  if (sp < low + kMargin + kPage) return;
+  const uintptr_t end = (sp - kMargin) & ~(kPage - 1);
+  madvise(reinterpret_cast<void*>(low), end - low, MADV_DONTNEED);
+}
+
+// Frees blocks[0, n) on a thread of its own, once `add` has added to them
+// what this thread's tcache keeps (after the thread is made: making it
+// mallocs and frees here).
+template <typename Add>
+void free_on_a_thread_that_ends(void** blocks, size_t& n, Add&& add) noexcept {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool added = false;
+  auto free_all = [&] {
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return added; });
+    }
+    for (size_t i = 0; i < n; ++i) std::free(blocks[i]);
+  };
+  std::thread freer;
+  try {
+    freer = std::thread(free_all);
+  } catch (...) {  // no thread to be had: freed here, into this tcache
+  }
+  add();
+  {
+    std::lock_guard lock(mu);
+    added = true;
+  }
+  cv.notify_one();
+  if (freer.joinable())
+    freer.join();
+  else
+    free_all();
+}
+
+// Freed on this thread, a give-back's blocks would fill glibc's own
+// per-thread cache (tcache: up to 7 chunks of each of 64 sizes, 24 to 1,032
+// bytes asked), which nothing but the thread's end empties: its chunks,
+// scattered over the heap, pinned about 3 MB of pages a reset freed
+// (decision 95). So a thread made for it frees them and ends, its tcache
+// going back to the arena as it does. This thread's tcache is emptied the
+// same way: what malloc hands out first is what that cache kept. The
+// thread's give-back hooks run first, their blocks kept with the rest. A
+// thread that has neither kept a block nor called malloc since its last
+// give-back is left alone: its caches are empty and its stack has not grown.
+bool give_back_elsewhere(ThreadCache& cache) noexcept {
+  cache.answer_drain_later();
+  run_give_back_hooks();
+  if (cache.idle_since_take()) return false;
+  give_back_unused_stack();
+  const size_t kept = cache.kept_blocks();
   constexpr size_t kTcacheSizes = 64;
   constexpr size_t kTcacheDepth = 7;
   auto** blocks =
@@ -149,41 +220,14 @@ bool give_back_elsewhere(ThreadCache& cache) noexcept {
   }
   cache.take_all(blocks);
   size_t n = kept;
-  if constexpr (kEmptiesGlibcTcache)
-    for (size_t s = 0; s < kTcacheSizes; ++s)
-      for (size_t k = 0; k < kTcacheDepth; ++k)
-        if (void* p = std::malloc(24 + 16 * s)) blocks[n++] = p;
-  auto free_all = [blocks, n] {
-    for (size_t i = 0; i < n; ++i) std::free(blocks[i]);
-  };
-  try {
-    std::thread(free_all).join();
-  } catch (...) {  // no thread to be had: freed here, into this tcache
-    free_all();
-  }
+  free_on_a_thread_that_ends(blocks, n, [&] {
+    if constexpr (kEmptiesGlibcTcache)
+      for (size_t s = 0; s < kTcacheSizes; ++s)
+        for (size_t k = 0; k < kTcacheDepth; ++k)
+          if (void* p = std::malloc(24 + 16 * s)) blocks[n++] = p;
+  });
   std::free(blocks);
   return true;
-}
-
-// A burst's deep calls touched pages of this thread's stack that stay
-// resident until the thread ends: below where it runs now (less a margin
-// for the calls it makes from here), none is in use.
-void give_back_unused_stack() noexcept {
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-  void* base = nullptr;
-  size_t size = 0;
-  const bool known = pthread_attr_getstack(&attr, &base, &size) == 0;
-  pthread_attr_destroy(&attr);
-  if (!known) return;
-  constexpr uintptr_t kPage = 4096;
-  constexpr uintptr_t kMargin = 8 * 1024;
-  const char here = 0;
-  const auto low = (reinterpret_cast<uintptr_t>(base) + kPage - 1) & ~(kPage - 1);
-  const auto sp = reinterpret_cast<uintptr_t>(&here);
-  if (sp < low + kMargin + kPage) return;
-  const uintptr_t end = (sp - kMargin) & ~(kPage - 1);
-  madvise(reinterpret_cast<void*>(low), end - low, MADV_DONTNEED);
 }
 
 }  // namespace
@@ -197,7 +241,6 @@ void on_thread_give_back(void (*fn)()) noexcept {
 
 void drain_thread_caches() noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
-  run_give_back_hooks();
   give_back_elsewhere(cache_with_guard());
   given_back_for = epoch;
   std::lock_guard lock(wakers_mu);
@@ -220,11 +263,9 @@ void give_back_thread_cache() noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.load(std::memory_order_relaxed);
   if (given_back_for == epoch) return;
   given_back_for = epoch;
-  run_give_back_hooks();
   ThreadCache& cache = cache_with_guard();
   const bool freed = give_back_elsewhere(cache);
   if (cache.take_released() || freed) malloc_trim(0);
-  give_back_unused_stack();
 }
 
 }  // namespace fake_org::util

@@ -77,6 +77,11 @@ class ThreadCache {
   // Moves every kept block to out[0, kept_blocks()) and answers a drain as
   // catch_up() does, but leaves freeing them to the caller.
   void take_all(void** out) noexcept;
+  // Takes the drain asked now as answered, without freeing: blocks released
+  // until take_all() are kept.
+  void answer_drain_later() noexcept;
+  // Whether nothing was kept and malloc not called since the last call.
+  bool idle_since_take() noexcept;
 
   size_t kept_bytes() const { return kept_bytes_; }
   unsigned kept(size_t n) const;
@@ -89,6 +94,7 @@ class ThreadCache {
   static size_t class_of(size_t n) { return (n + kGranule - 1) / kGranule + (n == 0); }
   void keep(void* p, size_t c) noexcept {
     if (c > kClasses || counts_[c] >= kDepth || kept_bytes_ + c * kGranule > budget_) {
+      used_malloc_ = true;
       free_block(p);
       return;
     }
@@ -104,9 +110,10 @@ class ThreadCache {
   Block* heads_[kClasses + 1] = {};
   unsigned counts_[kClasses + 1] = {};
   size_t kept_bytes_ = 0;
-  size_t budget_ = kBudget;  // 0 once drained
-  uint32_t epoch_ = 0;       // the thread_cache_drain_epoch this cache last emptied for
-  bool released_ = false;    // catch_up() freed blocks malloc may not have returned
+  size_t budget_ = kBudget;   // 0 once drained
+  uint32_t epoch_ = 0;        // the thread_cache_drain_epoch this cache last emptied for
+  bool released_ = false;     // catch_up() freed blocks malloc may not have returned
+  bool used_malloc_ = false;  // malloc or free called since idle_since_take()
 };
 
 // This thread's cache. Trivially destructible, so it stays usable while other
