@@ -16,7 +16,7 @@
 namespace fake_org::util {
 
 void* ThreadCache::allocate_slow(size_t n) noexcept {
-  used_malloc_ = true;
+  if (malloc_calls_ < UINT32_MAX) ++malloc_calls_;
   const size_t c = class_of(n);
   // Whole classes, so a block serves any size of its class when it returns.
   return std::malloc(c <= kClasses ? c * kGranule : n);
@@ -60,12 +60,6 @@ size_t ThreadCache::kept_blocks() const noexcept {
 
 void ThreadCache::answer_drain_later() noexcept {
   epoch_ = thread_cache_drain_epoch.load(std::memory_order_relaxed);
-}
-
-bool ThreadCache::idle_since_take() noexcept {
-  const bool idle = kept_bytes_ == 0 && !used_malloc_;
-  used_malloc_ = false;
-  return idle;
 }
 
 void ThreadCache::take_all(void** out) noexcept {
@@ -194,21 +188,32 @@ void free_on_a_thread_that_ends(void** blocks, size_t& n, Add&& add) noexcept {
     free_all();
 }
 
+// The last drain asked to be thorough (drain_thread_caches).
+std::atomic<uint32_t> thorough_epoch{0};
+
 // Freed on this thread, a give-back's blocks would fill glibc's own
 // per-thread cache (tcache: up to 7 chunks of each of 64 sizes, 24 to 1,032
 // bytes asked), which nothing but the thread's end empties: its chunks,
 // scattered over the heap, pinned about 3 MB of pages a reset freed
-// (decision 95). So a thread made for it frees them and ends, its tcache
-// going back to the arena as it does. This thread's tcache is emptied the
-// same way: what malloc hands out first is what that cache kept. The
-// thread's give-back hooks run first, their blocks kept with the rest. A
-// thread that has neither kept a block nor called malloc since its last
-// give-back is left alone: its caches are empty and its stack has not grown.
+// (decision 95). For a thorough drain, a thread made for it frees them and
+// ends, its tcache going back to the arena as it does, and this thread's
+// tcache is emptied the same way: what malloc hands out first is what that
+// cache kept. That costs a thread and some 240 KB of chunks taken and given
+// back on every thread that served (a reset took 8 ms instead of 1 when
+// every drain paid it). A thread that called neither malloc nor free since
+// its last give-back is left alone. The thread's give-back hooks run first,
+// their blocks kept with the rest.
 bool give_back_elsewhere(ThreadCache& cache) noexcept {
   cache.answer_drain_later();
   run_give_back_hooks();
-  if (cache.idle_since_take()) return false;
+  const uint32_t calls = cache.take_malloc_calls();
+  if (calls == 0 && cache.kept_bytes() == 0) return false;
   give_back_unused_stack();
+  if (thorough_epoch.load(std::memory_order_relaxed) !=
+      thread_cache_drain_epoch.load(std::memory_order_relaxed)) {
+    cache.catch_up();
+    return cache.take_released();
+  }
   const size_t kept = cache.kept_blocks();
   constexpr size_t kTcacheSizes = 64;
   constexpr size_t kTcacheDepth = 7;
@@ -239,8 +244,9 @@ void on_thread_give_back(void (*fn)()) noexcept {
   if (h.count < h.fns.size()) h.fns[h.count++] = fn;
 }
 
-void drain_thread_caches() noexcept {
+void drain_thread_caches(bool thorough) noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (thorough) thorough_epoch.store(epoch, std::memory_order_relaxed);
   give_back_elsewhere(cache_with_guard());
   given_back_for = epoch;
   std::lock_guard lock(wakers_mu);

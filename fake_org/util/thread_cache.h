@@ -80,8 +80,12 @@ class ThreadCache {
   // Takes the drain asked now as answered, without freeing: blocks released
   // until take_all() are kept.
   void answer_drain_later() noexcept;
-  // Whether nothing was kept and malloc not called since the last call.
-  bool idle_since_take() noexcept;
+  // Calls to malloc and free since the last call (saturating).
+  uint32_t take_malloc_calls() noexcept {
+    const uint32_t n = malloc_calls_;
+    malloc_calls_ = 0;
+    return n;
+  }
 
   size_t kept_bytes() const { return kept_bytes_; }
   unsigned kept(size_t n) const;
@@ -94,7 +98,7 @@ class ThreadCache {
   static size_t class_of(size_t n) { return (n + kGranule - 1) / kGranule + (n == 0); }
   void keep(void* p, size_t c) noexcept {
     if (c > kClasses || counts_[c] >= kDepth || kept_bytes_ + c * kGranule > budget_) {
-      used_malloc_ = true;
+      if (malloc_calls_ < UINT32_MAX) ++malloc_calls_;
       free_block(p);
       return;
     }
@@ -110,10 +114,10 @@ class ThreadCache {
   Block* heads_[kClasses + 1] = {};
   unsigned counts_[kClasses + 1] = {};
   size_t kept_bytes_ = 0;
-  size_t budget_ = kBudget;   // 0 once drained
-  uint32_t epoch_ = 0;        // the thread_cache_drain_epoch this cache last emptied for
-  bool released_ = false;     // catch_up() freed blocks malloc may not have returned
-  bool used_malloc_ = false;  // malloc or free called since idle_since_take()
+  size_t budget_ = kBudget;    // 0 once drained
+  uint32_t epoch_ = 0;         // the thread_cache_drain_epoch this cache last emptied for
+  bool released_ = false;      // catch_up() freed blocks malloc may not have returned
+  uint32_t malloc_calls_ = 0;  // malloc and free calls since take_malloc_calls()
 };
 
 // This thread's cache. Trivially destructible, so it stays usable while other
@@ -129,8 +133,10 @@ void thread_cached_release(void* p) noexcept;
 // Asks every thread's cache to give its blocks back to malloc: this
 // thread's at once, each other's at its next allocation or release, and the
 // threads a registered waker wakes at once too. After an org reset, blocks
-// kept among the freed records would pin their pages.
-void drain_thread_caches() noexcept;
+// kept among the freed records would pin their pages. A thorough drain (a
+// reset after a large load) also has each thread that served empty glibc's
+// own cache of freed chunks, at the cost of a short-lived thread each.
+void drain_thread_caches(bool thorough = false) noexcept;
 
 // A pool whose threads sleep until work comes registers how to wake them:
 // drain_thread_caches() calls `wake` (which must not block), and each woken
