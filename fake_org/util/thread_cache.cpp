@@ -203,7 +203,7 @@ std::atomic<uint32_t> thorough_epoch{0};
 // every drain paid it). A thread that called neither malloc nor free since
 // its last give-back is left alone. The thread's give-back hooks run first,
 // their blocks kept with the rest.
-bool give_back_elsewhere(ThreadCache& cache) noexcept {
+bool give_back_caches(ThreadCache& cache) noexcept {
   cache.answer_drain_later();
   run_give_back_hooks();
   const uint32_t calls = cache.take_malloc_calls();
@@ -247,7 +247,7 @@ void on_thread_give_back(void (*fn)()) noexcept {
 void drain_thread_caches(bool thorough) noexcept {
   const uint32_t epoch = thread_cache_drain_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   if (thorough) thorough_epoch.store(epoch, std::memory_order_relaxed);
-  give_back_elsewhere(cache_with_guard());
+  give_back_caches(cache_with_guard());
   given_back_for = epoch;
   std::lock_guard lock(wakers_mu);
   for (auto& [owner, wake] : wakers()) wake();
@@ -270,7 +270,7 @@ void give_back_thread_cache() noexcept {
   if (given_back_for == epoch) return;
   given_back_for = epoch;
   ThreadCache& cache = cache_with_guard();
-  const bool freed = give_back_elsewhere(cache);
+  const bool freed = give_back_caches(cache);
   if (cache.take_released() || freed) malloc_trim(0);
 }
 
