@@ -16,7 +16,7 @@ ConnectionPool::ConnectionPool(ConnectionPoolLimits limits)
   util::add_drain_waker(this, [this] {
     std::lock_guard<std::mutex> lock(mutex_);
     ++drains_;
-    wake_.notify_all();
+    wake_all_idle();
   });
 }
 
@@ -104,12 +104,38 @@ void ConnectionPool::join_finished() {
   finished_.clear();
 }
 
+void ConnectionPool::list_idle(Idle& w) {
+  w.newer = nullptr;
+  w.older = idle_head_;
+  if (idle_head_ != nullptr) idle_head_->newer = &w;
+  idle_head_ = &w;
+  ++idle_;
+}
+
+void ConnectionPool::unlist_idle(Idle& w) {
+  (w.newer != nullptr ? w.newer->older : idle_head_) = w.older;
+  if (w.older != nullptr) w.older->newer = w.newer;
+  w.newer = w.older = nullptr;
+  --idle_;
+}
+
+void ConnectionPool::wake_all_idle() {
+  for (Idle* w = idle_head_; w != nullptr; w = w->older) w->wake.notify_one();
+}
+
 void ConnectionPool::enqueue(std::function<void()> job) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (shutdown_) return;
   join_finished();
-  jobs_.push_back(std::move(job));
-  wake_.notify_one();
+  if (Idle* w = idle_head_) {
+    // Notified under the lock: once it sees its job the worker may run it
+    // and end, and its Idle with it.
+    unlist_idle(*w);
+    w->job = std::move(job);
+    w->wake.notify_one();
+  } else {
+    jobs_.push_back(std::move(job));
+  }
   if (wanted() > 0) short_.notify_one();
 }
 
@@ -117,13 +143,23 @@ void ConnectionPool::work(Worker self) {
   std::unique_lock<std::mutex> lock(mutex_);
   --starting_;
   uint64_t drains_seen = drains_;
+  Idle idle;
+  auto run = [&](std::function<void()> job) {
+    if (wanted() > 0) short_.notify_one();
+    lock.unlock();
+    job();
+    job = nullptr;  // the connection's captures end here, not under the lock
+    lock.lock();
+  };
   while (true) {
-    ++idle_;
-    const bool woken = wake_.wait_for(lock, limits_.idle_exit, [&] {
-      return shutdown_ || !jobs_.empty() || drains_ != drains_seen;
-    });
-    --idle_;
-    if (drains_ != drains_seen && jobs_.empty() && !shutdown_) {
+    if (!jobs_.empty()) {
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      run(std::move(job));
+      continue;
+    }
+    if (shutdown_) break;
+    if (drains_ != drains_seen) {
       // Asked while idle: blocks this thread's cache kept would pin pages
       // of a reset org until its next connection (util/thread_cache.h).
       drains_seen = drains_;
@@ -132,19 +168,22 @@ void ConnectionPool::work(Worker self) {
       lock.lock();
       continue;
     }
-    if (!jobs_.empty()) {
-      std::function<void()> job = std::move(jobs_.front());
-      jobs_.pop_front();
-      if (wanted() > 0) short_.notify_one();
-      lock.unlock();
-      job();
-      job = nullptr;  // the connection's captures end here, not under the lock
-      lock.lock();
+    list_idle(idle);
+    auto roused = [&] { return idle.job != nullptr || shutdown_ || drains_ != drains_seen; };
+    bool ending = false;
+    // A worker kept waits on where it is in the list: the next job goes to
+    // the one idle for the shortest time.
+    while (!ending && !idle.wake.wait_for(lock, limits_.idle_exit, roused))
+      // Only while enough others stay free (itself still counted): else the
+      // grower would start it again.
+      ending = self->listed && alive() > limits_.ready && free_workers() > limits_.spare;
+    if (idle.job != nullptr) {  // enqueue has unlisted it
+      run(std::move(idle.job));
+      idle.job = nullptr;
       continue;
     }
-    if (shutdown_) break;
-    // Only while enough others stay free: else the grower would start it again.
-    if (!woken && self->listed && alive() > limits_.ready && free_workers() >= limits_.spare) break;
+    unlist_idle(idle);
+    if (ending) break;
   }
   // At shutdown the grower has listed every thread it made: shutdown()
   // joins the grower before it waits for the workers.
@@ -160,7 +199,7 @@ void ConnectionPool::shutdown() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (shutdown_ && workers_.empty() && jobs_.empty()) return;
     shutdown_ = true;
-    wake_.notify_all();
+    wake_all_idle();
     short_.notify_all();
   }
   if (grower_.joinable()) grower_.join();  // it lists what it made, then stops

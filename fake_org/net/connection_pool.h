@@ -11,6 +11,11 @@
 // connections neither waits in the accept loop for one thread after another
 // nor holds the pool's lock while the system makes a thread.
 //
+// The worker that went idle last takes the next connection: a few workers
+// stay warm (their caches, stacks and malloc's per-thread chunks in use)
+// while the rest sleep, end when beyond `ready`, and hold nothing a reset
+// has to give back.
+//
 // Locking rule: mutex_ guards every member below it; a job runs outside it,
 // and the grower makes its threads outside it.
 #include "httplib_seam.h"
@@ -58,7 +63,18 @@ class ConnectionPool : public httplib::TaskQueue {
     bool listed = false;  // in workers_: only then may it end and be joined
   };
   using Worker = std::list<Thread>::iterator;
-  void grow();  // the grower thread's loop
+  // A worker waiting for a job, on its own stack; listed from the most
+  // recently idle (idle_head_) down.
+  struct Idle {
+    std::condition_variable wake;
+    std::function<void()> job;  // handed by enqueue, which unlists it
+    Idle* newer = nullptr;
+    Idle* older = nullptr;
+  };
+  void list_idle(Idle& w);    // with mutex_ held
+  void unlist_idle(Idle& w);  // with mutex_ held
+  void wake_all_idle();       // with mutex_ held
+  void grow();                // the grower thread's loop
   // Starts up to n workers into `fresh` without the lock; how many started.
   size_t make_workers(std::list<Thread>& fresh, size_t n);
   size_t alive() const { return workers_.size() - finished_.size(); }  // with mutex_ held
@@ -69,15 +85,15 @@ class ConnectionPool : public httplib::TaskQueue {
 
   const ConnectionPoolLimits limits_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable ended_;  // a worker has finished
-  std::condition_variable short_;  // fewer workers idle than wanted
-  std::deque<std::function<void()>> jobs_;
+  std::condition_variable ended_;           // a worker has finished
+  std::condition_variable short_;           // fewer workers idle than wanted
+  std::deque<std::function<void()>> jobs_;  // jobs that found no idle worker
+  Idle* idle_head_ = nullptr;
   std::list<Thread> workers_;
   std::vector<Worker> finished_;  // ended, to be joined
-  size_t idle_ = 0;
-  size_t starting_ = 0;  // made or being made, not yet waiting for a job
-  size_t unlisted_ = 0;  // being made by the grower, not yet in workers_
+  size_t idle_ = 0;               // listed from idle_head_
+  size_t starting_ = 0;           // made or being made, not yet waiting for a job
+  size_t unlisted_ = 0;           // being made by the grower, not yet in workers_
   size_t peak_ = 0;
   uint64_t drains_ = 0;  // thread-cache drains asked (util::add_drain_waker)
   bool shutdown_ = false;

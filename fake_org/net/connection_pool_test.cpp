@@ -1,11 +1,13 @@
 #include "connection_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "testing/eventually.h"
 
@@ -117,6 +119,31 @@ TEST_CASE("ConnectionPool: idle workers beyond those kept ready end", "[connecti
   std::atomic<int> ran{0};
   pool.enqueue([&] { ++ran; });
   CHECK(settles([&] { return ran.load() == 1; }));
+}
+
+TEST_CASE("ConnectionPool: the worker idle for the shortest time takes the next job",
+          "[connection_pool]") {
+  // Sequential connections stay on one warm worker instead of touching every
+  // ready one in turn (each would keep its own caches and stack pages).
+  ConnectionPoolLimits limits;
+  limits.ready = 8;
+  ConnectionPool pool(limits);
+  REQUIRE(settles([&] { return pool.stats().idle == limits.ready; }));
+  std::mutex mu;
+  std::vector<std::thread::id> ran_on;
+  for (int i = 0; i < 20; ++i) {
+    pool.enqueue([&] {
+      std::lock_guard<std::mutex> lock(mu);
+      ran_on.push_back(std::this_thread::get_id());
+    });
+    // Back among the idle before the next job comes.
+    REQUIRE(settles([&] {
+      std::lock_guard<std::mutex> lock(mu);
+      return ran_on.size() == static_cast<size_t>(i + 1) && pool.stats().idle == limits.ready;
+    }));
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  CHECK(std::count(ran_on.begin(), ran_on.end(), ran_on.front()) == 20);
 }
 
 TEST_CASE("ConnectionPool: a job no worker took yet runs at shutdown", "[connection_pool]") {
