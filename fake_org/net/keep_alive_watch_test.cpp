@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "connection_server.h"
@@ -174,6 +176,55 @@ TEST_CASE("stopping the watch closes what is parked, and what is parked after", 
   Peer late;
   watch.park(connection_to(late));
   CHECK(late.sees_close());
+}
+
+TEST_CASE("connections parked from many threads with their requests there are handed over once",
+          "[http][watch]") {
+  // Each parker has sent the connection's next byte before parking it, so a
+  // worker may take it the moment it is armed, as under load.
+  Handed handed;
+  KeepAliveWatch watch(2, std::chrono::seconds(600), handed.serve());
+  constexpr int kConnections = 32, kRounds = 50, kParkers = 4;
+  std::vector<Peer> peers(kConnections);
+  std::vector<std::unique_ptr<Connection>> first;
+  std::unordered_map<int, int> index_of;  // the watched end's fd: its peer's index
+  for (int i = 0; i < kConnections; ++i) {
+    first.push_back(connection_to(peers[i]));
+    index_of[first.back()->stream.socket()] = i;
+  }
+  std::vector<std::atomic<int>> rounds(kConnections);
+  std::atomic<int> handovers{0}, with_a_byte{0}, unsent{0};
+  auto send_and_park = [&](std::unique_ptr<Connection> c) {
+    const int i = index_of.at(c->stream.socket());
+    if (++rounds[i] > kRounds) return;  // done: closed here
+    unsent += static_cast<int>(send(peers[i].fd, "x", 1, 0) != 1);
+    watch.park(std::move(c));
+  };
+  std::vector<std::thread> parkers;
+  for (int t = 0; t < kParkers; ++t)
+    parkers.emplace_back([&, t] {
+      for (int i = t; i < kConnections; i += kParkers) send_and_park(std::move(first[i]));
+      while (handovers.load() < kConnections * kRounds) {
+        std::unique_ptr<Connection> c;
+        {
+          std::unique_lock<std::mutex> lock(handed.mu);
+          if (!handed.cv.wait_for(lock, std::chrono::milliseconds(50),
+                                  [&] { return !handed.got.empty(); }))
+            continue;
+          c = std::move(handed.got.front());
+          handed.got.pop_front();
+        }
+        char byte;
+        with_a_byte += static_cast<int>(recv(c->stream.socket(), &byte, 1, MSG_DONTWAIT) == 1);
+        ++handovers;
+        send_and_park(std::move(c));
+      }
+    });
+  for (auto& t : parkers) t.join();
+  CHECK(handovers.load() == kConnections * kRounds);
+  CHECK(with_a_byte.load() == kConnections * kRounds);  // none handed over twice
+  CHECK(unsent.load() == 0);
+  CHECK(watch.parked() == 0);
 }
 
 namespace {
