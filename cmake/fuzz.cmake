@@ -4,12 +4,26 @@
 # linked with cmake/fuzz_replay_main.cpp instead. Either way CTest replays
 # each target's kept regression inputs and seeds (fuzz.<name>.replay), so an
 # input that once crashed is tried again by every ci/test.
+#
+# FAKE_ORG_FUZZ_COVERAGE says how much: `full` is libFuzzer's own choice
+# (-fsanitize=fuzzer-no-link: edges, indirect calls, stack depth and a call
+# per comparison, which guides mutations towards the values compared);
+# `edges` counts edges only. ci/test's build, which every test also runs
+# on, takes `edges` (docs/fuzzing.md has the figures).
 option(FAKE_ORG_FUZZ "Build the fuzz targets with libFuzzer (clang only; ci/fuzz)" OFF)
+set(FAKE_ORG_FUZZ_COVERAGE full CACHE STRING "libFuzzer's instrumentation with FAKE_ORG_FUZZ: full or edges")
+set_property(CACHE FAKE_ORG_FUZZ_COVERAGE PROPERTY STRINGS full edges)
 if(FAKE_ORG_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "FAKE_ORG_FUZZ needs clang (libFuzzer); configure with CMAKE_CXX_COMPILER=clang++")
   endif()
-  target_compile_options(project_options INTERFACE -fsanitize=fuzzer-no-link)
+  if(FAKE_ORG_FUZZ_COVERAGE STREQUAL "full")
+    target_compile_options(project_options INTERFACE -fsanitize=fuzzer-no-link)
+  elseif(FAKE_ORG_FUZZ_COVERAGE STREQUAL "edges")
+    target_compile_options(project_options INTERFACE -fsanitize-coverage=inline-8bit-counters,pc-table)
+  else()
+    message(FATAL_ERROR "FAKE_ORG_FUZZ_COVERAGE is full or edges, not '${FAKE_ORG_FUZZ_COVERAGE}'")
+  endif()
 endif()
 
 # add_fuzz_target(<name> SOURCES <files> LIBS <libraries> REPLAY <files or folders>)
