@@ -145,7 +145,6 @@ void ConnectionPool::work(Worker self) {
   uint64_t drains_seen = drains_;
   Idle idle;
   auto run = [&](std::function<void()> job) {
-    if (wanted() > 0) short_.notify_one();
     lock.unlock();
     job();
     job = nullptr;  // the connection's captures end here, not under the lock
@@ -155,6 +154,9 @@ void ConnectionPool::work(Worker self) {
     if (!jobs_.empty()) {
       std::function<void()> job = std::move(jobs_.front());
       jobs_.pop_front();
+      // A job handed by enqueue was counted there; one taken here leaves
+      // fewer workers free only now.
+      if (wanted() > 0) short_.notify_one();
       run(std::move(job));
       continue;
     }
