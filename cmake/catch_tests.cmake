@@ -18,6 +18,7 @@ function(project_catch_tests target)
   if(NOT ARG_CASE_COST)
     set(ARG_CASE_COST 1)
   endif()
+  fake_org_without_coverage(${target})
   if(NOT FAKE_ORG_TEST_BATCH OR FAKE_ORG_TEST_BATCH LESS_EQUAL 0)
     # -w NoTests: a test whose name CTest cannot hand back to Catch (a ';'
     # splits it) fails instead of passing without running.
