@@ -92,8 +92,7 @@ std::string WebhookEngine::enqueue(WebhookEvent event) {
   d->type = std::move(event.type);
   d->payment_intent_id = std::move(event.payment_intent_id);
   d->url = std::move(event.url);
-  d->payload = text::json_text(event.body);
-  d->body = std::make_shared<const nlohmann::json>(std::move(event.body));
+  d->payload = std::make_shared<const std::string>(text::json_text(event.body));
   d->created_at = clock_->now();
   d->lane = d->payment_intent_id.empty() ? "evt:" + d->id : "pi:" + d->payment_intent_id;
   RemoteSites::Verdict verdict =
@@ -179,7 +178,7 @@ void WebhookEngine::worker() {
     auto unix_seconds = std::chrono::duration_cast<std::chrono::seconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
-    HeaderList headers = webhook_headers({d->id, attempt.number, unix_seconds}, d->payload,
+    HeaderList headers = webhook_headers({d->id, attempt.number, unix_seconds}, *d->payload,
                                          settings_.signing_secret);
     ++in_flight_;
     const std::shared_ptr<OrgStateSink> sink = sink_;
@@ -194,7 +193,7 @@ void WebhookEngine::worker() {
     HttpAttemptResult result;
     try {
       // url and payload never change after enqueue, so reading them unlocked is safe.
-      result = sender_->post(d->url, d->payload, headers, settings_.attempt_timeout);
+      result = sender_->post(d->url, *d->payload, headers, settings_.attempt_timeout);
     } catch (const std::exception& e) {
       result = {0, std::string("sender failed: ") + e.what()};
     }
@@ -336,7 +335,7 @@ const char* WebhookEngine::state_name(State state) {
 
 WebhookEngine::Snapshot WebhookEngine::snapshot_locked(const Delivery& d) const {
   Snapshot s{d.id,     d.type, d.payment_intent_id, d.url, d.reason, d.state, d.created_at,
-             d.series, d.body, d.attempts};
+             d.series, d.payload, d.attempts};
   if (d.state == State::kPending && s.reason.empty()) {
     auto lane = lanes_.find(d.lane);
     if (lane != lanes_.end() && !lane->second.empty() && lane->second.front().get() != &d)
@@ -364,7 +363,7 @@ nlohmann::json WebhookEngine::to_json(const Snapshot& s) {
           {"reason", s.reason},
           {"created_at", format_iso8601(s.created_at)},
           {"series", s.series},
-          {"body", s.body ? *s.body : nlohmann::json()},
+          {"body", s.payload ? nlohmann::json::parse(*s.payload, nullptr, false) : nlohmann::json()},
           {"attempts", attempts}};
 }
 

@@ -164,9 +164,9 @@ class WebhookEngine {
   };
   struct Delivery {
     std::string id, type, payment_intent_id, url, lane;
-    // Never changes after enqueue; shared so log() copies a pointer, not the body.
-    std::shared_ptr<const nlohmann::json> body;
-    std::string payload;  // body->dump(): the exact bytes sent and signed
+    // The exact bytes sent and signed. Never changes after enqueue; shared
+    // so log() copies a pointer, not the body, which a view parses.
+    std::shared_ptr<const std::string> payload;
     TimePoint created_at;
     State state = State::kPending;
     std::string reason;
@@ -202,7 +202,7 @@ class WebhookEngine {
     State state = State::kPending;
     TimePoint created_at;
     int series = 1;
-    std::shared_ptr<const nlohmann::json> body;
+    std::shared_ptr<const std::string> payload;
     std::vector<Attempt> attempts;
   };
 

@@ -34,7 +34,7 @@ void WebhookEngine::save_locked(const Delivery& d) {
               {"type", d.type},
               {"payment_intent_id", d.payment_intent_id},
               {"url", d.url},
-              {"payload", d.payload},
+              {"payload", *d.payload},
               {"created_at_ms", epoch_ms(d.created_at)},
               {"state", state_name(d.state)},
               {"reason", d.reason},
@@ -51,9 +51,7 @@ std::shared_ptr<WebhookEngine::Delivery> WebhookEngine::from_saved(const nlohman
     d->type = saved.at("type").get<std::string>();
     d->payment_intent_id = saved.at("payment_intent_id").get<std::string>();
     d->url = saved.at("url").get<std::string>();
-    d->payload = saved.at("payload").get<std::string>();
-    d->body =
-        std::make_shared<const nlohmann::json>(nlohmann::json::parse(d->payload, nullptr, false));
+    d->payload = std::make_shared<const std::string>(saved.at("payload").get<std::string>());
     d->created_at = TimePoint(Millis(saved.at("created_at_ms").get<int64_t>()));
     const std::string state = saved.at("state").get<std::string>();
     d->state = state == "delivered" ? State::kDelivered
