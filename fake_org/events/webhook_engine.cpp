@@ -334,8 +334,8 @@ const char* WebhookEngine::state_name(State state) {
 }
 
 WebhookEngine::Snapshot WebhookEngine::snapshot_locked(const Delivery& d) const {
-  Snapshot s{d.id,     d.type, d.payment_intent_id, d.url, d.reason, d.state, d.created_at,
-             d.series, d.payload, d.attempts};
+  Snapshot s{d.id,         d.type,   d.payment_intent_id, d.url,     d.reason, d.state,
+             d.created_at, d.series, d.payload,           d.attempts};
   if (d.state == State::kPending && s.reason.empty()) {
     auto lane = lanes_.find(d.lane);
     if (lane != lanes_.end() && !lane->second.empty() && lane->second.front().get() != &d)
@@ -355,6 +355,10 @@ nlohmann::json WebhookEngine::to_json(const Snapshot& s) {
                         {"duration_ms", a.duration_ms},
                         {"retry_in_ms", a.retry_in_ms ? nlohmann::json(*a.retry_in_ms)
                                                       : nlohmann::json(nullptr)}});
+  // A payload that does not parse (a data directory edited by hand) shows as null.
+  nlohmann::json body =
+      s.payload ? nlohmann::json::parse(*s.payload, nullptr, false) : nlohmann::json();
+  if (body.is_discarded()) body = nullptr;
   return {{"id", s.id},
           {"type", s.type},
           {"payment_intent", s.payment_intent_id},
@@ -363,7 +367,7 @@ nlohmann::json WebhookEngine::to_json(const Snapshot& s) {
           {"reason", s.reason},
           {"created_at", format_iso8601(s.created_at)},
           {"series", s.series},
-          {"body", s.payload ? nlohmann::json::parse(*s.payload, nullptr, false) : nlohmann::json()},
+          {"body", std::move(body)},
           {"attempts", attempts}};
 }
 
