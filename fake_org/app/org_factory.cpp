@@ -47,7 +47,7 @@ Status restore_services(durable::OrgDatabase& db, const http::OrgServices& s) {
   s.bulk->restore(
       db.saved(bulk::saved_kind::kJob, error), db.saved(bulk::saved_kind::kUpload, error),
       db.saved(bulk::saved_kind::kRows, error), db.saved(bulk::saved_kind::kQuery, error));
-  const auto events = db.saved(state_kind::kWebhook, error);
+  const auto events = db.saved_texts(state_kind::kWebhook, error);
   if (!error.empty()) return data_error(error);
   // Last, and with its sink set first: restoring starts the pending
   // deliveries at once, and the outcome of each attempt must be kept.

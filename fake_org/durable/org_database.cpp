@@ -147,6 +147,15 @@ std::optional<std::string> OrgDatabase::check_meta() {
            (fixture == options_.fixture ? " as it is now (the file changed)" : "") +
            ": start with --reset-data to discard the data directory, or give another "
            "--data-dir";
+  if (std::atol(format.c_str()) < kFormat) {
+    // What this version writes, it reads, and it reads every older format:
+    // the file is marked so that an older fake-org refuses it.
+    auto mark = db_->prepare("UPDATE meta SET value=?1 WHERE key='format'", error);
+    if (!mark) return options_.path + ": " + error;
+    mark->bind(1, std::to_string(kFormat));
+    mark->step(error);
+    if (!error.empty()) return options_.path + ": " + error;
+  }
   return std::nullopt;
 }
 
@@ -273,14 +282,24 @@ std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved(std::stri
 std::vector<std::pair<std::string, nlohmann::json>> OrgDatabase::saved_locked(std::string_view kind,
                                                                               std::string& error) {
   std::vector<std::pair<std::string, nlohmann::json>> out;
+  for (auto& [key, text] : saved_texts_locked(kind, error))
+    out.emplace_back(std::move(key), nlohmann::json::parse(text, nullptr, false));
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> OrgDatabase::saved_texts(std::string_view kind,
+                                                                          std::string& error) {
+  std::lock_guard io(io_mu_);
+  return saved_texts_locked(kind, error);
+}
+
+std::vector<std::pair<std::string, std::string>> OrgDatabase::saved_texts_locked(
+    std::string_view kind, std::string& error) {
+  std::vector<std::pair<std::string, std::string>> out;
   auto rows = db_->prepare("SELECT key, value FROM state WHERE kind=?1 ORDER BY key", error);
   if (!rows) return out;
   rows->bind(1, kind);
-  while (rows->step(error)) {
-    const std::string_view value = rows->text(1);
-    out.emplace_back(std::string(rows->text(0)),
-                     nlohmann::json::parse(value.begin(), value.end(), nullptr, false));
-  }
+  while (rows->step(error)) out.emplace_back(rows->text(0), rows->text(1));
   if (!error.empty()) error = options_.path + ": " + error;
   return out;
 }
@@ -321,6 +340,10 @@ void OrgDatabase::records_replaced(const std::vector<RecordPtr>& records, uint64
 
 void OrgDatabase::put(std::string_view kind, std::string_view key, const nlohmann::json& value) {
   enqueue(Op{Op::kPut, {}, 0, std::string(kind), std::string(key), value.dump()});
+}
+
+void OrgDatabase::put_text(std::string_view kind, std::string_view key, std::string text) {
+  enqueue(Op{Op::kPut, {}, 0, std::string(kind), std::string(key), std::move(text)});
 }
 
 void OrgDatabase::erase(std::string_view kind, std::string_view key) {

@@ -64,7 +64,9 @@ struct DatabaseOptions {
 
 class OrgDatabase final : public OrgStateSink {
  public:
-  static constexpr int kFormat = 1;
+  // 2: a webhook's entry is its state as JSON, a newline, then its body
+  // (put_text); format 1's entries, all JSON, are read as they were.
+  static constexpr int kFormat = 2;
   // Opens or creates the file. Refuses, with what to do, a file made from
   // another fixture or by a newer format, and reports a damaged one in
   // SQLite's words.
@@ -76,10 +78,14 @@ class OrgDatabase final : public OrgStateSink {
   // The keyed entries of one kind, as they were put.
   std::vector<std::pair<std::string, nlohmann::json>> saved(std::string_view kind,
                                                             std::string& error);
+  // The same, as the texts that were put (put_text's, or put's JSON text).
+  std::vector<std::pair<std::string, std::string>> saved_texts(std::string_view kind,
+                                                               std::string& error);
 
   void records_committed(const std::vector<RecordPtr>& records, uint64_t id_sequence) override;
   void records_replaced(const std::vector<RecordPtr>& records, uint64_t id_sequence) override;
   void put(std::string_view kind, std::string_view key, const nlohmann::json& value) override;
+  void put_text(std::string_view kind, std::string_view key, std::string text) override;
   void erase(std::string_view kind, std::string_view key) override;
   void clear(std::string_view kind) override;
   Status flush() override;
@@ -121,6 +127,8 @@ class OrgDatabase final : public OrgStateSink {
   Status read_all_records(std::vector<RecordPtr>& out);
   Status data_failure(const std::string& error) const;
   Status not_applied() const;
+  std::vector<std::pair<std::string, std::string>> saved_texts_locked(std::string_view kind,
+                                                                      std::string& error);
   std::vector<std::pair<std::string, nlohmann::json>> saved_locked(std::string_view kind,
                                                                    std::string& error);
   void enqueue(Op op);

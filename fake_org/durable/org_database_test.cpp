@@ -276,7 +276,7 @@ TEST_CASE("a database from another fixture or a newer format is refused, unchang
   }
   error.clear();
   CHECK_FALSE(OrgDatabase::open({path, "shop.yaml", "digest-a", Sync::kNormal}, error));
-  CHECK_THAT(error, Catch::Contains("newer fake-org (data format 99; this one reads format 1)"));
+  CHECK_THAT(error, Catch::Contains("newer fake-org (data format 99; this one reads format 2)"));
   // Refusing changed nothing: the record is still there.
   auto raw = Database::open(path, false, error);
   REQUIRE(raw);
@@ -284,6 +284,55 @@ TEST_CASE("a database from another fixture or a newer format is refused, unchang
   REQUIRE(count);
   REQUIRE(count->step(error));
   CHECK(count->integer(0) == 1);
+}
+
+TEST_CASE("a format 1 file is read and marked format 2, so an older fake-org refuses it",
+          "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  {
+    auto db = open_db(path);
+    db->put("webhook", "evt_1", {{"seq", 1}, {"payload", "{}"}});
+    REQUIRE(db->flush().ok());
+  }
+  std::string error;
+  auto format = [&] {
+    auto raw = Database::open(path, false, error);
+    REQUIRE(raw);
+    auto read = raw->prepare("SELECT value FROM meta WHERE key='format'", error);
+    REQUIRE(read);
+    REQUIRE(read->step(error));
+    return std::string(read->text(0));
+  };
+  CHECK(format() == "2");
+  {
+    auto raw = Database::open(path, false, error);
+    REQUIRE(raw);
+    REQUIRE_FALSE(raw->exec("UPDATE meta SET value='1' WHERE key='format'"));
+  }
+  auto db = open_db(path);
+  CHECK(format() == "2");
+  auto kept = db->saved("webhook", error);
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].second["payload"] == "{}");
+}
+
+TEST_CASE("put_text keeps the very text, put its JSON text", "[durable]") {
+  TempDir dir;
+  const std::string path = dir.file("org.db");
+  const std::string text = "{\"seq\":1}\n{\"type\":\"a\"}";
+  {
+    auto db = open_db(path);
+    db->put_text("webhook", "evt_1", text);
+    db->put("webhook", "evt_2", {{"seq", 2}});
+    REQUIRE(db->flush().ok());
+  }
+  std::string error;
+  auto kept = open_db(path)->saved_texts("webhook", error);
+  CHECK(error.empty());
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0] == std::pair<std::string, std::string>{"evt_1", text});
+  CHECK(kept[1] == std::pair<std::string, std::string>{"evt_2", "{\"seq\":2}"});
 }
 
 TEST_CASE("a damaged database is reported in SQLite's words and left as it is", "[durable]") {

@@ -148,7 +148,7 @@ class WebhookEngine {
   // Puts back the log the sink kept (start-up, before events): pending
   // deliveries are due at once, in their intents' order. The number of
   // entries that were not events.
-  size_t restore(const std::vector<std::pair<std::string, nlohmann::json>>& saved);
+  size_t restore(const std::vector<std::pair<std::string, std::string>>& saved);
 
  private:
   using Steady = std::chrono::steady_clock;
@@ -216,7 +216,7 @@ class WebhookEngine {
                      const HttpAttemptResult& result);
   Snapshot snapshot_locked(const Delivery& d) const;
   void save_locked(const Delivery& d);
-  static std::shared_ptr<Delivery> from_saved(const nlohmann::json& saved);
+  static std::shared_ptr<Delivery> from_saved(std::string_view entry);
   static nlohmann::json to_json(const Snapshot& s);
   bool idle_locked() const { return lanes_.empty() && in_flight_ == 0; }
 

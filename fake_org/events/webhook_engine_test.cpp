@@ -3,6 +3,8 @@
 #include "events/webhook_engine.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include "testing/webhook_fakes.h"
@@ -31,6 +33,7 @@ class OrderSink final : public OrgStateSink {
   void records_committed(const std::vector<RecordPtr>&, uint64_t) override {}
   void records_replaced(const std::vector<RecordPtr>&, uint64_t) override {}
   void put(std::string_view, std::string_view, const nlohmann::json&) override { add("put"); }
+  void put_text(std::string_view, std::string_view, std::string) override { add("put"); }
   void erase(std::string_view, std::string_view) override {}
   void clear(std::string_view) override {}
   Status flush() override {
@@ -487,4 +490,97 @@ TEST_CASE("with a data directory an event is written before it is sent", "[webho
   REQUIRE(engine.wait_idle(10s));
   std::lock_guard<std::mutex> lk(mu);
   CHECK(at_send == std::vector<std::string>{"put", "flush"});
+}
+
+namespace {
+
+// A data directory's webhook entries, as the texts put. Locking rule: mu_
+// guards entries_.
+class KeptEntries final : public OrgStateSink {
+ public:
+  void records_committed(const std::vector<RecordPtr>&, uint64_t) override {}
+  void records_replaced(const std::vector<RecordPtr>&, uint64_t) override {}
+  void put(std::string_view kind, std::string_view key, const nlohmann::json& value) override {
+    put_text(kind, key, value.dump());
+  }
+  void put_text(std::string_view, std::string_view key, std::string text) override {
+    std::lock_guard<std::mutex> lk(mu_);
+    entries_[std::string(key)] = std::move(text);
+  }
+  void erase(std::string_view, std::string_view key) override {
+    std::lock_guard<std::mutex> lk(mu_);
+    entries_.erase(std::string(key));
+  }
+  void clear(std::string_view) override {
+    std::lock_guard<std::mutex> lk(mu_);
+    entries_.clear();
+  }
+  Status flush() override { return ok_status(); }
+  std::string location() const override { return "memory"; }
+  std::vector<std::pair<std::string, std::string>> entries() const {
+    std::lock_guard<std::mutex> lk(mu_);
+    return {entries_.begin(), entries_.end()};
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::string> entries_;
+};
+
+}  // namespace
+
+TEST_CASE("a restarted engine has each kept event with its body, state and attempts",
+          "[webhooks][durable]") {
+  auto kept = std::make_shared<KeptEntries>();
+  auto sender = fake_sender(always(200));
+  WebhookEngine first(fast_settings(3), loopback_sites(), start_clock(), std::move(sender.owned),
+                      std::make_shared<ExtremeJitter>(0));
+  first.set_state_sink(kept);
+  WebhookEvent event = make_event("pi_1", kUrl);
+  event.body["data"]["Note"] = "line one\nline two, \"quoted\"";  // a body with a newline
+  const std::string id = first.enqueue(event);
+  REQUIRE(first.wait_idle(10s));
+  const auto entries = kept->entries();
+  REQUIRE(entries.size() == 1);
+  // The state as JSON, then the body as it was sent.
+  const std::string& entry = entries[0].second;
+  const size_t newline = entry.find('\n');
+  REQUIRE(newline != std::string::npos);
+  CHECK(nlohmann::json::parse(entry.substr(0, newline))["state"] == "delivered");
+  CHECK(entry.substr(newline + 1) == sender.fake->calls().at(0).body);
+
+  auto unused = fake_sender(always(200));
+  WebhookEngine second(fast_settings(3), loopback_sites(), start_clock(), std::move(unused.owned),
+                       std::make_shared<ExtremeJitter>(0));
+  CHECK(second.restore(entries) == 0);
+  CHECK(*second.event(id) == *first.event(id));
+  CHECK((*second.event(id))["body"]["data"]["Note"] == "line one\nline two, \"quoted\"");
+}
+
+TEST_CASE("a restarted engine reads format 1's entries and skips what is not an event",
+          "[webhooks][durable]") {
+  const nlohmann::json body = {{"type", "paymentIntent.created"}, {"data", {{"Id", "pi_old"}}}};
+  const nlohmann::json old_entry = {{"seq", 7},
+                                    {"id", "evt_old"},
+                                    {"type", "paymentIntent.created"},
+                                    {"payment_intent_id", "pi_old"},
+                                    {"url", kUrl},
+                                    {"payload", body.dump()},
+                                    {"created_at_ms", 1800000000000},
+                                    {"state", "delivered"},
+                                    {"reason", ""},
+                                    {"series", 1},
+                                    {"attempts_in_series", 1},
+                                    {"attempts", nlohmann::json::array()}};
+  auto sender = fake_sender(always(200));
+  WebhookEngine engine(fast_settings(3), loopback_sites(), start_clock(), std::move(sender.owned),
+                       std::make_shared<ExtremeJitter>(0));
+  CHECK(engine.restore({{"evt_old", old_entry.dump()},
+                        {"evt_broken", "{\"seq\": 8}\n{}"},
+                        {"evt_torn", "{\"seq\": "}}) == 2);
+  auto e = engine.event("evt_old");
+  REQUIRE(e);
+  CHECK((*e)["body"] == body);
+  CHECK((*e)["state"] == "delivered");
+  CHECK_FALSE(engine.event("evt_broken"));
 }

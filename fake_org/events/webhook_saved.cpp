@@ -18,6 +18,10 @@ void WebhookEngine::set_state_sink(std::shared_ptr<OrgStateSink> sink) {
   sink_ = std::move(sink);
 }
 
+// An entry is the event's state as JSON, a newline (JSON text holds none of
+// its own) and the body as sent, so the body is neither escaped at each
+// change of state nor unescaped at each start. Format 1's entries were one
+// JSON object with the body as its "payload" string.
 void WebhookEngine::save_locked(const Delivery& d) {
   if (!sink_) return;
   nlohmann::json attempts = nlohmann::json::array();
@@ -28,30 +32,37 @@ void WebhookEngine::save_locked(const Delivery& d) {
     if (a.retry_in_ms) one["retry_in_ms"] = *a.retry_in_ms;
     attempts.push_back(std::move(one));
   }
-  sink_->put(state_kind::kWebhook, d.id,
-             {{"seq", d.seq},
-              {"id", d.id},
-              {"type", d.type},
-              {"payment_intent_id", d.payment_intent_id},
-              {"url", d.url},
-              {"payload", *d.payload},
-              {"created_at_ms", epoch_ms(d.created_at)},
-              {"state", state_name(d.state)},
-              {"reason", d.reason},
-              {"series", d.series},
-              {"attempts_in_series", d.attempts_in_series},
-              {"attempts", std::move(attempts)}});
+  const nlohmann::json state = {{"seq", d.seq},
+                                {"id", d.id},
+                                {"type", d.type},
+                                {"payment_intent_id", d.payment_intent_id},
+                                {"url", d.url},
+                                {"created_at_ms", epoch_ms(d.created_at)},
+                                {"state", state_name(d.state)},
+                                {"reason", d.reason},
+                                {"series", d.series},
+                                {"attempts_in_series", d.attempts_in_series},
+                                {"attempts", std::move(attempts)}};
+  std::string entry = state.dump();
+  entry += '\n';
+  entry += *d.payload;
+  sink_->put_text(state_kind::kWebhook, d.id, std::move(entry));
 }
 
-std::shared_ptr<WebhookEngine::Delivery> WebhookEngine::from_saved(const nlohmann::json& saved) {
+std::shared_ptr<WebhookEngine::Delivery> WebhookEngine::from_saved(std::string_view entry) {
+  const size_t newline = entry.find('\n');
+  const auto saved = nlohmann::json::parse(entry.substr(0, newline), nullptr, false);
+  if (!saved.is_object()) return nullptr;
   auto d = std::make_shared<Delivery>();
   try {
+    d->payload = std::make_shared<const std::string>(newline == std::string_view::npos
+                                                         ? saved.at("payload").get<std::string>()
+                                                         : std::string(entry.substr(newline + 1)));
     d->seq = saved.at("seq").get<uint64_t>();
     d->id = saved.at("id").get<std::string>();
     d->type = saved.at("type").get<std::string>();
     d->payment_intent_id = saved.at("payment_intent_id").get<std::string>();
     d->url = saved.at("url").get<std::string>();
-    d->payload = std::make_shared<const std::string>(saved.at("payload").get<std::string>());
     d->created_at = TimePoint(Millis(saved.at("created_at_ms").get<int64_t>()));
     const std::string state = saved.at("state").get<std::string>();
     d->state = state == "delivered" ? State::kDelivered
@@ -79,7 +90,7 @@ std::shared_ptr<WebhookEngine::Delivery> WebhookEngine::from_saved(const nlohman
   return d;
 }
 
-size_t WebhookEngine::restore(const std::vector<std::pair<std::string, nlohmann::json>>& saved) {
+size_t WebhookEngine::restore(const std::vector<std::pair<std::string, std::string>>& saved) {
   std::vector<std::shared_ptr<Delivery>> events;
   size_t skipped = 0;
   for (const auto& [key, value] : saved) {

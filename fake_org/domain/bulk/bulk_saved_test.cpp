@@ -24,6 +24,9 @@ class KeptState final : public OrgStateSink {
     std::lock_guard lock(mu);
     kept[std::string(kind)][std::string(key)] = value;
   }
+  void put_text(std::string_view kind, std::string_view key, std::string text) override {
+    put(kind, key, json(std::move(text)));
+  }
   void erase(std::string_view kind, std::string_view key) override {
     std::lock_guard lock(mu);
     kept[std::string(kind)].erase(std::string(key));

@@ -32,6 +32,10 @@ class OrgStateSink {
   virtual void records_replaced(const std::vector<RecordPtr>& records, uint64_t id_sequence) = 0;
   // Keyed state of the org's other stores; `kind` names the store (kinds below).
   virtual void put(std::string_view kind, std::string_view key, const nlohmann::json& value) = 0;
+  // The same, kept as the very text given: for an entry whose bulk is itself
+  // a text (a webhook's body), which as a JSON value would be escaped at
+  // every write and unescaped at every start.
+  virtual void put_text(std::string_view kind, std::string_view key, std::string text) = 0;
   virtual void erase(std::string_view kind, std::string_view key) = 0;
   virtual void clear(std::string_view kind) = 0;
   // Writes what was queued: ok, or why it could not (a full disk).
