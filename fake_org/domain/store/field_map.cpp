@@ -595,17 +595,41 @@ std::optional<FieldValue> FieldMap::find(std::string_view name) const {
   return entry(i).second;
 }
 
-std::optional<FieldValue> FieldMap::find_id(uint32_t name_id) const {
+std::optional<uint32_t> FieldMap::index_of(uint32_t name_id) const {
   if (wide_) {
     const Wide* entries = reinterpret_cast<const Wide*>(buf_);
     for (uint32_t i = 0; i < count_; ++i)
-      if (entries[i].name == name_id) return entry(i).second;
+      if (entries[i].name == name_id) return i;
   } else if (name_id < kNarrowNames) {
     const Narrow* entries = reinterpret_cast<const Narrow*>(buf_);
     for (uint32_t i = 0; i < count_; ++i)
-      if (entries[i].name == name_id) return entry(i).second;
+      if (entries[i].name == name_id) return i;
   }
   return std::nullopt;
+}
+
+std::optional<FieldValue> FieldMap::find_id(uint32_t name_id) const {
+  auto i = index_of(name_id);
+  if (!i) return std::nullopt;
+  return entry(*i).second;
+}
+
+std::optional<std::string_view> FieldMap::text_id(uint32_t name_id, std::string& scratch) const {
+  auto i = index_of(name_id);
+  if (!i) return std::nullopt;
+  const char* at = values() + offset_at(*i);
+  const uint32_t code = code_at(*i);
+  uint32_t n;
+  if (code == kSharedText && packed_at(at)) {
+    const char* packed = length_prefix::read(at + 1, n);
+    scratch.clear();
+    packed_text::unpack_into(std::string_view(packed, n), scratch);
+    return std::string_view(scratch);
+  }
+  if (code == kSharedText) return FieldValues::text(name_id, static_cast<uint8_t>(*at));
+  if (code != static_cast<uint32_t>(Kind::kString)) return std::nullopt;
+  const char* text = length_prefix::read(at, n);
+  return std::string_view(text, n);
 }
 
 nlohmann::json FieldMap::value(std::string_view name, const nlohmann::json& fallback) const {

@@ -161,6 +161,10 @@ class FieldMap {
   // The same for the name FieldNames::intern numbered `name_id`: numbers
   // compared, no text (an index key reads its fields on every write).
   std::optional<FieldValue> find_id(uint32_t name_id) const;
+  // A text field's value with nothing allocated: a view into this map or
+  // the texts kept once, or into `scratch` for a packed text (unpacked
+  // there, its room reused). nullopt when the field is absent or not a text.
+  std::optional<std::string_view> text_id(uint32_t name_id, std::string& scratch) const;
   bool contains(std::string_view name) const { return find(name).has_value(); }
   // As nlohmann::json::value: the value, or `fallback` when absent or null.
   nlohmann::json value(std::string_view name, const nlohmann::json& fallback) const;
@@ -292,6 +296,7 @@ class FieldMap {
   // Re-lays the entries 8 bytes each (a name or an offset past the narrow ones).
   void widen();
   std::pair<std::string_view, FieldValue> entry(uint32_t i) const;
+  std::optional<uint32_t> index_of(uint32_t name_id) const;
   char* values() const { return buf_ + count_ * entry_size(); }
   // Position of `name` in the entries, or where it would go.
   std::pair<uint32_t, bool> locate(std::string_view name) const;

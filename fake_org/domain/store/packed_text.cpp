@@ -409,11 +409,15 @@ bool pack(std::string_view text, std::string& out) {
 }
 
 std::string unpack(std::string_view packed) {
-  const Dictionary& d = dictionary();
   std::string out;
-  out.reserve(packed.size() * 2);
-  for (size_t i = 0; i < packed.size();) i = d.expand(packed, i, out);
+  unpack_into(packed, out);
   return out;
+}
+
+void unpack_into(std::string_view packed, std::string& out) {
+  const Dictionary& d = dictionary();
+  out.reserve(out.size() + packed.size() * 2);
+  for (size_t i = 0; i < packed.size();) i = d.expand(packed, i, out);
 }
 
 }  // namespace fake_org::packed_text

@@ -31,5 +31,7 @@ bool pack(std::string_view text, std::string& out);
 
 // The text pack() was given for `packed`.
 std::string unpack(std::string_view packed);
+// The same, appended to `out`.
+void unpack_into(std::string_view packed, std::string& out);
 
 }  // namespace fake_org::packed_text

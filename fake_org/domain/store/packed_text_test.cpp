@@ -1,5 +1,6 @@
 #include "packed_text.h"
 
+#include <optional>
 #include <random>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "field_map.h"
 
 using fake_org::FieldMap;
+using fake_org::FieldNames;
 namespace packed_text = fake_org::packed_text;
 
 namespace {
@@ -108,6 +110,35 @@ TEST_CASE("a field map keeps a long text packed and reads it back whole", "[pack
   // A value read from the map and stored under another name.
   m.set("Copy__c", *m.find("Raw_Request_Packed__c"));
   CHECK(m.find("Copy__c")->str() == raw + " ");
+}
+
+TEST_CASE("a text field is read as a view, a packed one unpacked into the caller's buffer",
+          "[packed_text]") {
+  const std::string raw =
+      R"({"SuccessURL": "https://shop.example/ok", "Payer": {"Contact": {"CrmFields": )"
+      R"({"LastName": "Lovelace", "Email": "ada@example.org"}}}, "OneTime": {"Amount": 10}})";
+  FieldMap m;
+  m.set("Text_Packed__c", raw);
+  m.set("Text_Plain__c", "Lovelace");
+  m.set("Text_Shared__c", "Outstanding");
+  m.set("Text_Shared2__c", "Outstanding");  // kept once: the second record's
+  m.set("Number__c", 12.5);
+  m.set("Null__c", nullptr);
+  m.shrink();
+  auto id = [](const char* name) { return FieldNames::intern(name); };
+  std::string scratch = "left from before";
+  auto packed = m.text_id(id("Text_Packed__c"), scratch);
+  REQUIRE(packed);
+  CHECK(*packed == raw);
+  CHECK(packed->data() == scratch.data());  // unpacked into the buffer given
+  const auto plain = m.text_id(id("Text_Plain__c"), scratch);
+  REQUIRE(plain);
+  CHECK(*plain == "Lovelace");
+  CHECK(plain->data() == m.find("Text_Plain__c")->str().data());  // the map's own bytes
+  CHECK(m.text_id(id("Text_Shared__c"), scratch) == std::optional<std::string_view>("Outstanding"));
+  CHECK_FALSE(m.text_id(id("Number__c"), scratch));
+  CHECK_FALSE(m.text_id(id("Null__c"), scratch));
+  CHECK_FALSE(m.text_id(id("Absent_Field__c"), scratch));
 }
 
 TEST_CASE("instants and the fake's record ids pack as numbers", "[packed_text]") {

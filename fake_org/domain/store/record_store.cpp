@@ -15,6 +15,7 @@
 #include "util/json_text.h"
 #include "util/memory_cap.h"
 #include "util/slabs.h"
+#include "util/thread_cache.h"
 
 namespace fake_org {
 
@@ -519,11 +520,21 @@ bool index_key(const IndexSpec& spec, const Record& r, std::string& key) {
   if (r.object != spec.object || r.deleted) return false;
   if (spec.when && !spec.when(r)) return false;
   // Built in place: this runs for every index on every write and restore.
-  std::string other;  // a value that is not text, as text
+  // A packed text unpacked, or a value that is not text as text: one
+  // buffer for every key a thread files, not an allocation a field.
+  thread_local std::string other;
+  thread_local const bool hooked =
+      (util::on_thread_give_back([] { std::string().swap(other); }), true);
+  (void)hooked;
   for (uint32_t f : spec.field_ids) {
-    auto v = r.fields.find_id(f);
-    if (!v || v->is_null()) return false;
-    std::string_view text = v->is_string() ? v->str() : std::string_view(other = field_text(*v));
+    std::string_view text;
+    if (auto t = r.fields.text_id(f, other)) {
+      text = *t;
+    } else {
+      auto v = r.fields.find_id(f);
+      if (!v || v->is_null()) return false;
+      text = other = field_text(*v);
+    }
     if (trimmed(text).empty()) return false;
     append_key_part(key, text, spec.case_insensitive);
   }
