@@ -84,10 +84,13 @@ TEST_CASE("any text comes back from packing whole", "[packed_text]") {
   }
 }
 
+// A request body long enough to be packed rather than kept once for its field.
+const std::string kLongRequest =
+    R"({"SuccessURL": "https://shop.example/ok", "Payer": {"Contact": {"CrmFields": )"
+    R"({"LastName": "Lovelace", "Email": "ada@example.org"}}}, "OneTime": {"Amount": 10}})";
+
 TEST_CASE("a field map keeps a long text packed and reads it back whole", "[packed_text]") {
-  const std::string raw =
-      R"({"SuccessURL": "https://shop.example/ok", "Payer": {"Contact": {"CrmFields": )"
-      R"({"LastName": "Lovelace", "Email": "ada@example.org"}}}, "OneTime": {"Amount": 10}})";
+  const std::string raw = kLongRequest;
   FieldMap m;
   m.set("Raw_Request_Packed__c", raw);
   m.set("Other__c", "short");
@@ -114,14 +117,11 @@ TEST_CASE("a field map keeps a long text packed and reads it back whole", "[pack
 
 TEST_CASE("a text field is read as a view, a packed one unpacked into the caller's buffer",
           "[packed_text]") {
-  const std::string raw =
-      R"({"SuccessURL": "https://shop.example/ok", "Payer": {"Contact": {"CrmFields": )"
-      R"({"LastName": "Lovelace", "Email": "ada@example.org"}}}, "OneTime": {"Amount": 10}})";
+  const std::string raw = kLongRequest;
   FieldMap m;
   m.set("Text_Packed__c", raw);
   m.set("Text_Plain__c", "Lovelace");
   m.set("Text_Shared__c", "Outstanding");
-  m.set("Text_Shared2__c", "Outstanding");  // kept once: the second record's
   m.set("Number__c", 12.5);
   m.set("Null__c", nullptr);
   m.shrink();
