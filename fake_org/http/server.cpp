@@ -272,10 +272,10 @@ void configure_connections(net::ConnectionServer& s, const ServerOptions& option
   s.set_workers(limits);  // the pool, and the keep-alive watch beside it
   s.set_head_limits(options.head_timeout_ms,
                     static_cast<size_t>(std::max(1, options.max_slow_heads)));
-  // A connection yields its worker after 100 requests, and an idle one is
-  // closed after 5 s (httplib's keep-alive timeout), a silent one after 5 s
-  // without a byte (its read timeout).
-  s.set_keep_alive_max_count(100);
+  // A connection ends after 1000 requests (nginx's keepalive_requests), an
+  // idle one after 5 s (httplib's keep-alive timeout), a silent one after
+  // 5 s without a byte (its read timeout).
+  s.set_keep_alive_max_count(1000);
   s.set_keep_alive_timeout(options.keep_alive_seconds);
   s.set_read_timeout(kReadTimeoutSeconds, 0);
   s.set_payload_max_length(max_body_bytes);

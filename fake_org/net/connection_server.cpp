@@ -137,7 +137,13 @@ void ConnectionServer::continue_on_thread(std::unique_ptr<Connection> c, bool ke
     // is often there at once, ran beside the watch's workers and spread
     // their latency.
     Workers* w = workers_;
-    if (!c->stream.holds_input() && w && w->watch.watching()) return w->watch.park(std::move(c));
+    if (!c->stream.holds_input() && w && w->watch.watching()) {
+      // Handed back when an event reached it while this thread held it,
+      // maybe for the request this thread read: served as the watch
+      // serves, which parks it again rather than wait here.
+      if ((c = w->watch.park(std::move(c)))) serve_from_watch(std::move(c));
+      return;
+    }
     // No watch (stopping, or the system gave it no thread): this thread
     // waits, as httplib's loop does.
     if (!c->stream.wait_for_request(idle_ms())) return;
@@ -161,7 +167,9 @@ void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
         if (std::chrono::steady_clock::now() - c->answered_at >=
             std::chrono::milliseconds(idle_ms()))
           return c->stream.close_idle();
-        return workers_.load()->watch.park(std::move(c));
+        c = workers_.load()->watch.park(std::move(c));
+        if (!c) return;
+        continue;  // an event came meanwhile: read again
     }
     if (!c->stream.request_is_whole()) return hand_to_pool(std::move(c));
     const bool keep = serve_one(*c);
@@ -174,10 +182,12 @@ void ConnectionServer::serve_from_watch(std::unique_ptr<Connection> c) {
         break;
     }
     if (!keep) return close_on_pool(std::move(c));
-    // Back to the end of the watch's queue unless the next request is read
-    // already (pipelined): a client that answers fast must not keep this
-    // worker from the others.
-    if (!c->stream.holds_input()) return workers_.load()->watch.park(std::move(c));
+    // Back to the watch unless the next request is read already
+    // (pipelined), or came while this worker answered (handed back).
+    if (!c->stream.holds_input()) {
+      c = workers_.load()->watch.park(std::move(c));
+      if (!c) return;
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 
@@ -15,17 +16,17 @@ namespace fake_org::net {
 
 namespace {
 
-// One-shot: a connection's readiness goes to one worker, and to none again
-// until it is parked anew.
-bool arm(int epoll_fd, int op, int fd, uint64_t tag) {
+// The timer's entry is one-shot: its expiry goes to one worker, which sets
+// it again.
+bool arm_oneshot(int epoll_fd, int op, int fd, uint64_t tag) {
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLONESHOT;
   ev.data.u64 = tag;
   return epoll_ctl(epoll_fd, op, fd, &ev) == 0;
 }
 
-uint64_t tag_of(uint32_t slot, uint32_t generation) {
-  return (static_cast<uint64_t>(generation) << 32) | slot;
+int64_t nanoseconds(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
 // A drain (a reset) wakes each sleeping worker with this signal, so it gives
@@ -69,7 +70,7 @@ KeepAliveWatch::KeepAliveWatch(size_t workers, std::chrono::milliseconds idle, S
   quit.events = EPOLLIN;  // level-triggered: every worker sees it
   quit.data.u64 = kQuitEvent;
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, quit_fd_, &quit) != 0 ||
-      !arm(epoll_fd_, EPOLL_CTL_ADD, timer_fd_, kTimerEvent))
+      !arm_oneshot(epoll_fd_, EPOLL_CTL_ADD, timer_fd_, kTimerEvent))
     return;
   const bool wake_by_signal = wake_signal_is_ours();
   for (size_t i = 0; i < workers; ++i) {
@@ -79,6 +80,7 @@ KeepAliveWatch::KeepAliveWatch(size_t workers, std::chrono::milliseconds idle, S
       break;
     }
   }
+  watching_.store(!workers_.empty(), std::memory_order_release);
   if (wake_by_signal)
     util::add_drain_waker(this, [this] {
       for (auto& t : workers_) pthread_kill(t.native_handle(), kWakeSignal);
@@ -118,115 +120,167 @@ void KeepAliveWatch::work(bool wake_by_signal) {
   }
 }
 
-void KeepAliveWatch::park(std::unique_ptr<Connection> c) {
+std::unique_ptr<Connection> KeepAliveWatch::park(std::unique_ptr<Connection> c) {
+  if (c->watch_slots != slots_) return enter(std::move(c));
+  Slot& s = *slots_->at(c->watch_slot);
+  // The caller holds the slot (away): only an event changes it meanwhile,
+  // to away and woken.
+  const uint64_t was = s.word.load(std::memory_order_relaxed);
+  const uint32_t generation = WatchSlots::generation_of(was);
+  const uint64_t away = WatchSlots::word(generation, WatchSlots::kAway);
+  if (WatchSlots::state_of(was) == WatchSlots::kAwayWoken) {
+    s.word.store(away, std::memory_order_relaxed);
+    return c;
+  }
+  s.connection = c.get();
+  s.parked_at.store(nanoseconds(Clock::now()), std::memory_order_relaxed);
+  parked_.fetch_add(1, std::memory_order_relaxed);
+  uint64_t expected = away;
+  const uint64_t parked = WatchSlots::word(generation, WatchSlots::kParked);
+  if (!s.word.compare_exchange_strong(expected, parked, std::memory_order_seq_cst)) {
+    // Woken between the load and the swap: its next request may be here.
+    parked_.fetch_sub(1, std::memory_order_relaxed);
+    s.word.store(away, std::memory_order_relaxed);
+    return c;
+  }
+  c.release();  // the slot's now; another worker may already have taken it
+  // Stopped meanwhile: close_parked() closed it, or its scan came too soon
+  // and this does (seq_cst on both sides: one of the two sees the other).
+  if (stopped_.load(std::memory_order_seq_cst))
+    if (auto back = take_parked(s, parked)) back->stream.close_idle();
+  return nullptr;
+}
+
+std::unique_ptr<Connection> KeepAliveWatch::enter(std::unique_ptr<Connection> c) {
+  if (!watching()) {
+    c->stream.close_idle();
+    return nullptr;
+  }
+  const uint32_t slot = slots_->claim();
+  if (slot == UINT32_MAX) {
+    c->stream.close_idle();
+    return nullptr;
+  }
+  c->watch_slots = slots_;
+  c->watch_slot = slot;
+  // Added while the caller holds it: an event that comes before park()
+  // marks it woken, and park() hands it back.
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
+  ev.data.u64 = (static_cast<uint64_t>(WatchSlots::generation_of(
+                     slots_->at(slot)->word.load(std::memory_order_relaxed)))
+                 << 32) |
+                slot;
+  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c->stream.socket(), &ev) != 0) {
+    c->stream.close_idle();  // its slot goes with it
+    return nullptr;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!stopped_ && !workers_.empty()) {
-      const int fd = c->stream.socket();
-      const int op = c->watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-      c->watched = true;
-      const uint32_t slot = occupy(std::move(c));
-      if (arm(epoll_fd_, op, fd, tag_of(slot, slots_[slot].generation))) return;
-      c = vacate(slot);
-    }
+    if (!timer_set_) set_timer(Clock::now() + idle_);
   }
-  c->stream.close_idle();
+  return park(std::move(c));
 }
 
 std::unique_ptr<Connection> KeepAliveWatch::take(uint64_t tag) {
-  const auto slot = static_cast<uint32_t>(tag);
+  Slot* s = slots_->at(static_cast<uint32_t>(tag));
+  if (s == nullptr) return nullptr;
   const auto generation = static_cast<uint32_t>(tag >> 32);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (slot >= slots_.size() || slots_[slot].generation != generation || !slots_[slot].connection)
-    return nullptr;  // expired or closed at stop since the event
-  return vacate(slot);
+  uint64_t w = s->word.load(std::memory_order_acquire);
+  for (;;) {
+    if (WatchSlots::generation_of(w) != generation) return nullptr;  // ended since
+    switch (WatchSlots::state_of(w)) {
+      case WatchSlots::kParked:
+        if (auto c = take_parked(*s, w)) return c;
+        break;
+      case WatchSlots::kAway:
+        // Its holder's park() will see this and serve it again.
+        if (s->word.compare_exchange_weak(w, WatchSlots::word(generation, WatchSlots::kAwayWoken),
+                                          std::memory_order_acq_rel))
+          return nullptr;
+        continue;  // w reloaded
+      default:
+        return nullptr;  // woken already, or free
+    }
+    w = s->word.load(std::memory_order_acquire);
+  }
+}
+
+std::unique_ptr<Connection> KeepAliveWatch::take_parked(Slot& s, uint64_t word) {
+  if (WatchSlots::state_of(word) != WatchSlots::kParked) return nullptr;
+  const uint64_t away = WatchSlots::word(WatchSlots::generation_of(word), WatchSlots::kAway);
+  if (!s.word.compare_exchange_strong(word, away, std::memory_order_acq_rel)) return nullptr;
+  parked_.fetch_sub(1, std::memory_order_relaxed);
+  return std::unique_ptr<Connection>(s.connection);
 }
 
 void KeepAliveWatch::expire() {
   std::vector<std::unique_ptr<Connection>> idled;
+  const auto now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     uint64_t expirations = 0;
     [[maybe_unused]] const ssize_t n = read(timer_fd_, &expirations, sizeof(expirations));
-    const auto now = Clock::now();
-    while (oldest_ != kNoSlot && slots_[oldest_].idle_until <= now)
-      idled.push_back(vacate(oldest_));
-    set_timer();
-    arm(epoll_fd_, EPOLL_CTL_MOD, timer_fd_, kTimerEvent);
+    const int64_t now_ns = nanoseconds(now);
+    const int64_t idle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(idle_).count();
+    // A connection parked after this scan times out after `now + idle_`:
+    // the timer is never later than that while any connection is watched.
+    int64_t earliest = now_ns + idle_ns;
+    // Linear in the connections, once per timeout at most: no request waits
+    // on it, and parking needs no ordered list.
+    const uint32_t high = slots_->high_water();
+    for (uint32_t i = 0; i < high; ++i) {
+      Slot& s = *slots_->at(i);
+      const uint64_t w = s.word.load(std::memory_order_acquire);
+      if (WatchSlots::state_of(w) != WatchSlots::kParked) continue;
+      const int64_t due = s.parked_at.load(std::memory_order_relaxed) + idle_ns;
+      if (due > now_ns) {
+        earliest = std::min(earliest, due);
+      } else if (auto c = take_parked(s, w)) {
+        idled.push_back(std::move(c));
+      }
+    }
+    set_timer(slots_->in_use() > 0 ? Clock::time_point(std::chrono::nanoseconds(earliest))
+                                   : Clock::time_point());
+    arm_oneshot(epoll_fd_, EPOLL_CTL_MOD, timer_fd_, kTimerEvent);
   }
+  const int64_t idle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(idle_).count();
   for (auto& c : idled) {
+    // Parked anew between the scan's read and its swap: not idle.
+    const bool fresh =
+        slots_->at(c->watch_slot)->parked_at.load(std::memory_order_relaxed) + idle_ns >
+        nanoseconds(now);
     // A request that came before the timeout but waits behind busy workers
-    // (its event queued after the timer's) is not idleness: it is watched
-    // again, and served at once since its bytes are there. A parked TLS
-    // connection holds nothing decrypted, so its socket says it all here too.
+    // (its event queued after the timer's) is not idleness: it is served
+    // now. A parked TLS connection holds nothing decrypted, so its socket
+    // says it all here too.
     char byte;
-    if (recv(c->stream.socket(), &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
-      park(std::move(c));
-    else
+    if (!fresh && recv(c->stream.socket(), &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0) {
       c->stream.close_idle();
+      continue;
+    }
+    if (fresh) c = park(std::move(c));
+    if (c) serve_(std::move(c));
   }
 }
 
-uint32_t KeepAliveWatch::occupy(std::unique_ptr<Connection> c) {
-  uint32_t slot;
-  if (free_.empty()) {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
-  } else {
-    slot = free_.back();
-    free_.pop_back();
-  }
-  Slot& s = slots_[slot];
-  s.connection = std::move(c);
-  // Every connection idles as long, so park order is timeout order and the
-  // oldest is always the next to expire.
-  s.idle_until = Clock::now() + idle_;
-  s.prev = newest_;
-  s.next = kNoSlot;
-  if (newest_ != kNoSlot)
-    slots_[newest_].next = slot;
-  else
-    oldest_ = slot;
-  newest_ = slot;
-  ++parked_;
-  if (!timer_set_) set_timer();
-  return slot;
-}
-
-std::unique_ptr<Connection> KeepAliveWatch::vacate(uint32_t slot) {
-  Slot& s = slots_[slot];
-  (s.prev != kNoSlot ? slots_[s.prev].next : oldest_) = s.next;
-  (s.next != kNoSlot ? slots_[s.next].prev : newest_) = s.prev;
-  s.prev = s.next = kNoSlot;
-  ++s.generation;
-  free_.push_back(slot);
-  --parked_;
-  // The timer stays: set for an earlier timeout, it fires early and
-  // expire() sets it again.
-  return std::move(s.connection);
-}
-
-void KeepAliveWatch::set_timer() {
-  itimerspec at{};  // zero: off
-  timer_set_ = oldest_ != kNoSlot;
+void KeepAliveWatch::set_timer(Clock::time_point at) {
+  itimerspec spec{};  // zero: off
+  timer_set_ = at != Clock::time_point();
   if (timer_set_) {
     // steady_clock is CLOCK_MONOTONIC on Linux.
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        slots_[oldest_].idle_until.time_since_epoch())
-                        .count();
-    at.it_value.tv_sec = static_cast<time_t>(ns / 1000000000);
-    at.it_value.tv_nsec = static_cast<long>(ns % 1000000000);
-    if (at.it_value.tv_sec == 0 && at.it_value.tv_nsec == 0) at.it_value.tv_nsec = 1;
+    const int64_t ns = nanoseconds(at);
+    spec.it_value.tv_sec = static_cast<time_t>(ns / 1000000000);
+    spec.it_value.tv_nsec = static_cast<long>(ns % 1000000000);
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
   }
-  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &at, nullptr);
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
 }
 
 void KeepAliveWatch::stop_workers() {
   util::remove_drain_waker(this);  // no waker runs once it returns
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopped_ = true;
-  }
+  stopped_.store(true, std::memory_order_seq_cst);
+  watching_.store(false, std::memory_order_release);
   if (quit_fd_ >= 0) {
     const uint64_t one = 1;
     [[maybe_unused]] const ssize_t n = write(quit_fd_, &one, sizeof(one));
@@ -236,23 +290,16 @@ void KeepAliveWatch::stop_workers() {
 }
 
 void KeepAliveWatch::close_parked() {
+  stopped_.store(true, std::memory_order_seq_cst);  // a park() from here on closes
+  watching_.store(false, std::memory_order_release);
   std::vector<std::unique_ptr<Connection>> parked;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopped_ = true;
-    while (oldest_ != kNoSlot) parked.push_back(vacate(oldest_));
+  const uint32_t high = slots_->high_water();
+  for (uint32_t i = 0; i < high; ++i) {
+    Slot& s = *slots_->at(i);
+    if (auto c = take_parked(s, s.word.load(std::memory_order_seq_cst)))
+      parked.push_back(std::move(c));
   }
   for (auto& c : parked) c->stream.close_idle();
-}
-
-size_t KeepAliveWatch::parked() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return parked_;
-}
-
-bool KeepAliveWatch::watching() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return !stopped_ && !workers_.empty();
 }
 
 }  // namespace fake_org::net

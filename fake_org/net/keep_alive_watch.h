@@ -7,18 +7,22 @@
 // context switch each request paid to wake its connection's own thread
 // (decision 135).
 //
-// The epoll data of a parked connection is its slot and the slot's
-// generation, never a pointer: a worker holding an event for a connection
-// that was closed meanwhile (expired, or taken by stop) finds the slot's
-// generation changed and drops the event.
+// A connection enters the epoll set once, edge-triggered, under its slot's
+// number and generation (watch_slots.h), never a pointer, and stays until
+// it closes: parking it again is a compare-and-swap, with no system call
+// and no lock. An event for a connection a thread holds marks its slot
+// woken, and that thread's park() hands the connection back to be served
+// again; an event for a slot released since finds another generation and
+// is dropped.
 //
-// Locking rule: mutex_ guards the slots, the park-order list and the idle
-// timer, and is held while a parked connection is armed in the epoll set
-// (so nothing closes it in between); a connection is served, and closed,
-// outside it. The drain waker reads workers_ only between the constructor
-// and stop_workers(), which removes it first.
+// Locking rule: mutex_ guards the idle timer; it is taken by expire() and
+// by the first park of a connection, never by a request's own park or take.
+// The slots follow the rule of watch_slots.h. stopped_ and watching_ are
+// atomic: a park() that races close_parked() either is seen by it or sees
+// stopped_ and closes its connection itself.
 #include <sys/epoll.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -28,6 +32,7 @@
 #include <vector>
 
 #include "connection.h"
+#include "watch_slots.h"
 
 namespace fake_org::net {
 
@@ -40,11 +45,13 @@ class KeepAliveWatch {
   KeepAliveWatch(const KeepAliveWatch&) = delete;
   KeepAliveWatch& operator=(const KeepAliveWatch&) = delete;
 
-  // From any thread: watches `c` until its next request or its idle timeout.
+  // From any thread: watches `c` until its next request or its idle timeout,
+  // and returns null. Returns `c` itself when an event reached it while the
+  // caller held it (its next request may be there: the caller serves it).
   // Closes it at once once stop_workers() has run, or when it cannot be
   // watched. `c` holds no input (ConnectionStream::holds_input, which
   // counts a TLS session's decrypted bytes): epoll sees only its socket.
-  void park(std::unique_ptr<Connection> c);
+  [[nodiscard]] std::unique_ptr<Connection> park(std::unique_ptr<Connection> c);
   // Ends the workers once each has served what it holds; parked connections
   // stay open until close_parked().
   void stop_workers();
@@ -52,41 +59,36 @@ class KeepAliveWatch {
 
   // Whether park() watches: false once stopped, or when the system gave no
   // epoll set or no thread (the caller then waits on its own thread).
-  bool watching() const;
-  size_t parked() const;  // for tests
+  bool watching() const { return watching_.load(std::memory_order_acquire); }
+  size_t parked() const { return parked_.load(std::memory_order_acquire); }  // for tests
 
  private:
   using Clock = std::chrono::steady_clock;
-  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  using Slot = WatchSlots::Slot;
   static constexpr uint64_t kQuitEvent = UINT64_MAX;
   static constexpr uint64_t kTimerEvent = UINT64_MAX - 1;
-  struct Slot {
-    std::unique_ptr<Connection> connection;
-    uint32_t generation = 0;
-    Clock::time_point idle_until;
-    uint32_t prev = kNoSlot, next = kNoSlot;  // park order, which is idle_until order
-  };
   void work(bool wake_by_signal);
-  // The connection parked under the event's tag, or null when it left.
+  // The connection parked under the event's tag, or null when a thread
+  // holds it (marked woken) or it ended since.
   std::unique_ptr<Connection> take(uint64_t tag);
-  void expire();  // closes what idled out; rearms the timer
-  // With mutex_ held:
-  uint32_t occupy(std::unique_ptr<Connection> c);
-  std::unique_ptr<Connection> vacate(uint32_t slot);
-  void set_timer();  // to the oldest parked connection's timeout, or off
+  // A connection's first park: a slot, its epoll entry. Null once watched.
+  std::unique_ptr<Connection> enter(std::unique_ptr<Connection> c);
+  // Parked -> away by the caller, when the slot still holds `word`.
+  std::unique_ptr<Connection> take_parked(Slot& s, uint64_t word);
+  void expire();                         // closes what idled out; rearms the timer
+  void set_timer(Clock::time_point at);  // with mutex_ held; epoch: off
 
   const std::chrono::milliseconds idle_;
   const Serve serve_;
+  const std::shared_ptr<WatchSlots> slots_ = std::make_shared<WatchSlots>();
   int epoll_fd_ = -1;
   int quit_fd_ = -1;   // an eventfd: readable once the workers are to end
-  int timer_fd_ = -1;  // a timerfd: the oldest parked connection's timeout
+  int timer_fd_ = -1;  // a timerfd: the earliest parked connection's timeout
   mutable std::mutex mutex_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> free_;
-  uint32_t oldest_ = kNoSlot, newest_ = kNoSlot;
-  size_t parked_ = 0;
   bool timer_set_ = false;
-  bool stopped_ = false;
+  std::atomic<bool> stopped_{false};
+  std::atomic<bool> watching_{false};
+  std::atomic<size_t> parked_{0};
   std::vector<std::thread> workers_;  // last: they start once the members above exist
 };
 
