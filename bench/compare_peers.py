@@ -150,6 +150,22 @@ def machine_ticks():
     return sum(fields) - idle, sum(fields)
 
 
+def settle(quiet=0.10, most=30.0):
+    """Waits, up to `most` seconds, until the machine's cores are busy less
+    than `quiet` of the time over half a second: a server measured before
+    (the JVM compiling and collecting after its run) must not take its CPU
+    from the next. Returns the seconds waited, or None when it never settled."""
+    waited = 0.0
+    while waited < most:
+        before = machine_ticks()
+        time.sleep(0.5)
+        after = machine_ticks()
+        waited += 0.5
+        if (after[0] - before[0]) < quiet * max(after[1] - before[1], 1):
+            return waited
+    return None
+
+
 def group_ticks(pgid):
     """utime + stime jiffies of the processes in the process group `pgid`
     (a server started in a session of its own: nginx's workers, the JVM)."""
