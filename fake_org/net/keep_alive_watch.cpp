@@ -80,7 +80,7 @@ KeepAliveWatch::KeepAliveWatch(size_t workers, std::chrono::milliseconds idle, S
       break;
     }
   }
-  watching_.store(!workers_.empty(), std::memory_order_release);
+  has_workers_.store(!workers_.empty(), std::memory_order_release);
   if (wake_by_signal)
     util::add_drain_waker(this, [this] {
       for (auto& t : workers_) pthread_kill(t.native_handle(), kWakeSignal);
@@ -125,20 +125,15 @@ std::unique_ptr<Connection> KeepAliveWatch::park(std::unique_ptr<Connection> c) 
   Slot& s = *slots_->at(c->watch_slot);
   // The caller holds the slot (away): only an event changes it meanwhile,
   // to away and woken.
-  const uint64_t was = s.word.load(std::memory_order_relaxed);
-  const uint32_t generation = WatchSlots::generation_of(was);
+  const uint32_t generation = WatchSlots::generation_of(s.word.load(std::memory_order_relaxed));
   const uint64_t away = WatchSlots::word(generation, WatchSlots::kAway);
-  if (WatchSlots::state_of(was) == WatchSlots::kAwayWoken) {
-    s.word.store(away, std::memory_order_relaxed);
-    return c;
-  }
   s.connection = c.get();
   s.parked_at.store(nanoseconds(Clock::now()), std::memory_order_relaxed);
   parked_.fetch_add(1, std::memory_order_relaxed);
   uint64_t expected = away;
   const uint64_t parked = WatchSlots::word(generation, WatchSlots::kParked);
   if (!s.word.compare_exchange_strong(expected, parked, std::memory_order_seq_cst)) {
-    // Woken between the load and the swap: its next request may be here.
+    // Woken while the caller held it: its next request may be here.
     parked_.fetch_sub(1, std::memory_order_relaxed);
     s.word.store(away, std::memory_order_relaxed);
     return c;
@@ -167,10 +162,7 @@ std::unique_ptr<Connection> KeepAliveWatch::enter(std::unique_ptr<Connection> c)
   // marks it woken, and park() hands it back.
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
-  ev.data.u64 = (static_cast<uint64_t>(WatchSlots::generation_of(
-                     slots_->at(slot)->word.load(std::memory_order_relaxed)))
-                 << 32) |
-                slot;
+  ev.data.u64 = slots_->tag_of(slot);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c->stream.socket(), &ev) != 0) {
     c->stream.close_idle();  // its slot goes with it
     return nullptr;
@@ -183,9 +175,9 @@ std::unique_ptr<Connection> KeepAliveWatch::enter(std::unique_ptr<Connection> c)
 }
 
 std::unique_ptr<Connection> KeepAliveWatch::take(uint64_t tag) {
-  Slot* s = slots_->at(static_cast<uint32_t>(tag));
+  Slot* s = slots_->at(WatchSlots::slot_of_tag(tag));
   if (s == nullptr) return nullptr;
-  const auto generation = static_cast<uint32_t>(tag >> 32);
+  const uint32_t generation = WatchSlots::generation_of(tag);
   uint64_t w = s->word.load(std::memory_order_acquire);
   for (;;) {
     if (WatchSlots::generation_of(w) != generation) return nullptr;  // ended since
@@ -216,13 +208,12 @@ std::unique_ptr<Connection> KeepAliveWatch::take_parked(Slot& s, uint64_t word) 
 
 void KeepAliveWatch::expire() {
   std::vector<std::unique_ptr<Connection>> idled;
-  const auto now = Clock::now();
+  const int64_t now_ns = nanoseconds(Clock::now());
+  const int64_t idle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(idle_).count();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     uint64_t expirations = 0;
     [[maybe_unused]] const ssize_t n = read(timer_fd_, &expirations, sizeof(expirations));
-    const int64_t now_ns = nanoseconds(now);
-    const int64_t idle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(idle_).count();
     // A connection parked after this scan times out after `now + idle_`:
     // the timer is never later than that while any connection is watched.
     int64_t earliest = now_ns + idle_ns;
@@ -244,12 +235,10 @@ void KeepAliveWatch::expire() {
                                    : Clock::time_point());
     arm_oneshot(epoll_fd_, EPOLL_CTL_MOD, timer_fd_, kTimerEvent);
   }
-  const int64_t idle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(idle_).count();
   for (auto& c : idled) {
     // Parked anew between the scan's read and its swap: not idle.
     const bool fresh =
-        slots_->at(c->watch_slot)->parked_at.load(std::memory_order_relaxed) + idle_ns >
-        nanoseconds(now);
+        slots_->at(c->watch_slot)->parked_at.load(std::memory_order_relaxed) + idle_ns > now_ns;
     // A request that came before the timeout but waits behind busy workers
     // (its event queued after the timer's) is not idleness: it is served
     // now. A parked TLS connection holds nothing decrypted, so its socket
@@ -280,7 +269,6 @@ void KeepAliveWatch::set_timer(Clock::time_point at) {
 void KeepAliveWatch::stop_workers() {
   util::remove_drain_waker(this);  // no waker runs once it returns
   stopped_.store(true, std::memory_order_seq_cst);
-  watching_.store(false, std::memory_order_release);
   if (quit_fd_ >= 0) {
     const uint64_t one = 1;
     [[maybe_unused]] const ssize_t n = write(quit_fd_, &one, sizeof(one));
@@ -291,7 +279,6 @@ void KeepAliveWatch::stop_workers() {
 
 void KeepAliveWatch::close_parked() {
   stopped_.store(true, std::memory_order_seq_cst);  // a park() from here on closes
-  watching_.store(false, std::memory_order_release);
   std::vector<std::unique_ptr<Connection>> parked;
   const uint32_t high = slots_->high_water();
   for (uint32_t i = 0; i < high; ++i) {

@@ -17,9 +17,9 @@
 //
 // Locking rule: mutex_ guards the idle timer; it is taken by expire() and
 // by the first park of a connection, never by a request's own park or take.
-// The slots follow the rule of watch_slots.h. stopped_ and watching_ are
-// atomic: a park() that races close_parked() either is seen by it or sees
-// stopped_ and closes its connection itself.
+// The slots follow the rule of watch_slots.h. stopped_ is atomic: a park()
+// that races close_parked() either is seen by it or sees stopped_ and
+// closes its connection itself.
 #include <sys/epoll.h>
 
 #include <atomic>
@@ -59,7 +59,10 @@ class KeepAliveWatch {
 
   // Whether park() watches: false once stopped, or when the system gave no
   // epoll set or no thread (the caller then waits on its own thread).
-  bool watching() const { return watching_.load(std::memory_order_acquire); }
+  bool watching() const {
+    return has_workers_.load(std::memory_order_acquire) &&
+           !stopped_.load(std::memory_order_acquire);
+  }
   size_t parked() const { return parked_.load(std::memory_order_acquire); }  // for tests
 
  private:
@@ -87,7 +90,7 @@ class KeepAliveWatch {
   mutable std::mutex mutex_;
   bool timer_set_ = false;
   std::atomic<bool> stopped_{false};
-  std::atomic<bool> watching_{false};
+  std::atomic<bool> has_workers_{false};  // set once, by the constructor
   std::atomic<size_t> parked_{0};
   std::vector<std::thread> workers_;  // last: they start once the members above exist
 };

@@ -1,5 +1,6 @@
 #include "watch_slots.h"
 
+#include <algorithm>
 #include <new>
 
 namespace fake_org::net {
@@ -16,10 +17,14 @@ uint32_t WatchSlots::claim() {
     free_.pop_back();
   } else {
     if (high_water_ == kChunk * kMaxChunks) return UINT32_MAX;
-    try {
-      free_.reserve(high_water_ + 1);  // so release(), run by destructors, never allocates
-    } catch (const std::bad_alloc&) {
-      return UINT32_MAX;
+    // Room for every slot, so release(), run by destructors, never
+    // allocates; grown by doubling, as push_back would.
+    if (free_.capacity() <= high_water_) {
+      try {
+        free_.reserve(std::max<size_t>(64, 2 * free_.capacity()));
+      } catch (const std::bad_alloc&) {
+        return UINT32_MAX;
+      }
     }
     slot = high_water_;
     auto& chunk = chunks_[slot / kChunk];

@@ -43,7 +43,13 @@ class WatchSlots {
   static uint64_t word(uint32_t generation, State s) {
     return (static_cast<uint64_t>(generation) << 32) | s;
   }
+  // Of a slot's word, or of an epoll tag: both carry the generation high.
   static uint32_t generation_of(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
+  static uint32_t slot_of_tag(uint64_t tag) { return static_cast<uint32_t>(tag); }
+  // The epoll tag of a slot the caller holds: its generation and number.
+  uint64_t tag_of(uint32_t slot) const {
+    return (at(slot)->word.load(std::memory_order_relaxed) & ~uint64_t{0xffffffff}) | slot;
+  }
   static State state_of(uint64_t w) { return static_cast<State>(w & 3); }
 
   WatchSlots() = default;
